@@ -1,0 +1,96 @@
+/**
+ * Mounts RouteModules under path prefixes on one node:http server on loopback.
+ * The simulator's public server and the route modules' own tests both use it, so a module is
+ * exercised over real HTTP exactly as it is served.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BodyParseError, readBody, sendJson, type RouteModule, type SimResponse } from './http.js';
+
+export interface Mount {
+  /** Path prefix without a trailing slash, e.g. '/api/v1'. Longest prefix wins. */
+  readonly prefix: string;
+  readonly module: RouteModule;
+}
+
+export interface RunningServer {
+  readonly server: http.Server;
+  readonly port: number;
+  /** http://127.0.0.1:PORT */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/** Hook run before routing (the chaos layer uses it for latency, errors and dropped connections). */
+export type BeforeRoute = (req: http.IncomingMessage, res: http.ServerResponse, prefix: string) => Promise<'continue' | 'handled'>;
+
+export function createRequestListener(mounts: readonly Mount[], notFound: (path: string) => SimResponse, beforeRoute?: BeforeRoute) {
+  const ordered = [...mounts].sort((a, b) => b.prefix.length - a.prefix.length);
+  return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const mount = ordered.find((m) => url.pathname === m.prefix || url.pathname.startsWith(m.prefix + '/'));
+    try {
+      if (!mount) {
+        sendJson(res, notFound(url.pathname));
+        return;
+      }
+      if (beforeRoute && (await beforeRoute(req, res, mount.prefix)) === 'handled') return;
+      // A body that is not JSON is handed on as bodyError: each module answers it in its own error shape.
+      let body: { raw: string; json: unknown };
+      let bodyError: string | undefined;
+      try {
+        body = await readBody(req);
+      } catch (err) {
+        if (!(err instanceof BodyParseError)) throw err;
+        body = { raw: '', json: undefined };
+        bodyError = err.message;
+      }
+      const sub = url.pathname.slice(mount.prefix.length) || '/';
+      const answer = await mount.module.handle({
+        method: req.method ?? 'GET',
+        path: sub,
+        query: url.searchParams,
+        body: body.json,
+        rawBody: body.raw,
+        headers: req.headers,
+        ...(bodyError ? { bodyError } : {}),
+      });
+      sendJson(res, answer ?? notFound(url.pathname));
+    } catch (err) {
+      // A bug in a route must surface to the caller and the console, never as a hung request.
+      console.error('[sim] route failed', url.pathname, err);
+      if (!res.headersSent) sendJson(res, { status: 500, body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'internal error' }, timestamp: Date.now() } });
+      else res.destroy();
+    }
+  };
+}
+
+export async function listen(server: http.Server, port: number): Promise<RunningServer> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port: actual,
+    origin: `http://127.0.0.1:${actual}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+/** Serves the given mounts on 127.0.0.1 (port 0 picks a free port). */
+export async function serveModules(mounts: readonly Mount[], port = 0): Promise<RunningServer> {
+  const listener = createRequestListener(mounts, (path) => ({ status: 404, body: { error: `no route ${path}` } }));
+  const server = http.createServer((req, res) => {
+    void listener(req, res);
+  });
+  return listen(server, port);
+}
