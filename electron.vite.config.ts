@@ -1,0 +1,31 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+// Three targets. The preload runs sandboxed, and a sandboxed preload cannot be an ES module, so it is
+// built as one self-contained CommonJS file with its dependencies bundled in (not externalized).
+export default defineConfig({
+  main: {
+    build: {
+      externalizeDeps: true,
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,100 @@
+// ESLint flat config. Beyond style, it enforces the design's import directions (../shared/design/layout.md):
+// the renderer never reaches Node, Electron, main or the simulator; shared code stays pure (no Node,
+// Electron or DOM), so it runs unchanged in every process and in the simulator.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+
+function restricted(extraPatterns) {
+  return [
+    'error',
+    {
+      paths: [
+        { name: 'electron', message: 'Electron is reachable only from src/main (the shell) and src/preload.' },
+        ...nodeBuiltins.map((name) => ({ name, message: 'Node APIs are not allowed in this layer.' })),
+      ],
+      patterns: extraPatterns,
+    },
+  ];
+}
+
+export default tseslint.config(
+  { ignores: ['.tmp/**', 'out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': restricted([
+        { group: ['**/main/**', '**/src/main', '../../main/*'], message: 'The renderer talks to main only through window.perps.' },
+        { group: ['**/sim/**'], message: 'The renderer never imports the simulator.' },
+        { group: ['**/preload/**'], message: 'The renderer uses window.perps, not the preload module.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restricted([
+        { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/sim/**', '**/cli/**'], message: 'src/shared depends on nothing but its libraries.' },
+        { group: ['react', 'react-dom', 'react/*'], message: 'src/shared is UI-free.' },
+      ]),
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location', 'HTMLElement', 'fetch', 'XMLHttpRequest', 'WebSocket'].map((name) => ({
+          name,
+          message: 'src/shared must not use DOM or network APIs.',
+        })),
+        ...['process', 'Buffer', '__dirname', '__filename', 'require', 'global', 'setImmediate'].map((name) => ({
+          name,
+          message: 'src/shared must not use Node APIs.',
+        })),
+      ],
+    },
+  },
+  {
+    files: ['src/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/main/**', '**/sim/**', '**/renderer/**'], message: 'The preload depends only on the shared IPC contract.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/sim/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The simulator is plain Node.' }],
+          patterns: [{ group: ['**/main/**', '**/cli/**', '**/renderer/**', '**/preload/**'], message: 'The simulator depends on src/shared only.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The command line never loads Electron.' }],
+          patterns: [{ group: ['**/main/ipc/**', '**/main/index*', '**/renderer/**', '**/preload/**'], message: 'The command line calls services, never IPC or the shell.' }],
+        },
+      ],
+    },
+  },
+);

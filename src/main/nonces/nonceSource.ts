@@ -1,0 +1,106 @@
+/**
+ * Nonces: one source per wallet, Unix-ms based, strictly increasing.
+ *
+ * The service accepts each nonce once per wallet, and a burst can sign many requests in one
+ * millisecond, so a nonce is max(now, last + 1). To stay increasing across restarts and across processes
+ * sharing a data folder (the app and the command line), each process leases a block of nonces: under a
+ * file lock it reads the persisted high-water mark, takes [max(now, mark + 1), that + LEASE) and writes
+ * the block's end back. Two processes therefore never hold overlapping blocks, and a crash loses at most
+ * the rest of a block (harmless: nonces only need to be unique and increasing, not dense).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { toChecksumAddress } from '../../shared/identity/index.js';
+
+export interface NonceSourceOptions {
+  /** Folder holding nonces.json (the app's data folder). */
+  dataDir: string;
+  now?: () => number;
+  /** Nonces per lease; larger means fewer file writes in a burst. */
+  leaseSize?: number;
+}
+
+interface Lease {
+  next: number;
+  end: number;
+}
+
+const FILE = 'nonces.json';
+
+export class NonceSource {
+  private readonly file: string;
+  private readonly now: () => number;
+  private readonly leaseSize: number;
+  private readonly leases = new Map<string, Lease>();
+  /** Per-wallet queue: callers in the same process are served one at a time, in call order. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(options: NonceSourceOptions) {
+    if (!path.isAbsolute(options.dataDir)) throw new Error(`nonce folder must be absolute, got '${options.dataDir}'`);
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    this.file = path.join(options.dataDir, FILE);
+    this.now = options.now ?? Date.now;
+    this.leaseSize = options.leaseSize ?? 1000;
+  }
+
+  /** The next nonce for `wallet`: greater than every nonce this data folder has issued for it. */
+  async next(wallet: string): Promise<number> {
+    const key = toChecksumAddress(wallet, 'wallet').toLowerCase();
+    const prev = this.queues.get(key) ?? Promise.resolve();
+    const run = prev.then(() => this.issue(key));
+    // The queue continues whether this call succeeds or fails; the caller still sees its own error.
+    this.queues.set(
+      key,
+      run.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return run;
+  }
+
+  private async issue(wallet: string): Promise<number> {
+    // A nonce is only issued from inside this process's own lease, so it can never collide with a
+    // nonce another process leased; when the clock has run past the lease, take a new one.
+    for (;;) {
+      const lease = this.leases.get(wallet);
+      const n = Math.max(this.now(), lease?.next ?? 0);
+      if (lease && n < lease.end) {
+        lease.next = n + 1;
+        return n;
+      }
+      this.leases.set(wallet, await this.takeLease(wallet, n));
+    }
+  }
+
+  private async takeLease(wallet: string, wanted: number): Promise<Lease> {
+    if (!fs.existsSync(this.file)) fs.writeFileSync(this.file, '{}\n', { mode: 0o600 });
+    const release = await lockfile.lock(this.file, { retries: { retries: 50, minTimeout: 5, maxTimeout: 50 }, stale: 10_000 });
+    try {
+      const marks = this.readMarks();
+      const start = Math.max(wanted, (marks[wallet] ?? 0) + 1);
+      const end = start + this.leaseSize;
+      marks[wallet] = end - 1;
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(marks, null, 2) + '\n', { mode: 0o600 });
+      fs.renameSync(tmp, this.file);
+      return { next: start, end };
+    } finally {
+      await release();
+    }
+  }
+
+  private readMarks(): Record<string, number> {
+    const text = fs.readFileSync(this.file, 'utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      // A corrupt high-water file must stop signing: guessing could reuse a nonce.
+      throw new Error(`${this.file} is not valid JSON (${(err as Error).message}); fix or remove it after checking no other Perps Desk is running`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${this.file} must hold a JSON object`);
+    return parsed as Record<string, number>;
+  }
+}

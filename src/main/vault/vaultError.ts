@@ -1,0 +1,55 @@
+/**
+ * Typed vault errors. Each carries an action the user can take; none ever includes key material.
+ * There is deliberately no plain-text fallback: if the keychain is missing, locked or refuses, signing
+ * stops here with one of these.
+ */
+export type VaultErrorCode =
+  | 'KEYCHAIN_UNAVAILABLE'
+  | 'KEYCHAIN_LOCKED'
+  | 'KEYCHAIN_DENIED'
+  | 'KEYCHAIN_FAILED'
+  | 'KEY_NOT_FOUND'
+  | 'INVALID_INPUT';
+
+const ACTIONS: Record<VaultErrorCode, string> = {
+  KEYCHAIN_UNAVAILABLE:
+    'No OS keychain is reachable. On Linux install libsecret and run a Secret Service (gnome-keyring or KWallet) in your desktop session; on macOS and Windows the system keychain must be available.',
+  KEYCHAIN_LOCKED: 'The keychain is locked. Unlock it (log in to your desktop session or open your keyring manager), then try again.',
+  KEYCHAIN_DENIED: 'The keychain refused access to Perps Desk. Allow access when the keychain asks, or check its access settings.',
+  KEYCHAIN_FAILED: 'The keychain reported an error. Check that your keyring service is running and healthy.',
+  KEY_NOT_FOUND:
+    'This trading key is not in the keychain: it was deleted outside Perps Desk or created on another machine, or the keychain is locked (a locked Secret Service answers reads with nothing). Unlock the keychain and retry; otherwise create and authorize a new trading key.',
+  INVALID_INPUT: 'Check the values and try again.',
+};
+
+export class VaultError extends Error {
+  readonly action: string;
+
+  constructor(
+    readonly code: VaultErrorCode,
+    detail: string,
+  ) {
+    super(`${detail}. ${ACTIONS[code]}`);
+    this.name = 'VaultError';
+    this.action = ACTIONS[code];
+  }
+}
+
+/**
+ * Maps a keytar/libsecret/Keychain/Credential Manager failure to a typed error. The texts matched here
+ * are what the platform libraries report (D-Bus with no Secret Service, locked collections, a dismissed
+ * prompt, macOS errSecAuthFailed / user canceled).
+ */
+export function classifyKeychainFailure(operation: string, err: unknown): VaultError {
+  const text = err instanceof Error ? err.message : String(err);
+  const detail = `Keychain ${operation} failed: ${text}`;
+  if (/autolaunch D-Bus|Could not connect|was not provided by any \.service|ServiceUnknown|Failed to connect|No keychain|Cannot find module/i.test(text)) {
+    return new VaultError('KEYCHAIN_UNAVAILABLE', detail);
+  }
+  if (/locked|unlock/i.test(text)) return new VaultError('KEYCHAIN_LOCKED', detail);
+  if (/cancel|dismiss|denied|not allowed|authoriz|auth failed|-128|-25293|permission/i.test(text)) {
+    return new VaultError('KEYCHAIN_DENIED', detail);
+  }
+  if (/d-?bus|secret service/i.test(text)) return new VaultError('KEYCHAIN_UNAVAILABLE', detail);
+  return new VaultError('KEYCHAIN_FAILED', detail);
+}

@@ -1,0 +1,32 @@
+/**
+ * `npm run bench`: every benchmark prints ratios measured within this one run (absolute times are shown
+ * only beside them, for context). Exits non-zero when a ratio misses its target.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runSigningBench } from './signingBench.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let failed = false;
+
+function report(name: string, ratio: number, target: string, ok: boolean, detail: string): void {
+  console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${ratio.toFixed(3)}x (target ${target})  [${detail}]`);
+  if (!ok) failed = true;
+}
+
+const s = await runSigningBench();
+report('Order leg signing / bare secp256k1 signature', s.appOverBare, '<= 1.35', s.appOverBare <= 1.35, `${s.appMicros.toFixed(1)}us vs ${s.bareMicros.toFixed(1)}us`);
+report('ethers signTypedData / app Order leg signing', s.ethersOverApp, '>= 1.5', s.ethersOverApp >= 1.5, `${s.ethersMicros.toFixed(1)}us vs ${s.appMicros.toFixed(1)}us`);
+
+// The simulator's throughput benchmark joins when it exists (simulator issue).
+const simBench = path.join(here, 'simThroughput.ts');
+if (fs.existsSync(simBench)) {
+  const mod = (await import(simBench)) as { runSimThroughputBench?: () => Promise<{ ratio: number; legsPerSecond: number; recoveriesPerSecond: number }> };
+  if (mod.runSimThroughputBench) {
+    const r = await mod.runSimThroughputBench();
+    report('sim accepted signed legs/s / bare recoveries/s', r.ratio, '>= 0.7', r.ratio >= 0.7, `${r.legsPerSecond.toFixed(0)} legs/s vs ${r.recoveriesPerSecond.toFixed(0)} recoveries/s`);
+  }
+}
+
+process.exit(failed ? 1 : 0);
