@@ -1,0 +1,378 @@
+/**
+ * Price history of one simulated asset as a contiguous series of OHLCV bars, from which candles of
+ * every venue interval are aggregated on demand.
+ *
+ * Bars are 1 minute wide near the present and coarser further back: a bar is only as fine as the
+ * finest interval whose last CANDLE_WINDOW candles still reach that far back. Because every bar
+ * width divides every interval that needs it, a 5m candle and the five 1m candles under it always
+ * agree, and about 4,000 bars cover 500 daily candles instead of 720,000 one-minute bars.
+ */
+import Decimal from 'decimal.js';
+import type { SeededRandom } from '../runtime/random.js';
+import { fmt, roundSize, roundToTick, toMark } from './priceWalk.js';
+
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/** The venue's candle intervals and their widths in ms. */
+export const CANDLE_INTERVALS = {
+  '1m': MINUTE_MS,
+  '3m': 3 * MINUTE_MS,
+  '5m': 5 * MINUTE_MS,
+  '15m': 15 * MINUTE_MS,
+  '30m': 30 * MINUTE_MS,
+  '1h': 60 * MINUTE_MS,
+  '2h': 120 * MINUTE_MS,
+  '4h': 240 * MINUTE_MS,
+  '8h': 480 * MINUTE_MS,
+  '12h': 720 * MINUTE_MS,
+  '1d': DAY_MS,
+} as const;
+
+export type CandleInterval = keyof typeof CANDLE_INTERVALS;
+export const CANDLE_INTERVAL_NAMES = Object.keys(CANDLE_INTERVALS) as [CandleInterval, ...CandleInterval[]];
+
+/** How many candles of every interval the history keeps. */
+export const CANDLE_WINDOW = 500;
+
+/**
+ * Bar widths, each dividing the next, so merged bars always nest. A width needs to divide every
+ * interval still served at that age, which is why 3m forces 1m bars (gcd(3m, 5m) = 1m) and 8h
+ * forces 4h bars (gcd(8h, 12h) = 4h).
+ */
+const BAR_STEPS_MS = [1, 5, 15, 30, 60, 120, 240, 720, 1440].map((m) => m * MINUTE_MS);
+
+/**
+ * Minimum age (now minus bar end) from which a bar may be `step` wide: beyond the oldest candle any
+ * interval not divisible by the step still serves.
+ */
+const STEP_MIN_AGE_MS = new Map<number, number>(
+  BAR_STEPS_MS.map((step) => {
+    const blocking = Object.values(CANDLE_INTERVALS).filter((interval) => interval % step !== 0);
+    return [step, CANDLE_WINDOW * Math.max(0, ...blocking)];
+  }),
+);
+
+/** How often (in simulated time) aged bars are merged; see rollTo. */
+const COMPACT_EVERY_MS = 60 * MINUTE_MS;
+
+/** Start of the oldest daily candle kept; everything before it is dropped. */
+export function historyStart(now: number): number {
+  return Math.floor(now / DAY_MS) * DAY_MS - (CANDLE_WINDOW - 1) * DAY_MS;
+}
+
+/** Widest bar that may start at `start` and end no later than `limit` at time `now`. */
+function widestStep(start: number, limit: number, now: number): number {
+  let chosen = MINUTE_MS;
+  for (const step of BAR_STEPS_MS) {
+    if (start % step !== 0 || start + step > limit) continue;
+    if (now - (start + step) < STEP_MIN_AGE_MS.get(step)!) continue;
+    chosen = step;
+  }
+  return chosen;
+}
+
+export interface Bar {
+  t: number;
+  dur: number;
+  o: Decimal;
+  h: Decimal;
+  l: Decimal;
+  c: Decimal;
+  /** Base volume. */
+  v: Decimal;
+  /** Quote (notional) volume, kept alongside so the 24h notional volume is exact for recorded trades. */
+  ntl: Decimal;
+  n: number;
+}
+
+/** JSON form of a bar: [t, dur, o, h, l, c, v, ntl, n]. */
+export type BarTuple = [number, number, string, string, string, string, string, string, number];
+
+/** Candle as the venue sends it. */
+export interface Candle {
+  t: number;
+  T: number;
+  s: string;
+  i: CandleInterval;
+  o: string;
+  c: string;
+  h: string;
+  l: string;
+  v: string;
+  n: number;
+}
+
+export interface BackfillParams {
+  readonly now: number;
+  /** Price at `now`; the history walks backwards from it so it ends exactly at the current mark. */
+  readonly price: Decimal;
+  readonly tick: Decimal;
+  readonly volatilityBps: number;
+  readonly tickIntervalMs: number;
+  readonly depthPerLevel: Decimal;
+  readonly szDecimals: number;
+  readonly random: SeededRandom;
+}
+
+export class BarSeries {
+  private constructor(private bars: Bar[]) {}
+
+  /**
+   * Builds the past deterministically from the random source: a backwards random walk whose step
+   * deviation grows with the square root of the bar width, so a 1d bar moves like 86,400 one-second
+   * ticks, with wicks and a background volume of the same scale as the live walk produces.
+   */
+  static backfill(params: BackfillParams): BarSeries {
+    const { now, tick, random } = params;
+    const current = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+    const price = toMark(params.price, tick);
+    const bars: Bar[] = [flatBar(current, MINUTE_MS, price)];
+    const start = historyStart(now);
+    const perTick = params.volatilityBps / 10_000;
+    let fairClose = params.price;
+    let end = current;
+    while (end > start) {
+      const dur = widestBackwardStep(end, start, now);
+      const ticks = dur / params.tickIntervalMs;
+      const sigma = perTick * Math.sqrt(ticks);
+      // The log-return factors are random inputs (sample times volatility), so they are computed as
+      // numbers (Decimal.exp made a backfill take most of a second); the prices themselves stay Decimal.
+      const fairOpen = fairClose.mul(Math.exp(-random.normal() * sigma));
+      const o = toMark(fairOpen, tick);
+      const c = toMark(fairClose, tick);
+      const wickUp = Math.exp((Math.abs(random.normal()) * sigma) / 2);
+      const wickDown = Math.exp((-Math.abs(random.normal()) * sigma) / 2);
+      const h = roundToTick(Decimal.max(o, c).mul(wickUp), tick, Decimal.ROUND_CEIL);
+      const l = toMark(Decimal.min(o, c).mul(wickDown), tick, Decimal.ROUND_FLOOR);
+      // Mean background volume per tick is a quarter of one book level, as in the live walk.
+      const v = roundSize(params.depthPerLevel.mul(ticks).mul(random.next() + 0.5).div(4), params.szDecimals);
+      bars.push({ t: end - dur, dur, o, h, l, c, v, ntl: v.mul(o.plus(c).div(2)), n: Math.ceil(ticks) });
+      fairClose = fairOpen;
+      end -= dur;
+    }
+    bars.reverse();
+    return new BarSeries(bars);
+  }
+
+  static fromJSON(tuples: readonly BarTuple[]): BarSeries {
+    if (tuples.length === 0) throw new Error('bar series needs at least one bar');
+    const bars = tuples.map(([t, dur, o, h, l, c, v, ntl, n]) => ({
+      t,
+      dur,
+      o: new Decimal(o),
+      h: new Decimal(h),
+      l: new Decimal(l),
+      c: new Decimal(c),
+      v: new Decimal(v),
+      ntl: new Decimal(ntl),
+      n,
+    }));
+    for (let i = 1; i < bars.length; i++) {
+      const prev = bars[i - 1]!;
+      if (bars[i]!.t !== prev.t + prev.dur) throw new Error(`bar series is not contiguous at ${bars[i]!.t}`);
+    }
+    return new BarSeries(bars);
+  }
+
+  toJSON(): BarTuple[] {
+    return this.bars.map((b) => [b.t, b.dur, fmt(b.o), fmt(b.h), fmt(b.l), fmt(b.c), fmt(b.v), fmt(b.ntl), b.n]);
+  }
+
+  get length(): number {
+    return this.bars.length;
+  }
+
+  /** Start of the newest (live) bar. */
+  get lastStart(): number {
+    return this.last.t;
+  }
+
+  private get last(): Bar {
+    // The series is created with at least one bar and only ever grows at the end or merges bars.
+    return this.bars[this.bars.length - 1]!;
+  }
+
+  /**
+   * Adds a price (and optional volume) observed at `time`. The bar containing `time` takes it;
+   * later times open new 1m bars first. Only the newest bar moves its close, so an out-of-order
+   * trade stamped in the past widens that bar's range without breaking close-to-open continuity.
+   */
+  apply(time: number, px: Decimal, volume: Decimal, notional: Decimal, trades: number): void {
+    if (time >= this.last.t + this.last.dur) this.rollTo(time);
+    const bar = this.find(time);
+    if (!bar) throw new RangeError(`time ${time} is older than the kept price history`);
+    if (px.gt(bar.h)) bar.h = px;
+    if (px.lt(bar.l)) bar.l = px;
+    if (bar === this.last) bar.c = px;
+    bar.v = bar.v.plus(volume);
+    bar.ntl = bar.ntl.plus(notional);
+    bar.n += trades;
+  }
+
+  /** Opens flat bars up to the 1m bar containing `time`, then merges and drops bars that aged. */
+  rollTo(time: number): void {
+    const target = Math.floor(time / MINUTE_MS) * MINUTE_MS;
+    const lastEnd = this.last.t + this.last.dur;
+    if (target < lastEnd) return;
+    const close = this.last.c;
+    // A long gap (a state file restored days later) is filled with bars already as wide as their
+    // age allows, so the series never holds more than a few thousand bars.
+    let cursor = lastEnd;
+    while (cursor < target) {
+      const dur = widestStep(cursor, target, time);
+      this.bars.push(flatBar(cursor, dur, close));
+      cursor += dur;
+    }
+    this.bars.push(flatBar(target, MINUTE_MS, close));
+    // Finer bars than necessary are still valid for every interval (1m divides them all), so merging
+    // can wait: once an hour, or after a gap, keeps the series small without scanning it every minute.
+    if (target % COMPACT_EVERY_MS === 0 || target > lastEnd) this.compact(time);
+  }
+
+  /** Merges bars into the widest slot their age allows and drops bars older than the history. */
+  compact(now: number): void {
+    const start = historyStart(now);
+    const out: Bar[] = [];
+    let i = 0;
+    while (i < this.bars.length) {
+      const bar = this.bars[i]!;
+      if (bar.t < start) {
+        i++;
+        continue;
+      }
+      const step = widestStep(bar.t, Number.POSITIVE_INFINITY, now);
+      if (step <= bar.dur) {
+        out.push(bar);
+        i++;
+        continue;
+      }
+      const group: Bar[] = [];
+      while (i < this.bars.length && this.bars[i]!.t < bar.t + step) group.push(this.bars[i++]!);
+      const end = group[group.length - 1]!;
+      // Nested aligned widths cannot straddle a slot; if they ever did, merging would corrupt candles.
+      if (end.t + end.dur !== bar.t + step) throw new Error(`bar ${end.t}+${end.dur} straddles slot ${bar.t}+${step}`);
+      out.push(mergeBars(bar.t, step, group));
+    }
+    this.bars = out;
+  }
+
+  /** Opening price of the bar containing `time`, or the oldest price when `time` is older still. */
+  priceAt(time: number): Decimal {
+    return (this.find(time) ?? this.bars[0]!).o;
+  }
+
+  /** Base and notional volume of bars starting at or after `since`. */
+  volumeSince(since: number): { base: Decimal; notional: Decimal } {
+    let base = new Decimal(0);
+    let notional = new Decimal(0);
+    for (let i = this.bars.length - 1; i >= 0; i--) {
+      const bar = this.bars[i]!;
+      if (bar.t < since) break;
+      base = base.plus(bar.v);
+      notional = notional.plus(bar.ntl);
+    }
+    return { base, notional };
+  }
+
+  /**
+   * Candles of `interval` overlapping [startTime, endTime], oldest first. Slots whose bars are
+   * wider than the interval lie beyond its window and are left out, so the result is contiguous.
+   */
+  candles(coin: string, interval: CandleInterval, startTime: number, endTime: number): Candle[] {
+    const width = CANDLE_INTERVALS[interval];
+    const out: Candle[] = [];
+    let group: Bar[] = [];
+    let slot = Number.NaN;
+    const flush = (): void => {
+      const candle = this.candleOf(coin, interval, slot, group);
+      if (candle && candle.T >= startTime && candle.t <= endTime) out.push(candle);
+    };
+    for (const bar of this.bars) {
+      if (bar.t + bar.dur <= startTime - width) continue;
+      const barSlot = Math.floor(bar.t / width) * width;
+      // Stop at the first slot past the range, not the first bar, so the last candle keeps all its bars.
+      if (barSlot > endTime) break;
+      if (barSlot !== slot) {
+        if (group.length > 0) flush();
+        group = [];
+        slot = barSlot;
+      }
+      group.push(bar);
+    }
+    if (group.length > 0) flush();
+    return out;
+  }
+
+  /** The candle of `interval` that contains the newest bar (the one live updates change). */
+  currentCandle(coin: string, interval: CandleInterval): Candle | null {
+    const width = CANDLE_INTERVALS[interval];
+    const slot = Math.floor(this.last.t / width) * width;
+    let first = this.bars.length - 1;
+    while (first > 0 && this.bars[first - 1]!.t >= slot) first--;
+    return this.candleOf(coin, interval, slot, this.bars.slice(first));
+  }
+
+  private candleOf(coin: string, interval: CandleInterval, slot: number, group: readonly Bar[]): Candle | null {
+    const width = CANDLE_INTERVALS[interval];
+    const first = group[0];
+    const last = group[group.length - 1];
+    if (!first || !last || first.t !== slot) return null;
+    if (group.some((bar) => bar.t + bar.dur > slot + width)) return null;
+    // Only the live candle may be short of its full width: the rest of its slot has not happened yet.
+    if (last.t + last.dur !== slot + width && last !== this.last) return null;
+    let h = first.h;
+    let l = first.l;
+    let v = new Decimal(0);
+    let n = 0;
+    for (const bar of group) {
+      if (bar.h.gt(h)) h = bar.h;
+      if (bar.l.lt(l)) l = bar.l;
+      v = v.plus(bar.v);
+      n += bar.n;
+    }
+    return { t: slot, T: slot + width - 1, s: coin, i: interval, o: fmt(first.o), c: fmt(last.c), h: fmt(h), l: fmt(l), v: fmt(v), n };
+  }
+
+  private find(time: number): Bar | undefined {
+    let lo = 0;
+    let hi = this.bars.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const bar = this.bars[mid]!;
+      if (time < bar.t) hi = mid - 1;
+      else if (time >= bar.t + bar.dur) lo = mid + 1;
+      else return bar;
+    }
+    return undefined;
+  }
+}
+
+/** Widest bar ending at `end` (going backwards) that the age rules allow, never reaching before `start`. */
+function widestBackwardStep(end: number, start: number, now: number): number {
+  let chosen = MINUTE_MS;
+  for (const step of BAR_STEPS_MS) {
+    if (end % step !== 0 || end - step < start) continue;
+    if (now - end < STEP_MIN_AGE_MS.get(step)!) continue;
+    chosen = step;
+  }
+  return chosen;
+}
+
+function flatBar(t: number, dur: number, price: Decimal): Bar {
+  return { t, dur, o: price, h: price, l: price, c: price, v: new Decimal(0), ntl: new Decimal(0), n: 0 };
+}
+
+function mergeBars(t: number, dur: number, group: readonly Bar[]): Bar {
+  const first = group[0]!;
+  const merged: Bar = { ...first, t, dur, v: new Decimal(0), ntl: new Decimal(0), n: 0 };
+  for (const bar of group) {
+    if (bar.h.gt(merged.h)) merged.h = bar.h;
+    if (bar.l.lt(merged.l)) merged.l = bar.l;
+    merged.c = bar.c;
+    merged.v = merged.v.plus(bar.v);
+    merged.ntl = merged.ntl.plus(bar.ntl);
+    merged.n += bar.n;
+  }
+  return merged;
+}

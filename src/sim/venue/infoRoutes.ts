@@ -1,0 +1,111 @@
+/**
+ * The venue's public info endpoint: POST / with a JSON body {type: ...}, answered in the venue's
+ * exact shape. Its errors are the venue's too: the venue's HTTP framework answers bodies it cannot
+ * parse as JSON with 400 "Failed to parse the request body as JSON: ..." and bodies of the wrong
+ * shape (unknown type, missing or mistyped field) with 422 "Failed to deserialize the JSON body into
+ * the target type: ...", as a bare string rather than an object.
+ */
+import { z } from 'zod';
+import { json, type RouteModule, type SimRequest, type SimResponse } from '../runtime/http.js';
+import { CANDLE_INTERVAL_NAMES } from './candles.js';
+import type { VenueMarketData } from './venueMarketData.js';
+
+const integer = z.number().int();
+
+/** l2Book aggregation: 2 to 5 significant figures; a mantissa of 1, 2 or 5 only at 5 figures. */
+const nSigFigsSchema = z.union([z.literal(2), z.literal(3), z.literal(4), z.literal(5)]).nullish();
+const mantissaSchema = z.union([z.literal(1), z.literal(2), z.literal(5)]).nullish();
+
+export const infoRequestSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('meta') }),
+  z.object({ type: z.literal('metaAndAssetCtxs') }),
+  z.object({ type: z.literal('allMids') }),
+  z.object({ type: z.literal('l2Book'), coin: z.string(), nSigFigs: nSigFigsSchema, mantissa: mantissaSchema }),
+  z.object({
+    type: z.literal('candleSnapshot'),
+    req: z.object({ coin: z.string(), interval: z.enum(CANDLE_INTERVAL_NAMES), startTime: integer, endTime: integer.optional() }),
+  }),
+  z.object({ type: z.literal('fundingHistory'), coin: z.string(), startTime: integer, endTime: integer.nullish() }),
+]);
+
+export type InfoRequest = z.infer<typeof infoRequestSchema>;
+
+const INFO_TYPES = infoRequestSchema.options.map((option) => option.shape.type.value);
+
+const DESERIALIZE_ERROR = 'Failed to deserialize the JSON body into the target type';
+const PARSE_ERROR = 'Failed to parse the request body as JSON';
+
+/** Answers one parsed info request; `null` bodies are the venue's answer for an unknown coin where it has one. */
+export function answerInfo(venue: VenueMarketData, request: InfoRequest): unknown {
+  switch (request.type) {
+    case 'meta':
+      return venue.meta();
+    case 'metaAndAssetCtxs':
+      return [venue.meta(), venue.assetCtxs()];
+    case 'allMids':
+      return venue.allMids();
+    case 'l2Book':
+      if (!venue.hasAsset(request.coin)) return null;
+      return venue.l2Book(request.coin, request.nSigFigs ?? null, request.mantissa ?? null);
+    case 'candleSnapshot': {
+      const { coin, interval, startTime, endTime } = request.req;
+      if (!venue.hasAsset(coin)) return [];
+      return venue.candles(coin, interval, startTime, endTime ?? Number.MAX_SAFE_INTEGER);
+    }
+    case 'fundingHistory':
+      if (!venue.hasAsset(request.coin)) return [];
+      return venue.fundingHistory(request.coin, request.startTime, request.endTime ?? undefined);
+  }
+}
+
+/**
+ * Validates an info body the way the venue's deserializer does and returns either the request or
+ * the venue's error text (without the common prefix).
+ */
+export function parseInfoRequest(body: unknown): { ok: true; request: InfoRequest } | { ok: false; detail: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, detail: `invalid type: ${describe(body)}, expected internally tagged enum InfoRequest` };
+  }
+  const type = (body as Record<string, unknown>).type;
+  if (type === undefined) return { ok: false, detail: 'missing field `type`' };
+  if (typeof type !== 'string' || !(INFO_TYPES as string[]).includes(type)) {
+    return { ok: false, detail: `unknown variant \`${String(type)}\`, expected one of ${INFO_TYPES.map((t) => `\`${t}\``).join(', ')}` };
+  }
+  const parsed = infoRequestSchema.safeParse(body);
+  if (parsed.success) {
+    const request = parsed.data;
+    if (request.type === 'l2Book' && request.mantissa != null && request.nSigFigs !== 5) {
+      return { ok: false, detail: 'invalid value: mantissa is only allowed with nSigFigs 5' };
+    }
+    return { ok: true, request };
+  }
+  const issue = parsed.error.issues[0];
+  const field = issue?.path[issue.path.length - 1];
+  const value = issue?.path.reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined), body);
+  if (value === undefined && field !== undefined) return { ok: false, detail: `missing field \`${String(field)}\`` };
+  return { ok: false, detail: `invalid value: ${describe(value)} for field \`${String(field ?? 'type')}\`` };
+}
+
+export function createInfoModule(venue: VenueMarketData): RouteModule {
+  return {
+    handle(request: SimRequest): SimResponse | null {
+      if (request.path !== '/') return null;
+      if (request.method !== 'POST') return json(405, 'Method Not Allowed');
+      if (request.bodyError !== undefined) return json(400, `${PARSE_ERROR}: ${request.bodyError}`);
+      if (request.body === undefined) return json(400, `${PARSE_ERROR}: EOF while parsing a value at line 1 column 0`);
+      const parsed = parseInfoRequest(request.body);
+      if (!parsed.ok) return json(422, `${DESERIALIZE_ERROR}: ${parsed.detail}`);
+      return json(200, answerInfo(venue, parsed.request));
+    },
+  };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'sequence';
+  if (typeof value === 'object') return 'map';
+  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
+  if (typeof value === 'number') return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
+  if (typeof value === 'boolean') return `boolean \`${value}\``;
+  return String(value);
+}

@@ -1,0 +1,647 @@
+/**
+ * The simulated venue's market data: one mark price per asset moved by a seeded random walk on the
+ * SimClock, a synthetic order book around it, candles, trades, funding and open interest.
+ *
+ * The order engine reads marks and books from here and reports its fills back with recordTrade;
+ * the info route module and the WebSocket hub publish the same state in the venue's wire shape.
+ */
+import { createHash } from 'node:crypto';
+import type http from 'node:http';
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+import type { ScheduledTask, SimClock } from '../runtime/clock.js';
+import type { RouteModule } from '../runtime/http.js';
+import { SeededRandom } from '../runtime/random.js';
+import { BarSeries, DAY_MS, type BarTuple, type Candle, type CandleInterval } from './candles.js';
+import { createInfoModule } from './infoRoutes.js';
+import {
+  DECIMAL_PATTERN,
+  aggregateLevels,
+  buildBook,
+  fmt,
+  impactPrice,
+  midPrice,
+  premium,
+  roundSize,
+  toMark,
+  walkStep,
+  type Book,
+  type BookParams,
+} from './priceWalk.js';
+import { VenueWebSocketHub } from './venueWebSocket.js';
+
+export interface VenueAssetConfig {
+  venueSymbol: string;
+  venueAssetIndex: number;
+  szDecimals: number;
+  maxLeverage: number;
+  onlyIsolated: boolean;
+  tickSize: string;
+  initialMark: string;
+  /** Per-tick standard deviation of the mark, in basis points. */
+  volatilityBps: number;
+  /** Hourly funding rate as a raw fraction, e.g. '0.0000125'. */
+  fundingRate: string;
+  spreadBps: number;
+  /** Size shown at each book level. */
+  depthPerLevel: string;
+  levels: number;
+}
+
+export interface VenueMarketDataOptions {
+  assets: VenueAssetConfig[];
+  clock: SimClock;
+  random: SeededRandom;
+  /** Time between walk steps; default 1000 ms. */
+  tickIntervalMs?: number;
+}
+
+export type TradeSide = 'B' | 'A';
+
+/** Trade as the venue's trades channel sends it. */
+export interface VenueTrade {
+  coin: string;
+  side: TradeSide;
+  px: string;
+  sz: string;
+  time: number;
+  hash: string;
+  tid: number;
+  /** [buyer, seller]; the simulator does not expose counterparties, so both are the zero address. */
+  users: [string, string];
+}
+
+/** Asset context as metaAndAssetCtxs and the activeAssetCtx channel send it. */
+export interface VenueAssetCtx {
+  funding: string;
+  openInterest: string;
+  prevDayPx: string;
+  dayNtlVlm: string;
+  premium: string;
+  oraclePx: string;
+  markPx: string;
+  midPx: string;
+  impactPxs: [string, string];
+  dayBaseVlm: string;
+}
+
+export interface VenueUniverseEntry {
+  name: string;
+  szDecimals: number;
+  maxLeverage: number;
+  /** Present only when true, as on the venue. */
+  onlyIsolated?: true;
+}
+
+export interface VenueL2Level {
+  px: string;
+  sz: string;
+  n: number;
+}
+
+export interface VenueL2Book {
+  coin: string;
+  time: number;
+  levels: [VenueL2Level[], VenueL2Level[]];
+}
+
+export interface VenueFundingEntry {
+  coin: string;
+  fundingRate: string;
+  premium: string;
+  time: number;
+}
+
+/** What changed, for the WebSocket hub: marks of some assets at one time, or one recorded trade. */
+export type VenueFeedEvent = { kind: 'marks'; symbols: readonly string[]; time: number } | { kind: 'trade'; trade: VenueTrade };
+
+export type MarkListener = (venueSymbol: string, mark: string, time: number) => void;
+
+const HOUR_MS = 60 * 60 * 1000;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+/** Quote notional the impact prices are computed for. */
+const IMPACT_NOTIONAL = new Decimal(10_000);
+/** The venue's fixed interest component of hourly funding (0.01% per 8h). */
+const HOURLY_INTEREST = new Decimal('0.0000125');
+/** Trades kept per asset for the trades channel's first message. */
+const RECENT_TRADES = 50;
+/** The venue answers at most this many levels per side and funding entries per request. */
+const MAX_L2_LEVELS = 20;
+const MAX_FUNDING_ENTRIES = 500;
+
+const decimalString = z.string().regex(DECIMAL_PATTERN, 'must be a decimal string');
+// Zod runs refinements even after the pattern failed, so the refinement checks the pattern itself before parsing.
+const positiveDecimal = decimalString.refine((s) => DECIMAL_PATTERN.test(s) && new Decimal(s).gt(0), 'must be positive');
+
+const assetConfigSchema = z.object({
+  venueSymbol: z.string().min(1),
+  venueAssetIndex: z.number().int().min(0),
+  szDecimals: z.number().int().min(0).max(18),
+  maxLeverage: z.number().int().min(1),
+  onlyIsolated: z.boolean(),
+  tickSize: positiveDecimal,
+  initialMark: positiveDecimal,
+  volatilityBps: z.number().finite().min(0),
+  fundingRate: decimalString,
+  spreadBps: z.number().finite().min(0),
+  depthPerLevel: positiveDecimal,
+  levels: z.number().int().min(1),
+});
+
+const barTupleSchema = z.tuple([
+  z.number().int(),
+  z.number().int().positive(),
+  positiveDecimal,
+  positiveDecimal,
+  positiveDecimal,
+  positiveDecimal,
+  decimalString,
+  decimalString,
+  z.number().int().min(0),
+]);
+
+const tradeSchema = z.object({
+  coin: z.string(),
+  side: z.enum(['B', 'A']),
+  px: positiveDecimal,
+  sz: positiveDecimal,
+  time: z.number().int(),
+  hash: z.string(),
+  tid: z.number().int(),
+  users: z.tuple([z.string(), z.string()]),
+});
+
+const snapshotSchema = z.object({
+  version: z.literal(1),
+  walkRandomState: z.number().int().min(0),
+  nextTid: z.number().int().min(0),
+  nextTickAt: z.number().int().nullable(),
+  assets: z.array(
+    z.object({
+      venueSymbol: z.string(),
+      fair: positiveDecimal,
+      mark: positiveDecimal,
+      openInterest: decimalString,
+      fundingRates: z.array(z.tuple([z.number().int(), decimalString])).min(1),
+      bars: z.array(barTupleSchema).min(1),
+      trades: z.array(tradeSchema),
+    }),
+  ),
+});
+
+/** JSON-serialisable state of the venue: marks, candles, trades, funding and the walk's random state. */
+export type VenueMarketDataSnapshot = z.infer<typeof snapshotSchema>;
+
+interface AssetState {
+  readonly config: VenueAssetConfig;
+  readonly tick: Decimal;
+  readonly book: BookParams;
+  /** Unrounded walk price; the mark is this rounded to the tick. */
+  fair: Decimal;
+  mark: Decimal;
+  openInterest: Decimal;
+  /** [effective from, hourly rate], oldest first; the first entry applies to all earlier times. */
+  fundingRates: [number, Decimal][];
+  bars: BarSeries;
+  trades: VenueTrade[];
+}
+
+export class VenueMarketData {
+  /** POST / with {type: ...}: the venue's info endpoint. Mount it at the venue info URL's path. */
+  readonly infoModule: RouteModule;
+  readonly tickIntervalMs: number;
+  private readonly clock: SimClock;
+  /**
+   * The walk's own generator, forked from the one passed in: its state belongs to this module alone,
+   * so snapshot/restore of prices cannot rewind draws other simulator parts made from a shared one.
+   */
+  private readonly walkRandom: SeededRandom;
+  private readonly assets = new Map<string, AssetState>();
+  /** Assets in venueAssetIndex order, which is also the universe order. */
+  private readonly ordered: AssetState[] = [];
+  private readonly markListeners: MarkListener[] = [];
+  private readonly feedListeners: ((event: VenueFeedEvent) => void)[] = [];
+  private tickTask: ScheduledTask | null = null;
+  private nextTid: number;
+  private hub: VenueWebSocketHub | null = null;
+  private stopped = false;
+
+  constructor(options: VenueMarketDataOptions) {
+    this.clock = options.clock;
+    this.tickIntervalMs = options.tickIntervalMs ?? 1000;
+    if (!Number.isInteger(this.tickIntervalMs) || this.tickIntervalMs <= 0) {
+      throw new RangeError('tickIntervalMs must be a positive integer');
+    }
+    this.walkRandom = new SeededRandom(options.random.int(0, 0xffffffff));
+    const configs = options.assets.map((asset, i) => {
+      const parsed = assetConfigSchema.safeParse(asset);
+      if (!parsed.success) throw new Error(`venue asset ${i} (${String(asset.venueSymbol)}): ${z.prettifyError(parsed.error)}`);
+      return parsed.data;
+    });
+    configs.sort((a, b) => a.venueAssetIndex - b.venueAssetIndex);
+    // The venue addresses assets by their position in the universe, so indexes must be exactly 0..n-1.
+    configs.forEach((config, position) => {
+      if (config.venueAssetIndex !== position) {
+        throw new Error(`venue asset indexes must be contiguous from 0: expected ${position}, got ${config.venueAssetIndex} (${config.venueSymbol})`);
+      }
+    });
+    const now = this.clock.now();
+    // Trade ids continue from the start time so a restarted wall-clock simulator does not reuse them.
+    this.nextTid = now;
+    for (const config of configs) {
+      if (this.assets.has(config.venueSymbol)) throw new Error(`duplicate venue symbol ${config.venueSymbol}`);
+      const tick = new Decimal(config.tickSize);
+      const depthPerLevel = new Decimal(config.depthPerLevel);
+      if (roundSize(depthPerLevel, config.szDecimals).isZero()) {
+        throw new Error(`${config.venueSymbol}: depthPerLevel ${config.depthPerLevel} rounds to zero at szDecimals ${config.szDecimals}`);
+      }
+      const fair = new Decimal(config.initialMark);
+      const state: AssetState = {
+        config,
+        tick,
+        book: { tick, spreadBps: config.spreadBps, depthPerLevel, levels: config.levels },
+        fair,
+        mark: toMark(fair, tick),
+        // A plausible resting open interest until the order engine reports its own.
+        openInterest: roundSize(depthPerLevel.mul(config.levels).mul(10), config.szDecimals),
+        fundingRates: [[now, new Decimal(config.fundingRate)]],
+        bars: BarSeries.backfill({
+          now,
+          price: fair,
+          tick,
+          volatilityBps: config.volatilityBps,
+          tickIntervalMs: this.tickIntervalMs,
+          depthPerLevel,
+          szDecimals: config.szDecimals,
+          random: this.walkRandom,
+        }),
+        trades: [],
+      };
+      this.assets.set(config.venueSymbol, state);
+      this.ordered.push(state);
+    }
+    this.infoModule = createInfoModule(this);
+    this.scheduleTick(now + this.tickIntervalMs);
+  }
+
+  // ---- prices -------------------------------------------------------------------------------
+
+  getMark(venueSymbol: string): string {
+    return fmt(this.asset(venueSymbol).mark);
+  }
+
+  /** Sets the mark directly (tests and chaos scenarios); listeners and subscribers see it like a tick. */
+  setMark(venueSymbol: string, price: string): void {
+    const state = this.asset(venueSymbol);
+    const fair = parsePositive(price, 'price');
+    const now = this.clock.now();
+    state.fair = fair;
+    state.mark = toMark(fair, state.tick);
+    state.bars.apply(now, state.mark, new Decimal(0), new Decimal(0), 0);
+    this.emitMarks([state], now);
+  }
+
+  /** Called with every new mark (each tick for every asset, and each setMark). Returns an unsubscribe. */
+  onMark(listener: MarkListener): () => void {
+    return addListener(this.markListeners, listener);
+  }
+
+  /** Every change the WebSocket channels publish. Returns an unsubscribe. */
+  onFeed(listener: (event: VenueFeedEvent) => void): () => void {
+    return addListener(this.feedListeners, listener);
+  }
+
+  getBook(venueSymbol: string): Book {
+    const state = this.asset(venueSymbol);
+    return buildBook(state.mark, state.book, state.config.szDecimals);
+  }
+
+  hasAsset(venueSymbol: string): boolean {
+    return this.assets.has(venueSymbol);
+  }
+
+  symbols(): string[] {
+    return this.ordered.map((state) => state.config.venueSymbol);
+  }
+
+  // ---- trades, funding, open interest ---------------------------------------------------------
+
+  /** A simulator fill: feeds the trades channel, the 24h volume and the candles. Returns the trade as published. */
+  recordTrade(venueSymbol: string, px: string, sz: string, side: TradeSide, time: number): VenueTrade {
+    const state = this.asset(venueSymbol);
+    const price = parsePositive(px, 'px');
+    const size = parsePositive(sz, 'sz');
+    if (side !== 'B' && side !== 'A') throw new Error(`side must be 'B' or 'A', got ${String(side)}`);
+    if (!Number.isInteger(time)) throw new Error(`time must be an integer ms timestamp, got ${time}`);
+    state.bars.apply(time, price, size, price.mul(size), 1);
+    const tid = this.nextTid++;
+    const trade: VenueTrade = {
+      coin: venueSymbol,
+      side,
+      px: fmt(price),
+      sz: fmt(size),
+      time,
+      // Derived from the trade id rather than drawn from the walk's generator, so fills never shift prices.
+      hash: '0x' + createHash('sha256').update(`${venueSymbol}:${tid}`).digest('hex'),
+      tid,
+      users: [ZERO_ADDRESS, ZERO_ADDRESS],
+    };
+    state.trades.push(trade);
+    if (state.trades.length > RECENT_TRADES) state.trades.splice(0, state.trades.length - RECENT_TRADES);
+    this.emitFeed({ kind: 'trade', trade });
+    return trade;
+  }
+
+  recentTrades(venueSymbol: string): VenueTrade[] {
+    return [...this.asset(venueSymbol).trades];
+  }
+
+  /** Current hourly funding rate, a raw fraction. */
+  fundingRate(venueSymbol: string): string {
+    return fmt(this.rateAt(this.asset(venueSymbol), this.clock.now()));
+  }
+
+  /** Changes the hourly funding rate from now on; earlier hours keep the rate they had. */
+  setFundingRate(venueSymbol: string, rate: string): void {
+    const state = this.asset(venueSymbol);
+    if (!DECIMAL_PATTERN.test(rate)) throw new Error(`funding rate must be a decimal string, got ${rate}`);
+    state.fundingRates.push([this.clock.now(), new Decimal(rate)]);
+  }
+
+  openInterest(venueSymbol: string): string {
+    return fmt(this.asset(venueSymbol).openInterest);
+  }
+
+  setOpenInterest(venueSymbol: string, size: string): void {
+    const state = this.asset(venueSymbol);
+    if (!DECIMAL_PATTERN.test(size) || new Decimal(size).lt(0)) throw new Error(`open interest must be a non-negative decimal string, got ${size}`);
+    state.openInterest = new Decimal(size);
+  }
+
+  // ---- venue views (wire shape) ---------------------------------------------------------------
+
+  meta(): { universe: VenueUniverseEntry[] } {
+    return {
+      universe: this.ordered.map(({ config }) => ({
+        name: config.venueSymbol,
+        szDecimals: config.szDecimals,
+        maxLeverage: config.maxLeverage,
+        ...(config.onlyIsolated ? { onlyIsolated: true as const } : {}),
+      })),
+    };
+  }
+
+  assetCtxs(): VenueAssetCtx[] {
+    return this.ordered.map((state) => this.ctxOf(state));
+  }
+
+  assetCtx(venueSymbol: string): VenueAssetCtx {
+    return this.ctxOf(this.asset(venueSymbol));
+  }
+
+  allMids(): Record<string, string> {
+    const mids: Record<string, string> = {};
+    for (const state of this.ordered) mids[state.config.venueSymbol] = fmt(this.midOf(state));
+    return mids;
+  }
+
+  /** The book as l2Book sends it, at most 20 levels a side, optionally aggregated to nSigFigs (2..5). */
+  l2Book(venueSymbol: string, nSigFigs: number | null = null, mantissa: number | null = null): VenueL2Book {
+    const book = this.getBook(venueSymbol);
+    // The book is synthetic; a small varying order count per level makes it look like a real one.
+    const count = (index: number): number => 1 + (index % 3);
+    const side = (levels: Book['bids'], which: 'bid' | 'ask'): VenueL2Level[] =>
+      nSigFigs === null
+        ? levels.map((level, index) => ({ px: level.px, sz: level.sz, n: count(index) }))
+        : aggregateLevels(levels, which, nSigFigs, mantissa, count);
+    return {
+      coin: venueSymbol,
+      time: this.clock.now(),
+      levels: [side(book.bids, 'bid').slice(0, MAX_L2_LEVELS), side(book.asks, 'ask').slice(0, MAX_L2_LEVELS)],
+    };
+  }
+
+  candles(venueSymbol: string, interval: CandleInterval, startTime: number, endTime: number): Candle[] {
+    return this.asset(venueSymbol).bars.candles(venueSymbol, interval, startTime, endTime);
+  }
+
+  currentCandle(venueSymbol: string, interval: CandleInterval): Candle | null {
+    return this.asset(venueSymbol).bars.currentCandle(venueSymbol, interval);
+  }
+
+  /** Hourly funding entries from startTime to endTime (default now), oldest first, at most 500. */
+  fundingHistory(venueSymbol: string, startTime: number, endTime?: number): VenueFundingEntry[] {
+    const state = this.asset(venueSymbol);
+    const end = Math.min(endTime ?? Number.POSITIVE_INFINITY, this.clock.now());
+    const out: VenueFundingEntry[] = [];
+    for (let time = Math.ceil(startTime / HOUR_MS) * HOUR_MS; time <= end && out.length < MAX_FUNDING_ENTRIES; time += HOUR_MS) {
+      const rate = this.rateAt(state, time);
+      // The simulator has no separate premium process; it reports the rate's excess over the fixed
+      // interest component so the two columns are at least consistent with each other.
+      out.push({ coin: venueSymbol, fundingRate: fmt(rate), premium: fmt(rate.minus(HOURLY_INTEREST)), time });
+    }
+    return out;
+  }
+
+  // ---- persistence and lifecycle --------------------------------------------------------------
+
+  snapshot(): VenueMarketDataSnapshot {
+    return {
+      version: 1,
+      walkRandomState: this.walkRandom.seedState,
+      nextTid: this.nextTid,
+      nextTickAt: this.tickTask?.at ?? null,
+      assets: this.ordered.map((state) => ({
+        venueSymbol: state.config.venueSymbol,
+        fair: fmt(state.fair),
+        mark: fmt(state.mark),
+        openInterest: fmt(state.openInterest),
+        fundingRates: state.fundingRates.map(([time, rate]): [number, string] => [time, fmt(rate)]),
+        bars: state.bars.toJSON(),
+        trades: state.trades.map((trade) => ({ ...trade, users: [...trade.users] as [string, string] })),
+      })),
+    };
+  }
+
+  /**
+   * Restores a snapshot taken by snapshot(). Assets the snapshot does not know keep their fresh
+   * history (a market added since the state file was written); snapshot assets no longer configured
+   * are ignored. The walk resumes at the saved next tick, or now if that already passed. No mark
+   * events are emitted: subscribers see the restored prices with the next tick.
+   */
+  restore(snapshot: unknown): void {
+    const parsed = snapshotSchema.safeParse(snapshot);
+    if (!parsed.success) throw new Error(`invalid venue market data snapshot: ${z.prettifyError(parsed.error)}`);
+    const data = parsed.data;
+    // Parse everything before changing anything, so a bad snapshot leaves the current state intact.
+    const restored = data.assets
+      .filter((saved) => this.assets.has(saved.venueSymbol))
+      .map((saved) => ({
+        state: this.assets.get(saved.venueSymbol)!,
+        fair: new Decimal(saved.fair),
+        mark: new Decimal(saved.mark),
+        openInterest: new Decimal(saved.openInterest),
+        fundingRates: saved.fundingRates.map(([time, rate]): [number, Decimal] => [time, new Decimal(rate)]),
+        bars: BarSeries.fromJSON(saved.bars as BarTuple[]),
+        trades: saved.trades.map((trade) => ({ ...trade, users: [...trade.users] as [string, string] })),
+      }));
+    const now = this.clock.now();
+    for (const item of restored) {
+      // Prices recorded after the clock's present would sit in the future of every later tick.
+      if (item.bars.lastStart > now) {
+        throw new Error(`snapshot of ${item.state.config.venueSymbol} ends at ${item.bars.lastStart}, after the clock's time ${now}`);
+      }
+    }
+    for (const item of restored) {
+      Object.assign(item.state, {
+        fair: item.fair,
+        mark: item.mark,
+        openInterest: item.openInterest,
+        fundingRates: item.fundingRates,
+        bars: item.bars,
+        trades: item.trades,
+      });
+    }
+    this.walkRandom.seedState = data.walkRandomState;
+    this.nextTid = data.nextTid;
+    if (!this.stopped) {
+      this.scheduleTick(data.nextTickAt !== null && data.nextTickAt >= now ? data.nextTickAt : now + this.tickIntervalMs);
+    }
+  }
+
+  /** Stops the walk. Sockets stay open; close them with closeAllSockets(). */
+  stop(): void {
+    this.stopped = true;
+    this.tickTask?.cancel();
+    this.tickTask = null;
+  }
+
+  // ---- WebSocket ------------------------------------------------------------------------------
+
+  /** Serves the venue's WebSocket protocol on upgrades of `path`; other upgrade paths are left to other listeners. */
+  attachWebSocket(server: http.Server, path: string): void {
+    this.hub ??= new VenueWebSocketHub(this);
+    this.hub.attach(server, path);
+  }
+
+  /** Shutdown: closes every socket with a close frame and stops accepting upgrades. */
+  async closeAllSockets(): Promise<void> {
+    const hub = this.hub;
+    this.hub = null;
+    if (hub) await hub.close();
+  }
+
+  /** Terminates every socket without a close frame (chaos: clients must notice and reconnect). New upgrades are still served. */
+  dropAllSockets(): void {
+    this.hub?.dropAll();
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  private asset(venueSymbol: string): AssetState {
+    const state = this.assets.get(venueSymbol);
+    if (!state) throw new Error(`unknown venue symbol ${venueSymbol}`);
+    return state;
+  }
+
+  private scheduleTick(at: number): void {
+    this.tickTask?.cancel();
+    this.tickTask = this.clock.scheduleAt(at, () => this.tick(at));
+  }
+
+  private tick(due: number): void {
+    // Re-arm before moving prices so a throwing listener cannot stop the walk.
+    const now = this.clock.now();
+    const next = due + this.tickIntervalMs;
+    // A wall clock that fell behind (a suspended laptop) resumes from now instead of replaying every missed tick.
+    this.scheduleTick(next > now ? next : now + this.tickIntervalMs);
+    for (const state of this.ordered) {
+      const { config } = state;
+      state.fair = walkStep(state.fair, this.walkRandom.normal(), config.volatilityBps, state.tick);
+      state.mark = toMark(state.fair, state.tick);
+      // Background volume of other traders, a quarter of a book level per tick on average.
+      const volume = roundSize(state.book.depthPerLevel.mul(this.walkRandom.next()).div(2), config.szDecimals);
+      state.bars.apply(now, state.mark, volume, volume.mul(state.mark), volume.isZero() ? 0 : 1);
+    }
+    this.emitMarks(this.ordered, now);
+  }
+
+  private emitMarks(states: readonly AssetState[], time: number): void {
+    const errors: unknown[] = [];
+    for (const listener of [...this.markListeners]) {
+      for (const state of states) {
+        try {
+          listener(state.config.venueSymbol, fmt(state.mark), time);
+        } catch (err) {
+          errors.push(err);
+        }
+      }
+    }
+    this.emitFeed({ kind: 'marks', symbols: states.map((state) => state.config.venueSymbol), time }, errors);
+  }
+
+  /**
+   * Every listener runs even if an earlier one throws (one broken subscriber must not starve the
+   * rest); the errors are then rethrown to the caller, so none is lost.
+   */
+  private emitFeed(event: VenueFeedEvent, errors: unknown[] = []): void {
+    for (const listener of [...this.feedListeners]) {
+      try {
+        listener(event);
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, `${errors.length} venue market data listeners failed`);
+  }
+
+  private midOf(state: AssetState): Decimal {
+    // buildBook always has a best ask and, since the mark is at least one tick, a best bid.
+    return midPrice(buildBook(state.mark, { ...state.book, levels: 1 }, state.config.szDecimals)) ?? state.mark;
+  }
+
+  private rateAt(state: AssetState, time: number): Decimal {
+    let rate = state.fundingRates[0]![1];
+    for (const [from, value] of state.fundingRates) if (from <= time) rate = value;
+    return rate;
+  }
+
+  private ctxOf(state: AssetState): VenueAssetCtx {
+    const now = this.clock.now();
+    const book = buildBook(state.mark, state.book, state.config.szDecimals);
+    const oracle = state.mark;
+    const impactBid = impactPrice(book.bids, IMPACT_NOTIONAL) ?? oracle;
+    const impactAsk = impactPrice(book.asks, IMPACT_NOTIONAL) ?? oracle;
+    const tick = state.tick;
+    const day = state.bars.volumeSince(now - DAY_MS);
+    return {
+      funding: fmt(this.rateAt(state, now)),
+      openInterest: fmt(state.openInterest),
+      prevDayPx: fmt(state.bars.priceAt(now - DAY_MS)),
+      dayNtlVlm: fmt(day.notional),
+      premium: fmt(premium(impactBid, impactAsk, oracle).toDecimalPlaces(8)),
+      oraclePx: fmt(oracle),
+      markPx: fmt(state.mark),
+      midPx: fmt(midPrice(book) ?? state.mark),
+      // Impact prices are averages; the venue quotes them on the tick grid, the bid side rounded down.
+      impactPxs: [fmt(toMark(impactBid, tick, Decimal.ROUND_FLOOR)), fmt(toMark(impactAsk, tick, Decimal.ROUND_CEIL))],
+      dayBaseVlm: fmt(day.base),
+    };
+  }
+}
+
+function addListener<T>(list: T[], listener: T): () => void {
+  list.push(listener);
+  return () => {
+    const index = list.indexOf(listener);
+    if (index >= 0) list.splice(index, 1);
+  };
+}
+
+function parsePositive(value: string, name: string): Decimal {
+  if (typeof value !== 'string' || !DECIMAL_PATTERN.test(value) || !new Decimal(value).gt(0)) {
+    throw new Error(`${name} must be a positive decimal string, got ${String(value)}`);
+  }
+  return new Decimal(value);
+}
