@@ -6,3 +6,4 @@ export * from './schemas/tradingKeys.js';
 export * from './schemas/orders.js';
 export * from './schemas/account.js';
 export * from './schemas/companion.js';
+export * from './marketRules.js';
