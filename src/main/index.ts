@@ -1,63 +1,58 @@
 /**
- * The Electron shell: windows, security guards and app lifecycle. A thin adapter over plain-Node code
- * (services, vault, simulator) so everything below it is testable without the Electron binary.
+ * The Electron entry: single-instance lock, security guards, the app:// protocol, IPC handlers and the
+ * main window. Everything it wires is plain Node code below src/main, testable without Electron.
  */
-import { BrowserWindow, app, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Store from 'electron-store';
 import { registerHandlers } from './ipc/registerHandlers.js';
+import type { SettingsStore } from './settings/settingsStore.js';
+import { isTrustedFrameUrl } from './shell/appOrigin.js';
+import { createMainWindow, installSecurityGuards, registerAppSchemePrivileges, serveRenderer } from './shell/electronShell.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const RENDERER_DEV_URL = process.env['ELECTRON_RENDERER_URL'];
+const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
+/** Hosts an external link may open in the system browser. */
+const EXTERNAL_LINK_HOSTS = ['github.com'];
 
-function isTrustedFrameUrl(url: string): boolean {
-  if (RENDERER_DEV_URL && url.startsWith(RENDERER_DEV_URL)) return true;
-  return url.startsWith('file://') && url.includes('/out/renderer/');
-}
-
-function createWindow(): BrowserWindow {
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 800,
-    show: false,
-    backgroundColor: '#0b0e14',
-    webPreferences: {
-      preload: path.join(here, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  });
-  win.once('ready-to-show', () => win.show());
-  // No navigation away from the app and no new windows; https links open in the system browser.
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  if (RENDERER_DEV_URL) void win.loadURL(RENDERER_DEV_URL);
-  else void win.loadFile(path.join(here, '../renderer/index.html'));
-  return win;
-}
+registerAppSchemePrivileges();
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  let mainWindow: BrowserWindow | null = null;
+  app.on('second-instance', () => {
+    if (mainWindow) {
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.focus();
+    }
+  });
+
   void app.whenReady().then(() => {
-    session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+    const store = new Store<Record<string, unknown>>({ name: 'settings' });
+    const settings: SettingsStore = {
+      get: (k) => store.get(k),
+      set: (k, v) => store.set(k, v),
+      has: (k) => store.has(k),
+      delete: (k) => store.delete(k),
+      path: store.path,
+    };
+    installSecurityGuards(EXTERNAL_LINK_HOSTS, devServerUrl);
+    serveRenderer(path.join(here, '../renderer'));
     registerHandlers(
       ipcMain,
       {
         'app:getInfo': async () => ({ name: 'Perps Desk', version: app.getVersion(), profile: 'sim', platform: process.platform }),
       },
-      isTrustedFrameUrl,
+      (url) => isTrustedFrameUrl(url, devServerUrl),
     );
-    createWindow();
+    mainWindow = createMainWindow({ preloadPath: path.join(here, '../preload/index.cjs'), settings, ...(devServerUrl ? { devServerUrl } : {}) });
     app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) createWindow();
+      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow({ preloadPath: path.join(here, '../preload/index.cjs'), settings });
     });
   });
+
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

@@ -1,0 +1,90 @@
+/**
+ * Electron adapters for the shell's rules (src/main/shell/appOrigin.ts): the app:// protocol, the
+ * global web-contents guard, permission denial, and the main window. Thin on purpose: the decisions
+ * live in plain functions that are tested without Electron.
+ */
+import { BrowserWindow, app, net, protocol, screen, session, shell, type WebContents } from 'electron';
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { SettingsStore } from '../settings/settingsStore.js';
+import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, isAllowedExternalUrl, isTrustedFrameUrl, resolveAppFile } from './appOrigin.js';
+import { DEFAULT_SIZE, MIN_SIZE, loadWindowState, saveWindowState } from './windowState.js';
+
+/** Must run before app 'ready': the scheme is standard and secure so it has an origin and CSP applies. */
+export function registerAppSchemePrivileges(): void {
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } }]);
+}
+
+/** Serves the built renderer under app://perps/ with the CSP header on every response. */
+export function serveRenderer(rendererDir: string): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = resolveAppFile(request.url, rendererDir);
+    if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) return new Response('not found', { status: 404 });
+    const upstream = await net.fetch(pathToFileURL(file).toString());
+    return new Response(upstream.body, {
+      status: 200,
+      headers: { 'content-type': contentTypeOf(file), 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' },
+    });
+  });
+}
+
+/**
+ * The global guard: every web contents ever created (windows, devtools, anything) may not navigate off
+ * the app, open windows, or attach webviews; allowlisted https links go to the system browser.
+ */
+export function installSecurityGuards(externalHosts: readonly string[], devServerUrl?: string): void {
+  const openExternal = (url: string) => {
+    if (isAllowedExternalUrl(url, externalHosts)) void shell.openExternal(url);
+    else console.warn('[shell] refused to open a link outside the allowlist');
+  };
+  app.on('web-contents-created', (_event, contents: WebContents) => {
+    contents.on('will-navigate', (event, url) => {
+      if (!isTrustedFrameUrl(url, devServerUrl)) event.preventDefault();
+    });
+    contents.on('will-redirect', (event, url) => {
+      if (!isTrustedFrameUrl(url, devServerUrl)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      openExternal(url);
+      return { action: 'deny' };
+    });
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+}
+
+export function createMainWindow(options: { preloadPath: string; settings: SettingsStore; devServerUrl?: string }): BrowserWindow {
+  const workAreas = screen.getAllDisplays().map((d) => d.workArea);
+  const saved = loadWindowState(options.settings, workAreas);
+  const win = new BrowserWindow({
+    ...(saved ? saved.bounds : DEFAULT_SIZE),
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
+    show: false,
+    backgroundColor: '#0b0e14',
+    title: 'Perps Desk',
+    webPreferences: {
+      preload: options.preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  if (saved?.maximized) win.maximize();
+  win.once('ready-to-show', () => win.show());
+  const remember = () => {
+    if (!win.isDestroyed() && !win.isMinimized()) saveWindowState(options.settings, { bounds: win.getNormalBounds(), maximized: win.isMaximized() });
+  };
+  win.on('close', remember);
+  win.on('moved', remember);
+  win.on('resized', remember);
+  void win.loadURL(options.devServerUrl ?? `${APP_ORIGIN}/index.html`);
+  return win;
+}
