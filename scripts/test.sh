@@ -22,3 +22,4 @@ echo "== typecheck"; npm run --silent typecheck
 echo "== lint"; npm run --silent lint
 echo "== build"; npx electron-vite build >/dev/null
 echo "== unit, keychain and integration tests"; npx vitest run "$@"
+echo "== end-to-end tests (Chromium)"; npx playwright test

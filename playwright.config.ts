@@ -1,0 +1,21 @@
+import { defineConfig } from '@playwright/test';
+
+// End-to-end tests drive Debian's Chromium (never a downloaded browser) on the built renderer, with
+// window.perps bridged to the real main-process handlers running in the test process.
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: /.*\.spec\.ts$/,
+  outputDir: 'test-results/e2e',
+  fullyParallel: false,
+  workers: 1,
+  timeout: 60_000,
+  reporter: [['list']],
+  use: {
+    headless: true,
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env['PERPS_CHROMIUM'] ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    },
+  },
+});
