@@ -1,0 +1,75 @@
+/**
+ * The main wallet from an Ethereum JSON keystore (the format geth, Foundry and ethers write). The password
+ * is asked for once, at open, used to decrypt and then dropped: it is never stored, returned or logged.
+ * The decrypted key lives only inside a PrivateKey object, which never reveals it.
+ */
+import { readFile } from 'node:fs/promises';
+import { decryptKeystoreJson, isKeystoreJson } from 'ethers';
+import { digestOf, type TypedData } from '../../shared/eip712/index.js';
+import { toChecksumAddress } from '../../shared/identity/index.js';
+import { PrivateKey } from './secp256k1.js';
+import type { Signer } from './signer.js';
+import { SignerError } from './signerError.js';
+import { verifySignature } from './verifySignature.js';
+
+export class KeystoreSigner implements Signer {
+  readonly kind = 'keystore' as const;
+  readonly address: string;
+  readonly #key: PrivateKey;
+
+  private constructor(key: PrivateKey) {
+    this.#key = key;
+    this.address = key.address;
+  }
+
+  /** The address a keystore file declares, read without decrypting (to show whose password is asked). */
+  static async addressOf(file: string): Promise<string | null> {
+    const json = await readKeystore(file);
+    const declared = (JSON.parse(json) as { address?: unknown }).address;
+    if (typeof declared !== 'string') return null;
+    return toChecksumAddress(declared.startsWith('0x') ? declared : `0x${declared}`, 'keystore address');
+  }
+
+  /**
+   * Decrypts `file` with the password `askPassword` resolves to. Throws SignerError WRONG_PASSWORD,
+   * KEYSTORE_UNREADABLE or KEYSTORE_INVALID.
+   */
+  static async open(file: string, askPassword: () => Promise<string>): Promise<KeystoreSigner> {
+    const json = await readKeystore(file);
+    let privateKeyHex: string;
+    try {
+      // The async decrypt yields to the event loop during scrypt, so the UI stays responsive.
+      privateKeyHex = (await decryptKeystoreJson(json, await askPassword())).privateKey;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (/incorrect password/i.test(message)) {
+        throw new SignerError('WRONG_PASSWORD', `wrong password for the keystore ${file}`);
+      }
+      // ethers redacts the password in its errors; its text names the damaged part of the file.
+      throw new SignerError('KEYSTORE_INVALID', `the keystore ${file} cannot be decrypted: ${message}`, { cause: err });
+    }
+    return new KeystoreSigner(PrivateKey.fromHex(privateKeyHex));
+  }
+
+  async signTypedData(data: TypedData): Promise<string> {
+    const signature = this.#key.signDigest(digestOf(data));
+    return verifySignature(data, signature, this.address);
+  }
+
+  toJSON(): string {
+    return `KeystoreSigner(${this.address})`;
+  }
+}
+
+async function readKeystore(file: string): Promise<string> {
+  let json: string;
+  try {
+    json = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new SignerError('KEYSTORE_UNREADABLE', `cannot read the keystore ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  if (!isKeystoreJson(json)) {
+    throw new SignerError('KEYSTORE_INVALID', `${file} is not an Ethereum JSON keystore (version 3 with crypto.kdf scrypt or pbkdf2)`);
+  }
+  return json;
+}
