@@ -1,0 +1,80 @@
+/**
+ * Loading the simulator configuration.
+ *
+ * The defaults live in resources/sim/default-config.json. An override (a --config file or the
+ * `config` option of startSimulator) is MERGED onto them: objects merge key by key, recursively;
+ * arrays and scalars replace (so an override's `markets` array is the whole market list). An
+ * override whose top level has `"replace_defaults": true` is used on its own instead, and must then
+ * be complete. The result is validated; errors name the field.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatPath } from '../../shared/protocol/envelope.js';
+import { SimConfigSchema, type SimConfig } from './schema.js';
+
+export const DEFAULT_CONFIG_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../resources/sim/default-config.json');
+
+export class SimConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SimConfigError';
+  }
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Recursive merge: objects merge, everything else (arrays included) replaces. */
+export function mergeConfig(base: unknown, override: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(override)) return override === undefined ? base : override;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(override)) out[k] = mergeConfig(base[k], v);
+  return out;
+}
+
+export function readJsonFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new SimConfigError(`cannot read config ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as Json;
+  } catch (err) {
+    throw new SimConfigError(`config ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+export function defaultConfigJson(): unknown {
+  return readJsonFile(DEFAULT_CONFIG_PATH);
+}
+
+/** Validates a complete config object. */
+export function parseSimConfig(value: unknown, what = 'config'): SimConfig {
+  const r = SimConfigSchema.safeParse(value);
+  if (r.success) return r.data;
+  const lines = r.error.issues.slice(0, 10).map((i) => `${formatPath(i.path)}: ${i.message}`);
+  throw new SimConfigError(`${what} is invalid:\n  ${lines.join('\n  ')}`);
+}
+
+/** Applies overrides (each merged in order, or replacing when it says replace_defaults) and validates. */
+export function resolveSimConfig(...overrides: unknown[]): SimConfig {
+  let merged: unknown = defaultConfigJson();
+  for (const o of overrides) {
+    if (o === undefined || o === null) continue;
+    if (!isPlainObject(o)) throw new SimConfigError('a config override must be a JSON object');
+    const { replace_defaults: replace, ...rest } = o;
+    merged = replace === true ? rest : mergeConfig(merged, rest);
+  }
+  return parseSimConfig(merged);
+}
+
+/** Loads the defaults merged with an optional config file and an optional in-memory override. */
+export function loadSimConfig(file?: string, override?: unknown): SimConfig {
+  return resolveSimConfig(file ? readJsonFile(file) : undefined, override);
+}

@@ -1,0 +1,242 @@
+/**
+ * The control API under /sim, for tests and demos (never part of the service). Same envelope as the
+ * trading API; bad input is 400 INVALID_REQUEST naming the field.
+ *
+ *   GET  /sim/state                     summary: clock, chaos, timings, accounts, positions, pending jobs, job errors
+ *   GET  /sim/config                    the resolved simulator config (markets with sim knobs, timings, limits)
+ *   POST /sim/deposit                   {wallet, amount, rail?: 'hypercore'|'arbitrum'|..., source?} -> deposit
+ *   POST /sim/mark                      {market: symbol, price} -> sets the venue mark (triggers, fills, liquidations follow)
+ *   POST /sim/advance                   {ms} -> moves the SimClock (the only way time moves with --manual-clock)
+ *   POST /sim/chaos                     {error_rate?, latency_ms?, persist_lag_ms?, drop_rate?} -> current chaos
+ *   POST /sim/withdrawal-outcome        {withdrawal_id | next: true, outcome: 'REFUNDED'|'FAILED'|'REJECTED'}
+ *   POST /sim/margin-outcome            {request_id | next: true, outcome: 'TRANSFER_DECLINED'|'DECLINED'}
+ *   POST /sim/order-outcome             {order_id | next: true, outcome: 'FAILED'} (venue cannot route the order)
+ *   POST /sim/liquidate                 {wallet | account_id, market, orphan?: boolean} -> forced (ORPHAN_)LIQUIDATION
+ *   POST /sim/funding-rate              {market, rate} -> venue hourly rate from now on
+ *   POST /sim/freeze-marks              {} -> stops the venue's random walk for good (marks move only via /sim/mark)
+ *   POST /sim/drop-sockets              {} -> terminates every venue WebSocket without a close frame
+ *   POST /sim/save                      {} -> writes the state file now (400 without --state)
+ */
+import { z } from 'zod';
+import { parseAccountId, toChecksumAddress } from '../../shared/identity/index.js';
+import { canonical } from '../../shared/decimal/index.js';
+import type { RouteModule, SimRequest, SimResponse } from '../runtime/http.js';
+import type { SimClock } from '../runtime/clock.js';
+import { ApiFailure, errorResponse, invalidRequest, okResponse } from '../core/response.js';
+import { jsonBody, parseOr400 } from '../core/validate.js';
+import { ChaosSchema } from '../config/schema.js';
+import type { SimEngine } from '../engine.js';
+import { DepositInputError, depositView, simulateDeposit } from '../money/deposits.js';
+import { forceWithdrawalOutcome, withdrawalView } from '../money/withdrawals.js';
+import { forceMarginOutcome } from '../money/margin.js';
+import { liquidate } from '../liquidation/liquidation.js';
+import { orderRecord } from '../orders/views.js';
+
+export interface ControlVenue {
+  setMark(venueSymbol: string, price: string): void;
+  getMark(venueSymbol: string): string;
+  setFundingRate(venueSymbol: string, rate: string): void;
+  stop(): void;
+  dropAllSockets(): void;
+}
+
+export interface ControlDeps {
+  engine: SimEngine;
+  venue: ControlVenue;
+  clock: SimClock;
+  /** Saves the state file; returns its path, or null when no state file is configured. */
+  save(): string | null;
+}
+
+const decimalText = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a positive decimal string');
+const signedDecimalText = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'expected a decimal string');
+
+const DepositBody = z.object({
+  wallet: z.string(),
+  amount: decimalText,
+  rail: z.string().default('hypercore'),
+  source: z.enum(['send', 'spotTransfer', 'internalTransfer']).optional(),
+});
+const MarkBody = z.object({ market: z.string(), price: decimalText });
+const AdvanceBody = z.object({ ms: z.number().int().nonnegative() });
+const WithdrawalOutcomeBody = z.object({
+  withdrawal_id: z.string().optional(),
+  next: z.literal(true).optional(),
+  outcome: z.enum(['REFUNDED', 'FAILED', 'REJECTED']),
+});
+const MarginOutcomeBody = z.object({
+  request_id: z.string().optional(),
+  next: z.literal(true).optional(),
+  outcome: z.enum(['TRANSFER_DECLINED', 'DECLINED']),
+});
+const OrderOutcomeBody = z.object({ order_id: z.string().optional(), next: z.literal(true).optional(), outcome: z.literal('FAILED') });
+const LiquidateBody = z.object({ wallet: z.string().optional(), account_id: z.string().optional(), market: z.string(), orphan: z.boolean().optional() });
+const FundingRateBody = z.object({ market: z.string(), rate: signedDecimalText });
+
+function exactlyOne(a: unknown, b: unknown, names: string): void {
+  if ((a === undefined) === (b === undefined)) throw invalidRequest(`${names}: give exactly one`);
+}
+
+export function createControlModule(deps: ControlDeps): RouteModule {
+  const { engine, venue, clock } = deps;
+  const ctx = () => engine.ctx;
+  const marketOf = (symbol: string) => {
+    const m = ctx().markets.get(symbol);
+    if (!m) throw invalidRequest(`market: unknown market ${JSON.stringify(symbol)}`);
+    return m;
+  };
+  const walletOf = (raw: string, field: string): string => {
+    try {
+      return toChecksumAddress(raw, field).toLowerCase();
+    } catch (err) {
+      throw invalidRequest((err as Error).message);
+    }
+  };
+
+  const handlers: Record<string, (req: SimRequest) => unknown> = {
+    'GET /state': () => {
+      const c = ctx();
+      const accounts = [...c.store.accounts.values()].map((a) => ({
+        wallet: toChecksumAddress(a.wallet),
+        account_id: a.wallet + '0'.repeat(24),
+        free_balance: a.free,
+        positions: [...(c.store.positions.get(a.wallet)?.values() ?? [])],
+        live_orders: [...c.store.liveOf(a.wallet)].map(orderRecord),
+      }));
+      return {
+        now: clock.now(),
+        manual_clock: clock.manual,
+        environment: c.env.environment,
+        trading_chain_id: c.env.tradingChainId,
+        arbitrum_chain_id: c.env.arbitrumChainId,
+        chaos: c.chaos,
+        timings: c.timings,
+        marks: Object.fromEntries(c.markets.all().map((m) => [m.symbol, venue.getMark(m.venueSymbol)])),
+        accounts,
+        pending_jobs: c.jobs.size(),
+        job_errors: c.jobs.errors,
+        counts: { orders: c.store.orders.size, withdrawals: c.store.withdrawals.size, deposits: c.store.deposits.size, margin_requests: c.store.margin.size },
+      };
+    },
+    'GET /config': () => ctx().config,
+    'POST /deposit': (req) => {
+      const b = parseOr400(DepositBody, jsonBody(req));
+      try {
+        return depositView(simulateDeposit(ctx(), { wallet: b.wallet, amount: b.amount, rail: b.rail, ...(b.source ? { source: b.source } : {}) }));
+      } catch (err) {
+        if (err instanceof DepositInputError || (err as Error).name === 'IdentifierError') throw invalidRequest((err as Error).message);
+        throw err;
+      }
+    },
+    'POST /mark': (req) => {
+      const b = parseOr400(MarkBody, jsonBody(req));
+      const m = marketOf(b.market);
+      if (canonical(b.price) === '0') throw invalidRequest('price: must be positive');
+      venue.setMark(m.venueSymbol, b.price);
+      return { market: m.symbol, venue_symbol: m.venueSymbol, mark: venue.getMark(m.venueSymbol), now: clock.now() };
+    },
+    'POST /advance': (req) => {
+      const b = parseOr400(AdvanceBody, jsonBody(req));
+      const before = ctx().jobs.errors.length;
+      clock.advance(b.ms);
+      const errors = ctx().jobs.errors.slice(before);
+      if (errors.length > 0) throw new ApiFailure(500, 'INTERNAL_ERROR', `simulator job failed during advance: ${errors.map((e) => `${e.kind}: ${e.message.split('\n')[0]}`).join('; ')}`);
+      return { now: clock.now() };
+    },
+    'POST /chaos': (req) => {
+      const b = parseOr400(ChaosSchema.partial(), jsonBody(req));
+      const c = ctx();
+      c.chaos = { ...c.chaos, ...Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)) };
+      return c.chaos;
+    },
+    'POST /withdrawal-outcome': (req) => {
+      const b = parseOr400(WithdrawalOutcomeBody, jsonBody(req));
+      exactlyOne(b.withdrawal_id, b.next, 'withdrawal_id / next');
+      if (b.next) {
+        ctx().store.forcedNext.withdrawal = b.outcome;
+        return { next: b.outcome };
+      }
+      try {
+        return withdrawalView(forceWithdrawalOutcome(ctx(), b.withdrawal_id!, b.outcome));
+      } catch (err) {
+        throw invalidRequest((err as Error).message);
+      }
+    },
+    'POST /margin-outcome': (req) => {
+      const b = parseOr400(MarginOutcomeBody, jsonBody(req));
+      exactlyOne(b.request_id, b.next, 'request_id / next');
+      if (b.next) {
+        ctx().store.forcedNext.margin = b.outcome;
+        return { next: b.outcome };
+      }
+      try {
+        const r = forceMarginOutcome(ctx(), b.request_id!, b.outcome);
+        return { request_id: r.request_id, status: r.status, reason: r.reason };
+      } catch (err) {
+        throw invalidRequest((err as Error).message);
+      }
+    },
+    'POST /order-outcome': (req) => {
+      const b = parseOr400(OrderOutcomeBody, jsonBody(req));
+      exactlyOne(b.order_id, b.next, 'order_id / next');
+      if (b.next) {
+        ctx().store.forcedNext.orderFailed = true;
+        return { next: b.outcome };
+      }
+      const order = ctx().store.orders.get(b.order_id!);
+      if (!order) throw invalidRequest(`order_id: unknown order ${b.order_id}`);
+      if (order.status !== 'SUBMITTED' || order.order_type === 'TRIGGER') throw invalidRequest(`order_id: only a SUBMITTED non-trigger order can be failed (it is ${order.status})`);
+      order.forced_failure = true;
+      return orderRecord(order);
+    },
+    'POST /liquidate': (req) => {
+      const b = parseOr400(LiquidateBody, jsonBody(req));
+      exactlyOne(b.wallet, b.account_id, 'wallet / account_id');
+      let wallet: string;
+      if (b.wallet !== undefined) wallet = walletOf(b.wallet, 'wallet');
+      else {
+        try {
+          wallet = parseAccountId(b.account_id).slice(0, 42);
+        } catch (err) {
+          throw invalidRequest((err as Error).message);
+        }
+      }
+      const m = marketOf(b.market);
+      const order = liquidate(ctx(), wallet, m.symbol, b.orphan ? 'ORPHAN_LIQUIDATION' : 'LIQUIDATION');
+      if (!order) throw invalidRequest(`market: no open position on ${m.symbol}`);
+      return orderRecord(order);
+    },
+    'POST /funding-rate': (req) => {
+      const b = parseOr400(FundingRateBody, jsonBody(req));
+      const m = marketOf(b.market);
+      venue.setFundingRate(m.venueSymbol, b.rate);
+      return { market: m.symbol, rate: b.rate };
+    },
+    'POST /freeze-marks': () => {
+      venue.stop();
+      return { frozen: true };
+    },
+    'POST /drop-sockets': () => {
+      venue.dropAllSockets();
+      return { dropped: true };
+    },
+    'POST /save': () => {
+      const file = deps.save();
+      if (file === null) throw invalidRequest('no state file: start the simulator with --state FILE');
+      return { saved: file };
+    },
+  };
+
+  return {
+    handle(req: SimRequest): SimResponse {
+      const handler = handlers[`${req.method} ${req.path}`];
+      if (!handler) return errorResponse(404, 'NOT_FOUND', `no control route ${req.method} /sim${req.path}`, clock.now());
+      try {
+        return okResponse(handler(req), clock.now());
+      } catch (err) {
+        if (err instanceof ApiFailure) return errorResponse(err.status, err.code, err.message, clock.now());
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The local simulator of the perpetual-futures service: a faithful, deterministic stand-in for paper
+ * trading and for every integration and e2e test.
+ *
+ *   const sim = await startSimulator({ port: 0, seed: 1, manualClock: true });
+ *   sim.urls.base_url;            // http://127.0.0.1:PORT/api/v1
+ *   await sim.stop();             // saves state when stateFile is set
+ *
+ * Randomness comes from one seed split into independent streams (venue walk, companions, engine
+ * hashes, chaos), so a run with the same seed and the same requests replays exactly.
+ */
+import { SimClock } from './runtime/clock.js';
+import { SeededRandom } from './runtime/random.js';
+import { VenueMarketData } from './venue/index.js';
+import { createCompanions } from './companion/index.js';
+import { loadSimConfig } from './config/load.js';
+import { venueAssetConfig } from './config/markets.js';
+import type { SimConfig } from './config/schema.js';
+import { SimEngine } from './engine.js';
+import { chaosBeforeRoute } from './control/chaos.js';
+import { createControlModule } from './control/routes.js';
+import { loadStateFile, saveStateFile, STATE_FILE_VERSION, type SimStateFile } from './state/persistence.js';
+import { PATHS, startServer, urlsFor, type SimUrls } from './server.js';
+
+export { PATHS, urlsFor, type SimUrls } from './server.js';
+export { loadSimConfig, resolveSimConfig, DEFAULT_CONFIG_PATH, SimConfigError } from './config/load.js';
+export type { SimConfig, Timings, ChaosSettings, MarketConfig } from './config/schema.js';
+export { SimEngine } from './engine.js';
+export { SimClock } from './runtime/clock.js';
+
+export interface SimulatorOptions {
+  /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  /** Seed of every random stream (default 1). */
+  seed?: number;
+  /** Time moves only through POST /sim/advance (and clock.advance). */
+  manualClock?: boolean;
+  /** Start time of a manual clock (Unix ms); defaults to now, or the saved time when resuming a state file. */
+  startTime?: number;
+  /** JSON config merged onto resources/sim/default-config.json (see config/load.ts). */
+  configFile?: string;
+  /** In-memory config override, merged after configFile. */
+  config?: unknown;
+  /** State file: loaded at start when it exists, written by stop() and POST /sim/save. */
+  stateFile?: string;
+}
+
+export interface RunningSimulator {
+  readonly urls: SimUrls;
+  readonly clock: SimClock;
+  readonly config: SimConfig;
+  readonly engine: SimEngine;
+  readonly venue: VenueMarketData;
+  /** Writes the state file now; returns its path, or null without one. */
+  save(): string | null;
+  /** Stops serving, saves state when a state file is set, and releases the port. */
+  stop(): Promise<void>;
+}
+
+/** Independent streams from one seed (odd constants from murmur3's finalizer). */
+function streams(seed: number): { venue: SeededRandom; companion: SeededRandom; engine: SeededRandom; chaos: SeededRandom } {
+  return {
+    venue: new SeededRandom(seed),
+    companion: new SeededRandom((seed ^ 0x9e3779b9) >>> 0),
+    engine: new SeededRandom((seed ^ 0x85ebca6b) >>> 0),
+    chaos: new SeededRandom((seed ^ 0xc2b2ae35) >>> 0),
+  };
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const config = loadSimConfig(options.configFile, options.config);
+  const seed = options.seed ?? 1;
+  const saved = options.stateFile ? loadStateFile(options.stateFile) : null;
+  const manual = options.manualClock ?? false;
+  const clock = new SimClock({ manual, start: options.startTime ?? saved?.clock_now ?? Date.now() });
+  // A wall clock resumes no earlier than the saved time, so saved jobs and timestamps never run backwards.
+  if (!manual && saved && saved.clock_now > clock.now()) clock.advance(saved.clock_now - clock.now());
+
+  const random = streams(seed);
+  const venue = new VenueMarketData({
+    assets: config.markets.map(venueAssetConfig),
+    clock,
+    random: random.venue,
+    tickIntervalMs: config.timings.venue_tick_ms,
+  });
+  const companions = createCompanions({ clock, random: random.companion, ...(config.companion ? { config: config.companion as never } : {}) });
+  const engine = new SimEngine({ config, clock, venue, seed: random.engine.int(0, 0xffffffff) });
+
+  if (saved) {
+    venue.restore(saved.venue);
+    companions.restore(saved.companion);
+    engine.restore(saved.engine);
+    random.chaos.seedState = saved.chaos_random;
+    random.companion.seedState = saved.companion_random;
+  }
+
+  const save = (): string | null => {
+    if (!options.stateFile) return null;
+    const state: SimStateFile = {
+      version: STATE_FILE_VERSION,
+      saved_at: Date.now(),
+      clock_now: clock.now(),
+      engine: engine.snapshot(),
+      venue: venue.snapshot(),
+      companion: companions.snapshot(),
+      chaos_random: random.chaos.seedState,
+      companion_random: random.companion.seedState,
+    };
+    saveStateFile(options.stateFile, state);
+    return options.stateFile;
+  };
+
+  const control = createControlModule({ engine, venue, clock, save });
+  const server = await startServer(
+    {
+      trading: engine.api,
+      bridge: companions.bridge,
+      points: companions.points,
+      aggregator: companions.aggregator,
+      inference: companions.inference,
+      rpc: companions.rpc,
+      venueInfo: venue.infoModule,
+      control,
+      companionControl: companions.control,
+    },
+    options.port ?? 0,
+    () => clock.now(),
+    chaosBeforeRoute(() => engine.ctx, random.chaos, PATHS.base),
+    (http) => venue.attachWebSocket(http, PATHS.venueWs),
+  );
+
+  let stopped: Promise<void> | null = null;
+  return {
+    urls: urlsFor(server.port),
+    clock,
+    config,
+    engine,
+    venue,
+    save,
+    stop(): Promise<void> {
+      stopped ??= (async () => {
+        save();
+        engine.stop();
+        venue.stop();
+        await venue.closeAllSockets();
+        await server.close();
+        clock.stop();
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * What a new venue mark does to orders: armed triggers whose threshold it reaches fire (SUBMITTED ->
+ * ACCEPTED, listed as `triggered`, then executed as an IOC market order bounded by limit_price), and
+ * resting limit orders it crosses fill at their limit price as maker. Liquidations are checked after.
+ */
+import { d, type Decimal } from '../core/numbers.js';
+import type { SimContext } from '../context.js';
+import type { SimOrder } from '../state/model.js';
+import { executeChunks } from '../matching/execute.js';
+import { checkLiquidations } from '../liquidation/liquidation.js';
+import { isArmedTrigger, remaining, triggerCrossed } from './model.js';
+import { stopStatus, transition } from './stateMachine.js';
+import { entryEnded } from './brackets.js';
+
+export function fireTrigger(ctx: SimContext, order: SimOrder): void {
+  order.fired_at = ctx.clock.now();
+  transition(ctx, order, 'ACCEPTED');
+  ctx.jobs.add('order.execute', ctx.timings.trigger_fire_ms, { order_id: order.order_id });
+}
+
+/** A resting limit the mark has reached: BUY rests below the market and fills when the mark falls to it, SELL the reverse. */
+function restingCrossed(order: SimOrder, mark: Decimal): boolean {
+  const limit = d(order.limit_price);
+  return order.side === 'BUY' ? mark.lte(limit) : mark.gte(limit);
+}
+
+export function fillResting(ctx: SimContext, order: SimOrder): void {
+  const left = remaining(order);
+  if (left.lte(0)) return;
+  const outcome = executeChunks(ctx, order, [{ px: d(order.limit_price), sz: left }], 'maker');
+  if (!outcome.ok) {
+    transition(ctx, order, stopStatus(order), outcome.reason);
+    entryEnded(ctx, order);
+    return;
+  }
+  transition(ctx, order, 'EXECUTING');
+  ctx.jobs.add('order.settle', ctx.timings.order_settle_ms, { order_id: order.order_id });
+}
+
+export function onMarkUpdate(ctx: SimContext, marketSymbol: string, markText: string): void {
+  const mark = d(markText);
+  for (const order of ctx.store.liveInMarket(marketSymbol)) {
+    // Earlier orders in this pass may have changed this one (a close cancels whole-position triggers).
+    if (isArmedTrigger(order)) {
+      if (triggerCrossed(order.side, order.trigger!, mark)) fireTrigger(ctx, order);
+    } else if (order.order_type === 'LIMIT' && order.status === 'ACCEPTED' && order.time_in_force !== 'IOC' && restingCrossed(order, mark)) {
+      fillResting(ctx, order);
+    }
+  }
+  checkLiquidations(ctx, marketSymbol, mark);
+}
+
+/** A closed position takes its whole-position triggers with it (they have nothing left to close). */
+export function onPositionClosed(ctx: SimContext, wallet: string, market: string): void {
+  for (const o of [...ctx.store.liveOf(wallet)]) {
+    if (o.market === market && o.whole_position && isArmedTrigger(o)) transition(ctx, o, 'CANCELLED', 'position_closed');
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The two outward shapes of an order: the single-order record (GET /orders/{id}, uppercase statuses)
+ * and the listed row (open-orders, position-triggers, order-history, lowercase list vocabulary).
+ */
+import type { ListStatus } from '../../shared/protocol/index.js';
+import type { ListedOrderRow, SimOrder } from '../state/model.js';
+import { triggerDirection } from './model.js';
+
+/** A list row of the order as it is now, under the given list status. */
+export function listedRow(order: SimOrder, status: ListStatus): ListedOrderRow {
+  const row: ListedOrderRow = {
+    order_id: order.order_id,
+    client_order_id: order.client_order_id,
+    market: order.market,
+    side: order.side === 'BUY' ? 'buy' : 'sell',
+    size: order.size,
+    filled_size: order.filled_size,
+    limit_price: order.limit_price,
+    order_type: order.order_type,
+    time_in_force: order.time_in_force,
+    reduce_only: order.reduce_only,
+    status,
+    submitted_at: order.submitted_at,
+    status_at: order.status_at,
+    is_modifying: order.is_modifying,
+  };
+  if (order.trigger) {
+    row.trigger_price = order.trigger.trigger_price;
+    row.trigger_direction = triggerDirection(order.side, order.trigger);
+    row.tpsl = order.trigger.tpsl === 'TP' ? 'tp' : 'sl';
+    row.is_trigger_market = order.trigger.is_market;
+  }
+  // Present only while the leg waits for its entry; it disappears once the leg arms.
+  if (order.status === 'PENDING_PARENT' && order.parent_order_id) row.parent_order_id = order.parent_order_id;
+  if ((status === 'rejected' || status === 'cancelled' || status === 'partially_filled_cancelled') && order.reason) row.reason = order.reason;
+  if (order.avg_fill_price !== null) row.avg_fill_price = order.avg_fill_price;
+  return row;
+}
+
+/** GET /orders/{id}: the spec's four fields plus the order's own details (documented as sim extras). */
+export function orderRecord(order: SimOrder): Record<string, unknown> {
+  return {
+    order_id: order.order_id,
+    status: order.status,
+    reason: order.reason,
+    avg_fill_price: order.avg_fill_price,
+    client_order_id: order.client_order_id,
+    account_id: order.account_id,
+    market: order.market,
+    side: order.side,
+    order_type: order.order_type,
+    size: order.size,
+    filled_size: order.filled_size,
+    limit_price: order.limit_price,
+    time_in_force: order.time_in_force,
+    reduce_only: order.reduce_only,
+    leverage: order.leverage,
+    trigger: order.trigger,
+    parent_order_id: order.status === 'PENDING_PARENT' ? order.parent_order_id : null,
+    is_modifying: order.is_modifying,
+    replaced_by: order.replaced_by,
+    replaces: order.replaces,
+    fee: order.fees,
+    submitted_at: order.submitted_at,
+    status_at: order.status_at,
+  };
+}
