@@ -1,0 +1,66 @@
+/** `perps markets` and `perps config`: the service's live configuration (never hardcoded in the app). */
+import type { Command } from 'commander';
+import type { Market } from '../../shared/protocol/index.js';
+import { depositInfo } from '../../main/services/money/funds.js';
+import { saveProfileUrls } from '../../main/profiles/profiles.js';
+import { contextOf, globalsOf } from '../globals.js';
+import { formatFields, formatTable, runAction } from '../output.js';
+
+export function registerConfigCommands(program: Command): void {
+  program
+    .command('markets')
+    .description('list the markets the service offers (GET /markets)')
+    .option('--all', 'include inactive markets')
+    .action(async (opts: { all?: boolean }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        const markets = (await ctx.config.markets()).filter((m) => opts.all === true || m.is_active);
+        out.result(markets, () =>
+          formatTable<Market>(markets, [
+            { header: 'SYMBOL', value: (m) => m.symbol },
+            { header: 'VENUE', value: (m) => `${m.venue_symbol}#${m.venue_asset_index}` },
+            { header: 'MAX LEV', value: (m) => String(m.max_leverage), align: 'right' },
+            { header: 'TICK', value: (m) => m.tick_size, align: 'right' },
+            { header: 'SZ DEC', value: (m) => String(m.sz_decimals), align: 'right' },
+            { header: 'MIN VALUE', value: (m) => m.min_order_value, align: 'right' },
+            { header: 'MAX NOTIONAL', value: (m) => (m.max_notional === '0' ? 'none' : m.max_notional), align: 'right' },
+            { header: 'MAKER', value: (m) => m.maker_fee_rate, align: 'right' },
+            { header: 'TAKER', value: (m) => m.taker_fee_rate, align: 'right' },
+            { header: 'IMR', value: (m) => m.initial_margin_ratio, align: 'right' },
+            { header: 'ISOLATED ONLY', value: (m) => (m.only_isolated ? 'yes' : 'no') },
+            { header: 'ACTIVE', value: (m) => (m.is_active ? 'yes' : 'no') },
+          ]),
+        );
+      });
+    });
+
+  program
+    .command('config')
+    .description('show the profile and the funding configuration (GET /config): deposit address, minimums, fees')
+    .option('--save', "remember this profile's service URLs (from --base-url / --venue-url) in the data folder, once they answered")
+    .action(async (opts: { save?: boolean }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        const [config, deposit] = await Promise.all([ctx.config.funding(), depositInfo(ctx)]);
+        const p = ctx.profile;
+        // Saved only after the service answered at these URLs, so a typo is never remembered.
+        if (opts.save === true) saveProfileUrls(ctx.settings, p.name, { baseUrl: p.baseUrl, venueInfoUrl: p.venueInfoUrl, ...(p.venueWsUrl ? { venueWsUrl: p.venueWsUrl } : {}) });
+        const profile = { name: p.name, environment: p.environment, trading_chain_id: p.tradingChainId, base_url: p.baseUrl, venue_info_url: p.venueInfoUrl, venue_ws_url: p.venueWsUrl ?? null, data_dir: p.dataDir };
+        out.result({ profile, config, deposit, saved: opts.save === true }, () =>
+          formatFields([
+            ['profile', `${p.name} (${p.environment}, chainId ${p.tradingChainId})`],
+            ['base url', p.baseUrl],
+            ['venue info url', p.venueInfoUrl],
+            ['data dir', p.dataDir],
+            ['deposit address', deposit.address],
+            ...deposit.rails.map((r) => [`deposit min (${r.rail})`, `${r.min_amount} USDC`] as const),
+            ['withdrawal min', `${config.withdrawal.min_amount} USDC`],
+            ['new-wallet fee', `${config.withdrawal.new_wallet_fee} USDC (first withdrawal to a new destination)`],
+            ['trader share', String(config.trader_share)],
+          ]) + `\n\n${deposit.note}` + (opts.save === true ? `\n\nSaved these URLs for profile '${p.name}' in ${p.dataDir}.` : ''),
+        );
+      });
+    });
+}

@@ -1,0 +1,220 @@
+/**
+ * `perps keys new|authorize|submit|list|revoke|renew`: trading keys (agents).
+ *
+ *   keys new --wallet ADDR [--name N]                      prints the new key's address
+ *   keys authorize --wallet ADDR --agent ADDR --signer SPEC [--expires-in-days N] [--chain-id N] [--out FILE]
+ *                                                          signs AuthorizeAgent and registers it, or writes the
+ *                                                          ready register body to FILE (offline ceremony)
+ *   keys submit FILE                                       registers such a body
+ *   keys list --wallet ADDR
+ *   keys revoke --wallet ADDR --agent ADDR --signer SPEC
+ *   keys renew --wallet ADDR --agent ADDR --signer SPEC [--expires-in-days N]
+ */
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { ValidationError } from '../../main/services/errors.js';
+import {
+  authorizeTradingKey,
+  buildRegisterBody,
+  checkAddress,
+  checkLifetimeDays,
+  createTradingKey,
+  listTradingKeys,
+  renewTradingKey,
+  revokeTradingKey,
+  submitRegisterBody,
+  type TradingKeyRow,
+} from '../../main/services/keys/index.js';
+import { contextOf, globalsOf, type GlobalOptions } from '../globals.js';
+import { formatFields, formatTable, formatTime, runAction } from '../output.js';
+import { parseIntegerOption, parseNumberOption } from '../parse.js';
+import { openSigner, parseSignerSpec } from '../signerSpec.js';
+import type { Signer } from '../../main/signers/signer.js';
+
+interface AuthorizeOpts {
+  wallet: string;
+  agent: string;
+  expiresInDays?: string;
+  chainId?: string;
+  out?: string;
+  name?: string;
+  keyHint?: string;
+}
+
+/** Opens the main-wallet signer after every cheap check passed, so a bad flag never asks for a password. */
+async function mainSigner(g: GlobalOptions, wallet: string): Promise<Signer> {
+  return openSigner(parseSignerSpec(g.signer), { wallet, json: g.json === true });
+}
+
+function signerRequired(g: GlobalOptions): void {
+  // Parsed first so a missing or malformed --signer is a usage error before any network call.
+  parseSignerSpec(g.signer);
+}
+
+/** Writes a file atomically (temp then rename), readable only by the user: it holds a signed authorization. */
+async function writePrivateFile(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text, { mode: 0o600 });
+  await rename(tmp, file);
+}
+
+export function registerKeysCommands(program: Command): void {
+  const keys = program.command('keys').description('trading keys (agents): create, authorize, list, revoke, renew');
+
+  keys
+    .command('new')
+    .description("create a trading key in the OS keychain and print its address")
+    .requiredOption('--wallet <address>', 'main wallet the key will trade for')
+    .option('--name <name>', 'label (at most 64 characters)')
+    .action(async (opts: { wallet: string; name?: string }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        const meta = await createTradingKey(ctx, { wallet: opts.wallet, ...(opts.name !== undefined ? { name: opts.name } : {}) });
+        // Human output is the bare address, so `AGENT=$(perps keys new --wallet ...)` works.
+        out.result(meta, meta.agent);
+        out.note(`Authorize it with: perps keys authorize --wallet ${meta.wallet} --agent ${meta.agent} --signer SPEC`);
+      });
+    });
+
+  keys
+    .command('authorize')
+    .description('sign AuthorizeAgent with the main wallet and register the key (or, with --out, write the signed register body)')
+    .requiredOption('--wallet <address>', 'main wallet')
+    .requiredOption('--agent <address>', 'trading key address')
+    .option('--expires-in-days <days>', 'key lifetime in days (default 90, at most 180)')
+    .option('--chain-id <id>', 'signature chain id (default: the profile chain id)')
+    .option('--out <file>', 'write the ready register body here instead of registering it (submit it later with `perps keys submit`)')
+    .option('--name <name>', 'register body name (at most 64 characters)')
+    .option('--key-hint <hint>', 'register body key_hint (at most 32 characters)')
+    .action(async (opts: AuthorizeOpts, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        signerRequired(g);
+        const wallet = checkAddress(opts.wallet, 'wallet');
+        checkAddress(opts.agent, 'agent');
+        const expiresInDays = checkLifetimeDays(parseNumberOption(opts.expiresInDays, 'expires-in-days'));
+        const chainId = parseIntegerOption(opts.chainId, 'chain-id');
+        const ctx = contextOf(g);
+        const signer = await mainSigner(g, wallet);
+        const input = {
+          wallet,
+          agent: opts.agent,
+          signer,
+          expiresInDays,
+          ...(chainId !== undefined ? { chainId } : {}),
+          ...(opts.name !== undefined ? { name: opts.name } : {}),
+          ...(opts.keyHint !== undefined ? { keyHint: opts.keyHint } : {}),
+        };
+        if (opts.out !== undefined) {
+          const body = await buildRegisterBody(ctx, input);
+          await writePrivateFile(opts.out, JSON.stringify(body, null, 2) + '\n');
+          const result = { out: opts.out, wallet: body.wallet_address, agent: body.agent_wallet_address, service_environment: body.service_environment, expires_at: body.expires_at, nonce: body.nonce, submitted: false };
+          out.result(result, () => `Signed register body written to ${opts.out} (expires ${formatTime(body.expires_at)}). Submit it with: perps keys submit ${opts.out}`);
+          return;
+        }
+        const r = await authorizeTradingKey(ctx, input);
+        out.result(r, () =>
+          formatFields([
+            ['authorized', r.agent],
+            ['wallet', r.wallet],
+            ['environment', r.environment],
+            ['expires', formatTime(r.expires_at)],
+            ['stored here', r.stored_locally ? 'yes' : 'no (its private key is not in this data folder)'],
+          ]),
+        );
+      });
+    });
+
+  keys
+    .command('submit')
+    .description('register a body written by `perps keys authorize --out`')
+    .argument('<file>', 'register body (JSON)')
+    .action(async (file: string, _opts: unknown, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        let raw: unknown;
+        try {
+          raw = JSON.parse(await readFile(file, 'utf8'));
+        } catch (err) {
+          throw new ValidationError(`cannot read a JSON register body from ${file}: ${(err as Error).message}`, { field: 'file', code: 'INVALID_REGISTER_BODY' });
+        }
+        const ctx = contextOf(g);
+        const r = await submitRegisterBody(ctx, raw);
+        out.result(r, () =>
+          formatFields([
+            [r.already_registered ? 'already registered' : 'authorized', r.agent],
+            ['wallet', r.wallet],
+            ['expires', formatTime(r.expires_at)],
+            ['stored here', r.stored_locally ? 'yes' : 'no (its private key is not in this data folder)'],
+          ]),
+        );
+      });
+    });
+
+  keys
+    .command('list')
+    .description('trading keys of a wallet: stored here and/or listed by the service')
+    .requiredOption('--wallet <address>', 'main wallet')
+    .action(async (opts: { wallet: string }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const list = await listTradingKeys(contextOf(g), opts.wallet);
+        out.result(list, () =>
+          formatTable<TradingKeyRow>(
+            list.keys,
+            [
+              { header: 'AGENT', value: (k) => k.agent },
+              { header: 'NAME', value: (k) => k.name ?? '' },
+              { header: 'STATUS', value: (k) => k.status },
+              { header: 'EXPIRES', value: (k) => formatTime(k.expires_at) },
+              { header: 'HERE', value: (k) => (k.stored_locally ? 'yes' : 'no') },
+            ],
+            `no trading keys for ${list.wallet} in ${list.environment}`,
+          ),
+        );
+      });
+    });
+
+  keys
+    .command('revoke')
+    .description('revoke a trading key (RevokeAgent signed by the main wallet); deletes the local copy')
+    .requiredOption('--wallet <address>', 'main wallet')
+    .requiredOption('--agent <address>', 'trading key address')
+    .option('--chain-id <id>', 'signature chain id (default: the profile chain id)')
+    .action(async (opts: { wallet: string; agent: string; chainId?: string }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        signerRequired(g);
+        const wallet = checkAddress(opts.wallet, 'wallet');
+        checkAddress(opts.agent, 'agent');
+        const chainId = parseIntegerOption(opts.chainId, 'chain-id');
+        const ctx = contextOf(g);
+        const signer = await mainSigner(g, wallet);
+        const r = await revokeTradingKey(ctx, { wallet, agent: opts.agent, signer, ...(chainId !== undefined ? { chainId } : {}) });
+        out.result(r, () => `revoked ${r.agent} for ${r.wallet}${r.deleted_locally ? ' (local copy deleted)' : ''}`);
+      });
+    });
+
+  keys
+    .command('renew')
+    .description('re-register a stored trading key to refresh its expiry')
+    .requiredOption('--wallet <address>', 'main wallet')
+    .requiredOption('--agent <address>', 'trading key address')
+    .option('--expires-in-days <days>', 'new lifetime in days from now (default 90, at most 180)')
+    .option('--chain-id <id>', 'signature chain id (default: the profile chain id)')
+    .action(async (opts: { wallet: string; agent: string; expiresInDays?: string; chainId?: string }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        signerRequired(g);
+        const wallet = checkAddress(opts.wallet, 'wallet');
+        checkAddress(opts.agent, 'agent');
+        const expiresInDays = checkLifetimeDays(parseNumberOption(opts.expiresInDays, 'expires-in-days'));
+        const chainId = parseIntegerOption(opts.chainId, 'chain-id');
+        const ctx = contextOf(g);
+        const signer = await mainSigner(g, wallet);
+        const r = await renewTradingKey(ctx, { wallet, agent: opts.agent, signer, expiresInDays, ...(chainId !== undefined ? { chainId } : {}) });
+        out.result(r, () => `renewed ${r.agent}: expires ${formatTime(r.expires_at)} (was ${formatTime(r.previous_expires_at)})`);
+      });
+    });
+}

@@ -1,0 +1,66 @@
+/**
+ * `perps sim`: runs the local simulator of the service (the paper-trading profile and the test bed).
+ *
+ *   perps sim [--port N] [--seed N] [--manual-clock] [--config FILE] [--state FILE]
+ *
+ * Prints ONE JSON line with every URL (base_url, bridge_url, platform_url, aggregator_url,
+ * inference_url, venue_info_url, venue_ws_url, control_url, ...) once listening, then runs until
+ * SIGINT/SIGTERM, when it saves the state file (if any) and exits.
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { startSimulator } from '../../sim/index.js';
+
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be an integer`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be between ${min} and ${max}`);
+    return n;
+  };
+}
+
+interface SimOptions {
+  port: number;
+  seed: number;
+  manualClock?: boolean;
+  config?: string;
+  state?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('sim')
+    .description('run the local simulator of the trading service (paper trading, tests)')
+    .option('--port <n>', 'port on 127.0.0.1 (0 picks a free port)', integer('port', 0, 65535), 0)
+    .option('--seed <n>', 'seed of every random stream', integer('seed', 0, 0xffffffff), 1)
+    .option('--manual-clock', 'time moves only through POST /sim/advance')
+    .option('--config <file>', 'JSON config merged onto resources/sim/default-config.json')
+    .option('--state <file>', 'state file: loaded at start when present, saved on exit')
+    .action(async (opts: SimOptions) => {
+      const sim = await startSimulator({
+        port: opts.port,
+        seed: opts.seed,
+        manualClock: opts.manualClock ?? false,
+        ...(opts.config ? { configFile: opts.config } : {}),
+        ...(opts.state ? { stateFile: opts.state } : {}),
+      });
+      process.stdout.write(JSON.stringify(sim.urls) + '\n');
+      await new Promise<void>((resolve) => {
+        const shutdown = (signal: NodeJS.Signals): void => {
+          process.off('SIGINT', shutdown);
+          process.off('SIGTERM', shutdown);
+          sim.stop().then(
+            () => resolve(),
+            (err: unknown) => {
+              console.error(`[sim] failed to stop cleanly after ${signal}:`, err);
+              process.exitCode = 1;
+              resolve();
+            },
+          );
+        };
+        process.on('SIGINT', shutdown);
+        process.on('SIGTERM', shutdown);
+      });
+    });
+}

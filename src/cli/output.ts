@@ -1,0 +1,124 @@
+/**
+ * Output and exit codes of the `perps` command, one contract for every subcommand:
+ *  - with --json, stdout carries exactly one JSON document: the command's result on success, or
+ *    { "error": { code, message, hint?, exit_code, ... } } on failure. Nothing else is written to stdout,
+ *    so scripts can pipe it straight into a JSON parser.
+ *  - without --json, results are human text (tables for lists) on stdout; errors go to stderr as
+ *    "error [CODE]: message" plus a "hint:" line.
+ *  - exit codes: 0 success, 1 the operation failed (service rejection, network, keychain), 2 bad usage or
+ *    a validation error (nothing was signed or sent). Commander's own usage errors also exit 2.
+ */
+import type { Writable } from 'node:stream';
+import { describeFailure, type FailureDescription } from '../main/services/errors.js';
+
+export interface OutputOptions {
+  json: boolean;
+  stdout?: Writable;
+  stderr?: Writable;
+}
+
+export interface Column<R> {
+  header: string;
+  /** Cell text of a row. */
+  value: (row: R) => string;
+  /** Numbers read best right-aligned. */
+  align?: 'left' | 'right';
+}
+
+/** A fixed-width text table; an empty list prints `empty` instead of a header with no rows. */
+export function formatTable<R>(rows: readonly R[], columns: readonly Column<R>[], empty = '(none)'): string {
+  if (rows.length === 0) return empty;
+  const cells = rows.map((r) => columns.map((c) => c.value(r)));
+  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i]!.length)));
+  const line = (values: string[]): string =>
+    values
+      .map((v, i) => (columns[i]!.align === 'right' ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((c) => c.header)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+/** "key: value" lines, aligned. */
+export function formatFields(fields: readonly (readonly [string, string])[]): string {
+  const width = Math.max(0, ...fields.map(([k]) => k.length));
+  return fields.map(([k, v]) => `${(k + ':').padEnd(width + 1)} ${v}`).join('\n');
+}
+
+export function formatTime(ms: number | null | undefined): string {
+  return typeof ms === 'number' ? new Date(ms).toISOString() : '-';
+}
+
+/** JSON document of a failure (snake_case like the service's own fields). */
+export function failureDocument(f: FailureDescription): { error: Record<string, unknown> } {
+  const error: Record<string, unknown> = { code: f.code, message: f.message, exit_code: f.exitCode };
+  if (f.hint) error['hint'] = f.hint;
+  if (f.status !== undefined) error['status'] = f.status;
+  if (f.details) Object.assign(error, f.details);
+  return { error };
+}
+
+export class Output {
+  readonly json: boolean;
+  private readonly stdout: Writable;
+  private readonly stderr: Writable;
+  private wroteDocument = false;
+
+  constructor(options: OutputOptions) {
+    this.json = options.json;
+    this.stdout = options.stdout ?? process.stdout;
+    this.stderr = options.stderr ?? process.stderr;
+  }
+
+  /**
+   * The command's result: `data` as the JSON document with --json, else the human rendering. Call once
+   * per command; a second call is a bug (it would break the one-document contract) and throws.
+   */
+  result(data: unknown, human: string | (() => string)): void {
+    if (this.wroteDocument) throw new Error('a command printed two results; --json allows exactly one document');
+    this.wroteDocument = true;
+    if (this.json) this.stdout.write(JSON.stringify(data, null, 2) + '\n');
+    else {
+      const text = typeof human === 'string' ? human : human();
+      this.stdout.write(text.endsWith('\n') ? text : text + '\n');
+    }
+  }
+
+  /** A note for people (warnings, "this is a preview"): stderr, and never with --json. */
+  note(text: string): void {
+    if (!this.json) this.stderr.write(text.endsWith('\n') ? text : text + '\n');
+  }
+
+  /** Reports a failure and returns the exit code (1 or 2). */
+  fail(err: unknown): 1 | 2 {
+    const f = describeFailure(err);
+    if (this.json) {
+      if (!this.wroteDocument) {
+        this.wroteDocument = true;
+        this.stdout.write(JSON.stringify(failureDocument(f), null, 2) + '\n');
+      } else {
+        // The result is already out; the failure still reaches a person through stderr.
+        this.stderr.write(`error [${f.code}]: ${f.message}\n`);
+      }
+    } else {
+      this.stderr.write(`error [${f.code}]: ${f.message}\n`);
+      if (f.details) for (const [k, v] of Object.entries(f.details)) this.stderr.write(`  ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
+      if (f.hint) this.stderr.write(`hint: ${f.hint}\n`);
+    }
+    return f.exitCode;
+  }
+}
+
+/**
+ * Runs one command's action with the output contract: the exit code lands in process.exitCode (never
+ * process.exit, so pending output is flushed before Node exits). The action returns 1 to report a
+ * failed operation after printing its result document; thrown errors print the failure document.
+ */
+export async function runAction(options: OutputOptions, action: (out: Output) => Promise<void | 1>): Promise<void> {
+  const out = new Output(options);
+  try {
+    // An action may print its result and still report failure (1), e.g. a batch where one item failed.
+    process.exitCode = (await action(out)) ?? 0;
+  } catch (err) {
+    process.exitCode = out.fail(err);
+  }
+}

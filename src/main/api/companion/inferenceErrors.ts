@@ -1,0 +1,163 @@
+/**
+ * The inference API's error contract (spec: Errors > Inference API) as typed errors. Body shape
+ * `{ error: { message, type, code } }`. Each class carries the spec's suggested action and whether the
+ * request may be retried unchanged: only 429 and 502/503 are (with exponential backoff); 400 to 404 never
+ * are, since the same request would be refused the same way (and a refused request is never charged,
+ * so nothing is lost by stopping).
+ *
+ * Classification goes by HTTP status first, then by code, so a gateway that drops or renames a code still
+ * lands in the right class: 401 is key_disabled only when the code says so, 402 is the balance error
+ * whether the code reads insufficient_balance or the type insufficient_quota.
+ */
+import { InferenceErrorSchema } from '../../../shared/protocol/index.js';
+
+export type InferenceErrorKind =
+  | 'invalid_request'
+  | 'invalid_api_key'
+  | 'key_disabled'
+  | 'insufficient_balance'
+  | 'spending_limit'
+  | 'not_found'
+  | 'video_not_ready'
+  | 'rate_limited'
+  | 'host_unavailable'
+  | 'unknown';
+
+/** The spec's "Action" column (and for 404, the hint it gives in the meaning). */
+export const INFERENCE_ACTIONS: Record<InferenceErrorKind, string> = {
+  invalid_request: 'Read the message: a parameter, the content, its size or count, or the model refused the request.',
+  invalid_api_key: 'Check the API key, or create a new one.',
+  key_disabled: 'The API key is turned off: enable it.',
+  insufficient_balance: 'Deposit to the inference account, or lower max_tokens.',
+  spending_limit: "The key's or account's spending limit is reached: raise it, or wait for the reset.",
+  not_found: 'No such model or endpoint: check the ids against GET /v1/models.',
+  video_not_ready: 'The video is unfinished: poll its status until completed.',
+  rate_limited: 'Too many requests: back off and retry.',
+  host_unavailable: "The model's hosts could not answer: retry shortly.",
+  unknown: 'The inference service failed; retry later.',
+};
+
+const RETRYABLE: ReadonlySet<InferenceErrorKind> = new Set(['rate_limited', 'host_unavailable']);
+
+export class InferenceError extends Error {
+  readonly action: string;
+  /** True only for 429 and 502/503: worth the same request again after a backoff. */
+  readonly retryable: boolean;
+
+  constructor(
+    readonly kind: InferenceErrorKind,
+    readonly status: number,
+    /** The service's human-readable message. */
+    readonly serverMessage: string,
+    readonly code: string | null,
+    readonly type: string | null,
+    /** From a Retry-After header, when the service sent one. */
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(`inference: HTTP ${status}${code ? ` ${code}` : ''}: ${serverMessage}`);
+    this.name = 'InferenceError';
+    this.action = INFERENCE_ACTIONS[kind];
+    this.retryable = RETRYABLE.has(kind);
+  }
+}
+
+type Args = ConstructorParameters<typeof InferenceError> extends [InferenceErrorKind, ...infer R] ? R : never;
+
+export class InferenceInvalidRequestError extends InferenceError {
+  constructor(...a: Args) {
+    super('invalid_request', ...a);
+    this.name = 'InferenceInvalidRequestError';
+  }
+}
+export class InferenceInvalidApiKeyError extends InferenceError {
+  constructor(...a: Args) {
+    super('invalid_api_key', ...a);
+    this.name = 'InferenceInvalidApiKeyError';
+  }
+}
+export class InferenceKeyDisabledError extends InferenceError {
+  constructor(...a: Args) {
+    super('key_disabled', ...a);
+    this.name = 'InferenceKeyDisabledError';
+  }
+}
+export class InferenceInsufficientBalanceError extends InferenceError {
+  constructor(...a: Args) {
+    super('insufficient_balance', ...a);
+    this.name = 'InferenceInsufficientBalanceError';
+  }
+}
+/** 403 without a code: the key's or the account's spending limit. */
+export class InferenceSpendingLimitError extends InferenceError {
+  constructor(...a: Args) {
+    super('spending_limit', ...a);
+    this.name = 'InferenceSpendingLimitError';
+  }
+}
+export class InferenceNotFoundError extends InferenceError {
+  constructor(...a: Args) {
+    super('not_found', ...a);
+    this.name = 'InferenceNotFoundError';
+  }
+}
+export class InferenceVideoNotReadyError extends InferenceError {
+  constructor(...a: Args) {
+    super('video_not_ready', ...a);
+    this.name = 'InferenceVideoNotReadyError';
+  }
+}
+export class InferenceRateLimitedError extends InferenceError {
+  constructor(...a: Args) {
+    super('rate_limited', ...a);
+    this.name = 'InferenceRateLimitedError';
+  }
+}
+export class InferenceHostUnavailableError extends InferenceError {
+  constructor(...a: Args) {
+    super('host_unavailable', ...a);
+    this.name = 'InferenceHostUnavailableError';
+  }
+}
+
+/** Retry-After: delay-seconds or an HTTP date; anything else is ignored. */
+export function parseRetryAfter(value: string | null, nowMs: number = Date.now()): number | null {
+  if (value === null) return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+}
+
+/** The typed error of an inference error answer. */
+export function inferenceErrorOf(status: number, body: unknown, retryAfterMs: number | null = null): InferenceError {
+  const parsed = InferenceErrorSchema.safeParse(body);
+  const message = parsed.success ? parsed.data.error.message : typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 200) : `HTTP ${status}`;
+  const code = parsed.success ? (parsed.data.error.code ?? null) : null;
+  const type = parsed.success ? (parsed.data.error.type ?? null) : null;
+  const args: Args = [status, message, code, type, retryAfterMs];
+  switch (status) {
+    case 400:
+      return new InferenceInvalidRequestError(...args);
+    case 401:
+      return code === 'key_disabled' ? new InferenceKeyDisabledError(...args) : new InferenceInvalidApiKeyError(...args);
+    case 402:
+      return new InferenceInsufficientBalanceError(...args);
+    case 403:
+      return new InferenceSpendingLimitError(...args);
+    case 404:
+      return new InferenceNotFoundError(...args);
+    case 409:
+      return new InferenceVideoNotReadyError(...args);
+    case 429:
+      return new InferenceRateLimitedError(...args);
+    case 502:
+    case 503:
+      return new InferenceHostUnavailableError(...args);
+    default:
+      // Codes the spec names can still arrive on another status behind a gateway; otherwise unknown.
+      if (code === 'insufficient_balance' || type === 'insufficient_quota') return new InferenceInsufficientBalanceError(...args);
+      if (code === 'rate_limited') return new InferenceRateLimitedError(...args);
+      if (code === 'host_unavailable') return new InferenceHostUnavailableError(...args);
+      return new InferenceError('unknown', ...args);
+  }
+}

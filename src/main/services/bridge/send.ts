@@ -1,0 +1,116 @@
+/**
+ * A bridge transfer from the main wallet, start to source-chain receipt:
+ *   1. inputs and the core-spot rules checked (nothing sent on a failure);
+ *   2. the source chain's RPC opened and checked to serve that chain, before the 30 seconds start;
+ *   3. points estimated when the caller gave the USD values (before anything is spent);
+ *   4. quoted with sender = the signer's wallet; the chosen route (best, or the named protocol) encoded
+ *      within the requestId's lifetime, re-quoting on `no quotes found`;
+ *   5. an ERC-20 approve to the encoded transaction's target when the allowance is short, then the
+ *      encoded transaction, both signed by the wallet's transaction signer and followed to their receipts.
+ * Tracking the order afterwards is track.ts.
+ */
+import type { TransactionSigner } from '../../signers/transactions/transactionSigner.js';
+import type { CompanionContext } from '../companion/companionContext.js';
+import { withCompanionFailures } from '../companion/companionFailures.js';
+import { isNativeToken } from '../chains/chainIds.js';
+import { sendPreparedTransaction, type SendProgress, type SentTransaction } from '../chains/sendTransaction.js';
+import { estimatePoints, type PointsEstimateResult } from '../points/estimate.js';
+import { checkCoreSpotRules } from './coreSpotRules.js';
+import { encodeRoute, type EncodedBridge } from './encode.js';
+import { validateQuoteInput, type BridgeQuoteInput } from './params.js';
+import { requestQuote } from './quotes.js';
+import { chooseRoute, type BridgeRoute } from './routes.js';
+
+export type BridgeSendProgress =
+  | { phase: 'quoting' }
+  | { phase: 'estimating-points' }
+  | { phase: 'encoding'; protocol: string; amountOut: string }
+  | { phase: 'requoting'; reason: 'expiring' | 'no_quotes_found'; attempt: number }
+  | ({ step: 'transaction' } & SendProgress);
+
+export interface BridgeSendInput extends Omit<BridgeQuoteInput, 'sender'> {
+  signer: TransactionSigner;
+  /** Encode the best route of this protocol instead of the best overall. */
+  protocol?: string;
+  /** USD values of both sides, to estimate points before sending (both or neither). */
+  pointsUsd?: { src: string; dst: string };
+  onProgress?: (p: BridgeSendProgress) => void;
+  maxRequotes?: number;
+  receiptTimeoutMs?: number;
+}
+
+export interface BridgeSendResult {
+  srcTx: string;
+  fromChain: string;
+  toChain: string;
+  sender: string;
+  receiver: string;
+  amount: string;
+  route: BridgeRoute;
+  /** Every route of the quote that was encoded, best first. */
+  alternatives: BridgeRoute[];
+  /** The requestId /encode issued. */
+  requestId: string;
+  requotes: number;
+  transaction: SentTransaction;
+  points: PointsEstimateResult | null;
+}
+
+export async function sendBridge(ctx: CompanionContext, input: BridgeSendInput): Promise<BridgeSendResult> {
+  const progress = input.onProgress ?? (() => undefined);
+  const sender = input.signer.address;
+  const params = validateQuoteInput({ ...input, sender, receiver: input.receiver ?? sender });
+  const check = await checkCoreSpotRules(params, { sourceUsdValue: input.sourceUsdValue, priceSource: input.priceSource });
+  const rpc = await ctx.rpc(params.fromChain);
+  try {
+    let points: PointsEstimateResult | null = null;
+    if (input.pointsUsd && params.source !== undefined) {
+      progress({ phase: 'estimating-points' });
+      points = await estimatePoints(ctx, {
+        user: sender,
+        srcChain: params.fromChain,
+        dstChain: params.toChain,
+        srcToken: params.fromToken,
+        dstToken: params.toToken,
+        srcUsd: input.pointsUsd.src,
+        dstUsd: input.pointsUsd.dst,
+        source: params.source,
+      });
+    }
+    progress({ phase: 'quoting' });
+    const deps = { bridge: ctx.bridge, now: () => ctx.now() };
+    const quote = await requestQuote(deps, params, check);
+    const route = chooseRoute(quote.routes, { protocol: input.protocol, protocolOrder: params.protocols });
+    progress({ phase: 'encoding', protocol: route.protocol, amountOut: route.amountOut });
+    const encoded: EncodedBridge = await encodeRoute(deps, quote, route, {
+      ...(input.maxRequotes !== undefined ? { maxRequotes: input.maxRequotes } : {}),
+      onRequote: (i) => progress({ phase: 'requoting', ...i }),
+    });
+    const transaction = await withCompanionFailures(() =>
+      sendPreparedTransaction({
+        rpc,
+        signer: input.signer,
+        tx: encoded.tx,
+        ...(isNativeToken(params.fromToken) ? {} : { approval: { token: params.fromToken, amount: BigInt(params.amount) } }),
+        onProgress: (p) => progress({ step: 'transaction', ...p }),
+        ...(input.receiptTimeoutMs !== undefined ? { receiptTimeoutMs: input.receiptTimeoutMs } : {}),
+      }),
+    );
+    return {
+      srcTx: transaction.hash,
+      fromChain: params.fromChain,
+      toChain: params.toChain,
+      sender,
+      receiver: params.receiver ?? sender,
+      amount: params.amount,
+      route: encoded.route,
+      alternatives: encoded.quote.ranked,
+      requestId: encoded.requestId,
+      requotes: encoded.requotes,
+      transaction,
+      points,
+    };
+  } finally {
+    rpc.destroy();
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Where the companion services are, per profile: the bridge, points, aggregator and inference roots, the
+ * JSON-RPC URL of each EVM chain, and the app's partner code. All are settings (never secrets), stored
+ * under `companion.<profile>` in the settings store.
+ *
+ * Precedence for every value: an explicit value (a command-line flag), then an environment variable
+ * (PERPS_BRIDGE_URL, PERPS_PLATFORM_URL, PERPS_AGGREGATOR_URL, PERPS_INFERENCE_URL, PERPS_RPC_URL_<CHAIN>,
+ * PERPS_PARTNER_CODE), then the settings store, then (sim profile only) the simulator's address on the
+ * same origin as the trading API. The real services' addresses are not built in: unset, resolution fails
+ * with a message that says how to set them, never a guess.
+ */
+import { ProfileError, type Profile } from '../../profiles/profiles.js';
+import type { SettingsStore } from '../../settings/settingsStore.js';
+import { ValidationError } from '../errors.js';
+import { parseChainId, parsePartnerCode } from '../chains/chainIds.js';
+
+export const COMPANION_SERVICES = ['bridge', 'platform', 'aggregator', 'inference'] as const;
+export type CompanionService = (typeof COMPANION_SERVICES)[number];
+
+export type CompanionUrls = Record<CompanionService, string>;
+
+const ENV_OF: Record<CompanionService, string> = {
+  bridge: 'PERPS_BRIDGE_URL',
+  platform: 'PERPS_PLATFORM_URL',
+  aggregator: 'PERPS_AGGREGATOR_URL',
+  inference: 'PERPS_INFERENCE_URL',
+};
+
+const FLAG_OF: Record<CompanionService, string> = {
+  bridge: '--bridge-url',
+  platform: '--platform-url',
+  aggregator: '--aggregator-url',
+  inference: '--inference-url',
+};
+
+/** The simulator's companion paths (src/sim/server.ts PATHS; main may not import the simulator, so repeated). */
+export const SIM_COMPANION_PATHS: Readonly<Record<CompanionService | 'rpc', string>> = {
+  bridge: '/bridge/v1',
+  platform: '/platform',
+  aggregator: '/aggregator/v1',
+  inference: '/inference',
+  rpc: '/rpc',
+};
+
+const key = (profile: Profile, rest: string): string => `companion.${profile.name}.${rest}`;
+
+function nonEmpty(v: string | undefined | null): string | undefined {
+  return v !== undefined && v !== null && v.trim() !== '' ? v.trim() : undefined;
+}
+
+function checkUrl(value: string, field: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new ProfileError('INVALID_URL', `'${value}' is not a URL`, { field, hint: 'Give a full URL such as https://host/path.' });
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ProfileError('INVALID_URL', `'${value}' must use http or https`, { field });
+  return value.replace(/\/+$/, '');
+}
+
+/** The trading API's origin, where the simulator also serves its companions. */
+function simOrigin(profile: Profile): string | undefined {
+  return profile.name === 'sim' ? new URL(profile.baseUrl).origin : undefined;
+}
+
+function stored(settings: SettingsStore, k: string): string | undefined {
+  const v = settings.get(k);
+  return typeof v === 'string' ? nonEmpty(v) : undefined;
+}
+
+export interface ResolveInput {
+  profile: Profile;
+  settings: SettingsStore;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The root URL of one companion service. */
+export function resolveCompanionUrl(input: ResolveInput, service: CompanionService, explicit?: string): string {
+  const env = input.env ?? process.env;
+  const origin = simOrigin(input.profile);
+  const raw = nonEmpty(explicit) ?? nonEmpty(env[ENV_OF[service]]) ?? stored(input.settings, key(input.profile, `urls.${service}`)) ?? (origin ? origin + SIM_COMPANION_PATHS[service] : undefined);
+  if (raw === undefined) {
+    throw new ProfileError('PROFILE_NOT_CONFIGURED', `profile '${input.profile.name}' has no ${service} API URL configured`, {
+      hint: `Pass ${FLAG_OF[service]}, set ${ENV_OF[service]}, or store it with saveCompanionUrl (settings key ${key(input.profile, `urls.${service}`)}).`,
+    });
+  }
+  return checkUrl(raw, FLAG_OF[service].slice(2));
+}
+
+export function saveCompanionUrl(input: ResolveInput, service: CompanionService, url: string): void {
+  input.settings.set(key(input.profile, `urls.${service}`), checkUrl(url, FLAG_OF[service].slice(2)));
+}
+
+function rpcEnv(chain: string): string {
+  return `PERPS_RPC_URL_${chain.toUpperCase()}`;
+}
+
+/** The JSON-RPC URL of an EVM chain. */
+export function resolveRpcUrl(input: ResolveInput, chain: string, explicit?: string): string {
+  const env = input.env ?? process.env;
+  const origin = simOrigin(input.profile);
+  const raw = nonEmpty(explicit) ?? nonEmpty(env[rpcEnv(chain)]) ?? stored(input.settings, key(input.profile, `rpc.${chain}`)) ?? (origin ? `${origin}${SIM_COMPANION_PATHS.rpc}/${chain}` : undefined);
+  if (raw === undefined) {
+    throw new ProfileError('PROFILE_NOT_CONFIGURED', `no JSON-RPC URL is set for ${chain} on profile '${input.profile.name}'`, {
+      hint: `Pass --rpc-url, set ${rpcEnv(chain)}, or store one with \`perps bridge rpc set ${chain} URL\`.`,
+    });
+  }
+  return checkUrl(raw, 'rpc-url');
+}
+
+/** Stores the RPC URL the user chose for `chain` (validated first; a bad URL is never stored). */
+export function saveRpcUrl(input: ResolveInput, chain: string, url: string): string {
+  const c = parseChainId(chain, 'chain');
+  const clean = checkUrl(url, 'rpc-url');
+  input.settings.set(key(input.profile, `rpc.${c}`), clean);
+  return clean;
+}
+
+export function clearRpcUrl(input: ResolveInput, chain: string): boolean {
+  const k = key(input.profile, `rpc.${parseChainId(chain, 'chain')}`);
+  const had = input.settings.has(k);
+  input.settings.delete(k);
+  return had;
+}
+
+/** The RPC URLs stored for the profile (not the environment or defaults). */
+export function storedRpcUrls(input: ResolveInput): Record<string, string> {
+  const raw = input.settings.get(key(input.profile, 'rpc'));
+  const out: Record<string, string> = {};
+  if (typeof raw === 'object' && raw !== null) for (const [chain, url] of Object.entries(raw as Record<string, unknown>)) if (typeof url === 'string') out[chain] = url;
+  return out;
+}
+
+/** The partner code attached to bridges and swaps: explicit, else PERPS_PARTNER_CODE, else the stored one. */
+export function resolvePartnerCode(input: ResolveInput, explicit?: string): string | undefined {
+  const env = input.env ?? process.env;
+  const raw = nonEmpty(explicit) ?? nonEmpty(env['PERPS_PARTNER_CODE']) ?? stored(input.settings, key(input.profile, 'partnerCode'));
+  return raw === undefined ? undefined : parsePartnerCode(raw, 'source');
+}
+
+export function savePartnerCode(input: ResolveInput, code: string): void {
+  input.settings.set(key(input.profile, 'partnerCode'), parsePartnerCode(code, 'source'));
+}
+
+/** The partner code or a ValidationError saying how to give one. */
+export function requirePartnerCode(input: ResolveInput, explicit: string | undefined, why: string): string {
+  const code = resolvePartnerCode(input, explicit);
+  if (code === undefined) {
+    throw new ValidationError(`a partner code is required ${why}`, { field: 'source', code: 'PARTNER_CODE_REQUIRED', hint: 'Pass --source CODE or set PERPS_PARTNER_CODE.' });
+  }
+  return code;
+}

@@ -1,0 +1,8 @@
+/** Trading keys (agents): create, authorize (and the offline ceremony), list, revoke, renew, explain a 403. */
+export * from './common.js';
+export * from './create.js';
+export * from './authorize.js';
+export * from './list.js';
+export * from './revoke.js';
+export * from './renew.js';
+export * from './explainForbidden.js';

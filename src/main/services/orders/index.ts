@@ -1,0 +1,10 @@
+/** Orders: validation, slippage bounds, building and signing legs, placing, brackets, tracking, modify, cancel. */
+export * from './orderContext.js';
+export * from './orderValidation.js';
+export * from './slippage.js';
+export * from './buildOrder.js';
+export * from './brackets.js';
+export * from './placeOrders.js';
+export * from './orderTracker.js';
+export * from './modifyOrder.js';
+export * from './cancelOrders.js';

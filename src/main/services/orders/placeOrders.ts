@@ -1,0 +1,307 @@
+/**
+ * Placing orders: POST /orders with 1..20 legs, each signed by the wallet's trading key.
+ *
+ *  1. prepare: parse the legs, read the live market records, the venue marks that are needed (computed
+ *     MARKET bounds, trigger sides, MARKET bracket references) and the account's open-order counts, then
+ *     check every rule (orderValidation). A violation is a ValidationError: nothing signed or sent.
+ *  2. sign each leg independently (one nonce each) and send the batch once. The API client resends the
+ *     identical bytes after a lost answer, so the batch is processed at most once.
+ *  3. per-leg results: SUBMITTED (queued, not filled) or REJECTED with the service's reason. When the
+ *     answer was lost for good (a resend met 409, or every attempt failed in transit) the legs are found
+ *     by reading order-history (reconcile) instead of signing again, which could trade twice.
+ *  4. optionally follow every order with the OrderTracker until it is terminal (MARKET and IOC legs) or
+ *     settled in a live state (resting limits, armed triggers, bracket legs).
+ */
+import { Decimal } from '../../../shared/decimal/index.js';
+import type { ListedOrder, Market } from '../../../shared/protocol/index.js';
+import { NetworkError, TimeoutError, WriteLandedUnknownResultError, ApiError, isTransientFailure } from '../../api/errors.js';
+import { OperationError, ValidationError } from '../errors.js';
+import { buildLeg, needsMarkToBuild, parseLegInput, signLegs, type LegInput, type ParsedLegInput } from './buildOrder.js';
+import { readMarks, walletIds, WaitBudget, type TradingContext } from './orderContext.js';
+import { legCountsTowardCap, validateBatch, type UnsignedLeg } from './orderValidation.js';
+import { OrderTracker, untilSettled, untilTerminal, type TrackedOrder, type UntilPredicate } from './orderTracker.js';
+
+export interface PlaceOrdersInput {
+  wallet: string;
+  legs: LegInput[];
+  /** Names of the legs in error messages (default orders[i]); the CLI passes 'order', 'tp', 'sl'. */
+  labels?: string[];
+}
+
+export interface PreparedOrders {
+  wallet: string;
+  accountId: string;
+  legs: UnsignedLeg[];
+  labels: string[];
+  markets: Map<string, Market>;
+}
+
+export type PlacedStatus = 'SUBMITTED' | 'REJECTED' | 'UNKNOWN';
+
+export interface PlacedLeg {
+  client_order_id: string;
+  order_id: string | null;
+  /** UNKNOWN only when the answer was lost and the leg could not be found in history yet. */
+  status: PlacedStatus;
+  reason: string | null;
+  /** The leg as sent (without nonce and signature). */
+  leg: UnsignedLeg;
+  /** The tracked state after --wait. */
+  final?: TrackedOrder;
+}
+
+export interface PlaceOrdersResult {
+  wallet: string;
+  account_id: string;
+  /** True only if every leg is SUBMITTED. */
+  success: boolean;
+  legs: PlacedLeg[];
+  /** The service's answer was lost; the legs were found by reading order-history. */
+  reconciled: boolean;
+}
+
+export interface PlaceOptions {
+  /** Follow the orders (see module comment); default false. */
+  wait?: boolean;
+  waitTimeoutMs?: number;
+  /** A tracker to register the orders with (the app keeps one per wallet); one is made otherwise. */
+  tracker?: OrderTracker;
+  onProgress?: (text: string) => void;
+  /** How long to look for the legs in history after a lost answer, default 20 s. */
+  reconcileTimeoutMs?: number;
+}
+
+function marketOr(markets: Map<string, Market>, symbol: string, label: string): Market {
+  const m = markets.get(symbol);
+  if (!m) {
+    throw new ValidationError(`unknown market '${symbol}'`, {
+      field: `${label}.market`,
+      code: 'UNKNOWN_MARKET',
+      hint: `Markets: ${[...markets.values()].filter((x) => x.is_active).map((x) => x.symbol).join(', ')}.`,
+    });
+  }
+  if (!m.is_active) throw new ValidationError(`market '${symbol}' is not active`, { field: `${label}.market`, code: 'MARKET_INACTIVE', hint: 'The service has disabled this market.' });
+  return m;
+}
+
+/** Markets whose mark the rules need: MARKET bounds, MARKET bracket references, armed triggers' sides. */
+function marketsNeedingMarks(parsed: readonly ParsedLegInput[]): Set<string> {
+  const need = new Set<string>();
+  const byCloid = new Map(parsed.map((p) => [p.client_order_id, p]));
+  const entriesWithKids = new Set(parsed.map((p) => p.parent_client_order_id).filter((x): x is string => x !== undefined));
+  for (const p of parsed) {
+    if (needsMarkToBuild(p)) need.add(p.market);
+    if (p.order_type === 'TRIGGER' && p.parent_client_order_id === undefined) need.add(p.market);
+    if (p.order_type === 'MARKET' && entriesWithKids.has(p.client_order_id)) need.add(p.market);
+    if (p.parent_client_order_id !== undefined) {
+      const entry = byCloid.get(p.parent_client_order_id);
+      if (entry && entry.order_type === 'MARKET') need.add(entry.market);
+    }
+  }
+  return need;
+}
+
+/** Step 1: everything that happens before signing. Throws ValidationError; never signs or sends. */
+export async function prepareOrders(ctx: TradingContext, input: PlaceOrdersInput): Promise<PreparedOrders> {
+  const { wallet, accountId } = walletIds(input.wallet);
+  if (!Array.isArray(input.legs) || input.legs.length === 0) throw new ValidationError('at least one leg is required', { field: 'orders' });
+  const labels = input.legs.map((_, i) => input.labels?.[i] ?? `orders[${i}]`);
+  const parsed = input.legs.map((l, i) => parseLegInput(l, labels[i]!));
+  const all = await ctx.config.markets();
+  const markets = new Map(all.map((m) => [m.symbol, m]));
+  parsed.forEach((p, i) => marketOr(markets, p.market, labels[i]!));
+  const need = [...marketsNeedingMarks(parsed)].map((s) => markets.get(s)!);
+  const marks = await readMarks(ctx, need);
+  const legs = parsed.map((p, i) => buildLeg(p, markets.get(p.market)!, marks.get(p.market), labels[i]!));
+
+  // Reads the rules need: open-order counts where a leg would rest, armed reduce-only triggers where a
+  // reduce-only order would meet them (close_trigger_coexistence).
+  const capMarkets = [...new Set(legs.filter(legCountsTowardCap).map((l) => l.market))];
+  const openOrderCounts = new Map<string, number>();
+  for (const symbol of capMarkets) {
+    // open-orders lists live resting orders plus every trigger, armed or awaiting its entry: exactly
+    // what max_open_orders counts. `total` is all that is needed.
+    const page = await ctx.api.openOrders({ wallet, market: symbol, limit: 1 });
+    openOrderCounts.set(symbol, page.total);
+  }
+  let armedReduceOnlyTriggerMarkets: Set<string> | undefined;
+  if (legs.some((l) => l.reduce_only && l.order_type !== 'TRIGGER')) {
+    const triggers = await ctx.api.positionTriggers(wallet);
+    armedReduceOnlyTriggerMarkets = new Set(triggers.orders.filter((o) => o.reduce_only && o.order_type === 'TRIGGER' && !o.parent_order_id).map((o) => o.market));
+  }
+  validateBatch(legs, { markets, marks, openOrderCounts, ...(armedReduceOnlyTriggerMarkets ? { armedReduceOnlyTriggerMarkets } : {}) }, labels);
+  return { wallet, accountId, legs, labels, markets };
+}
+
+/** Steps 2-4. */
+export async function placeOrders(ctx: TradingContext, input: PlaceOrdersInput, options: PlaceOptions = {}): Promise<PlaceOrdersResult> {
+  const prepared = await prepareOrders(ctx, input);
+  return submitPrepared(ctx, prepared, options);
+}
+
+/** Signs and sends an already prepared batch (see prepareOrders). */
+export async function submitPrepared(ctx: TradingContext, prepared: PreparedOrders, options: PlaceOptions = {}): Promise<PlaceOrdersResult> {
+  const { wallet, accountId, legs } = prepared;
+  const signer = await ctx.tradingSigner(wallet);
+  // Ids already in the newest history page: after a lost answer, our legs are the new ids that match.
+  const before = await historyIds(ctx, wallet);
+  const signed = await signLegs(legs, { network: ctx.profile.network, accountId, wallet, signer, nonces: ctx.nonces });
+  options.onProgress?.(`submitting ${legs.length} leg${legs.length === 1 ? '' : 's'}`);
+
+  let placed: PlacedLeg[];
+  let reconciled = false;
+  try {
+    const res = await ctx.api.placeOrders({ account_id: accountId, orders: signed });
+    if (res.legs.length !== legs.length) {
+      throw new OperationError('BAD_RESPONSE', `POST /orders answered ${res.legs.length} results for ${legs.length} legs`, { hint: 'Check order-history before placing again.' });
+    }
+    placed = legs.map((leg, i) => {
+      const r = res.legs[i]!;
+      return { client_order_id: leg.client_order_id, order_id: r.order_id ?? null, status: r.status, reason: r.reason ?? null, leg };
+    });
+  } catch (err) {
+    const landed = err instanceof WriteLandedUnknownResultError;
+    const maybe = ((err instanceof NetworkError || err instanceof TimeoutError) && err.mayHaveLanded) || (err instanceof ApiError && err.status >= 500);
+    if (!landed && !maybe) throw err;
+    options.onProgress?.('the answer was lost; looking the orders up in order-history');
+    placed = await reconcile(ctx, wallet, legs, before, options.reconcileTimeoutMs ?? 20_000);
+    reconciled = true;
+    if (!landed && placed.every((p) => p.status === 'UNKNOWN')) {
+      // Nothing of it shows up: most likely it never landed. Still not safe to sign it again blindly.
+      throw new OperationError('SUBMIT_UNCONFIRMED', `POST /orders failed (${(err as Error).message}) and none of the legs appears in order-history`, {
+        hint: 'Most likely nothing was placed. Check `perps orders history --wallet ADDR` before placing again.',
+        cause: err,
+      });
+    }
+  }
+
+  const result: PlaceOrdersResult = {
+    wallet,
+    account_id: accountId,
+    success: placed.every((p) => p.status === 'SUBMITTED'),
+    legs: placed,
+    reconciled,
+  };
+  if (!options.wait) return result;
+
+  const tracker = options.tracker ?? new OrderTracker({ api: ctx.api, wallet, sleep: ctx.sleep });
+  const waiting: { id: string; until: UntilPredicate }[] = [];
+  const entryType = new Map(legs.map((l) => [l.client_order_id, l.order_type]));
+  for (const p of placed) {
+    if (!p.order_id) continue;
+    const isChild = p.leg.parent_client_order_id !== undefined;
+    tracker.track(p.order_id, {
+      market: p.leg.market,
+      order_type: p.leg.order_type,
+      status: p.status === 'REJECTED' ? 'REJECTED' : isChild ? 'PENDING_PARENT' : p.status === 'SUBMITTED' ? 'SUBMITTED' : 'UNKNOWN',
+      reason: p.reason,
+      justSubmitted: true,
+    });
+    if (p.status === 'REJECTED') continue;
+    let until: UntilPredicate;
+    if (p.leg.order_type === 'MARKET' || p.leg.time_in_force === 'IOC') until = untilTerminal;
+    else if (isChild && entryType.get(p.leg.parent_client_order_id!) === 'MARKET') {
+      // The entry fills at once, so its legs are followed until they arm (or are cancelled).
+      until = (o) => o.terminal || (o.armed && o.source !== 'submit');
+    } else until = untilSettled;
+    waiting.push({ id: p.order_id, until });
+  }
+  if (waiting.length > 0) {
+    const predicates = new Map(waiting.map((w) => [w.id, w.until]));
+    await tracker.waitFor(
+      waiting.map((w) => w.id),
+      {
+        until: (o) => (predicates.get(o.order_id) ?? untilTerminal)(o),
+        ...(options.waitTimeoutMs !== undefined ? { timeoutMs: options.waitTimeoutMs } : {}),
+        onChange: (_changed, all) => options.onProgress?.(all.map((o) => `${o.order_id}: ${o.status}`).join(', ')),
+      },
+    );
+  }
+  for (const p of placed) {
+    if (p.order_id) {
+      const t = tracker.get(p.order_id);
+      if (t) p.final = t;
+    }
+  }
+  return result;
+}
+
+async function historyIds(ctx: TradingContext, wallet: string): Promise<Set<string>> {
+  const page = await ctx.api.orderHistory({ wallet, limit: 200 });
+  return new Set(page.orders.map((o) => o.order_id));
+}
+
+function sameDecimal(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) return a === b || (a ?? null) === (b ?? null);
+  return new Decimal(a).eq(b);
+}
+
+function rowMatches(row: ListedOrder, leg: UnsignedLeg): boolean {
+  return (
+    row.market === leg.market &&
+    row.side === leg.side.toLowerCase() &&
+    row.order_type === leg.order_type &&
+    row.reduce_only === leg.reduce_only &&
+    sameDecimal(row.limit_price, leg.limit_price) &&
+    sameDecimal(row.size, leg.size) &&
+    (leg.trigger ? sameDecimal(row.trigger_price, leg.trigger.trigger_price) : true)
+  );
+}
+
+/**
+ * After a lost answer: the legs' orders are the ids that were not in history before the submit and
+ * whose fields match a leg. Rows appear as orders persist (a MARKET leg is listed once the venue has it),
+ * so this polls until every leg is found or the time runs out; unfound legs are UNKNOWN.
+ */
+async function reconcile(ctx: TradingContext, wallet: string, legs: readonly UnsignedLeg[], before: ReadonlySet<string>, timeoutMs: number): Promise<PlacedLeg[]> {
+  const budget = new WaitBudget(ctx.sleep, timeoutMs);
+  const found = new Map<number, { id: string; latest: ListedOrder }>();
+  let interval = 250;
+  let failures = 0;
+  for (;;) {
+    let page;
+    try {
+      page = await ctx.api.orderHistory({ wallet, limit: 200 });
+      failures = 0;
+    } catch (err) {
+      // The same trouble that lost the answer may fail a read too: keep looking, within reason.
+      if (!isTransientFailure(err) || ++failures >= 5 || budget.expired) throw err;
+      await budget.sleep(interval);
+      continue;
+    }
+    const rows = page.orders.filter((r) => !before.has(r.order_id));
+    const byId = new Map<string, ListedOrder[]>();
+    for (const r of rows) byId.set(r.order_id, [...(byId.get(r.order_id) ?? []), r]);
+    const taken = new Set([...found.values()].map((f) => f.id));
+    legs.forEach((leg, i) => {
+      if (found.has(i)) {
+        const f = found.get(i)!;
+        const latest = byId.get(f.id)?.[0];
+        if (latest) f.latest = latest;
+        return;
+      }
+      // Oldest first among candidates: legs of one batch were created in leg order.
+      const candidates = [...byId.entries()].filter(([id, rs]) => !taken.has(id) && rs.some((r) => rowMatches(r, leg))).reverse();
+      const hit = candidates[0];
+      if (hit) {
+        found.set(i, { id: hit[0], latest: hit[1][0]! });
+        taken.add(hit[0]);
+      }
+    });
+    if (found.size === legs.length || budget.expired) break;
+    await budget.sleep(interval);
+    interval = Math.min(2_000, interval * 2);
+  }
+  return legs.map((leg, i) => {
+    const f = found.get(i);
+    if (!f) return { client_order_id: leg.client_order_id, order_id: null, status: 'UNKNOWN' as const, reason: null, leg };
+    const rejected = f.latest.status === 'rejected';
+    return {
+      client_order_id: leg.client_order_id,
+      order_id: f.id,
+      status: rejected ? ('REJECTED' as const) : ('SUBMITTED' as const),
+      reason: f.latest.reason ?? null,
+      leg,
+    };
+  });
+}

@@ -1,0 +1,3 @@
+/** Account reads with full page walks, and CSV export. */
+export * from './accountReads.js';
+export * from './csv.js';

@@ -1,0 +1,184 @@
+/**
+ * `perps bridge`, `perps points` and `perps swap`, run as the real bin/perps.js in a child process with
+ * --json against a simulator on loopback. The simulator's clock is manual and lives in this process: the
+ * test moves it between commands (and while a `--wait` child polls), so bridge orders settle on demand.
+ * Contract checked: exactly one JSON document on stdout, exit 0 on success, 1 when the operation failed
+ * (including a bridge that ended refunded or failed), 2 on bad usage or a refused input.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../support/paths.js';
+import { CompanionWorld, ETH, tokenOf } from '../companion/companionWorld.js';
+
+let w: CompanionWorld;
+const wallet = Wallet.createRandom();
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: J;
+}
+type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function perps(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin/perps.js'), ...globals, '--json', ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, PERPS_TEST_WALLET_KEY: wallet.privateKey, ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        // Exactly one JSON document: parsing the whole of stdout must succeed.
+        resolve({ code, stdout, stderr, json: JSON.parse(stdout) as J });
+      },
+    );
+  });
+}
+
+/** Runs a command that waits on the simulated clock, moving that clock until the child exits. */
+async function perpsWhileAdvancing(args: string[], stepMs = 10_000): Promise<Run> {
+  let done = false;
+  const run = perps(args).finally(() => {
+    done = true;
+  });
+  while (!done) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    if (!done) await w.advance(stepMs);
+  }
+  return run;
+}
+
+const ethToBase = ['--from-chain', 'arbitrum', '--to-chain', 'base', '--from-token', 'native', '--to-token', 'native', '--amount', '0.1', '--decimals', '18'];
+
+beforeAll(async () => {
+  w = await CompanionWorld.boot('cli-companion');
+  await w.fund('arbitrum', wallet.address, 3n * ETH);
+  await w.fund('venue_evm', wallet.address, 10n * ETH);
+}, 60_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+describe('perps bridge / points / swap', () => {
+  it('bridge quote: routes best first, with a requestId when a sender is given', async () => {
+    const r = await perps(['bridge', 'quote', ...ethToBase, '--protocols', 'rail_size,rail_fast,rail_native_assets', '--sender', wallet.address, '--source', 'perpsdesk']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.request_id).toMatch(/\S/);
+    expect(r.json.params).toMatchObject({ fromChain: 'arbitrum', amount: (ETH / 10n).toString(), protocols: ['rail_size', 'rail_fast', 'rail_native_assets'], source: 'perpsdesk' });
+    const outs = (r.json.routes as J[]).map((x) => BigInt(x.amount_out as string));
+    expect(outs.length).toBeGreaterThan(1);
+    expect([...outs].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0))).toEqual(outs);
+    expect(r.json.best).toEqual(r.json.routes[0]);
+  });
+
+  it("bridge quote: an unknown chain is the service's CHAIN_NOT_FOUND (exit 1); a core-spot rule is refused locally (exit 2)", async () => {
+    const unknown = await perps(['bridge', 'quote', '--from-chain', 'solana', '--to-chain', 'base', '--from-token', 'native', '--to-token', 'native', '--amount', '1', '--protocols', 'rail_fast']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.json.error).toMatchObject({ code: 'CHAIN_NOT_FOUND', status: 400, exit_code: 1 });
+    const coreSpot = await perps(['bridge', 'quote', ...ethToBase, '--protocols', 'core_spot_swap', '--source', 'perpsdesk']);
+    expect(coreSpot.code).toBe(2);
+    expect(coreSpot.json.error).toMatchObject({ code: 'CORE_SPOT_RULE', exit_code: 2 });
+    const minimum = await perps(['bridge', 'quote', '--from-chain', 'venue_evm', '--to-chain', 'venue_evm', '--from-token', 'native', '--to-token', tokenOf('venue_evm', 'USDC'), '--amount', '1', '--protocols', 'core_spot_swap', '--source', 'perpsdesk', '--usd-value', '40']);
+    expect(minimum.code).toBe(2);
+    expect(minimum.json.error.code).toBe('CORE_SPOT_MINIMUM');
+    const usage = await perps(['bridge', 'quote', ...ethToBase]);
+    expect(usage.code).toBe(2);
+    expect(usage.json.error.code).toBe('USAGE');
+  });
+
+  it('bridge send with an env signer, then bridge track: pending, then done once the simulated time passes', async () => {
+    const sent = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast', '--source', 'perpsdesk', '--src-usd', '300', '--dst-usd', '299']);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toMatch(/automation only/);
+    expect(sent.json).toMatchObject({ from_chain: 'arbitrum', to_chain: 'base', sender: wallet.address, receiver: wallet.address, route: { protocol: 'rail_fast' }, order: null });
+    expect(sent.json.transaction.receipt.status).toBe('success');
+    expect(sent.json.points.partnerBonus).toBeGreaterThan(0);
+    const srcTx = sent.json.src_tx as string;
+
+    const pending = await perps(['bridge', 'track', '--src-tx', srcTx]);
+    expect(pending.code).toBe(0);
+    expect(pending.json).toMatchObject({ src_tx: srcTx, state: 'pending' });
+    await w.advance(60_000);
+    const done = await perps(['bridge', 'track', '--src-tx', srcTx, '--wait']);
+    expect(done.code).toBe(0);
+    expect(done.json.state).toBe('done');
+    expect(done.json.orders[0]).toMatchObject({ state: 'done', src_tx: srcTx });
+
+    const now = Math.floor(w.sim.clock.now() / 1000);
+    const lb = await perps(['points', 'leaderboard', '--user', wallet.address, '--from', String(now - 3600), '--to', String(now), '--partner', 'perpsdesk']);
+    expect(lb.code, lb.stderr).toBe(0);
+    expect(lb.json.point).toBeGreaterThan(0);
+    expect(lb.json.partnerBonus).toBeGreaterThan(0);
+  });
+
+  it('bridge send --wait ends refunded (exit 1, the result document still printed); track --wait of a failed order exits 1', async () => {
+    await w.forceOutcome({ next: true }, 'refunded');
+    const r = await perpsWhileAdvancing(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast', '--wait', '--poll', '1']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.json.order).toMatchObject({ state: 'refunded' });
+    expect(r.json.src_tx).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const sent = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast']);
+    expect(sent.code, sent.stderr).toBe(0);
+    await w.forceOutcome({ src_tx: sent.json.src_tx as string }, 'failed');
+    const failed = await perpsWhileAdvancing(['bridge', 'track', '--src-tx', sent.json.src_tx as string, '--wait', '--poll', '1']);
+    expect(failed.code).toBe(1);
+    expect(failed.json.state).toBe('failed');
+  });
+
+  it('bridge send: the offline signer is refused for transactions (exit 2); a bad hash is refused (exit 2)', async () => {
+    const offline = await perps(['--signer', 'offline', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast']);
+    expect(offline.code).toBe(2);
+    expect(offline.json.error.code).toBe('SIGNER_UNSUPPORTED');
+    const none = await perps(['bridge', 'send', ...ethToBase, '--protocols', 'rail_fast']);
+    expect(none.code).toBe(2);
+    expect(none.json.error.code).toBe('SIGNER_REQUIRED');
+    const badHash = await perps(['bridge', 'track', '--src-tx', '0x1234']);
+    expect(badHash.code).toBe(2);
+  });
+
+  it('points estimate with the partner code from the environment', async () => {
+    const r = await perps(['points', 'estimate', '--user', wallet.address, '--src-chain', 'arbitrum', '--dst-chain', 'base', '--src-token', 'native', '--dst-token', 'native', '--src-usd', '1000', '--dst-usd', '998'], { PERPS_PARTNER_CODE: 'perpsdesk' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ source: 'perpsdesk' });
+    expect(r.json.point).toBeGreaterThan(0);
+    expect(r.json.partnerBonus).toBeGreaterThan(0);
+    const missing = await perps(['points', 'estimate', '--user', wallet.address, '--src-chain', 'arbitrum', '--dst-chain', 'base', '--src-token', 'native', '--dst-token', 'native', '--src-usd', '1', '--dst-usd', '1']);
+    expect(missing.code).toBe(2);
+    expect(missing.json.error.code).toBe('PARTNER_CODE_REQUIRED');
+  });
+
+  it('swap: quote only, then executed with the env signer', async () => {
+    const usdc = tokenOf('venue_evm', 'USDC');
+    const args = ['swap', '--chain', 'venue_evm', '--token-in', 'native', '--token-out', usdc, '--amount-in', '1.5', '--decimals', '18', '--slippage', '0.005', '--source', 'perpsdesk'];
+    const q = await perps([...args, '--quote-only', '--receiver', wallet.address]);
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.json.quote.amountOut).toMatch(/^\d+$/);
+    const r = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', ...args]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(r.json.transaction.receipt.status).toBe('success');
+    expect(r.json.params).toMatchObject({ chain: 'venue_evm', amountIn: (3n * ETH / 2n).toString(), slippage: '0.005', source: 'perpsdesk', receiver: wallet.address });
+  });
+
+  it('bridge rpc set / list / clear, stored in the settings of the data folder', async () => {
+    const set = await perps(['bridge', 'rpc', 'set', 'arbitrum', `${w.origin}/rpc/arbitrum/`]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.json).toEqual({ chain: 'arbitrum', rpc_url: `${w.origin}/rpc/arbitrum` });
+    const list = await perps(['bridge', 'rpc', 'list']);
+    expect((list.json.chains as J[]).find((c) => c.chain === 'arbitrum')).toEqual({ chain: 'arbitrum', rpc_url: `${w.origin}/rpc/arbitrum`, stored: true });
+    expect(fs.readFileSync(path.join(w.dataDir, 'settings.json'), 'utf8')).toContain('/rpc/arbitrum');
+    const bad = await perps(['bridge', 'rpc', 'set', 'arbitrum', 'not a url']);
+    expect(bad.code).toBe(2);
+    const wrong = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast', '--rpc-url', `${w.origin}/rpc/base`]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.json.error.code).toBe('WRONG_CHAIN');
+    const cleared = await perps(['bridge', 'rpc', 'clear', 'arbitrum']);
+    expect(cleared.json).toEqual({ chain: 'arbitrum', removed: true });
+  });
+});

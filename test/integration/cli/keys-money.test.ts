@@ -1,0 +1,240 @@
+/**
+ * The real `perps` program (bin/perps.js in a child process) against a simulator over loopback HTTP,
+ * with --json: stdout must be exactly one JSON document, and the exit code 0 (success), 1 (the operation
+ * failed) or 2 (bad usage or validation; nothing signed or sent). Keys go to the real OS keychain under a
+ * test-only service name.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Wallet, encryptKeystoreJsonSync } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../support/paths.js';
+import { tempDir, testService, wipeService } from '../../support/keychain.js';
+import { SimHarness } from '../support/keysMoney.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (the test fails when it is not exactly one document). */
+  json: Record<string, unknown> & { error?: Record<string, unknown> };
+}
+
+let h: SimHarness;
+const service = testService('cli-keys-money');
+const dataDir = tempDir('cli-keys-money');
+const main = Wallet.createRandom();
+
+beforeAll(async () => {
+  h = await SimHarness.boot();
+});
+
+afterAll(async () => {
+  await wipeService(service);
+  await h.stop();
+});
+
+function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PERPS_BASE_URL: h.urls.base_url,
+    PERPS_VENUE_URL: h.urls.venue_info_url,
+    PERPS_DATA_DIR: dataDir,
+    PERPS_KEYCHAIN_SERVICE: service,
+    PERPS_TEST_MAIN_KEY: main.privateKey,
+    ...extra,
+  };
+}
+
+function perps(args: string[], env: NodeJS.ProcessEnv = baseEnv()): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), ...args], { env, cwd: REPO_ROOT, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      let json: Run['json'] = {};
+      if (args.includes('--json')) {
+        try {
+          json = JSON.parse(stdout) as Run['json'];
+        } catch {
+          throw new Error(`stdout is not one JSON document (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
+        }
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+  });
+}
+
+/** Each run starts a Node process with the TypeScript CLI (~2 s); a describe block runs several. */
+const SLOW = { timeout: 120_000 };
+
+function nonceFile(dir = dataDir): string {
+  const f = path.join(dir, 'nonces.json');
+  return fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '';
+}
+
+describe('perps markets / config', SLOW, () => {
+  it('prints the live markets and funding configuration', async () => {
+    const markets = await perps(['markets', '--json']);
+    expect(markets.code).toBe(0);
+    expect((markets.json as unknown as { symbol: string }[]).map((m) => m.symbol)).toEqual(h.sim.config.markets.filter((m) => m.is_active).map((m) => m.symbol));
+    const config = await perps(['config', '--json']);
+    expect(config.code).toBe(0);
+    expect(config.json).toMatchObject({
+      profile: { name: 'sim', environment: 'Testnet', trading_chain_id: 998, base_url: h.urls.base_url },
+      config: { withdrawal: { min_amount: h.sim.config.funding_config.withdrawal.min_amount } },
+      deposit: { address: h.sim.config.funding_config.deposit.hypercore.address },
+    });
+  });
+
+  it('network failure is exit 1, an unconfigured mainnet profile is exit 2', async () => {
+    const down = await perps(['--base-url', 'http://127.0.0.1:1/api/v1', 'markets', '--json']);
+    expect(down.code).toBe(1);
+    expect(down.json.error).toMatchObject({ code: 'NETWORK_ERROR', exit_code: 1 });
+    const env = baseEnv();
+    delete env['PERPS_BASE_URL'];
+    delete env['PERPS_VENUE_URL'];
+    const mainnet = await perps(['--profile', 'mainnet', 'config', '--json'], env);
+    expect(mainnet.code).toBe(2);
+    expect(mainnet.json.error).toMatchObject({ code: 'PROFILE_NOT_CONFIGURED' });
+    expect(String(mainnet.json.error?.['message'])).toMatch(/--base-url/);
+  });
+});
+
+describe('perps keys', SLOW, () => {
+  let agent: string;
+
+  it('keys new prints the new address (bare in human mode)', async () => {
+    const human = await perps(['keys', 'new', '--wallet', main.address, '--name', 'human']);
+    expect(human.code).toBe(0);
+    expect(human.stdout.trim()).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const r = await perps(['keys', 'new', '--wallet', main.address, '--json']);
+    expect(r.code).toBe(0);
+    agent = r.json['agent'] as string;
+    expect(agent).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(r.json).toMatchObject({ wallet: main.address, environment: 'sim', expires_at: null });
+  });
+
+  it('usage and validation errors exit 2 and sign and send nothing', async () => {
+    const before = nonceFile();
+    const [tooLong, missing, noSigner, ledger, badAddress, unknown] = await Promise.all([
+      perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--expires-in-days', '181', '--json']),
+      perps(['keys', 'authorize', '--wallet', main.address, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json']),
+      perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--json']),
+      perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'ledger', '--json']),
+      perps(['keys', 'list', '--wallet', '0x1234', '--json']),
+      perps(['nonsense', '--json']),
+    ]);
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.json.error).toMatchObject({ code: 'INVALID_EXPIRY', exit_code: 2 });
+    expect(missing.code).toBe(2);
+    expect(missing.json.error).toMatchObject({ code: 'USAGE' });
+    expect(noSigner.code).toBe(2);
+    expect(noSigner.json.error).toMatchObject({ code: 'SIGNER_REQUIRED' });
+    expect(ledger.code).toBe(2);
+    expect(String(ledger.json.error?.['message'])).toMatch(/custody issue/);
+    expect(badAddress.code).toBe(2);
+    expect(unknown.code).toBe(2);
+    expect(nonceFile()).toBe(before);
+    const list = await perps(['keys', 'list', '--wallet', main.address, '--json']);
+    expect((list.json['keys'] as { status: string }[]).every((k) => k.status === 'NOT_AUTHORIZED')).toBe(true);
+  });
+
+  it('authorize, list, revoke', async () => {
+    const auth = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--expires-in-days', '30', '--json']);
+    expect(auth.code).toBe(0);
+    expect(auth.json).toMatchObject({ agent, wallet: main.address, stored_locally: true });
+    expect(auth.stderr).toMatch(/automation only/);
+    const list = await perps(['keys', 'list', '--wallet', main.address, '--json']);
+    expect(list.code).toBe(0);
+    expect(list.json['keys']).toContainEqual(expect.objectContaining({ agent, status: 'ACTIVE', listed: true, expires_at: auth.json['expires_at'] }));
+    const revoke = await perps(['keys', 'revoke', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json']);
+    expect(revoke.code).toBe(0);
+    expect(revoke.json).toMatchObject({ revoked: true, deleted_locally: true });
+    const after = await perps(['keys', 'list', '--wallet', main.address, '--json']);
+    expect((after.json['keys'] as { agent: string }[]).map((k) => k.agent)).not.toContain(agent);
+  });
+
+  it('offline ceremony: authorize --out with a keystore on one data folder, keys submit on another', async () => {
+    const wallet = Wallet.createRandom();
+    const walletDir = tempDir('cli-wallet-machine');
+    const keystore = path.join(walletDir, 'main.json');
+    fs.writeFileSync(keystore, encryptKeystoreJsonSync({ address: wallet.address, privateKey: wallet.privateKey }, 'secret', { scrypt: { N: 1 << 10 } }));
+    const tradingEnv = baseEnv({ PERPS_DATA_DIR: tempDir('cli-trading-machine') });
+    const created = await perps(['keys', 'new', '--wallet', wallet.address, '--json'], tradingEnv);
+    const newAgent = created.json['agent'] as string;
+
+    const out = path.join(walletDir, 'register.json');
+    const signed = await perps(
+      ['keys', 'authorize', '--wallet', wallet.address, '--agent', newAgent, '--signer', `keystore:${keystore}`, '--out', out, '--json'],
+      baseEnv({ PERPS_DATA_DIR: walletDir, PERPS_KEYSTORE_PASSWORD: 'secret' }),
+    );
+    expect(signed.code).toBe(0);
+    expect(signed.json).toMatchObject({ out, agent: newAgent, submitted: false });
+    expect(JSON.parse(fs.readFileSync(out, 'utf8'))).toMatchObject({ wallet_address: wallet.address, agent_wallet_address: newAgent, service_environment: 'Testnet' });
+
+    const wrongPassword = await perps(
+      ['keys', 'authorize', '--wallet', wallet.address, '--agent', newAgent, '--signer', `keystore:${keystore}`, '--out', out + '2', '--json'],
+      baseEnv({ PERPS_DATA_DIR: walletDir, PERPS_KEYSTORE_PASSWORD: 'wrong' }),
+    );
+    expect(wrongPassword.code).toBe(2);
+    expect(wrongPassword.json.error).toMatchObject({ code: 'WRONG_PASSWORD' });
+
+    const submitted = await perps(['keys', 'submit', out, '--json'], tradingEnv);
+    expect(submitted.code).toBe(0);
+    expect(submitted.json).toMatchObject({ agent: newAgent, stored_locally: true, already_registered: false });
+    const list = await perps(['keys', 'list', '--wallet', wallet.address, '--json'], tradingEnv);
+    expect(list.json['keys']).toEqual([expect.objectContaining({ agent: newAgent, status: 'ACTIVE', stored_locally: true })]);
+  });
+});
+
+describe('perps withdraw / balance / history', SLOW, () => {
+  it('withdraws and waits to COMPLETED', async () => {
+    await h.fund(main.address, '100');
+    const r = await h.advanceDuring(perps(['withdraw', '--wallet', main.address, '--amount', '10', '--signer', 'env:PERPS_TEST_MAIN_KEY', '--wait', '--json']), 500, 50);
+    expect(r.code).toBe(0);
+    expect(r.json['withdrawal']).toMatchObject({ amount: '10', status: 'COMPLETED', phase: 'DONE' });
+    expect(r.json['check']).toMatchObject({ fee_preview: { preview: true, new_wallet_fee: h.sim.config.funding_config.withdrawal.new_wallet_fee } });
+    expect(JSON.stringify(r.json)).not.toMatch(/"signature"/);
+    const balance = await perps(['balance', '--wallet', main.address, '--json']);
+    expect(balance.code).toBe(0);
+    expect(balance.json).toMatchObject({ wallet: main.address, free_balance: '90' });
+  });
+
+  it('a validation error (over the free balance) exits 2 and signs and sends nothing', async () => {
+    const before = nonceFile();
+    const historyBefore = (await perps(['history', 'withdrawals', '--wallet', main.address, '--json'])).json['withdrawals'] as unknown[];
+    const r = await perps(['withdraw', '--wallet', main.address, '--amount', '1000', '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.json.error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', exit_code: 2 });
+    expect(r.stderr).not.toMatch(/automation only/); // the signer was never even opened
+    const bad = await perps(['withdraw', '--wallet', main.address, '--amount', '1.0000001', '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json']);
+    expect(bad.code).toBe(2);
+    expect(nonceFile()).toBe(before);
+    const historyAfter = (await perps(['history', 'withdrawals', '--wallet', main.address, '--json'])).json['withdrawals'] as unknown[];
+    expect(historyAfter).toEqual(historyBefore);
+  });
+
+  it('a submit-time rejection exits 1 with its reason', async () => {
+    const fresh = Wallet.createRandom();
+    await h.fund(fresh.address, '20');
+    const w = h.sim.config.funding_config.withdrawal;
+    const amount = String(Number(w.min_amount) + Number(w.new_wallet_fee) / 2);
+    const r = await perps(['withdraw', '--wallet', fresh.address, '--amount', amount, '--signer', 'env:PERPS_FRESH', '--json'], baseEnv({ PERPS_FRESH: fresh.privateKey }));
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({ code: 'BELOW_MIN_AFTER_FEE', new_wallet_fee: w.new_wallet_fee, exit_code: 1 });
+  });
+
+  it('history deposits and withdrawals, as JSON and as CSV', async () => {
+    const deposits = await perps(['history', 'deposits', '--wallet', main.address, '--json']);
+    expect(deposits.code).toBe(0);
+    expect(deposits.json['deposits']).toEqual([expect.objectContaining({ amount: '100', status: 'CONFIRMED' })]);
+    const csv = await perps(['history', 'withdrawals', '--wallet', main.address, '--csv']);
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('withdrawal_id,amount,l1_send_amount,destination,status,failure_reason,l1_tx_hash,created_at,completed_at');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(',10,');
+    const both = await perps(['history', 'withdrawals', '--wallet', main.address, '--csv', '--json']);
+    expect(both.code).toBe(2);
+  });
+});

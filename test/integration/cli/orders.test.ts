@@ -1,0 +1,191 @@
+/**
+ * The `perps` order, position, margin and read commands, run as the real bin/perps.js in a child process
+ * with --json against a simulator on loopback (wall clock: a child process cannot advance a manual one).
+ * Contract checked: exactly one JSON document on stdout, exit 0 on success, 1 when the operation failed,
+ * 2 on bad usage or a validation error (and then nothing was sent: the order history stays empty).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/shared/decimal/index.js';
+import { REPO_ROOT } from '../../support/paths.js';
+import { TradingWorld, priceAt, sizeFor } from '../orders/tradingWorld.js';
+
+let w: TradingWorld;
+const SYM = 'BTC';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: unknown;
+}
+
+function perps(args: string[]): Promise<Run> {
+  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin/perps.js'), ...globals, ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, PERPS_KEYCHAIN_SERVICE: w.keychainService }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        let json: unknown = undefined;
+        if (args.includes('--json')) {
+          // Exactly one JSON document: parsing the whole of stdout must succeed.
+          json = JSON.parse(stdout);
+        }
+        resolve({ code, stdout, stderr, json });
+      },
+    );
+  });
+}
+
+type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+beforeAll(async () => {
+  w = await TradingWorld.boot('cli-orders', { manualClock: false });
+}, 60_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+// Each flow has its own wallet, so the flows run side by side (a child process mostly waits).
+describe.concurrent('perps order / orders / position / margin / positions / history', () => {
+  it('place a limit with --wait, read it back, modify it, cancel it', async () => {
+    const t = await w.trader();
+    const m = w.market(SYM);
+    const mark = await w.mark(SYM);
+    const price = priceAt(m, mark, 0.9);
+    const size = sizeFor(m, new Decimal(price));
+    const placed = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', size, '--type', 'limit', '--price', price, '--wait']);
+    expect(placed.code, placed.stderr).toBe(0);
+    const doc = placed.json as J;
+    expect(doc.success).toBe(true);
+    expect(doc.legs[0]).toMatchObject({ status: 'SUBMITTED', leg: { limit_price: price, size, order_type: 'LIMIT', time_in_force: 'GTC' }, final: { status: 'ACCEPTED' } });
+    const id = doc.legs[0].order_id as string;
+
+    const got = await perps(['--json', 'order', 'get', id]);
+    expect(got.code).toBe(0);
+    expect(got.json).toMatchObject({ order_id: id, status: 'ACCEPTED' });
+
+    const newPrice = priceAt(m, mark, 0.85);
+    const modified = await perps(['--json', 'order', 'modify', id, '--wallet', t.wallet, '--price', newPrice, '--size', size, '--wait']);
+    expect(modified.code, modified.stderr).toBe(0);
+    const mod = modified.json as J;
+    expect(mod).toMatchObject({ old_order_id: id, status: 'SUBMITTED', outcome: 'applied' });
+
+    const open = await perps(['orders', 'open', '--wallet', t.wallet, '--csv']);
+    expect(open.code).toBe(0);
+    const lines = open.stdout.split('\r\n').filter((l) => l.length > 0);
+    expect(lines[0]).toMatch(/^order_id,market,side,/);
+    expect(lines.length).toBe(2);
+    expect(lines[1]).toContain(`${mod.new_order_id},${SYM},buy,LIMIT,GTC,${size},0,${newPrice}`);
+
+    const cancelled = await perps(['--json', 'order', 'cancel', mod.new_order_id, '--wallet', t.wallet]);
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect((cancelled.json as J).results[0]).toMatchObject({ order_id: mod.new_order_id, order_type: 'LIMIT', status: 'SUBMITTED', confirmed: true, final_status: 'CANCELLED' });
+  });
+
+  it('a validation error exits 2 with one JSON error document, and nothing was sent', async () => {
+    const u = await w.trader(null);
+    const m = w.market(SYM);
+    const mark = await w.mark(SYM);
+    const offTick = new Decimal(priceAt(m, mark, 0.9)).plus(new Decimal(m.tick_size).div(2)).toFixed();
+    const r = await perps(['--json', 'order', 'place', '--wallet', u.wallet, '--market', SYM, '--side', 'buy', '--size', sizeFor(m, mark), '--type', 'limit', '--price', offTick]);
+    expect(r.code).toBe(2);
+    expect((r.json as J).error).toMatchObject({ code: 'VALIDATION_ERROR', exit_code: 2 });
+    expect((r.json as J).error.message).toMatch(/limit_price.*tick_size/);
+    // Bad usage (a missing required option) is 2 as well.
+    const usage = await perps(['--json', 'order', 'place', '--wallet', u.wallet, '--market', SYM, '--size', '1']);
+    expect(usage.code).toBe(2);
+    expect((usage.json as J).error.code).toBe('USAGE');
+    expect((await w.ctx.api.orderHistory({ wallet: u.wallet })).total).toBe(0);
+  });
+
+  it('a market entry with --tp/--sl and --wait: filled, legs armed; then position close', async () => {
+    const t = await w.trader();
+    const m = w.market(SYM);
+    const mark = await w.mark(SYM);
+    const r = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', sizeFor(m, mark, 3), '--leverage', '5', '--tp', priceAt(m, mark, 1.1), '--sl', priceAt(m, mark, 0.9), '--wait']);
+    expect(r.code, r.stderr).toBe(0);
+    const legs = (r.json as J).legs as J[];
+    expect(legs.map((l) => l.final.status)).toEqual(['FILLED', 'SUBMITTED', 'SUBMITTED']);
+    expect(legs.slice(1).map((l) => [l.leg.side, l.leg.size, l.leg.reduce_only, l.leg.trigger.tpsl, l.final.armed])).toEqual([
+      ['SELL', '0', true, 'TP', true],
+      ['SELL', '0', true, 'SL', true],
+    ]);
+    const triggers = await perps(['--json', 'orders', 'triggers', '--wallet', t.wallet, '--market', SYM]);
+    expect(((triggers.json as J).orders as J[]).length).toBe(2);
+
+    const closed = await perps(['--json', 'position', 'close', '--wallet', t.wallet, '--market', SYM]);
+    expect(closed.code, closed.stderr).toBe(0);
+    const c = closed.json as J;
+    expect(c.cancelled_triggers.length).toBe(2);
+    expect(c).toMatchObject({ closed: true, position_after: null, order: { leg: { side: 'SELL', reduce_only: true, order_type: 'MARKET' }, final: { status: 'FILLED' } } });
+
+    const trades = await perps(['--json', 'history', 'trades', '--wallet', t.wallet]);
+    expect(((trades.json as J).fills as J[]).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('batch from a file, then cancel-all on the market', async () => {
+    const t = await w.trader();
+    const m = w.market(SYM);
+    const mark = await w.mark(SYM);
+    const file = path.join(w.dataDir, `legs-${t.wallet}.json`);
+    const p1 = priceAt(m, mark, 0.8);
+    const p2 = priceAt(m, mark, 0.79);
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        orders: [
+          { market: SYM, side: 'BUY', size: sizeFor(m, new Decimal(p1)), order_type: 'LIMIT', time_in_force: 'GTC', limit_price: p1, client_order_id: 'a' },
+          { market: SYM, side: 'BUY', size: sizeFor(m, new Decimal(p2)), order_type: 'LIMIT', time_in_force: 'ALO', limit_price: p2, client_order_id: 'b' },
+        ],
+      }),
+    );
+    const r = await perps(['--json', 'order', 'batch', '--wallet', t.wallet, file, '--wait']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(((r.json as J).legs as J[]).map((l) => [l.client_order_id, l.final.status])).toEqual([
+      ['a', 'ACCEPTED'],
+      ['b', 'ACCEPTED'],
+    ]);
+    const all = await perps(['--json', 'order', 'cancel-all', '--wallet', t.wallet, '--market', SYM]);
+    expect(all.code, all.stderr).toBe(0);
+    expect(((all.json as J).results as J[]).every((x) => x.confirmed && x.final_status === 'CANCELLED')).toBe(true);
+    expect((all.json as J).remaining).toEqual([]);
+  });
+
+  it('a rejected leg exits 1 with every leg in the document (post-only that would cross)', async () => {
+    const t = await w.trader();
+    const m = w.market(SYM);
+    const mark = await w.mark(SYM);
+    const r = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', sizeFor(m, mark), '--type', 'limit', '--tif', 'alo', '--price', priceAt(m, mark, 1.02), '--wait']);
+    expect(r.code).toBe(1);
+    expect((r.json as J).legs[0].final).toMatchObject({ status: 'REJECTED', reason: 'post_only_would_take' });
+  });
+
+  it('margin APPLIED (exit 0) and REJECTED with its reason (exit 1); positions', async () => {
+    const t = await w.trader();
+    const m = w.market('ETH');
+    const mark = await w.mark('ETH');
+    const open = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'ETH', '--side', 'sell', '--size', sizeFor(m, mark, 3), '--leverage', '5', '--wait']);
+    expect(open.code, open.stderr).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const positions = await perps(['--json', 'positions', '--wallet', t.wallet]);
+    const pos = ((positions.json as J).positions as J[]).find((p) => p.market === 'ETH');
+    expect(new Decimal(pos!.size).isNeg()).toBe(true);
+
+    const add = await perps(['--json', 'margin', '--wallet', t.wallet, '--market', 'ETH', '--amount', '5', '--wait']);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.json).toMatchObject({ status: 'APPLIED', amount: '5' });
+    const remove = await perps(['--json', 'margin', '--wallet', t.wallet, '--market', 'ETH', '--amount', `-${new Decimal(pos!.isolated_margin).mul(10).toFixed()}`, '--wait']);
+    expect(remove.code).toBe(1);
+    expect(remove.json).toMatchObject({ status: 'REJECTED', reason: 'EXCEEDS_MAX_REMOVABLE' });
+
+    const funding = await perps(['history', 'funding', '--wallet', t.wallet, '--csv']);
+    expect(funding.code).toBe(0);
+    expect(funding.stdout.startsWith('market,direction,size,payment,funding_rate,epoch_time,settled_at\r\n')).toBe(true);
+  });
+});
