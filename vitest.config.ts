@@ -7,7 +7,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     environment: 'node',
-    testTimeout: 30_000,
+    testTimeout: 120_000,
     hookTimeout: 30_000,
     pool: 'forks',
   },

@@ -10,6 +10,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { startSimulator } from '../../sim/index.js';
+import { SIM_DEFAULT_PORT } from '../../main/profiles/profiles.js';
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -32,7 +33,8 @@ export function register(program: Command): void {
   program
     .command('sim')
     .description('run the local simulator of the trading service (paper trading, tests)')
-    .option('--port <n>', 'port on 127.0.0.1 (0 picks a free port)', integer('port', 0, 65535), 0)
+    // The default is the port the 'sim' profile points at, so `perps sim` then `perps markets` just works.
+    .option('--port <n>', `port on 127.0.0.1 (0 picks a free port; default ${SIM_DEFAULT_PORT}, where the sim profile looks)`, integer('port', 0, 65535), SIM_DEFAULT_PORT)
     .option('--seed <n>', 'seed of every random stream', integer('seed', 0, 0xffffffff), 1)
     .option('--manual-clock', 'time moves only through POST /sim/advance')
     .option('--config <file>', 'JSON config merged onto resources/sim/default-config.json')

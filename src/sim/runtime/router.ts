@@ -57,6 +57,12 @@ export function createRequestListener(mounts: readonly Mount[], notFound: (path:
       });
       sendJson(res, answer ?? notFound(url.pathname));
     } catch (err) {
+      // The client hung up mid-request (its own timeout, or a test dropping it): there is nobody to
+      // answer and nothing went wrong on our side, so close quietly instead of reporting a route failure.
+      if (req.destroyed && (err as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        res.destroy();
+        return;
+      }
       // A bug in a route must surface to the caller and the console, never as a hung request.
       console.error('[sim] route failed', url.pathname, err);
       if (!res.headersSent) sendJson(res, { status: 500, body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'internal error' }, timestamp: Date.now() } });
