@@ -11,6 +11,9 @@ import type { ServiceContext } from '../serviceContext.js';
 import { OperationError } from '../errors.js';
 import { checkAddress } from './common.js';
 
+/** What explaining a 403 reads: the key listing, the server's clock and the local key record. */
+export type ExplainContext = Pick<ServiceContext, 'api' | 'clock' | 'profile' | 'vault'>;
+
 export type ForbiddenCause = 'PAYLOAD_MISMATCH' | 'KEY_NOT_ACTIVE';
 
 export interface ForbiddenExplanation {
@@ -26,7 +29,7 @@ export interface ForbiddenExplanation {
   hint: string;
 }
 
-export async function explainForbidden(ctx: ServiceContext, input: { wallet: string; agent: string }): Promise<ForbiddenExplanation> {
+export async function explainForbidden(ctx: ExplainContext, input: { wallet: string; agent: string }): Promise<ForbiddenExplanation> {
   const wallet = checkAddress(input.wallet, 'wallet');
   const agent = checkAddress(input.agent, 'agent');
   const [keys, now] = await Promise.all([ctx.api.tradingKeys(wallet), ctx.clock.now()]);
@@ -67,7 +70,7 @@ export async function explainForbidden(ctx: ServiceContext, input: { wallet: str
  * For callers that just got a 403: an OperationError FORBIDDEN carrying the explanation. Any other
  * error comes back unchanged.
  */
-export async function explainIfForbidden(ctx: ServiceContext, err: unknown, input: { wallet: string; agent: string }): Promise<unknown> {
+export async function explainIfForbidden(ctx: ExplainContext, err: unknown, input: { wallet: string; agent: string }): Promise<unknown> {
   if (!(err instanceof ApiError) || err.status !== 403) return err;
   let why: ForbiddenExplanation;
   try {
@@ -86,4 +89,16 @@ export async function explainIfForbidden(ctx: ServiceContext, err: unknown, inpu
     cause: err,
     details: { cause: why.cause, agent: why.agent, listed: why.listed, expires_at: why.expires_at },
   });
+}
+
+/**
+ * Runs a trading-key write; a 403 from it comes out explained (which of the spec's two causes it is),
+ * every other outcome unchanged. Every trading-route call in the services goes through this.
+ */
+export async function explainingForbidden<T>(ctx: ExplainContext, input: { wallet: string; agent: string }, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw await explainIfForbidden(ctx, err, input);
+  }
 }

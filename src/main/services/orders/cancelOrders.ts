@@ -19,6 +19,7 @@ import { OperationError, ValidationError } from '../errors.js';
 import { isPendingBracketLeg } from './brackets.js';
 import { pollUntil, walletIds, WaitTimeoutError, type TradingContext } from './orderContext.js';
 import { OrderTracker, untilTerminal, type TrackedStatus } from './orderTracker.js';
+import { explainingForbidden } from '../keys/explainForbidden.js';
 
 export type CancelOrderType = 'LIMIT' | 'TRIGGER';
 
@@ -190,7 +191,7 @@ export async function cancelOrder(ctx: TradingContext, input: { wallet: string; 
   const result: CancelLegResult = { order_id: target!.order_id, order_type: target!.order_type, status: 'UNKNOWN', reason: null, confirmed: false, final_status: null, final_reason: null };
   let lost: unknown = null;
   try {
-    const res = await ctx.api.cancel(target!.order_id, body);
+    const res = await explainingForbidden(ctx, { wallet, agent: signer.address }, () => ctx.api.cancel(target!.order_id, body));
     result.status = res.status;
     result.reason = res.reason ?? null;
   } catch (err) {
@@ -225,7 +226,7 @@ export async function cancelOrders(ctx: TradingContext, input: { wallet: string;
     options.onProgress?.(`cancelling ${Math.min(i + chunk.length, targets.length)}/${targets.length}`);
     const chunkResults: CancelLegResult[] = chunk.map((t) => ({ order_id: t.order_id, order_type: t.order_type, status: 'UNKNOWN', reason: null, confirmed: false, final_status: null, final_reason: null }));
     try {
-      const res = await ctx.api.cancelBatch({ account: wallet, cancels });
+      const res = await explainingForbidden(ctx, { wallet, agent: signer.address }, () => ctx.api.cancelBatch({ account: wallet, cancels }));
       // Legs are index-aligned with the request; match by id anyway in case a server reorders them.
       const byId = new Map(res.legs.map((l) => [l.order_id, l]));
       for (const r of chunkResults) {

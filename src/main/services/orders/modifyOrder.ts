@@ -25,6 +25,7 @@ import { isPendingBracketLeg } from './brackets.js';
 import { readMark, walletIds, WaitBudget, type TradingContext } from './orderContext.js';
 import { bracketWrongSide, checkPriceAndSize, triggerAlreadyPast, triggerFiresUp } from './orderValidation.js';
 import { OrderTracker, untilSettled, type TrackedOrder } from './orderTracker.js';
+import { explainingForbidden } from '../keys/explainForbidden.js';
 
 export interface ModifyInput {
   wallet: string;
@@ -158,7 +159,7 @@ export async function modifyOrder(ctx: TradingContext, input: ModifyInput, optio
     outcome: 'pending',
   };
   try {
-    const res = await ctx.api.modify(row.order_id, body);
+    const res = await explainingForbidden(ctx, { wallet, agent: signer.address }, () => ctx.api.modify(row.order_id, body));
     if (res.status === 'REJECTED') {
       result.status = 'REJECTED';
       result.reason = res.reason ?? null;

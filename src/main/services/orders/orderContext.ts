@@ -13,7 +13,8 @@ import type { ServiceContext } from '../serviceContext.js';
 import { OperationError, ValidationError } from '../errors.js';
 
 /** The parts of a ServiceContext the trading use cases need (a ServiceContext satisfies it). */
-export type TradingContext = Pick<ServiceContext, 'profile' | 'api' | 'venue' | 'config' | 'nonces' | 'sleep' | 'tradingSigner'>;
+// vault and clock: a 403 on a trading route is explained from the key listing and the local key record.
+export type TradingContext = Pick<ServiceContext, 'profile' | 'api' | 'venue' | 'config' | 'nonces' | 'sleep' | 'tradingSigner' | 'vault' | 'clock'>;
 
 export interface WalletIds {
   wallet: string;

@@ -20,6 +20,7 @@ import { buildLeg, needsMarkToBuild, parseLegInput, signLegs, type LegInput, typ
 import { readMarks, walletIds, WaitBudget, type TradingContext } from './orderContext.js';
 import { legCountsTowardCap, validateBatch, type UnsignedLeg } from './orderValidation.js';
 import { OrderTracker, untilSettled, untilTerminal, type TrackedOrder, type UntilPredicate } from './orderTracker.js';
+import { explainingForbidden } from '../keys/explainForbidden.js';
 
 export interface PlaceOrdersInput {
   wallet: string;
@@ -151,7 +152,7 @@ export async function submitPrepared(ctx: TradingContext, prepared: PreparedOrde
   let placed: PlacedLeg[];
   let reconciled = false;
   try {
-    const res = await ctx.api.placeOrders({ account_id: accountId, orders: signed });
+    const res = await explainingForbidden(ctx, { wallet, agent: signer.address }, () => ctx.api.placeOrders({ account_id: accountId, orders: signed }));
     if (res.legs.length !== legs.length) {
       throw new OperationError('BAD_RESPONSE', `POST /orders answered ${res.legs.length} results for ${legs.length} legs`, { hint: 'Check order-history before placing again.' });
     }

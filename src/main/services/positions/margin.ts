@@ -14,6 +14,7 @@ import type { MarginBody, MarginRequest } from '../../../shared/protocol/index.j
 import { NetworkError, TimeoutError, WriteLandedUnknownResultError, isNotFound } from '../../api/errors.js';
 import { OperationError, ValidationError } from '../errors.js';
 import { pollUntil, walletIds, type TradingContext } from '../orders/orderContext.js';
+import { explainingForbidden } from '../keys/explainForbidden.js';
 
 export interface MarginInput {
   wallet: string;
@@ -83,7 +84,7 @@ export async function adjustMargin(ctx: TradingContext, input: MarginInput, opti
 
   let submitted: MarginRequest;
   try {
-    submitted = await ctx.api.adjustMargin(body);
+    submitted = await explainingForbidden(ctx, { wallet, agent: signer.address }, () => ctx.api.adjustMargin(body));
   } catch (err) {
     if (err instanceof WriteLandedUnknownResultError) {
       // It landed but its request id was lost: there is no route to look it up by anything else.
