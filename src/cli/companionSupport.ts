@@ -10,6 +10,7 @@
  */
 import type { Command } from 'commander';
 import type { Readable, Writable } from 'node:stream';
+import { promptHidden, type RawStdin } from './prompt.js';
 import { createCompanionContext, type CompanionContext } from '../main/services/companion/companionContext.js';
 import { ValidationError } from '../main/services/errors.js';
 import { LedgerTransactionSigner, WalletTransactionSigner, type TransactionSigner } from '../main/signers/transactions/index.js';
@@ -89,7 +90,7 @@ export async function openTransactionSigner(spec: string | undefined, options: O
               hint: 'Set PERPS_KEYSTORE_PASSWORD, or run the command in a terminal.',
             });
           }
-          return promptHidden(`Password for ${parsed.file}: `, stdin as Readable & { setRawMode: (mode: boolean) => unknown }, stderr);
+          return promptHidden(`Password for ${parsed.file}: `, stdin as RawStdin, stderr);
         }),
         close: none,
       };
@@ -115,38 +116,6 @@ export async function openTransactionSigner(spec: string | undefined, options: O
   }
 }
 
-/** Reads a line from a terminal without echoing it (raw mode; Ctrl-C aborts). */
-function promptHidden(prompt: string, stdin: Readable & { setRawMode: (mode: boolean) => unknown }, out: Writable): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    out.write(prompt);
-    let value = '';
-    stdin.setRawMode(true);
-    stdin.resume();
-    const cleanup = (): void => {
-      stdin.setRawMode(false);
-      stdin.pause();
-      stdin.removeListener('data', onData);
-      out.write('\n');
-    };
-    const onData = (chunk: Buffer | string): void => {
-      for (const ch of chunk.toString('utf8')) {
-        if (ch === '\r' || ch === '\n') {
-          cleanup();
-          resolve(value);
-          return;
-        }
-        if (ch === '\u0003') {
-          cleanup();
-          reject(new ValidationError('password entry cancelled', { field: 'signer', code: 'CANCELLED' }));
-          return;
-        }
-        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
-        else value += ch;
-      }
-    };
-    stdin.on('data', onData);
-  });
-}
 
 /** bigint fields (gas, block numbers) as decimal strings for a JSON document. */
 export function jsonSafe(value: unknown): unknown {

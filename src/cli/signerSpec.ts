@@ -4,24 +4,33 @@
  *   keystore:FILE   an Ethereum JSON keystore; password from PERPS_KEYSTORE_PASSWORD, else asked on the
  *                   terminal without echo
  *   env:VAR         a hex private key in the environment variable VAR (automation only; warns)
- *   offline         the typed data goes to stdout (or to a file the command names), the signature is read
- *                   from stdin; it is verified to recover the wallet before anything is sent
- *   ledger[:PATH]   a Ledger device: arrives with the custody issue
+ *   offline         the air-gapped flow (offlineSigning.ts): the signing request (typed data JSON with a
+ *                   summary) goes to stdout or --request-out FILE, optionally also as an animated QR code
+ *                   (--qr FILE.html|DIR); the answer (hex, a signature file, or ur:eth-signature parts) is
+ *                   read from stdin and verified to recover the wallet before anything is sent
+ *   ledger[:PATH]   a Ledger (ledgerSigning.ts): PATH is a derivation path or SCHEME[:INDEX], default
+ *                   ledger-live:0; the address is confirmed on the device and must be --wallet; blind
+ *                   signing needs a typed 'yes' on a terminal, or --allow-blind-signing
  *
  * Parsing is separate from opening, so a malformed spec is a usage error before any prompt or file read.
  */
 import type { Readable, Writable } from 'node:stream';
+import { promptHidden, type RawStdin } from './prompt.js';
 import { EnvKeySigner } from '../main/signers/envKeySigner.js';
 import { KeystoreSigner } from '../main/signers/keystoreSigner.js';
-import { OfflineSigner, fileSink, stdinSource, stdoutSink } from '../main/signers/offlineSigner.js';
+import type { LedgerTransport } from '../main/signers/ledger/transport.js';
 import type { Signer } from '../main/signers/signer.js';
 import { ValidationError } from '../main/services/errors.js';
+import type { GlobalOptions } from './globals.js';
+import { openCliLedgerSigner, parseLedgerPath } from './ledgerSigning.js';
+import { CliOfflineSigner, parseQrOptions } from './offlineSigning.js';
 
 export type SignerSpec =
   | { kind: 'keystore'; file: string }
   | { kind: 'env'; variable: string }
   | { kind: 'offline' }
-  | { kind: 'ledger'; path?: string };
+  /** `path` is canonical ("m/..."), already validated. */
+  | { kind: 'ledger'; path: string };
 
 const USAGE = 'Use --signer keystore:FILE, env:VAR, offline or ledger[:PATH].';
 
@@ -43,10 +52,10 @@ export function parseSignerSpec(spec: string | undefined): SignerSpec {
       }
       return { kind: 'env', variable: arg };
     case 'offline':
-      if (arg !== undefined) throw new ValidationError('offline takes no argument (the command decides where the typed data goes)', { field: 'signer', code: 'INVALID_SIGNER', hint: USAGE });
+      if (arg !== undefined) throw new ValidationError('offline takes no argument (--request-out FILE and --qr say where the signing request goes)', { field: 'signer', code: 'INVALID_SIGNER', hint: USAGE });
       return { kind: 'offline' };
     case 'ledger':
-      return arg ? { kind: 'ledger', path: arg } : { kind: 'ledger' };
+      return { kind: 'ledger', path: parseLedgerPath(arg) };
     default:
       throw new ValidationError(`unknown signer '${kind}'`, { field: 'signer', code: 'INVALID_SIGNER', hint: USAGE });
   }
@@ -57,19 +66,47 @@ export interface OpenSignerOptions {
   wallet: string;
   /** --json: stdout carries only the result, so the offline request goes to stderr instead. */
   json: boolean;
-  /** Where the offline signer writes the typed data (a file) instead of stdout. */
-  requestOut?: string;
+  /** --request-out: where the offline signer writes the signing request (a file) instead of stdout. */
+  requestOut?: string | undefined;
+  /** --qr, --qr-fingerprint, --qr-path: the offline request as an animated QR code too. */
+  qr?: string | undefined;
+  qrFingerprint?: string | undefined;
+  qrPath?: string | undefined;
+  /** --allow-blind-signing (Ledger). */
+  allowBlindSigning?: boolean | undefined;
+  /** How the Ledger is reached; tests open an emulator or a recording here instead of USB. */
+  ledger?: {
+    openTransport?: () => Promise<LedgerTransport>;
+    confirmTimeoutMs?: number;
+    signTimeoutMs?: number;
+  };
   env?: NodeJS.ProcessEnv;
   stdin?: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   stdout?: Writable;
   stderr?: Writable;
 }
 
-/** Opens the signer a spec names. Errors are typed (SignerError, ValidationError) and never hold secrets. */
+/** The signer-related global options of a command, for openSigner. */
+export function signerOptionsOf(g: GlobalOptions): Pick<OpenSignerOptions, 'json' | 'requestOut' | 'qr' | 'qrFingerprint' | 'qrPath' | 'allowBlindSigning'> {
+  return { json: g.json === true, requestOut: g.requestOut, qr: g.qr, qrFingerprint: g.qrFingerprint, qrPath: g.qrPath, allowBlindSigning: g.allowBlindSigning === true };
+}
+
+/**
+ * Opens the signer a spec names. Errors are typed (SignerError, ValidationError, OperationError) and never
+ * hold secrets. Options that belong to another signer kind are refused rather than ignored, so a
+ * mistyped command never silently drops, say, the QR code its user expects.
+ */
 export async function openSigner(spec: SignerSpec, options: OpenSignerOptions): Promise<Signer> {
   const env = options.env ?? process.env;
   const stdin = options.stdin ?? process.stdin;
   const stderr = options.stderr ?? process.stderr;
+  const qr = parseQrOptions(options);
+  if (spec.kind !== 'offline' && (qr !== undefined || options.requestOut !== undefined)) {
+    throw new ValidationError('--request-out and --qr apply to --signer offline only', { field: 'signer', code: 'INVALID_SIGNER_OPTIONS' });
+  }
+  if (spec.kind !== 'ledger' && options.allowBlindSigning === true) {
+    throw new ValidationError('--allow-blind-signing applies to --signer ledger only', { field: 'signer', code: 'INVALID_SIGNER_OPTIONS' });
+  }
   switch (spec.kind) {
     case 'keystore':
       return KeystoreSigner.open(spec.file, async () => {
@@ -82,57 +119,32 @@ export async function openSigner(spec: SignerSpec, options: OpenSignerOptions): 
             hint: 'Set PERPS_KEYSTORE_PASSWORD, or run the command in a terminal.',
           });
         }
-        return promptHidden(`Password for ${spec.file}: `, stdin as Readable & { setRawMode: (mode: boolean) => unknown }, stderr);
+        return promptHidden(`Password for ${spec.file}: `, stdin as RawStdin, stderr);
       });
     case 'env':
       // The warning (env keys are for automation) goes to stderr, never to the result on stdout.
       return EnvKeySigner.fromEnv(spec.variable, { env, logger: { warn: (m) => void stderr.write(`warning: ${m}\n`) } });
-    case 'offline': {
-      const sink = options.requestOut ? fileSink(options.requestOut) : options.json ? stdoutSink(stderr) : stdoutSink(options.stdout ?? process.stdout);
-      return new OfflineSigner({
-        address: options.wallet,
-        sink,
-        source: stdinSource(stdin, { prompt: 'Sign the typed data above with the main wallet, then paste the signature: ', promptTo: stderr }),
+    case 'offline':
+      return new CliOfflineSigner({
+        wallet: options.wallet,
+        json: options.json,
+        requestOut: options.requestOut,
+        qr,
+        stdin,
+        stdout: options.stdout ?? process.stdout,
+        stderr,
       });
-    }
     case 'ledger':
-      throw new ValidationError('the Ledger signer is not available yet: it arrives with the custody issue', {
-        field: 'signer',
-        code: 'SIGNER_UNAVAILABLE',
-        hint: 'Use --signer keystore:FILE or --signer offline for now.',
+      return openCliLedgerSigner({
+        wallet: options.wallet,
+        path: spec.path,
+        allowBlindSigning: options.allowBlindSigning === true,
+        stdin,
+        stderr,
+        ...(options.ledger?.openTransport ? { openTransport: options.ledger.openTransport } : {}),
+        ...(options.ledger?.confirmTimeoutMs !== undefined ? { confirmTimeoutMs: options.ledger.confirmTimeoutMs } : {}),
+        ...(options.ledger?.signTimeoutMs !== undefined ? { signTimeoutMs: options.ledger.signTimeoutMs } : {}),
       });
   }
 }
 
-/** Reads a line from a terminal without echoing it (raw mode; Ctrl-C aborts). */
-function promptHidden(prompt: string, stdin: Readable & { setRawMode: (mode: boolean) => unknown }, out: Writable): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    out.write(prompt);
-    let value = '';
-    stdin.setRawMode(true);
-    stdin.resume();
-    const cleanup = (): void => {
-      stdin.setRawMode(false);
-      stdin.pause();
-      stdin.removeListener('data', onData);
-      out.write('\n');
-    };
-    const onData = (chunk: Buffer | string): void => {
-      for (const ch of chunk.toString('utf8')) {
-        if (ch === '\r' || ch === '\n') {
-          cleanup();
-          resolve(value);
-          return;
-        }
-        if (ch === '\u0003') {
-          cleanup();
-          reject(new ValidationError('password entry cancelled', { field: 'signer', code: 'CANCELLED' }));
-          return;
-        }
-        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
-        else value += ch;
-      }
-    };
-    stdin.on('data', onData);
-  });
-}

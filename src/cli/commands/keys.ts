@@ -4,7 +4,8 @@
  *   keys new --wallet ADDR [--name N]                      prints the new key's address
  *   keys authorize --wallet ADDR --agent ADDR --signer SPEC [--expires-in-days N] [--chain-id N] [--out FILE]
  *                                                          signs AuthorizeAgent and registers it, or writes the
- *                                                          ready register body to FILE (offline ceremony)
+ *                                                          ready register body to FILE (offline ceremony: no
+ *                                                          network is used, the expiry counts from this clock)
  *   keys submit FILE                                       registers such a body
  *   keys list --wallet ADDR
  *   keys revoke --wallet ADDR --agent ADDR --signer SPEC
@@ -25,10 +26,10 @@ import {
   submitRegisterBody,
   type TradingKeyRow,
 } from '../../main/services/keys/index.js';
-import { contextOf, globalsOf, type GlobalOptions } from '../globals.js';
+import { contextOf, globalsOf, signingContextOf, type GlobalOptions } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
 import { parseIntegerOption, parseNumberOption } from '../parse.js';
-import { openSigner, parseSignerSpec } from '../signerSpec.js';
+import { openSigner, parseSignerSpec, signerOptionsOf } from '../signerSpec.js';
 import type { Signer } from '../../main/signers/signer.js';
 
 interface AuthorizeOpts {
@@ -43,7 +44,7 @@ interface AuthorizeOpts {
 
 /** Opens the main-wallet signer after every cheap check passed, so a bad flag never asks for a password. */
 async function mainSigner(g: GlobalOptions, wallet: string): Promise<Signer> {
-  return openSigner(parseSignerSpec(g.signer), { wallet, json: g.json === true });
+  return openSigner(parseSignerSpec(g.signer), { wallet, ...signerOptionsOf(g) });
 }
 
 function signerRequired(g: GlobalOptions): void {
@@ -95,7 +96,8 @@ export function registerKeysCommands(program: Command): void {
         checkAddress(opts.agent, 'agent');
         const expiresInDays = checkLifetimeDays(parseNumberOption(opts.expiresInDays, 'expires-in-days'));
         const chainId = parseIntegerOption(opts.chainId, 'chain-id');
-        const ctx = contextOf(g);
+        // With --out this is the offline half of the ceremony: nothing is fetched (see signingContextOf).
+        const ctx = opts.out !== undefined ? signingContextOf(g) : contextOf(g);
         const signer = await mainSigner(g, wallet);
         const input = {
           wallet,
@@ -107,10 +109,12 @@ export function registerKeysCommands(program: Command): void {
           ...(opts.keyHint !== undefined ? { keyHint: opts.keyHint } : {}),
         };
         if (opts.out !== undefined) {
-          const body = await buildRegisterBody(ctx, input);
+          // The expiry counts from this machine's clock (it may have no network); `keys submit` checks it
+          // against the service's clock before sending.
+          const body = await buildRegisterBody(ctx, { ...input, now: Date.now() });
           await writePrivateFile(opts.out, JSON.stringify(body, null, 2) + '\n');
           const result = { out: opts.out, wallet: body.wallet_address, agent: body.agent_wallet_address, service_environment: body.service_environment, expires_at: body.expires_at, nonce: body.nonce, submitted: false };
-          out.result(result, () => `Signed register body written to ${opts.out} (expires ${formatTime(body.expires_at)}). Submit it with: perps keys submit ${opts.out}`);
+          out.result(result, () => `Signed register body written to ${opts.out} (expires ${formatTime(body.expires_at)} by this machine's clock). Submit it with: perps keys submit ${opts.out}`);
           return;
         }
         const r = await authorizeTradingKey(ctx, input);

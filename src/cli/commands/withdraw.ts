@@ -1,26 +1,46 @@
 /**
- * `perps withdraw --wallet ADDR --amount DEC --signer SPEC [--wait]` and `perps balance --wallet ADDR`.
+ * `perps withdraw`, `perps withdraw submit` and `perps balance`.
+ *
+ *   withdraw --wallet ADDR --amount DEC --signer SPEC [--wait]   check, sign, record, submit (one machine)
+ *   withdraw --wallet ADDR --amount DEC --signer SPEC --out FILE sign only, on the machine holding the main
+ *                                                                wallet: no network; FILE is the signed body
+ *   withdraw submit FILE [--wait]                                on an online machine: verify, check,
+ *                                                                record, submit
+ *   withdraw --resume [--wait]                                   resend unconfirmed stored ones, unchanged
  *
  * A withdrawal is checked before anything is signed (exit 2 on a bad amount, under the minimum, over the
  * free balance); then signed by the main wallet, stored with its signature, submitted, and with --wait
  * followed to its terminal status (exit 0 only for COMPLETED). Stored withdrawals whose submission was
  * never confirmed are resent unchanged first (`--resume` does only that), never signed again.
+ *
+ * Split across two machines, the checks move to `submit` (the signing machine may have no network), and
+ * the same rule holds: the file's body is verified, recorded in the data folder, then sent; the same file
+ * submitted again is recognised (here: resumed from its record; from another data folder: the service's
+ * 409 says it landed, and it is found in history), so one signature is one withdrawal at most.
  */
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ValidationError } from '../../main/services/errors.js';
 import { balanceOf } from '../../main/services/money/funds.js';
 import { WithdrawalTracker } from '../../main/services/money/tracker.js';
 import type { TrackedWithdrawal } from '../../main/services/money/withdrawalStore.js';
-import { checkWithdrawal, executeWithdrawal, resumeWithdrawals, unsuccessfulError } from '../../main/services/money/withdrawals.js';
+import {
+  checkWithdrawal,
+  executeWithdrawal,
+  resumeWithdrawals,
+  signWithdrawalForLater,
+  submitSignedWithdrawal,
+  unsuccessfulError,
+} from '../../main/services/money/withdrawals.js';
 import { describeFailure } from '../../main/services/errors.js';
-import { contextOf, globalsOf } from '../globals.js';
+import { contextOf, globalsOf, signingContextOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
 import { parseNumberOption } from '../parse.js';
 import { createProgress } from '../progress.js';
-import { openSigner, parseSignerSpec } from '../signerSpec.js';
+import { openSigner, parseSignerSpec, signerOptionsOf } from '../signerSpec.js';
 
 interface WithdrawOpts {
-  wallet: string;
+  wallet?: string;
   amount?: string;
   wait?: boolean;
   resume?: boolean;
@@ -63,36 +83,64 @@ function humanWithdrawal(r: TrackedWithdrawal): string {
   ]);
 }
 
+/** Atomic (temp then rename) and readable only by the user: the file is a signed withdrawal. */
+async function writePrivateFile(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text, { mode: 0o600 });
+  await rename(tmp, file);
+}
+
 async function waitForAll(tracker: WithdrawalTracker, ids: Set<string>, timeoutMs: number | undefined): Promise<TrackedWithdrawal[]> {
   return tracker.waitUntilClosed((r) => ids.has(r.intent_id), timeoutMs !== undefined ? { timeoutMs } : {});
 }
 
 export function registerWithdrawCommands(program: Command): void {
-  program
+  const withdraw = program
     .command('withdraw')
     .description('withdraw USDC to the wallet itself (signed by the main wallet), optionally waiting until it completes')
-    .requiredOption('--wallet <address>', 'main wallet (the account and the destination)')
+    // Not requiredOption: commander checks a command's mandatory options for its subcommands too, and
+    // `withdraw submit FILE` takes the wallet from the signed file.
+    .option('--wallet <address>', 'main wallet (the account and the destination); required except for `submit`')
     .option('--amount <usdc>', 'whole USDC, at most 6 decimals, e.g. 25 or 12.5')
     .option('--wait', 'follow it until COMPLETED (exit 0), or REJECTED / REFUNDED / FAILED (exit 1)')
     .option('--resume', 'only resend unconfirmed stored withdrawals (unchanged) and report the open ones')
-    .option('--out <file>', 'with --signer offline: write the typed data to this file instead of stdout')
+    .option('--out <file>', 'sign only: write the signed withdrawal to this file (no network), for `perps withdraw submit FILE` on an online machine')
     .option('--timeout <seconds>', 'with --wait: give up waiting after this long (tracking resumes next time)')
     .action(async (opts: WithdrawOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
       await runAction({ json }, async (out) => {
+        if (opts.wallet === undefined) throw new ValidationError("required option '--wallet <address>' not specified", { code: 'USAGE' });
+        const wallet = opts.wallet;
         const timeoutSec = parseNumberOption(opts.timeout, 'timeout');
         const timeoutMs = timeoutSec !== undefined ? timeoutSec * 1000 : undefined;
         if (opts.resume !== true) {
           if (opts.amount === undefined) throw new ValidationError('is required (or use --resume)', { field: 'amount' });
           parseSignerSpec(g.signer);
         }
+        if (opts.out !== undefined) {
+          if (opts.resume === true || opts.wait === true) {
+            throw new ValidationError('--out only signs; --wait and --resume belong to `perps withdraw submit` on the online machine', { field: 'out', code: 'USAGE' });
+          }
+          // The offline half: the profile gives the environment and chain id; nothing is fetched.
+          const ctx = signingContextOf(g);
+          const signer = await openSigner(parseSignerSpec(g.signer), { wallet, ...signerOptionsOf(g) });
+          const file = await signWithdrawalForLater(ctx, { wallet, amount: opts.amount!, signer });
+          await writePrivateFile(opts.out, JSON.stringify(file, null, 2) + '\n');
+          const result = { out: opts.out, wallet: file.wallet, amount: file.amount, destination: file.destination, service_environment: file.service_environment, nonce: file.body.nonce, submitted: false };
+          out.result(
+            result,
+            () =>
+              `Signed withdrawal of ${file.amount} USDC written to ${opts.out}. It is not checked against the balance or the minimum yet: that happens at submit.\nSubmit it on the online machine with: perps withdraw submit ${opts.out} --wait`,
+          );
+          return;
+        }
         const ctx = contextOf(g);
         const progress = createProgress({ json });
         const tracker = new WithdrawalTracker(ctx, { onUpdate: (r) => progress.update(`withdrawal ${r.withdrawal_id ?? r.intent_id}: ${r.status ?? r.phase}`) });
 
         // Reconcile first: anything stored whose submission was never confirmed is resent unchanged.
-        const resumed = await resumeWithdrawals(ctx, { wallet: opts.wallet });
+        const resumed = await resumeWithdrawals(ctx, { wallet });
         for (const e of resumed.errors) {
           const f = describeFailure(e.error);
           out.note(`stored withdrawal ${e.intent_id}: ${f.code}: ${f.message}`);
@@ -119,10 +167,10 @@ export function registerWithdrawCommands(program: Command): void {
           return opts.wait === true && records.some((r) => r.status !== 'COMPLETED') ? 1 : undefined;
         }
 
-        const check = await checkWithdrawal(ctx, { wallet: opts.wallet, amount: opts.amount! });
+        const check = await checkWithdrawal(ctx, { wallet, amount: opts.amount! });
         if (check.fee_preview) out.note(check.fee_preview.note);
         for (const w of check.warnings) out.note(`warning: ${w}`);
-        const signer = await openSigner(parseSignerSpec(g.signer), { wallet: check.wallet, json, ...(opts.out !== undefined ? { requestOut: opts.out } : {}) });
+        const signer = await openSigner(parseSignerSpec(g.signer), { wallet: check.wallet, ...signerOptionsOf(g) });
         progress.update(`submitting the withdrawal of ${check.amount} USDC`);
         let record: TrackedWithdrawal;
         try {
@@ -136,6 +184,48 @@ export function registerWithdrawCommands(program: Command): void {
         }
         if (opts.wait === true && record.status !== 'COMPLETED') throw unsuccessfulError(record);
         out.result({ withdrawal: withdrawalView(record), check }, () => humanWithdrawal(record));
+      });
+    });
+
+  withdraw
+    .command('submit')
+    .description('submit a withdrawal signed with `perps withdraw --out FILE` (verified and recorded before it is sent)')
+    .argument('<file>', 'signed withdrawal (JSON)')
+    .option('--wait', 'follow it until COMPLETED (exit 0), or REJECTED / REFUNDED / FAILED (exit 1)')
+    .option('--timeout <seconds>', 'with --wait: give up waiting after this long (tracking resumes next time)')
+    .action(async (file: string, _opts: unknown, cmd: Command) => {
+      const g = globalsOf(cmd);
+      // The parent `withdraw` knows --wait and --timeout too and, options not being positional, claims
+      // them wherever they appear: read them from the merged view, not from this command's own.
+      const opts = cmd.optsWithGlobals<{ wait?: boolean; timeout?: string }>();
+      const json = g.json === true;
+      await runAction({ json }, async (out) => {
+        const timeoutSec = parseNumberOption(opts.timeout, 'timeout');
+        const timeoutMs = timeoutSec !== undefined ? timeoutSec * 1000 : undefined;
+        let raw: unknown;
+        try {
+          raw = JSON.parse(await readFile(file, 'utf8'));
+        } catch (err) {
+          throw new ValidationError(`cannot read a signed withdrawal from ${file}: ${(err as Error).message}`, { field: 'file', code: 'INVALID_WITHDRAWAL_FILE', cause: err });
+        }
+        const ctx = contextOf(g);
+        const progress = createProgress({ json });
+        const tracker = new WithdrawalTracker(ctx, { onUpdate: (r) => progress.update(`withdrawal ${r.withdrawal_id ?? r.intent_id}: ${r.status ?? r.phase}`) });
+        let outcome: Awaited<ReturnType<typeof submitSignedWithdrawal>>;
+        let record: TrackedWithdrawal;
+        try {
+          progress.update(`submitting the signed withdrawal in ${file}`);
+          outcome = await submitSignedWithdrawal(ctx, raw);
+          record = outcome.withdrawal;
+          if (outcome.check?.fee_preview) out.note(outcome.check.fee_preview.note);
+          for (const w of outcome.check?.warnings ?? []) out.note(`warning: ${w}`);
+          if (outcome.already_submitted) out.note(`${file} was submitted from this data folder before: reporting that withdrawal, not sending a new one.`);
+          if (opts.wait === true) record = await tracker.waitFor(record.intent_id, timeoutMs !== undefined ? { timeoutMs } : {});
+        } finally {
+          progress.done();
+        }
+        if (opts.wait === true && record.status !== 'COMPLETED') throw unsuccessfulError(record);
+        out.result({ withdrawal: withdrawalView(record), check: outcome.check, already_submitted: outcome.already_submitted }, () => humanWithdrawal(record));
       });
     });
 

@@ -36,6 +36,11 @@ export interface AuthorizeInput {
   name?: string;
   /** Register body `key_hint` (<= 32). */
   keyHint?: string;
+  /**
+   * Unix ms the expiry counts from; default the service's clock. The offline half of the ceremony passes
+   * its own clock instead: the machine holding the main wallet may have no network at all.
+   */
+  now?: number;
 }
 
 export interface AuthorizeResult {
@@ -63,7 +68,7 @@ export async function buildRegisterBody(ctx: ServiceContext, input: AuthorizeInp
   const keyHint = checkOptionalText(input.keyHint, 32, 'key-hint');
 
   // Expiry is judged by the server's clock, so it is computed from it (not from a possibly skewed local one).
-  const now = await ctx.clock.now();
+  const now = input.now ?? (await ctx.clock.now());
   const lifetime = Math.min(Math.round(days * DAY_MS), MAX_KEY_LIFETIME_DAYS * DAY_MS - EXPIRY_SAFETY_MARGIN_MS);
   const unsigned: RegisterBodyForSigning = {
     wallet_address: wallet,

@@ -1,0 +1,305 @@
+/**
+ * The command-line key ceremony and an offline-signed withdrawal, end to end: the real `perps` program
+ * (bin/perps.js in child processes) with TWO data folders standing for two machines.
+ *
+ *  - online: talks to a simulator over loopback HTTP; holds the trading key in the real OS keychain
+ *    (a test-only service name, wiped with keytar afterwards);
+ *  - offline: holds the main wallet (a keystore, or the test playing an air-gapped device behind
+ *    `--signer offline`) and is pointed at a tripwire: a port that counts every connection and answers
+ *    none, so a run that reached for the network would fail AND be counted. It must stay at zero.
+ *
+ * Failure cases prove "nothing was sent" from the service's own withdrawal history and key listing, not
+ * from the command's word.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Wallet, encryptKeystoreJsonSync, type TypedDataField } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../support/paths.js';
+import { rawKeytar, tempDir, testService, wipeService } from '../../support/keychain.js';
+import { SimHarness } from '../support/keysMoney.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: Record<string, unknown> & { error?: Record<string, unknown> };
+}
+
+/** A running `perps`: its stdin stays open for the test to answer a signing request. */
+interface Started {
+  stdin: NodeJS.WritableStream;
+  done: Promise<Run>;
+}
+
+const SLOW = { timeout: 180_000 };
+const PASSWORD = 'ceremony-pw';
+
+let h: SimHarness;
+let tripwire: net.Server;
+let tripwireHits = 0;
+let tripwireUrl: string;
+const onlineService = testService('cli-ceremony-online');
+const offlineService = testService('cli-ceremony-offline');
+const onlineDir = tempDir('ceremony-online');
+const offlineDir = tempDir('ceremony-offline');
+const carry = tempDir('ceremony-usb-stick');
+const main = Wallet.createRandom();
+const stranger = Wallet.createRandom();
+const keystore = path.join(offlineDir, 'main-wallet.json');
+
+beforeAll(async () => {
+  h = await SimHarness.boot();
+  tripwire = net.createServer((socket) => {
+    tripwireHits++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => tripwire.listen(0, '127.0.0.1', resolve));
+  tripwireUrl = `http://127.0.0.1:${(tripwire.address() as net.AddressInfo).port}`;
+  // A cheap scrypt setting keeps the test fast; the format is the one geth and Foundry write.
+  fs.writeFileSync(keystore, encryptKeystoreJsonSync({ address: main.address, privateKey: main.privateKey }, PASSWORD, { scrypt: { N: 1 << 10 } }));
+});
+
+afterAll(async () => {
+  await wipeService(onlineService);
+  await wipeService(offlineService);
+  await new Promise<void>((resolve) => tripwire.close(() => resolve()));
+  await h.stop();
+});
+
+function onlineEnv(dataDir = onlineDir): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PERPS_BASE_URL: h.urls.base_url,
+    PERPS_VENUE_URL: h.urls.venue_info_url,
+    PERPS_DATA_DIR: dataDir,
+    PERPS_KEYCHAIN_SERVICE: onlineService,
+  };
+}
+
+function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // The password is given only where a test means to.
+  delete env['PERPS_KEYSTORE_PASSWORD'];
+  return {
+    ...env,
+    PERPS_BASE_URL: `${tripwireUrl}/api/v1`,
+    PERPS_VENUE_URL: `${tripwireUrl}/venue/info`,
+    PERPS_DATA_DIR: offlineDir,
+    PERPS_KEYCHAIN_SERVICE: offlineService,
+    ...extra,
+  };
+}
+
+function start(args: string[], env: NodeJS.ProcessEnv): Started {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), ...args], { env, cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const done = new Promise<Run>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      let json: Run['json'] = {};
+      if (args.includes('--json')) {
+        try {
+          json = JSON.parse(stdout) as Run['json'];
+        } catch {
+          reject(new Error(`stdout is not one JSON document (exit ${code}):\n${stdout}\nstderr:\n${stderr}`));
+          return;
+        }
+      }
+      resolve({ code: code ?? -1, stdout, stderr, json });
+    });
+  });
+  return { stdin: child.stdin, done };
+}
+
+/** Runs to the end with stdin closed (nothing to answer). */
+function perps(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  const run = start(args, env);
+  run.stdin.end();
+  return run.done;
+}
+
+async function waitForFile(file: string, run: Started): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  let exited: Run | undefined;
+  void run.done.then((r) => (exited = r));
+  for (;;) {
+    if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
+    if (exited) throw new Error(`perps exited (${exited.code}) before writing ${file}:\n${exited.stdout}\n${exited.stderr}`);
+    if (Date.now() > deadline) throw new Error(`no ${file} within 60 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface RequestFile {
+  domain: Record<string, unknown>;
+  types: Record<string, TypedDataField[]>;
+  primaryType: string;
+  message: Record<string, unknown>;
+  format: string;
+  summary: { primaryType: string; wallet: string; amountUsdc?: string; digest: string; lines: string[] };
+}
+
+/** The test as the air-gapped device: signs the typed data of the request file as any wallet would. */
+function signRequest(wallet: Pick<Wallet, 'signTypedData'>, request: RequestFile): Promise<string> {
+  const types = Object.fromEntries(Object.entries(request.types).filter(([k]) => k !== 'EIP712Domain'));
+  return wallet.signTypedData(request.domain, types, request.message);
+}
+
+async function history(): Promise<{ withdrawal_id: string; amount: string; status: string }[]> {
+  const r = await perps(['history', 'withdrawals', '--wallet', main.address, '--json'], onlineEnv());
+  expect(r.code, r.stderr).toBe(0);
+  return r.json['withdrawals'] as { withdrawal_id: string; amount: string; status: string }[];
+}
+
+describe('key ceremony (offline main wallet)', SLOW, () => {
+  it('keys new online, authorize --out offline with no network, submit online, listed ACTIVE', async () => {
+    const created = await perps(['keys', 'new', '--wallet', main.address, '--name', 'desk', '--json'], onlineEnv());
+    expect(created.code, created.stderr).toBe(0);
+    const agent = created.json['agent'] as string;
+    expect(agent).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // The private key went into the keychain of the online machine, under this test's service only.
+    expect((await rawKeytar.findCredentials(onlineService)).length).toBe(1);
+
+    const register = path.join(carry, 'register.json');
+    const signed = await perps(
+      ['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', `keystore:${keystore}`, '--expires-in-days', '30', '--out', register, '--json'],
+      offlineEnv({ PERPS_KEYSTORE_PASSWORD: PASSWORD }),
+    );
+    expect(signed.code, signed.stderr).toBe(0);
+    expect(signed.json).toMatchObject({ out: register, wallet: main.address, agent, service_environment: 'Testnet', submitted: false });
+    expect(tripwireHits).toBe(0);
+    expect(fs.statSync(register).mode & 0o777).toBe(0o600);
+    // The offline machine's keychain was never written to.
+    expect(await rawKeytar.findCredentials(offlineService)).toEqual([]);
+
+    // A body changed on the way (a longer expiry) is refused before it is sent.
+    const body = JSON.parse(fs.readFileSync(register, 'utf8')) as Record<string, unknown>;
+    const tampered = path.join(carry, 'register-tampered.json');
+    fs.writeFileSync(tampered, JSON.stringify({ ...body, expires_at: (body['expires_at'] as number) + 86_400_000 }));
+    const refused = await perps(['keys', 'submit', tampered, '--json'], onlineEnv());
+    expect(refused.code).toBe(2);
+    expect(refused.json.error).toMatchObject({ code: 'SIGNATURE_MISMATCH', exit_code: 2 });
+    const before = await perps(['keys', 'list', '--wallet', main.address, '--json'], onlineEnv());
+    expect(before.json['keys']).toEqual([expect.objectContaining({ agent, status: 'NOT_AUTHORIZED', listed: false })]);
+
+    const submitted = await perps(['keys', 'submit', register, '--json'], onlineEnv());
+    expect(submitted.code, submitted.stderr).toBe(0);
+    expect(submitted.json).toMatchObject({ agent, wallet: main.address, stored_locally: true, already_registered: false, expires_at: body['expires_at'] });
+
+    const list = await perps(['keys', 'list', '--wallet', main.address, '--json'], onlineEnv());
+    expect(list.code).toBe(0);
+    expect(list.json['keys']).toEqual([expect.objectContaining({ agent, name: 'desk', status: 'ACTIVE', listed: true, stored_locally: true })]);
+  });
+});
+
+describe('offline-signed withdrawal', SLOW, () => {
+  let signedFile: string;
+  let withdrawalId: string;
+
+  it('signs on the offline machine through --signer offline (request file + QR page), with no network', async () => {
+    await h.fund(main.address, '100');
+    const requestFile = path.join(carry, 'withdraw-request.json');
+    const page = path.join(carry, 'withdraw-qr.html');
+    signedFile = path.join(carry, 'withdrawal.json');
+    const run = start(
+      [
+        'withdraw', '--wallet', main.address, '--amount', '25', '--out', signedFile,
+        '--signer', 'offline', '--request-out', requestFile, '--qr', page, '--qr-fingerprint', '0a1b2c3d', '--json',
+      ],
+      offlineEnv(),
+    );
+    const request = JSON.parse(await waitForFile(requestFile, run)) as RequestFile;
+    // What the device is asked to sign, and what the person is told it is.
+    expect(request.format).toBe('perps-desk/typed-data-request@1');
+    expect(request.primaryType).toBe('Withdraw');
+    expect(request.message).toMatchObject({ user: main.address, destination: main.address, amount: '25000000', serviceEnvironment: 'Testnet' });
+    expect(request.domain).toMatchObject({ name: 'Service Perps', version: '2', chainId: 998 });
+    expect(request.summary).toMatchObject({ primaryType: 'Withdraw', wallet: main.address, amountUsdc: '25' });
+    const html = fs.readFileSync(page, 'utf8');
+    expect(html).toContain('<svg');
+    expect(html).not.toMatch(/<script|\bsrc=|\bhref=/i);
+    expect(html).toContain("default-src 'none'");
+
+    run.stdin.write((await signRequest(main, request)) + '\n');
+    run.stdin.end();
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ out: signedFile, wallet: main.address, amount: '25', submitted: false });
+    expect(tripwireHits).toBe(0);
+    const file = JSON.parse(fs.readFileSync(signedFile, 'utf8')) as { format: string; body: { amount: string; signature: { v: number } } };
+    expect(file).toMatchObject({ format: 'perps-desk/signed-withdrawal@1', body: { amount: '25' } });
+    expect([27, 28]).toContain(file.body.signature.v);
+    // Signing sent nothing.
+    expect(await history()).toEqual([]);
+  });
+
+  it('submits online and waits to COMPLETED', async () => {
+    const r = await h.advanceDuring(perps(['withdraw', 'submit', signedFile, '--wait', '--json'], onlineEnv()), 500, 50);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ already_submitted: false, withdrawal: { amount: '25', status: 'COMPLETED', phase: 'DONE', wallet: main.address } });
+    withdrawalId = (r.json['withdrawal'] as { withdrawal_id: string }).withdrawal_id;
+    expect(await history()).toEqual([expect.objectContaining({ withdrawal_id: withdrawalId, amount: '25', status: 'COMPLETED' })]);
+  });
+
+  it('the same file submitted again never makes a second withdrawal', async () => {
+    // Same data folder: its record is found by nonce and reported.
+    const again = await perps(['withdraw', 'submit', signedFile, '--json'], onlineEnv());
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json).toMatchObject({ already_submitted: true, withdrawal: { withdrawal_id: withdrawalId, status: 'COMPLETED' } });
+    // Another data folder: the service answers 409 (nonce used), so it landed; it is found in history.
+    const elsewhere = await perps(['withdraw', 'submit', signedFile, '--json'], onlineEnv(tempDir('ceremony-third')));
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(elsewhere.json).toMatchObject({ already_submitted: false, withdrawal: { withdrawal_id: withdrawalId, status: 'COMPLETED' } });
+    expect(await history()).toHaveLength(1);
+  });
+
+  it('a signature from the wrong key is refused before anything is sent', async () => {
+    const before = await history();
+    // Online, sign-and-submit in one go with the offline signer: the stranger's answer never leaves.
+    const requestFile = path.join(carry, 'wrong-request.json');
+    const run = start(['withdraw', '--wallet', main.address, '--amount', '5', '--signer', 'offline', '--request-out', requestFile, '--json'], onlineEnv());
+    const request = JSON.parse(await waitForFile(requestFile, run)) as RequestFile;
+    run.stdin.write((await signRequest(stranger, request)) + '\n');
+    run.stdin.end();
+    const r = await run.done;
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({ code: 'SIGNATURE_MISMATCH', exit_code: 1 });
+    expect(String(r.json.error?.['message'])).toMatch(/nothing was sent/);
+
+    // Offline, sign only: no file is written.
+    const out = path.join(carry, 'wrong-withdrawal.json');
+    const offlineRequest = path.join(carry, 'wrong-offline-request.json');
+    const offline = start(['withdraw', '--wallet', main.address, '--amount', '5', '--out', out, '--signer', 'offline', '--request-out', offlineRequest, '--json'], offlineEnv());
+    const req2 = JSON.parse(await waitForFile(offlineRequest, offline)) as RequestFile;
+    offline.stdin.write((await signRequest(stranger, req2)) + '\n');
+    offline.stdin.end();
+    const r2 = await offline.done;
+    expect(r2.code).toBe(1);
+    expect(r2.json.error).toMatchObject({ code: 'SIGNATURE_MISMATCH' });
+    expect(fs.existsSync(out)).toBe(false);
+    expect(tripwireHits).toBe(0);
+
+    expect(await history()).toEqual(before);
+    const open = await perps(['withdraw', '--wallet', main.address, '--resume', '--json'], onlineEnv());
+    expect(open.json).toEqual({ withdrawals: [] });
+  });
+
+  it('a signed withdrawal changed on the way is refused before it is sent', async () => {
+    const before = await history();
+    const file = JSON.parse(fs.readFileSync(signedFile, 'utf8')) as { amount: string; body: Record<string, unknown> };
+    const tampered = path.join(carry, 'withdrawal-tampered.json');
+    fs.writeFileSync(tampered, JSON.stringify({ ...file, amount: '50', body: { ...file.body, amount: '50', nonce: String(Number(file.body['nonce']) + 1) } }));
+    const r = await perps(['withdraw', 'submit', tampered, '--json'], onlineEnv());
+    expect(r.code).toBe(2);
+    expect(r.json.error).toMatchObject({ code: 'SIGNATURE_MISMATCH', exit_code: 2 });
+    expect(await history()).toEqual(before);
+  });
+});
