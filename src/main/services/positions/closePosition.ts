@@ -7,7 +7,8 @@
  *     size taken from `closeable`.
  *  5. No atomic flip: reverse by exiting, waiting for flat, then entering the opposite way.
  *
- * Bracket legs still awaiting an entry do not block a close and are left alone.
+ * Bracket legs still awaiting a working entry do not block a close and are left alone; legs whose entry
+ * has already filled are about to arm on this position and are cancelled with the armed triggers.
  */
 import { Decimal, canonical } from '../../../shared/decimal/index.js';
 import type { ListedOrder, Position } from '../../../shared/protocol/index.js';
@@ -52,12 +53,20 @@ function noPosition(wallet: string, market: string): ValidationError {
   });
 }
 
-/** Armed triggers on the market: position-triggers (reduce-only TP/SL) plus any other armed trigger listed open. */
+/**
+ * Triggers that block a close: position-triggers (armed reduce-only TP/SL), any other armed trigger listed
+ * open, and bracket legs whose entry is no longer working. Those legs arm the moment the entry's fill
+ * settles into the position, so a close started right after a fill would otherwise read "no armed
+ * trigger" and then meet one (close_trigger_coexistence). Legs of an entry that is still working are
+ * left alone: they belong to a future fill, not to this position.
+ */
 async function armedTriggers(ctx: TradingContext, wallet: string, market: string): Promise<ListedOrder[]> {
   const fromTriggers = (await ctx.api.positionTriggers(wallet)).orders.filter((o) => o.market === market && o.order_type === 'TRIGGER');
-  const fromOpen = (await ctx.api.allOpenOrders({ wallet, market })).filter(isArmedTriggerRow);
+  const open = await ctx.api.allOpenOrders({ wallet, market });
+  const workingEntries = new Set(open.filter((o) => o.order_type !== 'TRIGGER').map((o) => o.order_id));
+  const arming = open.filter((o) => o.order_type === 'TRIGGER' && o.parent_order_id && !workingEntries.has(o.parent_order_id));
   const byId = new Map<string, ListedOrder>();
-  for (const o of [...fromTriggers, ...fromOpen]) byId.set(o.order_id, o);
+  for (const o of [...fromTriggers, ...open.filter(isArmedTriggerRow), ...arming]) byId.set(o.order_id, o);
   return [...byId.values()];
 }
 
