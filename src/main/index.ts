@@ -1,14 +1,20 @@
 /**
- * The Electron entry: single-instance lock, security guards, the app:// protocol, IPC handlers and the
- * main window. Everything it wires is plain Node code below src/main, testable without Electron.
+ * The Electron entry: single-instance lock, security guards, the app:// protocol, the app core with its
+ * IPC handlers, and the main window. Everything it wires is plain Node code below src/main, testable
+ * without Electron; this file only connects it to Electron's objects.
  */
 import { app, BrowserWindow, ipcMain } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Store from 'electron-store';
+import { AppCore } from './app/appCore.js';
+import { consoleLogger } from './app/adapters.js';
+import type { SimLauncher } from './app/simulator.js';
+import { createHandlers } from './ipc/handlers/index.js';
 import { registerHandlers } from './ipc/registerHandlers.js';
 import type { SettingsStore } from './settings/settingsStore.js';
 import { isTrustedFrameUrl } from './shell/appOrigin.js';
+import { electronAdapters } from './shell/electronAdapters.js';
 import { createMainWindow, installSecurityGuards, registerAppSchemePrivileges, serveRenderer } from './shell/electronShell.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -16,12 +22,25 @@ const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 /** Hosts an external link may open in the system browser. */
 const EXTERNAL_LINK_HOSTS = ['github.com'];
 
+/**
+ * The paper-trading simulator runs inside the app on loopback (port chosen by the OS). It is loaded on
+ * demand so the mainnet profile never loads it. The composition root is the one place in main that
+ * knows the simulator exists; the core only sees the launcher.
+ */
+const startSimulator: SimLauncher = async ({ stateFile }) => {
+  const sim = await import('../sim/index.js');
+  return sim.startSimulator({ port: 0, stateFile });
+};
+
 registerAppSchemePrivileges();
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   let mainWindow: BrowserWindow | null = null;
+  let core: AppCore | null = null;
+  let quitting = false;
+
   app.on('second-instance', () => {
     if (mainWindow) {
       if (mainWindow.isMinimized()) mainWindow.restore();
@@ -29,7 +48,7 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
 
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     const store = new Store<Record<string, unknown>>({ name: 'settings' });
     const settings: SettingsStore = {
       get: (k) => store.get(k),
@@ -40,17 +59,38 @@ if (!app.requestSingleInstanceLock()) {
     };
     installSecurityGuards(EXTERNAL_LINK_HOSTS, devServerUrl);
     serveRenderer(path.join(here, '../renderer'));
-    registerHandlers(
-      ipcMain,
-      {
-        'app:getInfo': async () => ({ name: 'Perps Desk', version: app.getVersion(), profile: 'sim', platform: process.platform }),
-      },
-      (url) => isTrustedFrameUrl(url, devServerUrl),
-    );
-    mainWindow = createMainWindow({ preloadPath: path.join(here, '../preload/index.cjs'), settings, ...(devServerUrl ? { devServerUrl } : {}) });
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow({ preloadPath: path.join(here, '../preload/index.cjs'), settings });
+
+    core = new AppCore({
+      dataDir: app.getPath('userData'),
+      settings,
+      appInfo: { name: 'Perps Desk', version: app.getVersion(), platform: process.platform },
+      adapters: electronAdapters(() => mainWindow, consoleLogger),
+      startSimulator,
     });
+    registerHandlers(ipcMain, createHandlers(core), (url) => isTrustedFrameUrl(url, devServerUrl));
+    try {
+      await core.start();
+    } catch (err) {
+      // The window still opens: the renderer shows the failure through app:getProfile / NOT_READY.
+      console.error(`[app] starting the app core failed: ${(err as Error).message}`);
+    }
+
+    const preloadPath = path.join(here, '../preload/index.cjs');
+    mainWindow = createMainWindow({ preloadPath, settings, ...(devServerUrl ? { devServerUrl } : {}) });
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow({ preloadPath, settings });
+    });
+  });
+
+  // Quitting waits for the core: the simulator saves its state and the event streams stop cleanly.
+  app.on('before-quit', (event) => {
+    if (quitting || !core) return;
+    event.preventDefault();
+    quitting = true;
+    core
+      .stop()
+      .catch((err: unknown) => console.error(`[app] shutting down the app core failed: ${(err as Error).message}`))
+      .finally(() => app.quit());
   });
 
   app.on('window-all-closed', () => {

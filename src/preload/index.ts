@@ -1,14 +1,36 @@
 /**
- * The preload: exposes window.perps, one typed function per channel of the IPC contract, and nothing
- * else (no ipcRenderer, no Node). Built as one CommonJS file because it runs sandboxed.
+ * The preload: exposes window.perps, one function per channel of the IPC contract plus on(event) for
+ * main-to-renderer events, and nothing else (no ipcRenderer, no Node). Built as one CommonJS file because
+ * it runs sandboxed; it imports only the zod-free channel list (src/shared/ipcChannels.ts) and types, so
+ * the bundle stays small.
+ *
+ * Payloads are passed through unchanged: main validates every one of them with the channel's schema, so
+ * validating here too would only duplicate the check on the side a compromised page controls anyway.
  */
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { CHANNEL_NAMES, EVENT_NAMES, eventWireChannel, splitChannel, type EventName } from '../shared/ipcChannels.js';
 import type { PerpsApi } from '../shared/ipc.js';
 
-const api: PerpsApi = {
-  app: {
-    getInfo: () => ipcRenderer.invoke('app:getInfo', {}),
-  },
-};
+function buildApi(): PerpsApi {
+  const groups: Record<string, Record<string, (request?: unknown) => Promise<unknown>>> = {};
+  for (const channel of CHANNEL_NAMES) {
+    const [group, name] = splitChannel(channel);
+    const target = (groups[group] ??= {});
+    // One closure per channel, bound to that channel's name: the page cannot choose a channel.
+    target[name] = (request?: unknown) => ipcRenderer.invoke(channel, request ?? {});
+  }
+  const on = (event: EventName, listener: (payload: unknown) => void): (() => void) => {
+    if (!(EVENT_NAMES as readonly string[]).includes(event)) throw new Error(`unknown event ${String(event)}`);
+    if (typeof listener !== 'function') throw new Error('listener must be a function');
+    const wire = eventWireChannel(event);
+    // The IpcRendererEvent (with its sender) never reaches the page: only the payload does.
+    const wrapped = (_event: IpcRendererEvent, payload: unknown): void => listener(payload);
+    ipcRenderer.on(wire, wrapped);
+    return () => {
+      ipcRenderer.removeListener(wire, wrapped);
+    };
+  };
+  return { ...groups, on } as unknown as PerpsApi;
+}
 
-contextBridge.exposeInMainWorld('perps', api);
+contextBridge.exposeInMainWorld('perps', buildApi());

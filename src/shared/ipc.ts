@@ -1,19 +1,125 @@
 /**
  * The IPC contract: every channel between the renderer and the main process, with its request and
- * response types, in one place (as Ledger Live's bridge contract does). There is no generic invoke: the
- * preload exposes one function per channel listed here, and main registers one validated handler per
- * channel. Errors cross as typed values, never as thrown Error objects whose text Electron rewrites.
+ * response schema, in one place (as Ledger Live's src/bridge/contract.ts does). There is no generic
+ * invoke: the preload exposes one function per channel listed here, and main registers one validated
+ * handler per channel. Requests are strict objects (an unknown key is refused, never ignored), because
+ * the request schemas double as main's validation of whatever a compromised renderer might send.
+ *
+ * Conventions:
+ *  - Every price, size, amount, rate and PnL is a decimal STRING, never a JS number: the service hashes
+ *    the exact strings it receives, and one float round trip changes them. Numbers are only integers
+ *    (timestamps in Unix ms, counts, leverage, basis points).
+ *  - Errors cross as typed values { code, message, hint? } inside IpcResult, never as thrown Errors
+ *    (Electron rewrites their text). `field` names the offending input when there is one.
+ *  - Signing is always reviewed first: keys:review, orders:preview and withdraw:preview return the exact
+ *    EIP-712 typed data that will be signed (nonce included) under a short-lived id, and the acting
+ *    channel takes only that id. Main refuses to sign anything whose digest differs from the reviewed one.
+ *  - Main-to-renderer events: the stream events are throttled to at most 10 deliveries a second each,
+ *    coalesced so the latest value per key wins; the prompt events (blind-signing confirmation, offline
+ *    signature) are requests the renderer answers through the prompt:* channels.
  */
 import { z } from 'zod';
+import type { ChannelName, EventName } from './ipcChannels.js';
 
-/** An error as it crosses IPC: a stable code, a message for people, and an optional hint. */
+export { CHANNEL_NAMES, EVENT_NAMES, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
+export type { ChannelName, EventName, StreamEventName, PromptEventName } from './ipcChannels.js';
+
+// ---- errors and results -------------------------------------------------------------------------------
+
+/** An error as it crosses IPC: a stable code, a message for people, and an optional hint (what to do). */
 export interface IpcError {
   code: string;
   message: string;
   hint?: string;
+  /** The input field that was refused, when one was. */
+  field?: string;
+  /** For code VALIDATION: the specific rule that refused the input (UNKNOWN_MARKET, INSUFFICIENT_BALANCE, ...). */
+  reason?: string;
+  /** HTTP status, when the service answered with one. */
+  status?: number;
 }
 
+export const IpcErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  hint: z.string().optional(),
+  field: z.string().optional(),
+  reason: z.string().optional(),
+  status: z.number().int().optional(),
+});
+
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+/**
+ * Error codes the boundary itself produces (services add their own: VALIDATION, the service's codes such
+ * as FORBIDDEN or INVALID_SIGNATURE, keychain codes such as KEYCHAIN_LOCKED, Ledger codes such as
+ * DEVICE_LOCKED, ...).
+ */
+export const BOUNDARY_ERROR_CODES = {
+  /** The request did not match the channel's schema; nothing ran. */
+  INVALID_PAYLOAD: 'INVALID_PAYLOAD',
+  /** The request came from a frame that is not the app. */
+  UNTRUSTED_SENDER: 'UNTRUSTED_SENDER',
+  /** No main wallet is chosen yet (onboarding not done). */
+  NO_WALLET: 'NO_WALLET',
+  /** The main wallet is known but its signer is not connected this session (custody actions need it). */
+  SIGNER_NOT_CONNECTED: 'SIGNER_NOT_CONNECTED',
+  /** The review/preview id is unknown or expired: preview again. */
+  REVIEW_EXPIRED: 'REVIEW_EXPIRED',
+  /** What the service asked to sign differs from what was reviewed; nothing was signed. */
+  REVIEW_MISMATCH: 'REVIEW_MISMATCH',
+  /** A sim-only action (the faucet) on another profile. */
+  NOT_SIM_PROFILE: 'NOT_SIM_PROFILE',
+  /** The app core is switching profiles or shutting down. */
+  NOT_READY: 'NOT_READY',
+  /** Anything unexpected; the message is generic and the detail is in main's log. */
+  INTERNAL: 'INTERNAL',
+} as const;
+
+// ---- field schemas ------------------------------------------------------------------------------------
+
+/** Decimal text as a person or the renderer types it: optional '-', digits, optional fraction. No exponent, no '+'. */
+const decimalIn = z
+  .string()
+  .max(64, 'at most 64 characters')
+  .regex(/^-?(\d+\.?\d*|\.\d+)$/, 'expected a decimal string such as "0.5" (no exponent, no "+")');
+/** Decimal text as main sends it (the service's own strings, or canonical results). */
+const dec = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'expected a decimal string');
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x address (40 hex characters)');
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected 32 bytes of hex');
+const unixMs = z.number().int().nonnegative();
+const id = z.string().min(1).max(128);
+const marketSymbol = z.string().min(1).max(32);
+const opaqueId = z.string().min(1).max(64);
+const empty = z.strictObject({});
+
+export const PROFILE_NAMES = ['sim', 'mainnet'] as const;
+export const ProfileNameSchema = z.enum(PROFILE_NAMES);
+export type ProfileName = z.infer<typeof ProfileNameSchema>;
+
+export const SIDES = ['BUY', 'SELL'] as const;
+export const ORDER_TYPES = ['MARKET', 'LIMIT', 'TRIGGER'] as const;
+export const TIME_IN_FORCE = ['GTC', 'IOC', 'ALO'] as const;
+export const TPSL = ['TP', 'SL'] as const;
+/** Venue candle intervals (the venue's info API vocabulary). */
+export const CANDLE_INTERVALS = ['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '8h', '12h', '1d', '3d', '1w', '1M'] as const;
+/** Ledger derivation schemes (the same list main offers; a unit test keeps them equal). */
+export const LEDGER_SCHEMES = [
+  { scheme: 'ledger-live', label: 'Ledger Live', pattern: "m/44'/60'/N'/0/0" },
+  { scheme: 'legacy', label: 'Legacy (MEW / MyCrypto)', pattern: "m/44'/60'/0'/N" },
+  { scheme: 'bip44', label: 'BIP 44 standard (MetaMask)', pattern: "m/44'/60'/0'/0/N" },
+] as const;
+export const LedgerSchemeSchema = z.enum(['ledger-live', 'legacy', 'bip44']);
+
+export const SIGNER_KINDS = ['keystore', 'env', 'offline', 'ledger'] as const;
+export const SignerKindSchema = z.enum(SIGNER_KINDS);
+
+const ORDER_STATUSES = ['SUBMITTED', 'ACCEPTED', 'EXECUTING', 'PENDING_MODIFY', 'PENDING_PARENT', 'FILLED', 'PARTIALLY_FILLED_CANCELLED', 'CANCELLED', 'REJECTED', 'FAILED'] as const;
+const LIST_STATUSES = ['open', 'triggered', 'filled', 'partially_filled_cancelled', 'cancelled', 'rejected'] as const;
+const WITHDRAWAL_STATUSES = ['REQUESTED', 'ACCEPTED', 'PROCESSING', 'COMPLETED', 'REJECTED', 'REFUNDED', 'FAILED'] as const;
+const WITHDRAWAL_PHASES = ['SIGNED', 'LANDED', 'TRACKING', 'DONE', 'UNMATCHED'] as const;
+
+// ---- app ----------------------------------------------------------------------------------------------
 
 export const AppInfoSchema = z.object({
   name: z.string(),
@@ -23,18 +129,770 @@ export const AppInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 
-/** Request schemas double as the main process's payload validation. */
-export const IPC_CHANNELS = {
-  'app:getInfo': { request: z.object({}).strict(), response: AppInfoSchema },
-} as const;
+export const MainnetUrlsSchema = z.strictObject({
+  /** Trading API root including /api/v1. */
+  base_url: z.string().min(1).max(2048),
+  /** The venue's info API. */
+  venue_info_url: z.string().min(1).max(2048),
+  /** The venue's WebSocket; derived from the info URL when omitted and it ends in /info. */
+  venue_ws_url: z.string().min(1).max(2048).optional(),
+});
+export type MainnetUrls = z.infer<typeof MainnetUrlsSchema>;
 
-export type IpcChannel = keyof typeof IPC_CHANNELS;
-export type IpcRequest<C extends IpcChannel> = z.infer<(typeof IPC_CHANNELS)[C]['request']>;
+export const ProfileViewSchema = z.object({
+  active: ProfileNameSchema,
+  /** The signed environment literal of the active profile. */
+  environment: z.enum(['Mainnet', 'Testnet']),
+  sim: z.object({ running: z.boolean(), base_url: z.string().nullable() }),
+  mainnet: z.object({
+    base_url: z.string().nullable(),
+    venue_info_url: z.string().nullable(),
+    venue_ws_url: z.string().nullable(),
+    /** Both required URLs are set: the profile can be switched to. */
+    configured: z.boolean(),
+  }),
+});
+export type ProfileView = z.infer<typeof ProfileViewSchema>;
+
+export const SetProfileRequestSchema = z.strictObject({
+  profile: ProfileNameSchema,
+  /** Mainnet URLs to store first (validated; a bad URL is never stored). */
+  mainnet: MainnetUrlsSchema.optional(),
+});
+
+// ---- wallet (main-wallet custody signer) --------------------------------------------------------------
+
+export const WalletViewSchema = z.object({
+  /** The main wallet (remembered across restarts), or null before onboarding. */
+  address: address.nullable(),
+  /** The connected custody signer of this session, or null (custody actions then need a reconnect). */
+  signer: z
+    .object({
+      kind: SignerKindSchema,
+      /** For people: "Keystore wallet.json", "Ledger Nano X m/44'/60'/0'/0/0", "Environment PERPS_KEY", "Offline signer". */
+      label: z.string(),
+      /** Ledger derivation path. */
+      path: z.string().nullable(),
+    })
+    .nullable(),
+  /** The last signer kind used with this wallet, to offer the same one after a restart. */
+  last_signer_kind: SignerKindSchema.nullable(),
+});
+export type WalletView = z.infer<typeof WalletViewSchema>;
+
+export const KeystoreChoiceSchema = z
+  .object({
+    /** Opaque handle for wallet:connectKeystore; the file path itself never leaves main. */
+    file_token: opaqueId,
+    file_name: z.string(),
+    /** The address the keystore declares (read without decrypting), to show whose password is asked. */
+    address: address.nullable(),
+  })
+  .nullable();
+export type KeystoreChoice = z.infer<typeof KeystoreChoiceSchema>;
+
+export const ConnectKeystoreRequestSchema = z.strictObject({
+  file_token: opaqueId,
+  /** Used once to decrypt and dropped; never stored, returned or logged. */
+  password: z.string().max(1024),
+});
+
+export const ConnectEnvRequestSchema = z.strictObject({
+  /** Name of an environment variable of the app's process holding the key (automation only). */
+  variable: z.string().regex(/^[A-Z_][A-Z0-9_]{0,63}$/, 'expected an environment variable name (A-Z, 0-9, _)'),
+});
+
+export const ConnectOfflineRequestSchema = z.strictObject({ address });
+
+export const DisconnectRequestSchema = z.strictObject({
+  /** Also forget the wallet address (back to onboarding). Default false: only the signer is dropped. */
+  forget: z.boolean().optional(),
+});
+
+export const LedgerDevicesSchema = z.object({ devices: z.array(z.object({ device_id: z.string(), label: z.string() })) });
+export const LedgerListAccountsRequestSchema = z.strictObject({
+  device_id: z.string().min(1).max(512),
+  scheme: LedgerSchemeSchema,
+  start: z.number().int().min(0).max(0x7fffffff).optional(),
+  count: z.number().int().min(1).max(10).optional(),
+});
+export const LedgerAccountsSchema = z.object({ accounts: z.array(z.object({ path: z.string(), index: z.number().int(), address })) });
+export const LedgerConnectRequestSchema = z.strictObject({
+  device_id: z.string().min(1).max(512),
+  /** Derivation path, e.g. m/44'/60'/0'/0/0; the address is shown on the device for confirmation. */
+  path: z.string().min(1).max(64),
+});
+
+// ---- prompts (main asks, renderer answers) -------------------------------------------------------------
+
+export const BlindSigningRequestSchema = z.object({
+  prompt_id: opaqueId,
+  primary_type: z.enum(['AuthorizeAgent', 'RevokeAgent', 'Withdraw']),
+  /** Compare both with the device screen before accepting. */
+  domain_separator: hex32,
+  message_hash: hex32,
+  summary: z.array(z.string()),
+});
+export type BlindSigningRequest = z.infer<typeof BlindSigningRequestSchema>;
+
+export const OfflineSignatureRequestSchema = z.object({
+  prompt_id: opaqueId,
+  /** The wallet whose signature is expected. */
+  signer: address,
+  summary: z.array(z.string()),
+  /** EIP-712 digest, for tools that sign a raw digest. */
+  digest: hex32,
+  /** The full request document (eth_signTypedData_v4 typed data, summary, signer, digest) as JSON text. */
+  document: z.string(),
+});
+export type OfflineSignatureRequest = z.infer<typeof OfflineSignatureRequestSchema>;
+
+export const RespondBlindSigningRequestSchema = z.strictObject({ prompt_id: opaqueId, accept: z.boolean() });
+export const RespondOfflineSignatureRequestSchema = z.union([
+  z.strictObject({ prompt_id: opaqueId, signature: z.string().min(1).max(200) }),
+  z.strictObject({ prompt_id: opaqueId, cancel: z.literal(true) }),
+]);
+export const PromptIdRequestSchema = z.strictObject({ prompt_id: opaqueId });
+/** false when no prompt with that id was waiting (answered already, or timed out). */
+export const DeliveredSchema = z.object({ delivered: z.boolean() });
+export const SavedFileSchema = z.object({ saved: z.boolean(), file_name: z.string().nullable() });
+export const ImportedSignatureSchema = z.object({ signature: z.string().nullable() });
+
+// ---- signing review -----------------------------------------------------------------------------------
+
+export const TypedDataViewSchema = z.object({
+  domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int() }),
+  primaryType: z.string(),
+  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  /** Every member as signed: uint256 values as decimal strings, bools as booleans. */
+  message: z.record(z.string(), z.union([z.string(), z.boolean()])),
+});
+export type TypedDataView = z.infer<typeof TypedDataViewSchema>;
+
+export const SigningReviewSchema = z.object({
+  review_id: opaqueId,
+  primary_type: z.string(),
+  /** Who signs: the main wallet's custody signer, or the trading key. */
+  signer: z.object({ kind: z.enum(['keystore', 'env', 'offline', 'ledger', 'trading-key']), address }),
+  /** Plain-language lines describing exactly what signing authorizes. */
+  summary: z.array(z.string()),
+  digest: hex32,
+  typed_data: TypedDataViewSchema,
+  /** Unix ms after which the review id is refused (preview again). */
+  valid_until: unixMs,
+});
+export type SigningReview = z.infer<typeof SigningReviewSchema>;
+
+export const ReviewIdRequestSchema = z.strictObject({ review_id: opaqueId });
+
+// ---- trading keys -------------------------------------------------------------------------------------
+
+export const TradingKeyRowSchema = z.object({
+  agent: address,
+  name: z.string().nullable(),
+  /** ACTIVE (listed by the service), NOT_AUTHORIZED (created here, never authorized), EXPIRED, NOT_LISTED (revoked or registered elsewhere). */
+  status: z.enum(['ACTIVE', 'NOT_AUTHORIZED', 'EXPIRED', 'NOT_LISTED']),
+  listed: z.boolean(),
+  /** Its private key is in this machine's keychain (it can sign here). */
+  stored_locally: z.boolean(),
+  expires_at: unixMs.nullable(),
+  /** By the service's clock; negative once expired. */
+  expires_in_ms: z.number().int().nullable(),
+  /** Within the key-expiry warning window of the settings. */
+  expiring_soon: z.boolean(),
+  created_at: z.union([z.number(), z.string()]).nullable(),
+});
+export type TradingKeyRow = z.infer<typeof TradingKeyRowSchema>;
+
+export const TradingKeyListSchema = z.object({ wallet: address, environment: z.string(), keys: z.array(TradingKeyRowSchema) });
+export type TradingKeyList = z.infer<typeof TradingKeyListSchema>;
+
+export const CreateKeyRequestSchema = z.strictObject({ name: z.string().min(1).max(64).optional() });
+export const CreatedKeySchema = z.object({ agent: address, name: z.string(), created_at: unixMs, expires_at: unixMs.nullable() });
+
+export const KeyReviewRequestSchema = z.strictObject({
+  action: z.enum(['authorize', 'renew', 'revoke']),
+  agent: address,
+  /** authorize/renew: lifetime in days, default 90, at most 180. */
+  expires_in_days: z.number().positive().max(180).optional(),
+});
+
+export const AuthorizeResultSchema = z.object({
+  wallet: address,
+  agent: address,
+  environment: z.string(),
+  expires_at: unixMs,
+  stored_locally: z.boolean(),
+  already_registered: z.boolean(),
+  /** renew only: the expiry before. */
+  previous_expires_at: unixMs.nullable(),
+});
+export type AuthorizeResult = z.infer<typeof AuthorizeResultSchema>;
+
+export const RevokeResultSchema = z.object({ wallet: address, agent: address, environment: z.string(), revoked: z.literal(true), deleted_locally: z.boolean() });
+
+// ---- funding and balance ------------------------------------------------------------------------------
+
+export const DepositInfoSchema = z.object({
+  /** Destination of a venue spot transfer, from GET /config (never hardcoded). */
+  address,
+  rails: z.array(z.object({ rail: z.string(), min_amount: dec, address: address.nullable() })),
+  note: z.string(),
+  /** The sim profile offers a faucet instead of a real transfer. */
+  faucet_available: z.boolean(),
+});
+export type DepositInfo = z.infer<typeof DepositInfoSchema>;
+
+export const FaucetRequestSchema = z.strictObject({ amount: decimalIn });
+export const FaucetResultSchema = z.object({ wallet: address, amount: dec });
+
+export const BalanceViewSchema = z.object({ wallet: address, account_id: z.string(), free_balance: dec });
+export type BalanceView = z.infer<typeof BalanceViewSchema>;
+
+// ---- markets ------------------------------------------------------------------------------------------
+
+export const MarketViewSchema = z.object({
+  symbol: z.string(),
+  venue_symbol: z.string(),
+  /** The service's market record joined to venue data (on venue_asset_index / venue_symbol). */
+  joined: z.boolean(),
+  is_active: z.boolean(),
+  only_isolated: z.boolean(),
+  mark: dec.nullable(),
+  oracle: dec.nullable(),
+  mid: dec.nullable(),
+  prev_day_px: dec.nullable(),
+  /** (mark - prev_day_px) / prev_day_px as a fraction ("0.0123" is +1.23 %). */
+  change_24h: dec.nullable(),
+  /** The venue's current hourly funding rate, a raw fraction. */
+  funding_rate: dec.nullable(),
+  /** Open interest in base units. */
+  open_interest: dec.nullable(),
+  /** 24 h notional volume. */
+  day_volume: dec.nullable(),
+  max_leverage: z.number().int(),
+  display_max_leverage: z.number().int(),
+  tick_size: dec,
+  sz_decimals: z.number().int(),
+  px_decimals: z.number().int(),
+  min_order_value: dec,
+  /** '0' means no ceiling. */
+  max_notional: dec,
+  max_open_orders: z.number().int(),
+  maker_fee_rate: dec,
+  taker_fee_rate: dec,
+  slippage_bps: z.number().int(),
+});
+export type MarketView = z.infer<typeof MarketViewSchema>;
+
+export const MarketsListSchema = z.object({ markets: z.array(MarketViewSchema), at: unixMs });
+
+export const CandlesRequestSchema = z.strictObject({
+  market: marketSymbol,
+  interval: z.enum(CANDLE_INTERVALS),
+  /** Default: 200 intervals before end_time. */
+  start_time: unixMs.optional(),
+  /** Default: now. */
+  end_time: unixMs.optional(),
+});
+export const CandleViewSchema = z.object({ t: unixMs, T: unixMs, o: dec, h: dec, l: dec, c: dec, v: dec, n: z.number().int() });
+export type CandleView = z.infer<typeof CandleViewSchema>;
+export const CandlesSchema = z.object({ market: z.string(), interval: z.enum(CANDLE_INTERVALS), candles: z.array(CandleViewSchema) });
+
+// ---- orders -------------------------------------------------------------------------------------------
+
+const BracketLevelSchema = z.strictObject({
+  /** Mark-price threshold that arms-and-fires the leg. */
+  trigger_price: decimalIn,
+  /** Fire price; default: the market's slippage tolerance around the trigger price. */
+  limit_price: decimalIn.optional(),
+});
+
+export const OrderRequestSchema = z.strictObject({
+  market: marketSymbol,
+  side: z.enum(SIDES),
+  order_type: z.enum(ORDER_TYPES),
+  size: decimalIn,
+  /** LIMIT: the price. MARKET: an explicit slippage bound (default: from the mark). TRIGGER: the fire price (default: from the trigger price). */
+  limit_price: decimalIn.optional(),
+  /** Default IOC for MARKET, GTC for LIMIT; omitted for TRIGGER. ALO is post-only. */
+  time_in_force: z.enum(TIME_IN_FORCE).optional(),
+  reduce_only: z.boolean().optional(),
+  leverage: z.number().int().min(1).max(1000).optional(),
+  /** Tolerance for a computed MARKET bound or fire price; default the market's slippage_bps. */
+  slippage_bps: z.number().int().min(0).max(5000).optional(),
+  /** TRIGGER orders only. */
+  trigger: z.strictObject({ trigger_price: decimalIn, tpsl: z.enum(TPSL) }).optional(),
+  /** MARKET or LIMIT entries only: whole-position TP and/or SL legs attached to this entry. */
+  bracket: z.strictObject({ tp: BracketLevelSchema.optional(), sl: BracketLevelSchema.optional() }).optional(),
+});
+export type OrderRequest = z.infer<typeof OrderRequestSchema>;
+
+export const PreviewLegSchema = z.object({
+  /** 'order' for a plain order; 'entry', 'tp', 'sl' for a bracket. */
+  label: z.enum(['order', 'entry', 'tp', 'sl']),
+  client_order_id: z.string(),
+  market: z.string(),
+  side: z.enum(SIDES),
+  order_type: z.enum(ORDER_TYPES),
+  size: dec,
+  limit_price: dec,
+  time_in_force: z.enum(TIME_IN_FORCE).nullable(),
+  reduce_only: z.boolean(),
+  leverage: z.number().int().nullable(),
+  trigger: z.object({ trigger_price: dec, tpsl: z.enum(TPSL), is_market: z.boolean() }).nullable(),
+  parent_client_order_id: z.string().nullable(),
+  /** size x limit_price (for a whole-position leg: the entry's size at the trigger price). */
+  notional: dec,
+  fee_kind: z.enum(['maker', 'taker']),
+  fee_rate: dec,
+  fee_estimate: dec,
+  summary: z.array(z.string()),
+  digest: hex32,
+  typed_data: TypedDataViewSchema,
+});
+export type PreviewLeg = z.infer<typeof PreviewLegSchema>;
+
+export const OrderPreviewSchema = z.object({
+  preview_id: opaqueId,
+  valid_until: unixMs,
+  wallet: address,
+  /** The trading key that will sign. */
+  signer: address,
+  market: z.string(),
+  mark: dec.nullable(),
+  legs: z.array(PreviewLegSchema),
+  total_notional: dec,
+  total_fee_estimate: dec,
+  /** Initial margin the entry needs at its leverage (notional / leverage), when leverage is set. */
+  margin_required: dec.nullable(),
+  warnings: z.array(z.string()),
+});
+export type OrderPreview = z.infer<typeof OrderPreviewSchema>;
+
+export const PlaceOrdersRequestSchema = z.strictObject({ preview_id: opaqueId });
+export const PlacedLegSchema = z.object({
+  label: z.enum(['order', 'entry', 'tp', 'sl']),
+  client_order_id: z.string(),
+  order_id: z.string().nullable(),
+  /** SUBMITTED means queued, not filled; follow orderStatus events. UNKNOWN: the answer was lost and the leg is not in history yet. */
+  status: z.enum(['SUBMITTED', 'REJECTED', 'UNKNOWN']),
+  reason: z.string().nullable(),
+});
+export const PlaceOrdersResultSchema = z.object({ success: z.boolean(), reconciled: z.boolean(), legs: z.array(PlacedLegSchema) });
+export type PlaceOrdersResult = z.infer<typeof PlaceOrdersResultSchema>;
+
+export const ModifyOrderRequestSchema = z.strictObject({
+  order_id: id,
+  /** New limit price (the fire price of a trigger). */
+  price: decimalIn,
+  size: decimalIn,
+  /** Triggers only; default: unchanged. */
+  trigger_price: decimalIn.optional(),
+});
+export const ModifyOrderResultSchema = z.object({
+  old_order_id: z.string(),
+  new_order_id: z.string().nullable(),
+  status: z.enum(['SUBMITTED', 'REJECTED', 'UNKNOWN']),
+  reason: z.string().nullable(),
+});
+
+export const CancelOrderRequestSchema = z.strictObject({ order_id: id, order_type: z.enum(['LIMIT', 'TRIGGER']).optional() });
+export const CancelAllRequestSchema = z.strictObject({ market: marketSymbol.optional() });
+export const CancelLegSchema = z.object({
+  order_id: z.string(),
+  order_type: z.enum(['LIMIT', 'TRIGGER']),
+  /** The service's answer: SUBMITTED means queued (cancellation is asynchronous; follow orderStatus events). */
+  status: z.enum(['SUBMITTED', 'REJECTED', 'FAILED', 'UNKNOWN']),
+  reason: z.string().nullable(),
+});
+export const CancelResultSchema = z.object({ results: z.array(CancelLegSchema) });
+
+export const ListedOrderViewSchema = z.object({
+  order_id: z.string(),
+  market: z.string(),
+  side: z.enum(['buy', 'sell']),
+  size: dec,
+  filled_size: dec,
+  limit_price: dec,
+  order_type: z.string(),
+  time_in_force: z.enum(TIME_IN_FORCE).nullable(),
+  reduce_only: z.boolean(),
+  trigger_price: dec.nullable(),
+  tpsl: z.enum(['tp', 'sl']).nullable(),
+  /** List vocabulary: open, triggered, filled, partially_filled_cancelled, cancelled, rejected. */
+  status: z.enum(LIST_STATUSES),
+  submitted_at: unixMs,
+  status_at: unixMs,
+  /** A modify is in flight: re-read instead of modifying again. */
+  is_modifying: z.boolean(),
+  /** A TP/SL leg awaiting its entry (PENDING_PARENT): not armed, cannot fire, cannot be modified. */
+  pending_parent: z.boolean(),
+  parent_order_id: z.string().nullable(),
+  /** An armed trigger (open TRIGGER not waiting for an entry). */
+  armed: z.boolean(),
+  reason: z.string().nullable(),
+  avg_fill_price: dec.nullable(),
+});
+export type ListedOrderView = z.infer<typeof ListedOrderViewSchema>;
+
+/** An open order with the PENDING_PARENT legs that wait for it attached (they are not listed again at top level). */
+export const OpenOrderViewSchema = ListedOrderViewSchema.extend({ legs: z.array(ListedOrderViewSchema) });
+export type OpenOrderView = z.infer<typeof OpenOrderViewSchema>;
+
+export const MarketFilterRequestSchema = z.strictObject({ market: marketSymbol.optional() });
+export const OpenOrdersSchema = z.object({ orders: z.array(OpenOrderViewSchema) });
+export const TriggersSchema = z.object({ triggers: z.array(ListedOrderViewSchema) });
+
+// ---- positions ----------------------------------------------------------------------------------------
+
+export const PositionViewSchema = z.object({
+  id: z.string(),
+  market: z.string(),
+  side: z.enum(['LONG', 'SHORT']),
+  /** Signed: positive long, negative short. */
+  size: dec,
+  entry_price: dec,
+  mark: dec.nullable(),
+  /** |size| x mark. */
+  notional: dec.nullable(),
+  /** size x (mark - entry_price). */
+  unrealized_pnl: dec.nullable(),
+  /** unrealized_pnl / isolated_margin as a fraction. */
+  return_on_margin: dec.nullable(),
+  isolated_margin: dec,
+  closeable: dec,
+  status: z.string(),
+  version: z.number().int(),
+});
+export type PositionView = z.infer<typeof PositionViewSchema>;
+
+export const PositionsListSchema = z.object({ positions: z.array(PositionViewSchema), at: unixMs });
+export const ClosePositionRequestSchema = z.strictObject({ market: marketSymbol, slippage_bps: z.number().int().min(0).max(5000).optional() });
+export const ClosePositionResultSchema = z.object({
+  market: z.string(),
+  closed: z.boolean(),
+  order_id: z.string().nullable(),
+  cancelled_triggers: z.number().int(),
+  position_after: PositionViewSchema.nullable(),
+});
+export const ReversePositionRequestSchema = z.strictObject({
+  market: marketSymbol,
+  size: decimalIn.optional(),
+  leverage: z.number().int().min(1).max(1000).optional(),
+  slippage_bps: z.number().int().min(0).max(5000).optional(),
+});
+export const ReversePositionResultSchema = z.object({ market: z.string(), position_after: PositionViewSchema.nullable() });
+export const AdjustMarginRequestSchema = z.strictObject({
+  market: marketSymbol,
+  /** Signed: positive adds margin from the free balance, negative removes it. */
+  amount: decimalIn,
+});
+export const AdjustMarginResultSchema = z.object({
+  market: z.string(),
+  amount: dec,
+  request_id: z.string().nullable(),
+  status: z.enum(['SUBMITTED', 'APPLIED', 'REJECTED', 'UNKNOWN']),
+  reason: z.string().nullable(),
+  explanation: z.string().nullable(),
+});
+
+// ---- history ------------------------------------------------------------------------------------------
+
+export const HistoryPageRequestSchema = z.strictObject({
+  offset: z.number().int().min(0).max(10_000_000),
+  limit: z.number().int().min(1).max(200),
+  market: marketSymbol.optional(),
+});
+/** Deposits and withdrawals are per account, with no market. */
+export const MoneyHistoryPageRequestSchema = z.strictObject({
+  offset: z.number().int().min(0).max(10_000_000),
+  limit: z.number().int().min(1).max(200),
+});
+
+export const FillViewSchema = z.object({
+  tid: z.string(),
+  order_id: z.string(),
+  market: z.string().nullable(),
+  side: z.string().nullable(),
+  dir: z.string(),
+  price: dec,
+  size: dec,
+  fee: dec,
+  closed_pnl: dec.nullable(),
+  is_liquidation: z.boolean(),
+  filled_at: unixMs,
+});
+export type FillView = z.infer<typeof FillViewSchema>;
+
+export const FundingPaymentViewSchema = z.object({
+  market: z.string().nullable(),
+  direction: z.enum(['LONG', 'SHORT']),
+  size: dec,
+  /** Signed: negative paid, positive received. */
+  payment: dec,
+  /** Raw fraction, not a percentage. */
+  funding_rate: dec,
+  epoch_time: unixMs,
+  settled_at: unixMs,
+});
+export const DepositViewSchema = z.object({
+  tx_hash: z.string(),
+  amount: dec,
+  source: z.string(),
+  status: z.enum(['DETECTED', 'CONFIRMED', 'BELOW_MIN']),
+  detected_at: unixMs,
+  credited_at: unixMs.nullable(),
+});
+export const WithdrawalRowViewSchema = z.object({
+  withdrawal_id: z.string(),
+  amount: dec,
+  l1_send_amount: dec.nullable(),
+  destination: z.string(),
+  status: z.enum(WITHDRAWAL_STATUSES),
+  failure_reason: z.string().nullable(),
+  l1_tx_hash: z.string().nullable(),
+  created_at: unixMs,
+  completed_at: unixMs.nullable(),
+});
+
+function page<T extends z.ZodType>(row: T) {
+  return z.object({ rows: z.array(row), total: z.number().int().nonnegative(), offset: z.number().int(), limit: z.number().int() });
+}
+export const OrderHistoryPageSchema = page(ListedOrderViewSchema);
+export const FillsPageSchema = page(FillViewSchema);
+export const FundingPageSchema = page(FundingPaymentViewSchema);
+export const DepositsPageSchema = page(DepositViewSchema);
+export const WithdrawalsPageSchema = page(WithdrawalRowViewSchema);
+
+export const HISTORY_KINDS = ['orders', 'fills', 'funding', 'deposits', 'withdrawals'] as const;
+export const ExportCsvRequestSchema = z.strictObject({ kind: z.enum(HISTORY_KINDS), market: marketSymbol.optional() });
+/** saved is false when the user cancelled the save dialog. */
+export const ExportCsvResultSchema = z.object({ saved: z.boolean(), file_name: z.string().nullable(), rows: z.number().int() });
+
+// ---- withdrawals --------------------------------------------------------------------------------------
+
+export const WithdrawPreviewRequestSchema = z.strictObject({ amount: decimalIn });
+export const WithdrawCheckSchema = z.object({
+  wallet: address,
+  amount: dec,
+  /** The default rail withdraws to the wallet itself. */
+  destination: address,
+  free_balance: dec,
+  min_amount: dec,
+  /** Present when the destination has no withdrawal history: the venue's one-time new-wallet fee will likely apply. */
+  fee_preview: z.object({ new_wallet_fee: dec, estimated_l1_send_amount: dec, note: z.string() }).nullable(),
+  warnings: z.array(z.string()),
+});
+export const WithdrawPreviewSchema = z.object({ check: WithdrawCheckSchema, review: SigningReviewSchema });
+export type WithdrawPreview = z.infer<typeof WithdrawPreviewSchema>;
+
+export const TrackedWithdrawalViewSchema = z.object({
+  /** Local id of the intent: one intent, one signature, at most one withdrawal. */
+  intent_id: z.string(),
+  withdrawal_id: z.string().nullable(),
+  amount: dec,
+  destination: address,
+  /** SIGNED (not confirmed sent), LANDED (finding it), TRACKING, DONE, UNMATCHED. */
+  phase: z.enum(WITHDRAWAL_PHASES),
+  status: z.enum(WITHDRAWAL_STATUSES).nullable(),
+  reason: z.string().nullable(),
+  new_wallet_fee: dec.nullable(),
+  failure_reason: z.string().nullable(),
+  l1_send_amount: dec.nullable(),
+  l1_tx_hash: z.string().nullable(),
+  created_at: unixMs.nullable(),
+  completed_at: unixMs.nullable(),
+  updated_at: unixMs,
+  note: z.string().nullable(),
+});
+export type TrackedWithdrawalView = z.infer<typeof TrackedWithdrawalViewSchema>;
+export const TrackedWithdrawalsSchema = z.object({ withdrawals: z.array(TrackedWithdrawalViewSchema) });
+
+// ---- settings -----------------------------------------------------------------------------------------
+
+export const SettingsSchema = z.object({
+  /** Default tolerance for MARKET orders; null: each market's own slippage_bps. */
+  default_slippage_bps: z.number().int().min(0).max(5000).nullable(),
+  default_leverage: z.number().int().min(1).max(1000),
+  /** Show the signing review before every order (off: the renderer may place right after preview). */
+  confirm_orders: z.boolean(),
+  /** Keys expiring within this many days are flagged and reported by keyExpiry events. */
+  key_expiry_warning_days: z.number().int().min(1).max(90),
+  theme: z.enum(['dark', 'light']),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+export const SettingsPatchSchema = z.strictObject({
+  default_slippage_bps: z.number().int().min(0).max(5000).nullable().optional(),
+  default_leverage: z.number().int().min(1).max(1000).optional(),
+  confirm_orders: z.boolean().optional(),
+  key_expiry_warning_days: z.number().int().min(1).max(90).optional(),
+  theme: z.enum(['dark', 'light']).optional(),
+});
+
+export const NotificationPrefsSchema = z.object({
+  /** Native notification on each fill. */
+  fills: z.boolean(),
+  /** When a TP/SL trigger fires. */
+  trigger_fires: z.boolean(),
+  /** When a withdrawal completes (or ends otherwise). */
+  withdrawals: z.boolean(),
+  /** When a trading key enters the expiry warning window or expires. */
+  key_expiry: z.boolean(),
+});
+export type NotificationPrefs = z.infer<typeof NotificationPrefsSchema>;
+export const NotificationPrefsPatchSchema = z.strictObject({
+  fills: z.boolean().optional(),
+  trigger_fires: z.boolean().optional(),
+  withdrawals: z.boolean().optional(),
+  key_expiry: z.boolean().optional(),
+});
+
+// ---- the channel table --------------------------------------------------------------------------------
+
+interface ChannelDef {
+  request: z.ZodType;
+  response: z.ZodType;
+}
+
+/** Every channel with its schemas. `satisfies` makes the compiler refuse a missing or an extra channel. */
+export const IPC_CHANNELS = {
+  'app:getInfo': { request: empty, response: AppInfoSchema },
+  'app:getProfile': { request: empty, response: ProfileViewSchema },
+  'app:setProfile': { request: SetProfileRequestSchema, response: ProfileViewSchema },
+
+  'wallet:current': { request: empty, response: WalletViewSchema },
+  'wallet:chooseKeystoreFile': { request: empty, response: KeystoreChoiceSchema },
+  'wallet:connectKeystore': { request: ConnectKeystoreRequestSchema, response: WalletViewSchema },
+  'wallet:connectEnv': { request: ConnectEnvRequestSchema, response: WalletViewSchema },
+  'wallet:connectOffline': { request: ConnectOfflineRequestSchema, response: WalletViewSchema },
+  'wallet:disconnect': { request: DisconnectRequestSchema, response: WalletViewSchema },
+
+  'ledger:listDevices': { request: empty, response: LedgerDevicesSchema },
+  'ledger:listAccounts': { request: LedgerListAccountsRequestSchema, response: LedgerAccountsSchema },
+  'ledger:connect': { request: LedgerConnectRequestSchema, response: WalletViewSchema },
+
+  'prompt:respondBlindSigning': { request: RespondBlindSigningRequestSchema, response: DeliveredSchema },
+  'prompt:respondOfflineSignature': { request: RespondOfflineSignatureRequestSchema, response: DeliveredSchema },
+  'prompt:exportSigningRequest': { request: PromptIdRequestSchema, response: SavedFileSchema },
+  'prompt:importSignatureFile': { request: PromptIdRequestSchema, response: ImportedSignatureSchema },
+
+  'keys:list': { request: empty, response: TradingKeyListSchema },
+  'keys:create': { request: CreateKeyRequestSchema, response: CreatedKeySchema },
+  'keys:review': { request: KeyReviewRequestSchema, response: SigningReviewSchema },
+  'keys:authorize': { request: ReviewIdRequestSchema, response: AuthorizeResultSchema },
+  'keys:renew': { request: ReviewIdRequestSchema, response: AuthorizeResultSchema },
+  'keys:revoke': { request: ReviewIdRequestSchema, response: RevokeResultSchema },
+
+  'funding:depositInfo': { request: empty, response: DepositInfoSchema },
+  'funding:faucet': { request: FaucetRequestSchema, response: FaucetResultSchema },
+  'account:balance': { request: empty, response: BalanceViewSchema },
+
+  'markets:list': { request: empty, response: MarketsListSchema },
+  'markets:candles': { request: CandlesRequestSchema, response: CandlesSchema },
+
+  'orders:preview': { request: z.strictObject({ order: OrderRequestSchema }), response: OrderPreviewSchema },
+  'orders:place': { request: PlaceOrdersRequestSchema, response: PlaceOrdersResultSchema },
+  'orders:modify': { request: ModifyOrderRequestSchema, response: ModifyOrderResultSchema },
+  'orders:cancel': { request: CancelOrderRequestSchema, response: CancelResultSchema },
+  'orders:cancelAll': { request: CancelAllRequestSchema, response: CancelResultSchema },
+  'orders:listOpen': { request: MarketFilterRequestSchema, response: OpenOrdersSchema },
+  'orders:listTriggers': { request: MarketFilterRequestSchema, response: TriggersSchema },
+
+  'positions:list': { request: empty, response: PositionsListSchema },
+  'positions:close': { request: ClosePositionRequestSchema, response: ClosePositionResultSchema },
+  'positions:reverse': { request: ReversePositionRequestSchema, response: ReversePositionResultSchema },
+  'positions:adjustMargin': { request: AdjustMarginRequestSchema, response: AdjustMarginResultSchema },
+
+  'history:orders': { request: HistoryPageRequestSchema, response: OrderHistoryPageSchema },
+  'history:fills': { request: HistoryPageRequestSchema, response: FillsPageSchema },
+  'history:funding': { request: HistoryPageRequestSchema, response: FundingPageSchema },
+  'history:deposits': { request: MoneyHistoryPageRequestSchema, response: DepositsPageSchema },
+  'history:withdrawals': { request: MoneyHistoryPageRequestSchema, response: WithdrawalsPageSchema },
+  'history:exportCsv': { request: ExportCsvRequestSchema, response: ExportCsvResultSchema },
+
+  'withdraw:preview': { request: WithdrawPreviewRequestSchema, response: WithdrawPreviewSchema },
+  'withdraw:submit': { request: ReviewIdRequestSchema, response: TrackedWithdrawalViewSchema },
+  'withdraw:list': { request: empty, response: TrackedWithdrawalsSchema },
+
+  'settings:get': { request: empty, response: SettingsSchema },
+  'settings:set': { request: SettingsPatchSchema, response: SettingsSchema },
+  'notifications:get': { request: empty, response: NotificationPrefsSchema },
+  'notifications:set': { request: NotificationPrefsPatchSchema, response: NotificationPrefsSchema },
+} as const satisfies { [C in ChannelName]: ChannelDef };
+
+export type IpcChannel = ChannelName;
+export type IpcRequest<C extends IpcChannel> = z.input<(typeof IPC_CHANNELS)[C]['request']>;
 export type IpcResponse<C extends IpcChannel> = z.infer<(typeof IPC_CHANNELS)[C]['response']>;
 
-/** What the preload exposes as window.perps. */
-export interface PerpsApi {
-  app: {
-    getInfo(): Promise<IpcResult<AppInfo>>;
-  };
-}
+// ---- events (main -> renderer) ------------------------------------------------------------------------
+
+export const OrderStatusUpdateSchema = z.object({
+  order_id: z.string(),
+  market: z.string().nullable(),
+  order_type: z.string().nullable(),
+  /** Single-order vocabulary; UNKNOWN until first seen (orders persist asynchronously). */
+  status: z.enum([...ORDER_STATUSES, 'UNKNOWN']),
+  list_status: z.enum(LIST_STATUSES).nullable(),
+  reason: z.string().nullable(),
+  filled_size: dec.nullable(),
+  avg_fill_price: dec.nullable(),
+  armed: z.boolean(),
+  terminal: z.boolean(),
+  /** A modify replaced this order: follow the new id. */
+  replaced_by: z.string().nullable(),
+});
+export type OrderStatusUpdate = z.infer<typeof OrderStatusUpdateSchema>;
+
+export const MarkUpdateSchema = z.object({ market: z.string(), mark: dec, at: unixMs });
+export type MarkUpdate = z.infer<typeof MarkUpdateSchema>;
+
+export const KeyExpiryNoticeSchema = z.object({
+  agent: address,
+  name: z.string().nullable(),
+  expires_at: unixMs,
+  expires_in_ms: z.number().int(),
+  expired: z.boolean(),
+});
+export type KeyExpiryNotice = z.infer<typeof KeyExpiryNoticeSchema>;
+
+export const SessionEventSchema = z.object({ profile: ProfileNameSchema, wallet: WalletViewSchema, sim_running: z.boolean() });
+
+export const IPC_EVENTS = {
+  /** Latest status per order id. */
+  orderStatus: z.object({ updates: z.array(OrderStatusUpdateSchema) }),
+  /** New fills (keyed by tid: nothing is dropped, a repeat tid replaces). */
+  fills: z.object({ fills: z.array(FillViewSchema) }),
+  /** The whole positions snapshot, PnL from the latest mark. */
+  positions: z.object({ positions: z.array(PositionViewSchema), at: unixMs }),
+  /** Latest mark per market. */
+  marks: z.object({ marks: z.array(MarkUpdateSchema) }),
+  /** Latest state per withdrawal intent. */
+  withdrawals: z.object({ withdrawals: z.array(TrackedWithdrawalViewSchema) }),
+  /** Keys entering the warning window or expiring (latest per agent). */
+  keyExpiry: z.object({ keys: z.array(KeyExpiryNoticeSchema) }),
+  /** The profile or the wallet changed: reload views. */
+  session: SessionEventSchema,
+  /** Ledger fallback to blind signing: answer with prompt:respondBlindSigning. */
+  blindSigningRequest: BlindSigningRequestSchema,
+  /** Offline signer: show/export the request, answer with prompt:respondOfflineSignature. */
+  offlineSignatureRequest: OfflineSignatureRequestSchema,
+} as const satisfies { [E in EventName]: z.ZodType };
+
+export type IpcEventPayload<E extends EventName> = z.infer<(typeof IPC_EVENTS)[E]>;
+
+// ---- window.perps -------------------------------------------------------------------------------------
+
+type GroupOf<C extends string> = C extends `${infer G}:${string}` ? G : never;
+/** A channel whose request fields are all optional may be called without an argument. */
+type ChannelFn<C extends ChannelName> = Record<never, never> extends IpcRequest<C>
+  ? (request?: IpcRequest<C>) => Promise<IpcResult<IpcResponse<C>>>
+  : (request: IpcRequest<C>) => Promise<IpcResult<IpcResponse<C>>>;
+
+/** window.perps: perps.<group>.<name>(request) for every channel `group:name`, plus on(event, listener). */
+export type PerpsApi = {
+  readonly [G in GroupOf<ChannelName>]: { readonly [C in ChannelName as C extends `${G}:${infer N}` ? N : never]: ChannelFn<C> };
+} & {
+  /** Subscribes to a main-to-renderer event; returns the function that unsubscribes. */
+  on<E extends EventName>(event: E, listener: (payload: IpcEventPayload<E>) => void): () => void;
+};

@@ -39,4 +39,24 @@ if (fs.existsSync(simBench)) {
   }
 }
 
+// The renderer's benchmark (desktop-app issue): history scaling and a burst of mark updates, in Chromium
+// on the built renderer (`npx electron-vite build` first).
+const rendererBench = path.join(here, 'rendererBench.ts');
+if (fs.existsSync(rendererBench)) {
+  const mod = (await import(rendererBench)) as {
+    runRendererBench?: () => Promise<{ history1kMs: number; history100kMs: number; historyRatio: number; burstBusy: number; burstRate: number; burstLongTasks: number; deliveryBusy: number }>;
+  };
+  if (mod.runRendererBench) {
+    const r = await mod.runRendererBench();
+    report('history view, 100,000 rows / 1,000 rows (main-thread time)', r.historyRatio, '<= 1.5', r.historyRatio <= 1.5, `${r.history100kMs.toFixed(0)}ms vs ${r.history1kMs.toFixed(0)}ms`);
+    report(
+      'renderer main thread busy, 1,000 mark updates/s',
+      r.burstBusy,
+      '< 0.5',
+      r.burstBusy < 0.5,
+      `${(r.burstBusy * 100).toFixed(1)}% busy at ${r.burstRate.toFixed(0)} events/s, of which delivery alone ${(r.deliveryBusy * 100).toFixed(1)}%; ${r.burstLongTasks} long tasks`,
+    );
+  }
+}
+
 process.exit(failed ? 1 : 0);

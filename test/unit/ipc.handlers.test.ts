@@ -1,12 +1,12 @@
 /** Main-side IPC handlers: payloads validated with zod, sender frames checked, errors returned as typed values. */
 import { describe, expect, it } from 'vitest';
-import { registerHandlers, type IpcEventLike } from '../../src/main/ipc/registerHandlers.js';
+import { registerHandlers, stubHandlers, type IpcEventLike } from '../../src/main/ipc/registerHandlers.js';
 
 type Listener = (event: IpcEventLike, payload: unknown) => Promise<unknown>;
 
 function harness(handler: () => Promise<{ name: string; version: string; profile: string; platform: string }>) {
   const listeners = new Map<string, Listener>();
-  registerHandlers({ handle: (c, l) => listeners.set(c, l) }, { 'app:getInfo': handler }, (url) => url.startsWith('app://perps/'));
+  registerHandlers({ handle: (c, l) => listeners.set(c, l) }, stubHandlers({ 'app:getInfo': handler }), (url) => url.startsWith('app://perps/'), { logger: { error: () => undefined } });
   return (channel: string, payload: unknown, url = 'app://perps/index.html') => listeners.get(channel)!({ senderFrame: { url } }, payload);
 }
 

@@ -1,8 +1,12 @@
 /**
- * Registers one handler per IPC channel. Every payload is validated with the channel's zod schema and
- * every sender frame is checked against the app's own origin before a service is called.
+ * Registers one handler per IPC channel of the contract. For every call: the sender frame is checked
+ * against the app's own origin, the payload is validated with the channel's zod schema (strict: unknown
+ * keys are refused), the handler runs, and its answer is parsed with the channel's response schema
+ * (which also strips any field the contract does not name, so an internal field can never reach the
+ * page by accident). Every failure comes back as a typed IpcError value; nothing throws across IPC.
  */
-import { IPC_CHANNELS, type IpcChannel, type IpcRequest, type IpcResponse, type IpcResult } from '../../shared/ipc.js';
+import { CHANNEL_NAMES, IPC_CHANNELS, type IpcChannel, type IpcError, type IpcRequest, type IpcResponse, type IpcResult } from '../../shared/ipc.js';
+import { toIpcError, type ErrorLogger } from './errorMapping.js';
 
 /** The subset of Electron's IpcMainInvokeEvent the handlers read (kept structural for tests). */
 export interface IpcEventLike {
@@ -13,35 +17,86 @@ export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcEventLike, payload: unknown) => Promise<unknown>): void;
 }
 
-export type Handlers = { [C in IpcChannel]: (request: IpcRequest<C>) => Promise<IpcResponse<C>> };
+/** Handlers receive the parsed request (schema output). */
+export type Handlers = { [C in IpcChannel]: (request: IpcParsedRequest<C>) => Promise<IpcResponse<C>> };
+export type IpcParsedRequest<C extends IpcChannel> = import('zod').infer<(typeof IPC_CHANNELS)[C]['request']>;
 
-export function registerHandlers(ipcMain: IpcMainLike, handlers: Handlers, isTrustedFrameUrl: (url: string) => boolean): void {
-  for (const channel of Object.keys(IPC_CHANNELS) as IpcChannel[]) {
+export interface RegisterOptions {
+  logger?: ErrorLogger;
+  /** Observes every exchange (tests record traffic for the key-leak check). */
+  onExchange?: (exchange: { channel: string; payload: unknown; result: IpcResult<unknown> }) => void;
+}
+
+function issueText(channel: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  const issue = issues[0];
+  return `${channel}: ${issue?.path.map(String).join('.') || '(payload)'}: ${issue?.message ?? 'invalid'}`;
+}
+
+/** Runs one call of `channel` through the checks above. Exported for tests that call without an ipcMain. */
+export async function dispatch(
+  channel: IpcChannel,
+  handlers: Handlers,
+  payload: unknown,
+  logger: ErrorLogger = console,
+): Promise<IpcResult<unknown>> {
+  const def = IPC_CHANNELS[channel];
+  const parsed = def.request.safeParse(payload ?? {});
+  if (!parsed.success) {
+    const error: IpcError = { code: 'INVALID_PAYLOAD', message: issueText(channel, parsed.error.issues) };
+    const field = parsed.error.issues[0]?.path.map(String).join('.');
+    if (field) error.field = field;
+    return { ok: false, error };
+  }
+  let value: unknown;
+  try {
+    const handler = handlers[channel] as (r: unknown) => Promise<unknown>;
+    value = await handler(parsed.data);
+  } catch (err) {
+    return { ok: false, error: toIpcError(err, channel, logger) };
+  }
+  const checked = def.response.safeParse(value);
+  if (!checked.success) {
+    // A handler answering outside the contract is a bug in main; the page must not get a shape it does
+    // not expect. The issue paths (not the values) go to the log.
+    logger.error(`[ipc] ${channel} answered outside the contract: ${checked.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`);
+    return { ok: false, error: { code: 'INTERNAL', message: `${channel} produced an invalid answer; see the app log` } };
+  }
+  return { ok: true, value: checked.data };
+}
+
+export function registerHandlers(ipcMain: IpcMainLike, handlers: Handlers, isTrustedFrameUrl: (url: string) => boolean, options: RegisterOptions = {}): void {
+  const logger = options.logger ?? console;
+  for (const channel of CHANNEL_NAMES) {
+    if (typeof handlers[channel] !== 'function') throw new Error(`no handler for IPC channel ${channel}`);
     ipcMain.handle(channel, async (event, payload): Promise<IpcResult<unknown>> => {
-      const url = event.senderFrame?.url ?? '';
+      const url = event?.senderFrame?.url ?? '';
+      let result: IpcResult<unknown>;
       if (!isTrustedFrameUrl(url)) {
-        return { ok: false, error: { code: 'UNTRUSTED_SENDER', message: `IPC from an untrusted frame was refused` } };
+        result = { ok: false, error: { code: 'UNTRUSTED_SENDER', message: 'IPC from an untrusted frame was refused' } };
+      } else {
+        result = await dispatch(channel, handlers, payload, logger);
       }
-      const parsed = IPC_CHANNELS[channel].request.safeParse(payload ?? {});
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return { ok: false, error: { code: 'INVALID_PAYLOAD', message: `${channel}: ${issue?.path.join('.') || '(payload)'}: ${issue?.message ?? 'invalid'}` } };
-      }
-      try {
-        const handler = handlers[channel] as (r: unknown) => Promise<unknown>;
-        return { ok: true, value: await handler(parsed.data) };
-      } catch (err) {
-        const e = err as { code?: unknown; message?: unknown; action?: unknown };
-        console.error(`[ipc] ${channel} failed:`, e.message);
-        return {
-          ok: false,
-          error: {
-            code: typeof e.code === 'string' ? e.code : 'INTERNAL',
-            message: typeof e.message === 'string' ? e.message : 'unexpected error',
-            ...(typeof e.action === 'string' ? { hint: e.action } : {}),
-          },
-        };
-      }
+      options.onExchange?.({ channel, payload, result });
+      return result;
     });
   }
 }
+
+/**
+ * A complete handler table where only the given channels work and every other answers NOT_IMPLEMENTED.
+ * For tests that exercise a few channels (the e2e app frame); the app itself always passes a full table.
+ */
+export function stubHandlers(partial: Partial<Handlers>): Handlers {
+  const out = {} as Record<IpcChannel, (r: unknown) => Promise<unknown>>;
+  for (const channel of CHANNEL_NAMES) {
+    const given = partial[channel] as ((r: unknown) => Promise<unknown>) | undefined;
+    out[channel] =
+      given ??
+      (async () => {
+        throw Object.assign(new Error(`${channel} is not implemented in this test`), { code: 'NOT_IMPLEMENTED' });
+      });
+  }
+  return out as unknown as Handlers;
+}
+
+export type { IpcRequest };

@@ -1,29 +1,74 @@
+/**
+ * The root: the query client, main's event streams, then either onboarding (no wallet, or no usable
+ * trading key yet) or the terminal.
+ */
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { AppInfo, IpcError } from '../../shared/ipc';
+import { Shell } from './app/Shell';
+import { useIpcEvents } from './ipc/events';
+import { createQueryClient } from './ipc/queryClient';
+import { useKeys, useSettings, useWallet } from './ipc/queries';
+import { Onboarding, usableKey, type OnboardingStep } from './features/onboarding/Onboarding';
+import { PromptDialogs } from './features/notifications/PromptDialogs';
+import { useGlobalShortcuts } from './features/shortcuts/shortcuts';
+import { Toaster } from './ui/toast';
+import { ErrorState, Loading } from './ui/States';
 
-/** The app frame; the trading views arrive with the desktop-app issue. */
-export function App() {
-  const [info, setInfo] = useState<AppInfo | null>(null);
-  const [error, setError] = useState<IpcError | null>(null);
+function Gate() {
+  const client = useQueryClient();
+  useIpcEvents(client);
+  const wallet = useWallet();
+  const hasWallet = Boolean(wallet.data?.address);
+  const keys = useKeys({ enabled: hasWallet });
+  const settings = useSettings();
+  // Decided once per session (and again when the wallet is forgotten): later key changes do not yank
+  // the user out of the terminal or back into it mid-step.
+  const [mode, setMode] = useState<{ kind: 'onboarding'; step: OnboardingStep } | { kind: 'terminal' } | null>(null);
 
   useEffect(() => {
-    window.perps.app.getInfo().then(
-      (r) => (r.ok ? setInfo(r.value) : setError(r.error)),
-      (e: unknown) => setError({ code: 'IPC', message: String(e) }),
-    );
-  }, []);
+    if (wallet.isPending) return;
+    if (!hasWallet) {
+      if (mode?.kind !== 'onboarding') setMode({ kind: 'onboarding', step: 'profile' });
+      return;
+    }
+    if (mode !== null) return;
+    if (keys.isPending) return;
+    // Keys that cannot be read (service down) should not trap the user in onboarding: the Keys view shows the error.
+    if (keys.error || usableKey(keys.data?.keys)) setMode({ kind: 'terminal' });
+    else setMode({ kind: 'onboarding', step: 'key' });
+  }, [wallet.isPending, hasWallet, keys.isPending, keys.error, keys.data, mode]);
 
+  useGlobalShortcuts(mode?.kind === 'terminal');
+  useEffect(() => {
+    document.documentElement.dataset['theme'] = settings.data?.theme ?? 'dark';
+  }, [settings.data?.theme]);
+
+  if (wallet.error) {
+    return (
+      <main className="onb">
+        <div className="onb-card">
+          <ErrorState error={wallet.error} title="Could not reach the app core" onRetry={() => void wallet.refetch()} />
+        </div>
+      </main>
+    );
+  }
+  if (mode === null) {
+    return (
+      <main className="onb">
+        <Loading label="Starting Perps Desk" />
+      </main>
+    );
+  }
+  return mode.kind === 'onboarding' ? <Onboarding key={mode.step} initialStep={mode.step} onFinish={() => setMode({ kind: 'terminal' })} /> : <Shell />;
+}
+
+export function App() {
+  const [client] = useState(createQueryClient);
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', color: '#e6e6e6', background: '#0b0e14', minHeight: '100vh', padding: 24 }}>
-      <h1>Perps Desk</h1>
-      {error && <p role="alert">Could not reach the app core: {error.message}</p>}
-      {!error && !info && <p>Loading…</p>}
-      {info && (
-        <p>
-          {info.name} {info.version} · profile <strong>{info.profile}</strong>
-          {info.profile === 'sim' && ' (paper trading on the local simulator, no funds at risk)'}
-        </p>
-      )}
-    </main>
+    <QueryClientProvider client={client}>
+      <Gate />
+      <PromptDialogs />
+      <Toaster />
+    </QueryClientProvider>
   );
 }

@@ -1,6 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import './styles/theme.css';
+import './styles/components.css';
+import './styles/app.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

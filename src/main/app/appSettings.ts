@@ -1,0 +1,79 @@
+/**
+ * The app's own preferences (order defaults, key-expiry window, theme, notification switches) and the
+ * remembered wallet, in the settings store next to everything else non-secret. Reads fill in defaults
+ * and ignore malformed stored values, so a hand-edited file cannot break start-up.
+ */
+import type { NotificationPrefs, ProfileName, Settings } from '../../shared/ipc.js';
+import { NotificationPrefsSchema, SettingsSchema, SignerKindSchema, ProfileNameSchema } from '../../shared/ipc.js';
+import type { SettingsStore } from '../settings/settingsStore.js';
+
+const SETTINGS_KEY = 'app.settings';
+const NOTIFICATIONS_KEY = 'app.notifications';
+const WALLET_KEY = 'app.wallet';
+const PROFILE_KEY = 'app.profile';
+
+export const DEFAULT_SETTINGS: Settings = {
+  default_slippage_bps: null,
+  default_leverage: 1,
+  confirm_orders: true,
+  key_expiry_warning_days: 14,
+  theme: 'dark',
+};
+
+export const DEFAULT_NOTIFICATIONS: NotificationPrefs = { fills: true, trigger_fires: true, withdrawals: true, key_expiry: true };
+
+export interface RememberedWallet {
+  address: string;
+  last_signer_kind: 'keystore' | 'env' | 'offline' | 'ledger' | null;
+}
+
+export class AppSettings {
+  constructor(private readonly store: SettingsStore) {}
+
+  settings(): Settings {
+    const parsed = SettingsSchema.partial().safeParse(this.store.get(SETTINGS_KEY));
+    return { ...DEFAULT_SETTINGS, ...(parsed.success ? stripUndefined(parsed.data) : {}) };
+  }
+
+  updateSettings(patch: Partial<Settings>): Settings {
+    const next = SettingsSchema.parse({ ...this.settings(), ...stripUndefined(patch) });
+    this.store.set(SETTINGS_KEY, next);
+    return next;
+  }
+
+  notifications(): NotificationPrefs {
+    const parsed = NotificationPrefsSchema.partial().safeParse(this.store.get(NOTIFICATIONS_KEY));
+    return { ...DEFAULT_NOTIFICATIONS, ...(parsed.success ? stripUndefined(parsed.data) : {}) };
+  }
+
+  updateNotifications(patch: Partial<NotificationPrefs>): NotificationPrefs {
+    const next = NotificationPrefsSchema.parse({ ...this.notifications(), ...stripUndefined(patch) });
+    this.store.set(NOTIFICATIONS_KEY, next);
+    return next;
+  }
+
+  wallet(): RememberedWallet | null {
+    const raw = this.store.get(WALLET_KEY) as { address?: unknown; last_signer_kind?: unknown } | undefined;
+    if (!raw || typeof raw.address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(raw.address)) return null;
+    const kind = SignerKindSchema.safeParse(raw.last_signer_kind);
+    return { address: raw.address, last_signer_kind: kind.success ? kind.data : null };
+  }
+
+  rememberWallet(wallet: RememberedWallet | null): void {
+    if (wallet === null) this.store.delete(WALLET_KEY);
+    else this.store.set(WALLET_KEY, wallet);
+  }
+
+  profile(): ProfileName {
+    const parsed = ProfileNameSchema.safeParse(this.store.get(PROFILE_KEY));
+    return parsed.success ? parsed.data : 'sim';
+  }
+
+  rememberProfile(name: ProfileName): void {
+    this.store.set(PROFILE_KEY, name);
+  }
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,34 @@
+/**
+ * The in-process simulator as the app core sees it. The core does not import src/sim (main depends on
+ * shared, not on the simulator); whoever builds the core (src/main/index.ts, the tests) passes a launcher
+ * that starts it on loopback and returns its URLs. The faucet is the simulator's control route
+ * POST /sim/deposit, reachable only on the sim profile.
+ */
+import { parseEnvelope } from './envelope.js';
+
+export interface SimUrlsLike {
+  base_url: string;
+  venue_info_url: string;
+  venue_ws_url: string;
+  /** Root of the control API (/sim). */
+  control_url: string;
+}
+
+export interface SimHandle {
+  readonly urls: SimUrlsLike;
+  /** Stops serving and saves the state file. */
+  stop(): Promise<void>;
+}
+
+/** Starts the simulator with its state file (in the app's data folder) on 127.0.0.1. */
+export type SimLauncher = (options: { stateFile: string }) => Promise<SimHandle>;
+
+/** Credits `amount` USDC to `wallet` on the simulator (a simulated venue spot transfer). */
+export async function simDeposit(controlUrl: string, wallet: string, amount: string, fetchFn: typeof fetch = fetch): Promise<void> {
+  const res = await fetchFn(`${controlUrl.replace(/\/+$/, '')}/deposit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ wallet, amount }),
+  });
+  parseEnvelope(res.status, await res.text(), 'POST /sim/deposit');
+}

@@ -1,0 +1,225 @@
+/**
+ * The main wallet of this session and its custody signer (the signer of AuthorizeAgent, RevokeAgent and
+ * Withdraw). The wallet address is remembered across restarts (it is public); the signer lives only in
+ * memory for the session: a keystore is decrypted once with the password the user typed (the password is
+ * dropped right after), a Ledger stays open, an offline signer asks the renderer for each signature.
+ *
+ * Keystore files are chosen in a native dialog in main; the renderer gets an opaque token for the chosen
+ * file, never a path it could swap for another, and never the file's contents.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { WalletView } from '../../shared/ipc.js';
+import { OperationError, ValidationError } from '../services/errors.js';
+import { EnvKeySigner } from '../signers/envKeySigner.js';
+import { KeystoreSigner } from '../signers/keystoreSigner.js';
+import { OfflineSigner, summarizeTypedData } from '../signers/offlineSigner.js';
+import type { Signer } from '../signers/signer.js';
+import { listAccounts, type LedgerAccountChoice } from '../signers/ledger/accounts.js';
+import type { DerivationScheme } from '../signers/ledger/derivationPaths.js';
+import { LedgerSigner } from '../signers/ledger/ledgerSigner.js';
+import { deviceName, listLedgerDevices, openLedger, type LedgerDevice, type LedgerTransport } from '../signers/ledger/transport.js';
+import type { TypedData } from '../../shared/eip712/index.js';
+import type { AppLogger } from './adapters.js';
+import type { AppSettings } from './appSettings.js';
+import type { PromptBroker } from './prompts.js';
+
+type SignerKind = 'keystore' | 'env' | 'offline' | 'ledger';
+
+/** USB access to Ledgers (the real node-hid transport in the app; a recording or nothing in tests). */
+export interface LedgerAccess {
+  listDevices(): Promise<LedgerDevice[]>;
+  open(path: string): Promise<LedgerTransport>;
+}
+
+export const usbLedgerAccess: LedgerAccess = { listDevices: listLedgerDevices, open: openLedger };
+
+interface Connected {
+  signer: Signer;
+  kind: SignerKind;
+  label: string;
+  path: string | null;
+  transport: LedgerTransport | null;
+}
+
+const MAX_KEYSTORE_TOKENS = 8;
+
+export class WalletSession {
+  private connected: Connected | null = null;
+  private readonly keystoreFiles = new Map<string, string>();
+
+  constructor(
+    private readonly settings: AppSettings,
+    private readonly broker: PromptBroker,
+    private readonly logger: AppLogger,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly ledger: LedgerAccess = usbLedgerAccess,
+  ) {}
+
+  view(): WalletView {
+    const remembered = this.settings.wallet();
+    return {
+      address: remembered?.address ?? null,
+      signer: this.connected ? { kind: this.connected.kind, label: this.connected.label, path: this.connected.path } : null,
+      last_signer_kind: remembered?.last_signer_kind ?? null,
+    };
+  }
+
+  address(): string | null {
+    return this.settings.wallet()?.address ?? null;
+  }
+
+  requireAddress(): string {
+    const a = this.address();
+    if (!a) throw new OperationError('NO_WALLET', 'no main wallet is connected yet', { hint: 'Connect your main wallet first (keystore file, Ledger, or offline signer).' });
+    return a;
+  }
+
+  /** The custody signer; custody actions need it connected in this session. */
+  requireSigner(): Signer {
+    const address = this.requireAddress();
+    if (!this.connected) {
+      throw new OperationError('SIGNER_NOT_CONNECTED', `the main wallet ${address} has no signer connected in this session`, {
+        hint: 'Reconnect the main wallet (unlock the keystore, plug in the Ledger, or choose the offline signer).',
+      });
+    }
+    return this.connected.signer;
+  }
+
+  /** Registers a file chosen in the native dialog and returns its token and declared address. */
+  async rememberKeystoreFile(file: string): Promise<{ file_token: string; file_name: string; address: string | null }> {
+    // Reading the declared address validates the file now, before asking for a password.
+    const address = await KeystoreSigner.addressOf(file);
+    while (this.keystoreFiles.size >= MAX_KEYSTORE_TOKENS) {
+      const oldest = this.keystoreFiles.keys().next().value;
+      if (oldest === undefined) break;
+      this.keystoreFiles.delete(oldest);
+    }
+    const token = randomUUID();
+    this.keystoreFiles.set(token, file);
+    return { file_token: token, file_name: path.basename(file), address };
+  }
+
+  async connectKeystore(token: string, password: string): Promise<WalletView> {
+    const file = this.keystoreFiles.get(token);
+    if (!file) throw new ValidationError('the keystore file choice has expired; choose the file again', { field: 'file_token', code: 'UNKNOWN_FILE_TOKEN' });
+    const signer = await KeystoreSigner.open(file, async () => password);
+    this.keystoreFiles.delete(token);
+    await this.install({ signer, kind: 'keystore', label: `Keystore ${path.basename(file)}`, path: null, transport: null });
+    return this.view();
+  }
+
+  async connectEnv(variable: string): Promise<WalletView> {
+    const signer = EnvKeySigner.fromEnv(variable, { env: this.env, logger: { warn: (m) => this.logger.warn(m) } });
+    await this.install({ signer, kind: 'env', label: `Environment variable ${variable}`, path: null, transport: null });
+    return this.view();
+  }
+
+  async connectOffline(address: string): Promise<WalletView> {
+    let document = '';
+    const signer = new OfflineSigner({
+      address,
+      sink: async (doc) => {
+        document = doc;
+      },
+      source: {
+        read: async () => {
+          const parsed = JSON.parse(document) as { summary: string[]; digest: string; signer: string };
+          return this.broker.offlineSignature({ signer: parsed.signer, summary: parsed.summary, digest: parsed.digest, document });
+        },
+      },
+    });
+    await this.install({ signer, kind: 'offline', label: 'Offline signer', path: null, transport: null });
+    return this.view();
+  }
+
+  async listLedgerDevices(): Promise<{ device_id: string; label: string }[]> {
+    const devices = await this.ledger.listDevices();
+    return devices.map((d, i) => ({ device_id: d.path, label: devices.length === 1 ? 'Ledger' : `Ledger ${i + 1}` }));
+  }
+
+  async listLedgerAccounts(deviceId: string, scheme: DerivationScheme, start?: number, count?: number): Promise<LedgerAccountChoice[]> {
+    const transport = await this.openLedger(deviceId);
+    try {
+      return await listAccounts(transport, scheme, { ...(start !== undefined ? { start } : {}), ...(count !== undefined ? { count } : {}) });
+    } finally {
+      await this.closeTransport(transport, 'after listing accounts');
+    }
+  }
+
+  async connectLedger(deviceId: string, derivationPath: string): Promise<WalletView> {
+    const transport = await this.openLedger(deviceId);
+    let pendingSummary: string[] = [];
+    try {
+      const ledger = await LedgerSigner.connect({
+        transport,
+        path: derivationPath,
+        confirmBlindSigning: (prompt) =>
+          this.broker.confirmBlindSigning({
+            primary_type: prompt.primaryType,
+            domain_separator: prompt.domainSeparatorHex,
+            message_hash: prompt.messageHashHex,
+            summary: pendingSummary,
+          }),
+      });
+      // The blind-signing prompt shows the plain-language summary of the very message being signed.
+      const signer: Signer = {
+        kind: 'ledger',
+        address: ledger.address,
+        signTypedData: (data: TypedData) => {
+          pendingSummary = summarizeTypedData(data);
+          return ledger.signTypedData(data);
+        },
+      };
+      await this.install({ signer, kind: 'ledger', label: `${deviceName(transport)} ${ledger.path}`, path: ledger.path, transport });
+      return this.view();
+    } catch (err) {
+      await this.closeTransport(transport, 'after a failed connect');
+      throw err;
+    }
+  }
+
+  /** Drops the signer (and with forget, the remembered wallet). Waiting prompts are cancelled. */
+  async disconnect(forget: boolean): Promise<WalletView> {
+    await this.dropSigner('the main wallet was disconnected');
+    if (forget) this.settings.rememberWallet(null);
+    return this.view();
+  }
+
+  async close(): Promise<void> {
+    await this.dropSigner('the app is closing');
+    this.keystoreFiles.clear();
+  }
+
+  private async install(next: Connected): Promise<void> {
+    await this.dropSigner('another main-wallet signer was connected');
+    this.connected = next;
+    this.settings.rememberWallet({ address: next.signer.address, last_signer_kind: next.kind });
+    this.logger.info(`[wallet] main wallet ${next.signer.address} connected (${next.kind})`);
+  }
+
+  private async dropSigner(reason: string): Promise<void> {
+    const c = this.connected;
+    this.connected = null;
+    this.broker.cancelAll(reason);
+    if (c?.transport) await this.closeTransport(c.transport, 'on disconnect');
+  }
+
+  private async openLedger(deviceId: string): Promise<LedgerTransport> {
+    const known = await this.ledger.listDevices();
+    // Only a device the system lists may be opened: the id is a HID path and must not be arbitrary.
+    if (!known.some((d) => d.path === deviceId)) {
+      throw new ValidationError('that Ledger is no longer connected; list the devices again', { field: 'device_id', code: 'NO_DEVICE' });
+    }
+    return this.ledger.open(deviceId);
+  }
+
+  private async closeTransport(transport: LedgerTransport, when: string): Promise<void> {
+    try {
+      await transport.close();
+    } catch (err) {
+      // Closing a device that was unplugged fails; the session goes on, but the failure is recorded.
+      this.logger.warn(`[wallet] closing the Ledger ${when} failed: ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,10 @@
+/** markets:* — market records joined to venue data (on venue_symbol / venue_asset_index), and candles. */
+import type { AppCore } from '../../app/appCore.js';
+import type { HandlerGroup } from './types.js';
+
+export function marketsHandlers(core: AppCore): HandlerGroup<'markets'> {
+  return {
+    'markets:list': () => core.markets(),
+    'markets:candles': (r) => core.candles(r),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Electron implementations of the app core's host interfaces (src/main/app/adapters.ts): events to the
+ * renderer through webContents.send, native open/save dialogs, native notifications. Thin on purpose:
+ * the behaviour lives in the core, which is tested with doubles of these.
+ */
+import { BrowserWindow, Notification, dialog, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
+import type { AppAdapters, AppLogger } from '../app/adapters.js';
+
+export function electronAdapters(getWindow: () => BrowserWindow | null, logger: AppLogger): AppAdapters {
+  return {
+    events: {
+      send(wireChannel, payload) {
+        const win = getWindow();
+        // Before the window exists (or after it closed) there is nobody to tell; the renderer reads the
+        // current state through the channels when it loads.
+        if (!win || win.isDestroyed() || win.webContents.isDestroyed()) return;
+        win.webContents.send(wireChannel, payload);
+      },
+    },
+    dialogs: {
+      async chooseOpenFile({ title, filters }) {
+        const win = getWindow();
+        const options: OpenDialogOptions = { title, filters, properties: ['openFile'] };
+        const res = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+        return res.canceled ? null : (res.filePaths[0] ?? null);
+      },
+      async chooseSaveFile({ title, defaultName, filters }) {
+        const win = getWindow();
+        const options: SaveDialogOptions = { title, defaultPath: defaultName, filters };
+        const res = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+        return res.canceled ? null : (res.filePath ?? null);
+      },
+    },
+    notifications: {
+      notify({ title, body }) {
+        if (!Notification.isSupported()) {
+          logger.info(`[notify] ${title}: ${body}`);
+          return;
+        }
+        new Notification({ title, body, silent: false }).show();
+      },
+    },
+  };
+}

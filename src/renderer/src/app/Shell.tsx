@@ -1,0 +1,121 @@
+/** The terminal frame: top bar with navigation and account status, the current view, a status bar. */
+import type { TradingKeyRow } from '../../../shared/ipc';
+import { goTo, setUi, useUi, type View } from './uiStore';
+import { useAppInfo, useBalance, useKeys, useProfile, useWallet } from '../ipc/queries';
+import { fmtUsd } from '../lib/decimal';
+import { Countdown } from '../ui/Countdown';
+import { HistoryView } from '../features/history/HistoryView';
+import { KeysView } from '../features/keys/KeysView';
+import { SettingsView } from '../features/settings/SettingsView';
+import { WithdrawView } from '../features/withdraw/WithdrawView';
+import { ShortcutSheet } from '../features/shortcuts/ShortcutSheet';
+import { TradeView } from './TradeView';
+import { useMarkVersion } from '../features/markets/markStore';
+import { Badge } from '../ui/Badge';
+
+const NAV: { id: View; label: string }[] = [
+  { id: 'trade', label: 'Trade' },
+  { id: 'history', label: 'History' },
+  { id: 'withdraw', label: 'Withdraw' },
+  { id: 'keys', label: 'Keys' },
+  { id: 'settings', label: 'Settings' },
+];
+
+function shortAddress(a: string): string {
+  return `${a.slice(0, 6)}…${a.slice(-4)}`;
+}
+
+/** The active key that expires first (the one to watch). */
+function watchedKey(keys: readonly TradingKeyRow[] | undefined): TradingKeyRow | undefined {
+  return keys?.filter((k) => k.status === 'ACTIVE' && k.stored_locally && k.expires_at).sort((a, b) => (a.expires_at ?? 0) - (b.expires_at ?? 0))[0];
+}
+
+function TopBar() {
+  const view = useUi((s) => s.view);
+  const profile = useProfile();
+  const wallet = useWallet();
+  const balance = useBalance();
+  const keys = useKeys();
+  const key = watchedKey(keys.data?.keys);
+  const sim = profile.data?.active !== 'mainnet';
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        Perps Desk
+      </div>
+      <nav className="nav" aria-label="Main">
+        {NAV.map((n) => (
+          <button key={n.id} type="button" className="nav-item" aria-current={view === n.id ? 'page' : undefined} onClick={() => goTo(n.id)}>
+            {n.label}
+          </button>
+        ))}
+      </nav>
+      <div className="topbar-spacer" />
+      {profile.data && (
+        <span className={`profile-chip ${sim ? 'profile-sim' : 'profile-mainnet'}`} title={sim ? 'Paper trading on the local simulator: no real funds' : 'Live mainnet: real funds'}>
+          <span className="dot" aria-hidden="true" />
+          {sim ? 'Simulator · paper' : 'Mainnet'}
+        </span>
+      )}
+      <div className="topbar-stat">
+        <span className="label">Free balance</span>
+        <span className="value">{fmtUsd(balance.data?.free_balance)}</span>
+      </div>
+      <button type="button" className="topbar-stat link-like" onClick={() => goTo('keys')} aria-label="Trading key status">
+        <span className="label">Trading key</span>
+        <span className="value">
+          {key?.expires_at ? (
+            <Countdown at={key.expires_at} label="Trading key expires in" warnWithinMs={(key.expiring_soon ? Infinity : 0) || 14 * 86_400_000} />
+          ) : keys.data ? (
+            <Badge tone="sell">none active</Badge>
+          ) : (
+            '…'
+          )}
+        </span>
+      </button>
+      {wallet.data?.address && (
+        <span className="wallet-chip" title={`${wallet.data.address}${wallet.data.signer ? ` · ${wallet.data.signer.label}` : ' · signer not connected'}`}>
+          {shortAddress(wallet.data.address)}
+        </span>
+      )}
+      <button type="button" className="btn btn-ghost btn-sm" aria-label="Keyboard shortcuts" onClick={() => setUi({ shortcutSheet: true })}>
+        ?
+      </button>
+    </header>
+  );
+}
+
+function StatusBar() {
+  const info = useAppInfo();
+  const profile = useProfile();
+  const version = useMarkVersion();
+  return (
+    <footer className="statusbar">
+      <span className={profile.error ? 'conn-bad' : 'conn-ok'}>● {profile.error ? 'app core unreachable' : 'connected'}</span>
+      <span>{profile.data ? `${profile.data.active} · ${profile.data.environment}` : ''}</span>
+      <span>{version > 0 ? 'live marks' : 'waiting for marks'}</span>
+      <span className="sep" />
+      <span>Press ? for shortcuts</span>
+      <span>{info.data ? `${info.data.name} ${info.data.version}` : ''}</span>
+    </footer>
+  );
+}
+
+export function Shell() {
+  const view = useUi((s) => s.view);
+  return (
+    <div className="app">
+      <TopBar />
+      <main className="view" aria-label={NAV.find((n) => n.id === view)?.label}>
+        {view === 'trade' && <TradeView />}
+        {view === 'history' && <HistoryView />}
+        {view === 'withdraw' && <WithdrawView />}
+        {view === 'keys' && <KeysView />}
+        {view === 'settings' && <SettingsView />}
+      </main>
+      <StatusBar />
+      <ShortcutSheet />
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * Small UI state shared across features (which view, which market, what the keyboard asked for), kept
+ * outside React state so a shortcut handler can change it without prop-drilling and so only the
+ * components that read a slice re-render.
+ */
+import { useSyncExternalStore } from 'react';
+
+export type View = 'trade' | 'history' | 'withdraw' | 'keys' | 'settings';
+export type TicketSide = 'BUY' | 'SELL';
+
+export interface UiState {
+  view: View;
+  market: string | null;
+  /** Bumped by B/S shortcuts: the ticket focuses its size field for that side each time it changes. */
+  ticketFocus: { side: TicketSide; seq: number };
+  /** Bumped by '/': the market list focuses its search field. */
+  searchFocusSeq: number;
+  shortcutSheet: boolean;
+  /** Price clicked in the order book/chart, offered to the ticket. */
+  pickedPrice: { price: string; seq: number } | null;
+}
+
+let state: UiState = {
+  view: 'trade',
+  market: null,
+  ticketFocus: { side: 'BUY', seq: 0 },
+  searchFocusSeq: 0,
+  shortcutSheet: false,
+  pickedPrice: null,
+};
+const subs = new Set<() => void>();
+
+export function getUi(): UiState {
+  return state;
+}
+
+export function setUi(patch: Partial<UiState> | ((s: UiState) => Partial<UiState>)): void {
+  const p = typeof patch === 'function' ? patch(state) : patch;
+  state = { ...state, ...p };
+  subs.forEach((f) => f());
+}
+
+function subscribe(f: () => void): () => void {
+  subs.add(f);
+  return () => subs.delete(f);
+}
+
+/** Reads one slice; the component re-renders only when that slice changes (by Object.is). */
+export function useUi<T>(select: (s: UiState) => T): T {
+  return useSyncExternalStore(subscribe, () => select(state));
+}
+
+export const goTo = (view: View): void => setUi({ view });
+// A price picked on one market's chart means nothing on another's.
+export const selectMarket = (market: string): void => setUi((s) => (s.market === market ? {} : { market, pickedPrice: null }));
+export const focusTicket = (side: TicketSide): void => setUi((s) => ({ view: 'trade', ticketFocus: { side, seq: s.ticketFocus.seq + 1 } }));
+export const focusSearch = (): void => setUi((s) => ({ view: 'trade', searchFocusSeq: s.searchFocusSeq + 1 }));

@@ -1,0 +1,250 @@
+/**
+ * The candle chart (lightweight-charts): venue candles for the selected market, the last candle moved
+ * by live marks, and horizontal lines for the position's entry, resting orders, armed triggers and
+ * bracket legs waiting for their entry. Prices become JS numbers only here, for plotting on a canvas.
+ */
+import {
+  CandlestickSeries,
+  ColorType,
+  CrosshairMode,
+  HistogramSeries,
+  LineStyle,
+  createChart,
+  type AutoscaleInfo,
+  type IChartApi,
+  type IPriceLine,
+  type ISeriesApi,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { CandleView, IpcRequest, MarketView } from '../../../../shared/ipc';
+import { useCandles, useOpenOrders, usePositions, useTriggers } from '../../ipc/queries';
+import { dec, fmt, placesOfStep, plotNumber } from '../../lib/decimal';
+import { Segmented } from '../../ui/Segmented';
+import { ErrorState, Loading } from '../../ui/States';
+import { getMark, onMarkFrame } from '../markets/markStore';
+import { setUi } from '../../app/uiStore';
+import { Decimal } from '../../lib/decimal';
+import { roundToStep } from '../../../../shared/decimal/decimal';
+
+/** A plotted price (a float from the canvas) as decimal text on the market's tick, for the ticket. */
+function pickPrice(price: number, tick: string): void {
+  const onTick = roundToStep(new Decimal(price.toPrecision(12)), tick, 'nearest');
+  setUi((u) => ({ pickedPrice: { price: onTick.toFixed(), seq: (u.pickedPrice?.seq ?? 0) + 1 } }));
+}
+
+type Interval = IpcRequest<'markets:candles'>['interval'];
+const INTERVALS: Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d'];
+const INTERVAL_MS: Partial<Record<Interval, number>> = { '1m': 60_000, '5m': 300_000, '15m': 900_000, '1h': 3_600_000, '4h': 14_400_000, '1d': 86_400_000 };
+
+const COLORS = {
+  up: '#1fbf75',
+  down: '#f0485b',
+  entry: '#4c8dff',
+  tp: '#26d984',
+  sl: '#ff5d6f',
+  pending: '#f2b93b',
+};
+
+/** The theme's colours for the chart's chrome (the canvas cannot read CSS variables itself). */
+function themeColors(): { text: string; grid: string; border: string } {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return { text: v('--muted', '#808b9b'), grid: v('--border', '#222a36'), border: v('--border', '#222a36') };
+}
+
+interface Bar {
+  time: UTCTimestamp;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+function toBar(c: CandleView): Bar {
+  return { time: Math.floor(c.t / 1000) as UTCTimestamp, open: plotNumber(c.o), high: plotNumber(c.h), low: plotNumber(c.l), close: plotNumber(c.c) };
+}
+
+export interface ChartLine {
+  key: string;
+  price: string;
+  title: string;
+  color: string;
+  style: LineStyle;
+}
+
+export function PriceChart({ market }: { market: MarketView }) {
+  const [interval, setInterval] = useState<Interval>('15m');
+  const candles = useCandles(market.symbol, interval);
+  const positions = usePositions();
+  const open = useOpenOrders();
+  const triggers = useTriggers();
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<IChartApi | null>(null);
+  const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
+  const volume = useRef<ISeriesApi<'Histogram'> | null>(null);
+  const lines = useRef<IPriceLine[]>([]);
+  const last = useRef<Bar | null>(null);
+  const [legend, setLegend] = useState<Bar | null>(null);
+  const places = placesOfStep(market.tick_size);
+  const tickRef = useRef(market.tick_size);
+  useEffect(() => {
+    tickRef.current = market.tick_size;
+  }, [market.tick_size]);
+
+  // The chart object lives as long as the component; series data changes with market and interval.
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const theme = themeColors();
+    const c = createChart(el, {
+      autoSize: true,
+      layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: theme.text, fontSize: 11 },
+      grid: { vertLines: { color: theme.grid }, horzLines: { color: theme.grid } },
+      crosshair: { mode: CrosshairMode.Normal },
+      rightPriceScale: { borderColor: theme.border },
+      timeScale: { borderColor: theme.border, timeVisible: true, secondsVisible: false },
+    });
+    const s = c.addSeries(CandlestickSeries, {
+      upColor: COLORS.up,
+      downColor: COLORS.down,
+      wickUpColor: COLORS.up,
+      wickDownColor: COLORS.down,
+      borderVisible: false,
+    });
+    const v = c.addSeries(HistogramSeries, { priceScaleId: 'vol', priceFormat: { type: 'volume' }, lastValueVisible: false, priceLineVisible: false });
+    c.priceScale('vol').applyOptions({ scaleMargins: { top: 0.82, bottom: 0 } });
+    c.subscribeCrosshairMove((p) => {
+      const d = p.seriesData.get(s) as Bar | undefined;
+      setLegend(d ?? last.current);
+    });
+    // A click on the chart offers that price level to the order ticket (as a limit price).
+    c.subscribeClick((p) => {
+      if (!p.point) return;
+      const price = s.coordinateToPrice(p.point.y);
+      if (price !== null && Number.isFinite(price) && price > 0) pickPrice(price, tickRef.current);
+    });
+    chart.current = c;
+    series.current = s;
+    volume.current = v;
+    return () => {
+      c.remove();
+      chart.current = null;
+      series.current = null;
+      volume.current = null;
+      lines.current = [];
+    };
+  }, []);
+
+  useEffect(() => {
+    series.current?.applyOptions({ priceFormat: { type: 'price', precision: places, minMove: plotNumber(market.tick_size) || 0.01 } });
+  }, [places, market.tick_size]);
+
+  // Candle data.
+  useEffect(() => {
+    const s = series.current;
+    const v = volume.current;
+    if (!s || !v) return;
+    const data = candles.data?.candles ?? [];
+    const bars = data.map(toBar);
+    s.setData(bars);
+    v.setData(data.map((c) => ({ time: Math.floor(c.t / 1000) as UTCTimestamp, value: plotNumber(c.v), color: dec(c.c)?.gte(dec(c.o) ?? 0) ? 'rgba(31,191,117,0.35)' : 'rgba(240,72,91,0.35)' })));
+    last.current = bars[bars.length - 1] ?? null;
+    setLegend(last.current);
+    if (bars.length > 0) chart.current?.timeScale().scrollToRealTime();
+  }, [candles.data]);
+
+  // Live marks move the last candle (or open the next one when its interval has passed).
+  useEffect(() => {
+    const span = INTERVAL_MS[interval] ?? 60_000;
+    return onMarkFrame((changed) => {
+      if (!changed.has(market.symbol)) return;
+      const tick = getMark(market.symbol);
+      const s = series.current;
+      const prev = last.current;
+      if (!tick || !s || !prev) return;
+      const price = plotNumber(tick.mark);
+      if (!Number.isFinite(price)) return;
+      const bucket = (Math.floor(tick.at / span) * span) / 1000;
+      let bar: Bar;
+      if (bucket > prev.time) bar = { time: bucket as UTCTimestamp, open: prev.close, high: Math.max(prev.close, price), low: Math.min(prev.close, price), close: price };
+      else if (bucket === prev.time) bar = { ...prev, high: Math.max(prev.high, price), low: Math.min(prev.low, price), close: price };
+      else return;
+      last.current = bar;
+      s.update(bar);
+    });
+  }, [market.symbol, interval]);
+
+  const overlay = useMemo<ChartLine[]>(() => {
+    const out: ChartLine[] = [];
+    const pos = positions.data?.positions.find((p) => p.market === market.symbol);
+    if (pos) out.push({ key: 'entry', price: pos.entry_price, title: `Entry ${pos.side === 'LONG' ? 'long' : 'short'}`, color: COLORS.entry, style: LineStyle.Solid });
+    for (const o of open.data?.orders ?? []) {
+      if (o.market !== market.symbol) continue;
+      if (o.order_type === 'TRIGGER' && o.trigger_price) {
+        out.push({ key: o.order_id, price: o.trigger_price, title: `${(o.tpsl ?? 'trg').toUpperCase()}${o.pending_parent ? ' (waiting)' : ''}`, color: o.pending_parent ? COLORS.pending : o.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed });
+      } else {
+        out.push({ key: o.order_id, price: o.limit_price, title: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.size}`, color: o.side === 'buy' ? COLORS.up : COLORS.down, style: LineStyle.Solid });
+      }
+      for (const leg of o.legs) {
+        if (leg.trigger_price) out.push({ key: leg.order_id, price: leg.trigger_price, title: `${(leg.tpsl ?? '').toUpperCase()} (waiting for entry)`, color: COLORS.pending, style: LineStyle.Dotted });
+      }
+    }
+    for (const t of triggers.data?.triggers ?? []) {
+      if (t.market !== market.symbol || !t.trigger_price || out.some((l) => l.key === t.order_id)) continue;
+      out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed });
+    }
+    return out;
+  }, [positions.data, open.data, triggers.data, market.symbol]);
+
+  useEffect(() => {
+    const s = series.current;
+    if (!s) return;
+    for (const l of lines.current) s.removePriceLine(l);
+    lines.current = overlay.map((l) => s.createPriceLine({ price: plotNumber(l.price), color: l.color, lineStyle: l.style, lineWidth: 1, axisLabelVisible: true, title: l.title }));
+    // Keep every line on screen: the price scale spans the candles and the order/position levels.
+    const levels = overlay.map((l) => plotNumber(l.price)).filter((n) => Number.isFinite(n));
+    s.applyOptions({
+      autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
+        const info = base();
+        if (!info?.priceRange || levels.length === 0) return info;
+        return { ...info, priceRange: { minValue: Math.min(info.priceRange.minValue, ...levels), maxValue: Math.max(info.priceRange.maxValue, ...levels) } };
+      },
+    });
+  }, [overlay, candles.data]);
+
+  return (
+    <div className="chart-panel" aria-label={`${market.symbol} price chart`} role="figure">
+      <div className="chart-bar">
+        <Segmented<Interval> label="Candle interval" size="sm" value={interval} onChange={setInterval} options={INTERVALS.map((i) => ({ value: i, label: i }))} />
+        <span className="chart-lines faint" aria-label="Chart lines">
+          {overlay.length > 0 ? overlay.map((l) => `${l.title} ${fmt(l.price, { places })}`).join(' · ') : ''}
+        </span>
+      </div>
+      <div className="chart-wrap">
+        {legend && (
+          <div className="chart-legend" aria-hidden="true">
+            <span>O {legend.open.toFixed(places)}</span>
+            <span>H {legend.high.toFixed(places)}</span>
+            <span>L {legend.low.toFixed(places)}</span>
+            <span>C {legend.close.toFixed(places)}</span>
+          </div>
+        )}
+        <div ref={host} className="chart-canvas" />
+        {candles.isPending && (
+          <div className="chart-overlay">
+            <Loading label="Loading candles" />
+          </div>
+        )}
+        {candles.error && (
+          <div className="chart-overlay">
+            <ErrorState error={candles.error} title="Candles unavailable" onRetry={() => void candles.refetch()} />
+          </div>
+        )}
+        {candles.data && candles.data.candles.length === 0 && (
+          <div className="chart-overlay faint">No candles yet for {market.symbol}.</div>
+        )}
+      </div>
+    </div>
+  );
+}

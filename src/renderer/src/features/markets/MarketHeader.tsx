@@ -1,0 +1,57 @@
+/** The strip above the chart: the selected market's live mark and the venue's statistics. */
+import type { ReactNode } from 'react';
+import type { MarketView } from '../../../../shared/ipc';
+import { dec, fmt, fmtPct, placesOfStep, toneOf } from '../../lib/decimal';
+import { Badge } from '../../ui/Badge';
+import { useNow } from '../../ui/useNow';
+import { fmtCountdown } from '../../lib/time';
+import { liveChange, useLiveMark } from './live';
+import { compactUsd } from './MarketList';
+
+function Stat({ label, children, tone }: { label: string; children: ReactNode; tone?: string }) {
+  return (
+    <div className="stat">
+      <span className="label">{label}</span>
+      <span className={`value ${tone ?? ''}`} aria-label={label}>
+        {children}
+      </span>
+    </div>
+  );
+}
+
+export function MarketHeader({ market }: { market: MarketView }) {
+  const mark = useLiveMark(market);
+  const change = liveChange(mark, market);
+  const places = placesOfStep(market.tick_size);
+  const now = useNow(1000);
+  // Venue funding settles on the hour.
+  const nextFunding = Math.ceil(now / 3_600_000) * 3_600_000;
+  const m = dec(mark);
+  const oi = dec(market.open_interest);
+  return (
+    <div className="mkt-head" role="region" aria-label={`${market.symbol} market`}>
+      <div className="mkt-head-sym">
+        <strong>{market.symbol}-PERP</strong>
+        <span>
+          venue {market.venue_symbol} · up to {market.display_max_leverage}x {market.only_isolated && '· isolated'}
+        </span>
+      </div>
+      <div className="mkt-head-price" aria-label="Mark price">
+        {fmt(mark, { places })}
+      </div>
+      <Stat label="24h change" tone={toneOf(change)}>
+        {change ? fmtPct(change, 2, true) : '—'}
+      </Stat>
+      <Stat label="Oracle">{fmt(market.oracle, { places })}</Stat>
+      <Stat label="Funding (1h)" tone={toneOf(market.funding_rate)}>
+        {fmtPct(market.funding_rate, 4, true)} <span className="faint">in {fmtCountdown(nextFunding - now)}</span>
+      </Stat>
+      <Stat label="Open interest">{oi && m ? compactUsd(oi.mul(m).toFixed(0)) : '—'}</Stat>
+      <Stat label="24h volume">{market.day_volume ? compactUsd(dec(market.day_volume)?.toFixed(0) ?? '0') : '—'}</Stat>
+      <Stat label="Fees maker / taker">
+        {fmtPct(market.maker_fee_rate, 3)} / {fmtPct(market.taker_fee_rate, 3)}
+      </Stat>
+      {!market.is_active && <Badge tone="warn">Market inactive</Badge>}
+    </div>
+  );
+}

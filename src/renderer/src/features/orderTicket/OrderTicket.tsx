@@ -1,0 +1,263 @@
+/**
+ * The order ticket: market, limit and trigger orders; GTC, IOC and post-only; reduce-only; leverage; a
+ * bracket TP/SL; a live notional, fee and margin preview from the market's own rates; every check run
+ * before anything is signed; then the exact signing preview from main before the user confirms.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { MarketView, OrderPreview } from '../../../../shared/ipc';
+import { useUi } from '../../app/uiStore';
+import { perps, unwrap } from '../../ipc/client';
+import { useBalance, useSettings } from '../../ipc/queries';
+import { dec, fmt, fmtPct, fmtUsd, placesOfStep } from '../../lib/decimal';
+import { Button } from '../../ui/Button';
+import { Checkbox, TextField } from '../../ui/Field';
+import { KV, KVList } from '../../ui/Panel';
+import { Segmented } from '../../ui/Segmented';
+import { ErrorLine } from '../../ui/States';
+import { useLiveMark } from '../markets/live';
+import { OrderPreviewDialog, usePlaceOrder } from './OrderPreviewDialog';
+import { checkTicket, initialTicket, maxSize, toOrderRequest, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
+
+export function OrderTicket({ market }: { market: MarketView }) {
+  const settings = useSettings();
+  const balance = useBalance();
+  const mark = useLiveMark(market);
+  const defaultLeverage = Math.min(settings.data?.default_leverage ?? 1, market.max_leverage);
+  const [t, setT] = useState<TicketState>(() => initialTicket(defaultLeverage));
+  const [preview, setPreview] = useState<OrderPreview | null>(null);
+  const sizeRef = useRef<HTMLInputElement>(null);
+  const focus = useUi((s) => s.ticketFocus);
+  const picked = useUi((s) => s.pickedPrice);
+  const places = placesOfStep(market.tick_size);
+
+  const set = (patch: Partial<TicketState>) => setT((prev) => ({ ...prev, ...patch }));
+
+  // A new market: prices of the old one make no sense; leverage must fit the new maximum.
+  useEffect(() => {
+    setT((prev) => ({ ...prev, price: '', triggerPrice: '', tp: '', sl: '', size: '', leverage: Math.min(prev.leverage, market.max_leverage) }));
+  }, [market.symbol, market.max_leverage]);
+  useEffect(() => {
+    if (settings.data) setT((prev) => ({ ...prev, leverage: Math.min(settings.data.default_leverage, market.max_leverage) }));
+  }, [settings.data, market.max_leverage]);
+  // B / S shortcuts.
+  useEffect(() => {
+    if (focus.seq === 0) return;
+    set({ side: focus.side });
+    sizeRef.current?.focus();
+  }, [focus]);
+  // A price picked on the chart: the trigger price of a trigger order, otherwise a limit price.
+  useEffect(() => {
+    if (!picked) return;
+    setT((prev) => (prev.type === 'TRIGGER' ? { ...prev, triggerPrice: picked.price } : { ...prev, type: 'LIMIT', price: picked.price }));
+  }, [picked]);
+
+  const check = useMemo(() => checkTicket(t, market, mark), [t, market, mark]);
+  const slippage = settings.data?.default_slippage_bps ?? null;
+  const confirm = settings.data?.confirm_orders ?? true;
+  const direct = usePlaceOrder(() => undefined);
+
+  const previewMutation = useMutation({
+    mutationFn: () => unwrap(perps().orders.preview({ order: toOrderRequest(t, market, slippage) })),
+    onSuccess: (p) => {
+      if (confirm) setPreview(p);
+      else direct.mutate(p);
+    },
+  });
+
+  const refPrice = check.reference ?? dec(mark);
+  const max = maxSize(balance.data?.free_balance, t.leverage, refPrice, market);
+  const isTrigger = t.type === 'TRIGGER';
+  const buy = t.side === 'BUY';
+  const showBracket = !isTrigger && !t.reduceOnly;
+  const submitLabel = `${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}`;
+
+  return (
+    <form
+      className="ticket"
+      aria-label="Order ticket"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (check.ok) previewMutation.mutate();
+      }}
+    >
+      <Segmented<Side>
+        label="Side"
+        value={t.side}
+        onChange={(side) => set({ side })}
+        options={[
+          { value: 'BUY', label: 'Buy / Long', tone: 'buy', name: 'Buy' },
+          { value: 'SELL', label: 'Sell / Short', tone: 'sell', name: 'Sell' },
+        ]}
+      />
+      <Segmented<OrderType>
+        label="Order type"
+        size="sm"
+        value={t.type}
+        onChange={(type) => set({ type, ...(type === 'TRIGGER' ? { reduceOnly: true, bracket: false } : { closeWhole: false }), ...(type !== 'LIMIT' && t.tif === 'ALO' ? { tif: 'GTC' as Tif } : {}) })}
+        options={[
+          { value: 'MARKET', label: 'Market' },
+          { value: 'LIMIT', label: 'Limit' },
+          { value: 'TRIGGER', label: 'Trigger (TP/SL)', name: 'Trigger' },
+        ]}
+      />
+
+      {isTrigger && (
+        <>
+          <Segmented<Tpsl>
+            label="Trigger kind"
+            size="sm"
+            value={t.tpsl}
+            onChange={(tpsl) => set({ tpsl })}
+            options={[
+              { value: 'TP', label: 'Take profit' },
+              { value: 'SL', label: 'Stop loss' },
+            ]}
+          />
+          <TextField
+            label="Trigger price"
+            inputMode="decimal"
+            value={t.triggerPrice}
+            onChange={(e) => set({ triggerPrice: e.target.value })}
+            suffix="USD"
+            error={t.triggerPrice ? check.errors.triggerPrice : undefined}
+            warning={check.warnings.triggerPrice}
+            hint={`Mark ${fmt(mark, { places })} · fires on the mark price`}
+          />
+          <TextField
+            label="Fire price (optional)"
+            inputMode="decimal"
+            value={t.price}
+            onChange={(e) => set({ price: e.target.value })}
+            suffix="USD"
+            error={check.errors.price}
+            hint={`Default: the trigger price ± ${slippage ?? market.slippage_bps} bps`}
+          />
+        </>
+      )}
+
+      {t.type === 'LIMIT' && (
+        <TextField
+          label="Limit price"
+          inputMode="decimal"
+          value={t.price}
+          onChange={(e) => set({ price: e.target.value })}
+          suffix={
+            <button type="button" className="link-btn" onClick={() => mark && set({ price: dec(mark)?.toFixed(places) ?? '' })} aria-label="Use mark price">
+              Mark
+            </button>
+          }
+          error={t.price ? check.errors.price : undefined}
+          warning={check.warnings.price}
+          hint={`Tick ${market.tick_size}`}
+        />
+      )}
+      {t.type === 'MARKET' && (
+        <p className="ticket-note">
+          Fills now near the mark <span className="num strong">{fmt(mark, { places })}</span>, never beyond {slippage ?? market.slippage_bps} bps from it (IOC).
+        </p>
+      )}
+
+      {isTrigger && (
+        <Checkbox label="Close the whole position when it fires (size 0)" checked={t.closeWhole} onChange={(e) => set({ closeWhole: e.target.checked })} />
+      )}
+      {!(isTrigger && t.closeWhole) && (
+        <TextField
+          ref={sizeRef}
+          label={`Size (${market.symbol})`}
+          inputMode="decimal"
+          value={t.size}
+          onChange={(e) => set({ size: e.target.value })}
+          suffix={market.symbol}
+          error={t.size ? check.errors.size : undefined}
+          hint={check.notional ? `≈ ${fmtUsd(check.notional)}` : `Step ${market.sz_decimals === 0 ? '1' : '0.' + '0'.repeat(market.sz_decimals - 1) + '1'}`}
+        />
+      )}
+      {!isTrigger && max && max.gt(0) && (
+        <div className="segmented segmented-sm" role="group" aria-label="Size presets">
+          {[25, 50, 75, 100].map((pct) => (
+            <button
+              key={pct}
+              type="button"
+              className="segment"
+              onClick={() => set({ size: max.mul(pct).div(100).toDecimalPlaces(market.sz_decimals, 1).toFixed() })}
+            >
+              {pct}%
+            </button>
+          ))}
+        </div>
+      )}
+
+      {!isTrigger && (
+        <div className="field">
+          <label className="field-label" htmlFor="ticket-leverage">
+            Leverage
+          </label>
+          <div className="lev">
+            <input
+              id="ticket-leverage"
+              type="range"
+              min={1}
+              max={market.max_leverage}
+              step={1}
+              value={t.leverage}
+              onChange={(e) => set({ leverage: Number(e.target.value) })}
+              aria-valuetext={`${t.leverage}x`}
+            />
+            <span className="num strong" style={{ width: 36, textAlign: 'right' }}>
+              {t.leverage}x
+            </span>
+          </div>
+        </div>
+      )}
+
+      {t.type === 'LIMIT' && (
+        <Segmented<Tif>
+          label="Time in force"
+          size="sm"
+          value={t.tif}
+          onChange={(tif) => set({ tif })}
+          options={[
+            { value: 'GTC', label: 'GTC' },
+            { value: 'IOC', label: 'IOC' },
+            { value: 'ALO', label: 'Post-only', name: 'Post-only (ALO)' },
+          ]}
+        />
+      )}
+
+      {!isTrigger && (
+        <Checkbox label="Reduce-only" checked={t.reduceOnly} onChange={(e) => set({ reduceOnly: e.target.checked, ...(e.target.checked ? { bracket: false } : {}) })} />
+      )}
+      {showBracket && <Checkbox label="Attach take-profit / stop-loss" checked={t.bracket} onChange={(e) => set({ bracket: e.target.checked })} />}
+      {showBracket && t.bracket && (
+        <div className="ticket-bracket" role="group" aria-label="Bracket">
+          <p className="faint" style={{ fontSize: 'var(--fs-xs)' }}>
+            Whole-position legs. They wait for the entry (PENDING_PARENT) and arm once it fills. Judged against the {check.referenceLabel}
+            {check.reference ? ` ${check.reference.toFixed()}` : ''}.
+          </p>
+          <TextField label="Take-profit trigger" inputMode="decimal" value={t.tp} onChange={(e) => set({ tp: e.target.value })} error={check.errors.tp} warning={check.warnings.tp} suffix="USD" />
+          <TextField label="Stop-loss trigger" inputMode="decimal" value={t.sl} onChange={(e) => set({ sl: e.target.value })} error={check.errors.sl} warning={check.warnings.sl} suffix="USD" />
+        </div>
+      )}
+
+      <div className="ticket-summary">
+        <KVList label="Order estimate">
+          <KV k="Notional">{fmtUsd(check.notional)}</KV>
+          <KV k={`Fee (${check.feeKind} ${fmtPct(check.feeRate, 3)})`}>{fmtUsd(check.fee)}</KV>
+          {!isTrigger && !t.reduceOnly && <KV k="Margin required">{fmtUsd(check.margin)}</KV>}
+          <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
+          {market.min_order_value && <KV k="Min order value">{fmtUsd(market.min_order_value)}</KV>}
+        </KVList>
+      </div>
+      {check.errors.form && <p className="error-line">{check.errors.form}</p>}
+      {previewMutation.error && <ErrorLine error={previewMutation.error} />}
+      {direct.error && <ErrorLine error={direct.error} />}
+      <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" disabled={!check.ok || !market.is_active} busy={previewMutation.isPending || direct.isPending}>
+        {submitLabel}
+      </Button>
+      {!market.is_active && <p className="notice notice-warn">This market is not active.</p>}
+      {/* Keyed by preview: each preview starts with a fresh placement state. */}
+      <OrderPreviewDialog key={preview?.preview_id ?? "none"} preview={preview} onClose={() => setPreview(null)} />
+    </form>
+  );
+}

@@ -1,0 +1,240 @@
+/**
+ * The order ticket as data: its fields, the checks run before anything is signed, and the request sent
+ * to orders:preview. Pure functions over decimal strings (shared Decimal and market rules), so the
+ * checks are the same ones main and the service apply, and the numbers shown are exact.
+ */
+import type { MarketView, OrderRequest } from '../../../../shared/ipc';
+import { checkNotional, checkPrice, checkSize } from '../../../../shared/protocol/marketRules';
+import { Decimal, dec, type DecimalValue } from '../../lib/decimal';
+
+export type Side = 'BUY' | 'SELL';
+export type OrderType = 'MARKET' | 'LIMIT' | 'TRIGGER';
+export type Tif = 'GTC' | 'IOC' | 'ALO';
+export type Tpsl = 'TP' | 'SL';
+
+export interface TicketState {
+  side: Side;
+  type: OrderType;
+  size: string;
+  /** LIMIT: the limit price. TRIGGER: the fire price (optional; main derives it from the trigger price). */
+  price: string;
+  tif: Tif;
+  reduceOnly: boolean;
+  leverage: number;
+  triggerPrice: string;
+  tpsl: Tpsl;
+  /** TRIGGER + reduce-only: size 0, close the whole position when it fires. */
+  closeWhole: boolean;
+  bracket: boolean;
+  tp: string;
+  sl: string;
+}
+
+export const initialTicket = (leverage: number): TicketState => ({
+  side: 'BUY',
+  type: 'LIMIT',
+  size: '',
+  price: '',
+  tif: 'GTC',
+  reduceOnly: false,
+  leverage,
+  triggerPrice: '',
+  tpsl: 'SL',
+  closeWhole: false,
+  bracket: false,
+  tp: '',
+  sl: '',
+});
+
+export type FieldKey = 'size' | 'price' | 'triggerPrice' | 'tp' | 'sl' | 'leverage' | 'form';
+
+export interface TicketCheck {
+  errors: Partial<Record<FieldKey, string>>;
+  warnings: Partial<Record<FieldKey, string>>;
+  /** The price the notional and the bracket sides are judged against. */
+  reference: DecimalValue | null;
+  referenceLabel: string;
+  notional: DecimalValue | null;
+  feeKind: 'maker' | 'taker';
+  feeRate: DecimalValue | null;
+  fee: DecimalValue | null;
+  margin: DecimalValue | null;
+  /** Nothing blocks a preview. */
+  ok: boolean;
+}
+
+function positive(s: string): DecimalValue | null {
+  const d = dec(s);
+  return d && d.gt(0) ? d : null;
+}
+
+function priceRule(market: MarketView, value: string, field: 'limit_price' | 'trigger_price'): string | undefined {
+  const v = checkPrice(market, value.trim(), field);
+  if (!v) return undefined;
+  return v.rule === 'price_off_tick' ? `Not a multiple of the tick size ${market.tick_size}` : `At most ${market.px_decimals} decimal places`;
+}
+
+/** Every check the ticket can make before signing. `mark` is the live mark (null when unknown). */
+export function checkTicket(t: TicketState, market: MarketView, mark: string | null): TicketCheck {
+  const errors: TicketCheck['errors'] = {};
+  const warnings: TicketCheck['warnings'] = {};
+  const m = dec(mark);
+  const isTrigger = t.type === 'TRIGGER';
+  const reduceOnly = t.reduceOnly || isTrigger;
+  const sizeZeroOk = isTrigger && reduceOnly && t.closeWhole;
+
+  // Size.
+  let size: DecimalValue | null = null;
+  if (sizeZeroOk) size = new Decimal(0);
+  else if (t.size.trim() === '') errors.size = 'Enter a size';
+  else if (!dec(t.size)) errors.size = 'Not a number (digits and one “.”)';
+  else if (!positive(t.size)) errors.size = 'Size must be greater than 0';
+  else {
+    const rule = checkSize(market, t.size.trim());
+    if (rule) errors.size = `At most ${market.sz_decimals} decimal places`;
+    else size = dec(t.size);
+  }
+
+  // Prices.
+  let limit: DecimalValue | null = null;
+  if (t.type === 'LIMIT') {
+    if (t.price.trim() === '') errors.price = 'Enter a limit price';
+    else if (!positive(t.price)) errors.price = 'Price must be greater than 0';
+    else {
+      const r = priceRule(market, t.price, 'limit_price');
+      if (r) errors.price = r;
+      else limit = dec(t.price);
+    }
+  }
+  let trigger: DecimalValue | null = null;
+  if (isTrigger) {
+    if (t.triggerPrice.trim() === '') errors.triggerPrice = 'Enter a trigger price';
+    else if (!positive(t.triggerPrice)) errors.triggerPrice = 'Trigger price must be greater than 0';
+    else {
+      const r = priceRule(market, t.triggerPrice, 'trigger_price');
+      if (r) errors.triggerPrice = r;
+      else trigger = dec(t.triggerPrice);
+    }
+    if (t.price.trim() !== '') {
+      if (!positive(t.price)) errors.price = 'Fire price must be greater than 0';
+      else {
+        const r = priceRule(market, t.price, 'limit_price');
+        if (r) errors.price = r;
+      }
+    }
+    // A SELL trigger closes a long: TP fires above the mark, SL below. A BUY trigger closes a short: the reverse.
+    if (trigger && m) {
+      const tpAbove = t.side === 'SELL';
+      const above = trigger.gt(m);
+      const wantAbove = t.tpsl === 'TP' ? tpAbove : !tpAbove;
+      if (trigger.eq(m) || above !== wantAbove) {
+        warnings.triggerPrice = `A ${t.tpsl === 'TP' ? 'take-profit' : 'stop-loss'} ${t.side === 'SELL' ? 'sell' : 'buy'} trigger must be ${wantAbove ? 'above' : 'below'} the mark (${mark}); it would be rejected as already past the mark.`;
+      }
+    }
+  }
+
+  // Reference price for notional and bracket sides: the limit price for LIMIT, the mark for MARKET, the trigger for TRIGGER.
+  const reference = t.type === 'LIMIT' ? limit : t.type === 'MARKET' ? m : trigger;
+  const referenceLabel = t.type === 'LIMIT' ? 'limit price' : t.type === 'MARKET' ? 'mark' : 'trigger price';
+  if (t.type === 'MARKET' && !m) errors.form = 'No mark price for this market yet; a market order needs one for its slippage bound.';
+
+  let notional: DecimalValue | null = null;
+  if (size && reference && !size.isZero()) {
+    notional = size.mul(reference);
+    const rule = checkNotional(market, size.toFixed(), reference.toFixed(), reduceOnly);
+    if (rule?.rule === 'below_min_order_value') errors.size = `Order value ${notional.toFixed(2)} is below the minimum ${market.min_order_value}`;
+    else if (rule?.rule === 'above_max_notional') errors.size = `Order value exceeds the maximum ${market.max_notional}`;
+  }
+
+  // Fees: post-only and resting limits pay maker; market, IOC, crossing limits and fired triggers pay taker.
+  let feeKind: 'maker' | 'taker' = 'taker';
+  if (t.type === 'LIMIT') {
+    if (t.tif === 'ALO') feeKind = 'maker';
+    else if (t.tif === 'GTC') {
+      const crosses = limit && m ? (t.side === 'BUY' ? limit.gte(m) : limit.lte(m)) : false;
+      feeKind = crosses ? 'taker' : 'maker';
+    }
+  }
+  const feeRate = dec(feeKind === 'maker' ? market.maker_fee_rate : market.taker_fee_rate);
+  const fee = notional && feeRate ? notional.mul(feeRate) : null;
+  const margin = notional && !reduceOnly && t.leverage > 0 ? notional.div(t.leverage) : null;
+
+  if (t.type === 'LIMIT' && t.tif === 'ALO' && limit && m && (t.side === 'BUY' ? limit.gte(m) : limit.lte(m))) {
+    warnings.price = `Post-only: this price crosses the mark (${mark}); the venue will reject it as post_only_would_take.`;
+  }
+  if (t.leverage < 1 || t.leverage > market.max_leverage) errors.leverage = `Leverage 1–${market.max_leverage}x`;
+
+  // Bracket legs: opening MARKET or LIMIT entries only.
+  if (t.bracket && !isTrigger && !t.reduceOnly) {
+    if (t.tp.trim() === '' && t.sl.trim() === '') errors.tp = 'Enter a take-profit or a stop-loss price (or turn off TP/SL)';
+    const long = t.side === 'BUY';
+    for (const [key, kind] of [
+      ['tp', 'TP'],
+      ['sl', 'SL'],
+    ] as const) {
+      const raw = t[key].trim();
+      if (raw === '') continue;
+      const v = positive(raw);
+      if (!v) {
+        errors[key] = 'Must be a price greater than 0';
+        continue;
+      }
+      const r = priceRule(market, raw, 'trigger_price');
+      if (r) {
+        errors[key] = r;
+        continue;
+      }
+      if (!reference) continue;
+      // Long: TP above the reference, SL below. Short: the reverse.
+      const wantAbove = kind === 'TP' ? long : !long;
+      if (v.eq(reference) || v.gt(reference) !== wantAbove) {
+        warnings[key] = `Wrong side: a ${kind === 'TP' ? 'take-profit' : 'stop-loss'} for a ${long ? 'long' : 'short'} must be ${wantAbove ? 'above' : 'below'} the ${referenceLabel} (${reference.toFixed()}). The service rejects it as bracket_${kind.toLowerCase()}_wrong_side.`;
+      }
+    }
+  }
+
+  const ok = Object.values(errors).every((e) => !e);
+  return { errors, warnings, reference, referenceLabel, notional, feeKind, feeRate, fee, margin, ok };
+}
+
+/** The orders:preview request for a checked ticket. */
+export function toOrderRequest(t: TicketState, market: MarketView, slippageBps: number | null): OrderRequest {
+  const isTrigger = t.type === 'TRIGGER';
+  const req: OrderRequest = {
+    market: market.symbol,
+    side: t.side,
+    order_type: t.type,
+    size: isTrigger && t.closeWhole ? '0' : t.size.trim(),
+  };
+  if (t.type === 'LIMIT') {
+    req.limit_price = t.price.trim();
+    req.time_in_force = t.tif;
+  }
+  if (t.type === 'MARKET') {
+    req.time_in_force = 'IOC';
+    if (slippageBps !== null) req.slippage_bps = slippageBps;
+  }
+  if (isTrigger) {
+    req.trigger = { trigger_price: t.triggerPrice.trim(), tpsl: t.tpsl };
+    req.reduce_only = true;
+    if (t.price.trim() !== '') req.limit_price = t.price.trim();
+    if (slippageBps !== null) req.slippage_bps = slippageBps;
+  } else {
+    if (t.reduceOnly) req.reduce_only = true;
+    req.leverage = t.leverage;
+  }
+  if (t.bracket && !isTrigger && !t.reduceOnly && (t.tp.trim() || t.sl.trim())) {
+    req.bracket = {
+      ...(t.tp.trim() ? { tp: { trigger_price: t.tp.trim() } } : {}),
+      ...(t.sl.trim() ? { sl: { trigger_price: t.sl.trim() } } : {}),
+    };
+  }
+  return req;
+}
+
+/** The largest size the free balance supports at this leverage and price, rounded down to sz_decimals. */
+export function maxSize(freeBalance: string | null | undefined, leverage: number, price: DecimalValue | null, market: MarketView): DecimalValue | null {
+  const bal = dec(freeBalance ?? null);
+  if (!bal || !price || price.lte(0) || leverage <= 0) return null;
+  return bal.mul(leverage).div(price).toDecimalPlaces(market.sz_decimals, Decimal.ROUND_DOWN);
+}

@@ -1,0 +1,231 @@
+/** Settings: profile, main wallet, order defaults, key-expiry warnings and native notification switches. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { NotificationPrefs, Settings } from '../../../../shared/ipc';
+import { perps, unwrap } from '../../ipc/client';
+import { qk, useAppInfo, useNotificationPrefs, useProfile, useSettings, useWallet } from '../../ipc/queries';
+import { Badge } from '../../ui/Badge';
+import { Button } from '../../ui/Button';
+import { Checkbox, SelectField, TextField } from '../../ui/Field';
+import { KV, KVList, Panel } from '../../ui/Panel';
+import { ErrorLine, ErrorState, Loading } from '../../ui/States';
+import { pushToast } from '../../ui/toast';
+import { Dialog } from '../../ui/Dialog';
+import { ConnectWallet } from '../onboarding/ConnectWallet';
+import { ProfileChooser } from '../onboarding/ProfileChooser';
+
+export function SettingsView() {
+  return (
+    <div className="view-pad">
+      <div className="view-title">
+        <h1>Settings</h1>
+      </div>
+      <div className="settings-grid">
+        <ProfileSection />
+        <WalletSection />
+        <OrderDefaults />
+        <NotificationSection />
+        <AboutSection />
+      </div>
+    </div>
+  );
+}
+
+function ProfileSection() {
+  const profile = useProfile();
+  return (
+    <Panel title="Profile">
+      <div className="section">
+        {profile.isPending && <Loading />}
+        {profile.error && <ErrorState error={profile.error} onRetry={() => void profile.refetch()} />}
+        {profile.data && (
+          <>
+            <KVList>
+              <KV k="Active">
+                <Badge tone={profile.data.active === 'sim' ? 'warn' : 'sell'}>{profile.data.active === 'sim' ? 'Simulator' : 'Mainnet'}</Badge> {profile.data.environment}
+              </KV>
+              {profile.data.active === 'sim' && <KV k="Simulator">{profile.data.sim.running ? `running at ${profile.data.sim.base_url ?? ''}` : 'stopped'}</KV>}
+            </KVList>
+            <ProfileChooser profile={profile.data} onDone={(p) => pushToast({ tone: 'success', title: `Profile: ${p.active}` })} submitLabel="Switch profile" />
+          </>
+        )}
+      </div>
+    </Panel>
+  );
+}
+
+function WalletSection() {
+  const wallet = useWallet();
+  const client = useQueryClient();
+  const [connect, setConnect] = useState(false);
+  const disconnect = useMutation({
+    mutationFn: (forget: boolean) => unwrap(perps().wallet.disconnect({ forget })),
+    onSuccess: (w) => {
+      client.setQueryData(qk.wallet, w);
+      void client.invalidateQueries();
+    },
+  });
+  return (
+    <Panel title="Main wallet">
+      <div className="section">
+        {wallet.isPending && <Loading />}
+        {wallet.error && <ErrorState error={wallet.error} onRetry={() => void wallet.refetch()} />}
+        {wallet.data && (
+          <KVList>
+            <KV k="Address">
+              <span className="addr">{wallet.data.address ?? '—'}</span>
+            </KV>
+            <KV k="Signer this session">{wallet.data.signer ? wallet.data.signer.label : 'not connected'}</KV>
+            {wallet.data.signer?.path && <KV k="Derivation path">{wallet.data.signer.path}</KV>}
+          </KVList>
+        )}
+        {disconnect.error && <ErrorLine error={disconnect.error} />}
+        <div className="actions">
+          <Button onClick={() => setConnect(true)}>{wallet.data?.signer ? 'Change signer' : 'Connect signer'}</Button>
+          <Button variant="ghost" disabled={!wallet.data?.signer} busy={disconnect.isPending && disconnect.variables === false} onClick={() => disconnect.mutate(false)}>
+            Disconnect signer
+          </Button>
+          <Button variant="danger" busy={disconnect.isPending && disconnect.variables === true} onClick={() => disconnect.mutate(true)}>
+            Forget wallet
+          </Button>
+        </div>
+        <Dialog open={connect} title="Main wallet signer" onClose={() => setConnect(false)} width={620}>
+          <ConnectWallet expectedAddress={wallet.data?.address} onConnected={() => setConnect(false)} />
+        </Dialog>
+      </div>
+    </Panel>
+  );
+}
+
+function OrderDefaults() {
+  const settings = useSettings();
+  const client = useQueryClient();
+  const [draft, setDraft] = useState<Settings | null>(null);
+  useEffect(() => {
+    if (settings.data) setDraft(settings.data);
+  }, [settings.data]);
+  const save = useMutation({
+    mutationFn: (patch: Partial<Settings>) => unwrap(perps().settings.set(patch)),
+    onSuccess: (s) => {
+      client.setQueryData(qk.settings, s);
+      pushToast({ tone: 'success', title: 'Settings saved' });
+    },
+  });
+  const slippageText = draft?.default_slippage_bps === null || draft === null ? '' : String(draft.default_slippage_bps);
+  const slippageOk = slippageText === '' || /^\d{1,4}$/.test(slippageText);
+  return (
+    <Panel title="Orders and keys">
+      <div className="section">
+        {settings.isPending && <Loading />}
+        {settings.error && <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />}
+        {draft && (
+          <form
+            className="stack"
+            onSubmit={(e) => {
+              e.preventDefault();
+              save.mutate({
+                default_slippage_bps: draft.default_slippage_bps,
+                default_leverage: draft.default_leverage,
+                confirm_orders: draft.confirm_orders,
+                key_expiry_warning_days: draft.key_expiry_warning_days,
+                theme: draft.theme,
+              });
+            }}
+          >
+            <div className="grid2">
+              <TextField
+                label="Market order slippage (bps)"
+                value={slippageText}
+                placeholder="Each market's own"
+                inputMode="numeric"
+                onChange={(e) => {
+                  const v = e.target.value.trim();
+                  // Integer basis points, a count rather than money: a plain number is the right type here.
+                  setDraft({ ...draft, default_slippage_bps: v === '' ? null : /^\d{1,4}$/.test(v) ? Number(v) : draft.default_slippage_bps });
+                }}
+                hint="Empty: the market's own slippage_bps"
+                error={slippageOk ? undefined : 'Whole basis points, 0–5000'}
+              />
+              <TextField
+                label="Default leverage"
+                value={String(draft.default_leverage)}
+                inputMode="numeric"
+                onChange={(e) => /^\d{0,4}$/.test(e.target.value) && setDraft({ ...draft, default_leverage: Math.max(1, Number(e.target.value || '1')) })}
+                suffix="x"
+              />
+              <SelectField
+                label="Warn before key expiry"
+                value={String(draft.key_expiry_warning_days)}
+                onChange={(e) => setDraft({ ...draft, key_expiry_warning_days: Number(e.target.value) })}
+                options={[3, 7, 14, 30, 60, 90].map((d) => ({ value: String(d), label: `${d} days` }))}
+              />
+              <SelectField
+                label="Theme"
+                value={draft.theme}
+                onChange={(e) => setDraft({ ...draft, theme: e.target.value === 'light' ? 'light' : 'dark' })}
+                options={[
+                  { value: 'dark', label: 'Dark' },
+                  { value: 'light', label: 'Light' },
+                ]}
+              />
+            </div>
+            <Checkbox label="Review the exact signing preview before every order" checked={draft.confirm_orders} onChange={(e) => setDraft({ ...draft, confirm_orders: e.target.checked })} />
+            {save.error && <ErrorLine error={save.error} />}
+            <div className="actions">
+              <Button type="submit" variant="primary" busy={save.isPending} disabled={!slippageOk}>
+                Save
+              </Button>
+            </div>
+          </form>
+        )}
+      </div>
+    </Panel>
+  );
+}
+
+function NotificationSection() {
+  const prefs = useNotificationPrefs();
+  const client = useQueryClient();
+  const save = useMutation({
+    mutationFn: (patch: Partial<NotificationPrefs>) => unwrap(perps().notifications.set(patch)),
+    onSuccess: (p) => client.setQueryData(qk.notifications, p),
+  });
+  const items: { key: keyof NotificationPrefs; label: string }[] = [
+    { key: 'fills', label: 'Fills' },
+    { key: 'trigger_fires', label: 'Take-profit / stop-loss triggers firing' },
+    { key: 'withdrawals', label: 'Withdrawals completing or failing' },
+    { key: 'key_expiry', label: 'Trading keys about to expire' },
+  ];
+  return (
+    <Panel title="Desktop notifications">
+      <div className="section">
+        <p className="muted">Native notifications from the operating system, sent by the app even when this window is in the background.</p>
+        {prefs.isPending && <Loading />}
+        {prefs.error && <ErrorState error={prefs.error} onRetry={() => void prefs.refetch()} />}
+        {prefs.data &&
+          items.map((i) => <Checkbox key={i.key} label={i.label} checked={prefs.data[i.key]} disabled={save.isPending} onChange={(e) => save.mutate({ [i.key]: e.target.checked })} />)}
+        {save.error && <ErrorLine error={save.error} />}
+      </div>
+    </Panel>
+  );
+}
+
+function AboutSection() {
+  const info = useAppInfo();
+  return (
+    <Panel title="About">
+      <div className="section">
+        {info.data && (
+          <KVList>
+            <KV k="Version">
+              {info.data.name} {info.data.version}
+            </KV>
+            <KV k="Platform">{info.data.platform}</KV>
+            <KV k="Charts">TradingView Lightweight Charts™ (Apache 2.0), tradingview.com</KV>
+          </KVList>
+        )}
+        {info.error && <ErrorState error={info.error} />}
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * Main-to-renderer events into the query cache. Streams are throttled by main (at most ten a second
+ * each), but the renderer still treats them as bursty: marks go to the frame-batched mark store, never
+ * through React state; list invalidations are coalesced so a burst of order updates causes one refetch.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { IpcEventPayload, TrackedWithdrawalView } from '../../../shared/ipc';
+import { putMarks } from '../features/markets/markStore';
+import { pushToast } from '../ui/toast';
+import { perps } from './client';
+import { clearActivity, recordActivity } from './orderActivity';
+import { pushPrompt } from './prompts';
+import { qk } from './queries';
+
+/** Coalesces repeated invalidations of the same keys into one, a short moment later. */
+function coalescer(client: QueryClient, delayMs: number) {
+  const pending = new Map<string, readonly unknown[]>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return (key: readonly unknown[]) => {
+    pending.set(JSON.stringify(key), key);
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      const keys = [...pending.values()];
+      pending.clear();
+      for (const k of keys) void client.invalidateQueries({ queryKey: k });
+    }, delayMs);
+  };
+}
+
+const REASON_TEXT: Record<string, string> = {
+  post_only_would_take: 'post-only price would have crossed the book',
+  bracket_parent_not_filled: 'its entry was not filled',
+  bracket_no_position: 'no position on the entry side when it settled',
+  bracket_parent_missing: 'its entry never persisted',
+  bracket_replaced: 'replaced by a newer bracket leg',
+  bracket_tp_wrong_side: 'take-profit is on the wrong side of the reference price',
+  bracket_sl_wrong_side: 'stop-loss is on the wrong side of the reference price',
+  close_trigger_coexistence: 'an armed reduce-only trigger exists on this position',
+  market_order_must_be_ioc: 'market orders must be IOC',
+  price_off_tick: 'price is not a multiple of the tick size',
+  modify_not_modifiable: 'a leg waiting for its entry cannot be modified',
+  no_liquidity_within_limit: 'no liquidity within the limit price; the order was cancelled',
+  unfilled_remainder_cancelled: 'the unfilled remainder was cancelled',
+  position_closed: 'the position it protected is closed',
+  modify_dropped: 'the modify could not be applied; the original order stands',
+  trigger_past_mark: 'the trigger price is already past the mark',
+  insufficient_margin: 'not enough free balance for the margin',
+  reduce_only_no_position: 'reduce-only, but there is no position to reduce',
+  leverage_exceeds_max: 'leverage above the market maximum',
+  min_order_value: 'order value below the market minimum',
+  max_open_orders: 'too many open orders on this market',
+};
+
+/** A reason code with its plain-language meaning when known. */
+export function explainReason(reason: string | null | undefined): string {
+  if (!reason) return '';
+  const text = REASON_TEXT[reason];
+  return text ? `${reason}: ${text}` : reason;
+}
+
+export function mergeWithdrawals(prev: readonly TrackedWithdrawalView[] | undefined, next: readonly TrackedWithdrawalView[]): TrackedWithdrawalView[] {
+  const byId = new Map((prev ?? []).map((w) => [w.intent_id, w]));
+  for (const w of next) {
+    const old = byId.get(w.intent_id);
+    if (!old || old.updated_at <= w.updated_at) byId.set(w.intent_id, w);
+  }
+  return [...byId.values()].sort((a, b) => (b.created_at ?? b.updated_at) - (a.created_at ?? a.updated_at));
+}
+
+/** Statuses a trigger reaches only after it fired. */
+const FIRED: ReadonlySet<string> = new Set(['ACCEPTED', 'EXECUTING', 'FILLED', 'PARTIALLY_FILLED_CANCELLED']);
+const announcedFires = new Set<string>();
+/** Cancellations that are the expected end of something the user did (a modify replaces its order). */
+const QUIET_CANCEL_REASONS: ReadonlySet<string> = new Set(['modified', 'user_cancelled', 'cancelled_by_user']);
+
+/** Subscribes to every event for the lifetime of the app. */
+export function useIpcEvents(client: QueryClient): void {
+  useEffect(() => {
+    const api = perps();
+    const invalidate = coalescer(client, 120);
+    const offs: (() => void)[] = [];
+
+    offs.push(
+      api.on('marks', (p: IpcEventPayload<'marks'>) => {
+        putMarks(p.marks.map((m) => [m.market, { mark: m.mark, at: m.at }]));
+      }),
+    );
+
+    offs.push(
+      api.on('positions', (p) => {
+        client.setQueryData(qk.positions, { positions: p.positions, at: p.at });
+      }),
+    );
+
+    offs.push(
+      api.on('orderStatus', (p) => {
+        recordActivity(p.updates);
+        invalidate(qk.openOrders);
+        invalidate(qk.triggers);
+        for (const u of p.updates) {
+          if (u.status === 'REJECTED' || u.status === 'FAILED') {
+            pushToast({ tone: 'error', title: `Order ${u.status.toLowerCase()}${u.market ? ` · ${u.market}` : ''}`, body: explainReason(u.reason) || u.order_id });
+          } else if (u.status === 'CANCELLED' && u.reason && !QUIET_CANCEL_REASONS.has(u.reason)) {
+            // A cancel the user did not ask for (bracket rules, no liquidity, a closed position): say why.
+            pushToast({ tone: 'warn', title: `${u.reason.startsWith('bracket_') ? 'Bracket leg' : 'Order'} cancelled${u.market ? ` · ${u.market}` : ''}`, body: explainReason(u.reason) });
+          } else if (u.order_type === 'TRIGGER' && FIRED.has(u.status) && !announcedFires.has(u.order_id)) {
+            // Polling may see a fired trigger first as ACCEPTED, EXECUTING or already FILLED: announce it once.
+            announcedFires.add(u.order_id);
+            pushToast({ tone: 'info', title: `Trigger fired${u.market ? ` · ${u.market}` : ''}`, body: `${u.order_id} · ${u.status.toLowerCase()}` });
+          }
+          if (u.terminal) invalidate(['history', 'orders']);
+        }
+      }),
+    );
+
+    offs.push(
+      api.on('fills', (p) => {
+        invalidate(qk.balance);
+        invalidate(['history', 'fills']);
+        invalidate(qk.positions);
+        for (const f of p.fills.slice(0, 3)) {
+          pushToast({ tone: 'success', title: `Filled ${f.dir}${f.market ? ` · ${f.market}` : ''}`, body: `${f.size} @ ${f.price}` });
+        }
+      }),
+    );
+
+    offs.push(
+      api.on('withdrawals', (p) => {
+        client.setQueryData(qk.withdrawals, (prev: IpcEventPayload<'withdrawals'> | undefined) => ({ withdrawals: mergeWithdrawals(prev?.withdrawals, p.withdrawals) }));
+        invalidate(qk.balance);
+        invalidate(['history', 'withdrawals']);
+      }),
+    );
+
+    offs.push(
+      api.on('keyExpiry', (p) => {
+        invalidate(qk.keys);
+        for (const k of p.keys) {
+          pushToast({
+            tone: k.expired ? 'error' : 'warn',
+            title: k.expired ? 'Trading key expired' : 'Trading key expiring soon',
+            body: `${k.name ?? k.agent} — renew it under Keys.`,
+          });
+        }
+      }),
+    );
+
+    let sessionKey: string | null = null;
+    offs.push(
+      api.on('session', (p) => {
+        const key = `${p.profile}:${p.wallet.address ?? ''}`;
+        if (sessionKey !== null && sessionKey !== key) clearActivity();
+        sessionKey = key;
+        client.setQueryData(qk.wallet, p.wallet);
+        // A new profile or wallet makes every cached read stale (other account, other service).
+        void client.invalidateQueries();
+      }),
+    );
+
+    offs.push(api.on('blindSigningRequest', (request) => pushPrompt({ kind: 'blind', request })));
+    offs.push(api.on('offlineSignatureRequest', (request) => pushPrompt({ kind: 'offline', request })));
+
+    return () => offs.forEach((off) => off());
+  }, [client]);
+}

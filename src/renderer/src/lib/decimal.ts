@@ -1,0 +1,98 @@
+/**
+ * Display and arithmetic helpers over decimal strings. Prices, sizes and amounts arrive as text and stay
+ * text: arithmetic goes through the shared Decimal (decimal.js), never parseFloat, so what the user sees
+ * is exactly what the service sent and what an order will sign.
+ */
+import { Decimal, isDecimalString, parseDecimal } from '../../../shared/decimal/decimal';
+
+export { Decimal };
+export type DecimalValue = InstanceType<typeof Decimal>;
+
+/** A Decimal from wire or typed text; null when the text is empty or not a plain decimal. */
+export function dec(s: string | null | undefined): DecimalValue | null {
+  if (s === null || s === undefined) return null;
+  const t = s.trim();
+  if (t === '') return null;
+  try {
+    return parseDecimal(t);
+  } catch {
+    // Typed input is validated where it is entered; here "not a number" simply means nothing to show.
+    return null;
+  }
+}
+
+/** True when the text is a plain decimal the service would accept (digits, one optional '.'). */
+export function isDecimalText(s: string): boolean {
+  return isDecimalString(s.trim()) || /^\d+\.$|^\.\d+$/.test(s.trim());
+}
+
+function group(intPart: string): string {
+  return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+export interface FormatOptions {
+  /** Fixed number of decimal places (rounded half up); omit to keep the value's own places. */
+  places?: number;
+  /** Show '+' on positive values (PnL, changes). */
+  signed?: boolean;
+  /** Thousands separators (default true). */
+  grouping?: boolean;
+  /** Text shown when the value is missing or not a decimal. */
+  fallback?: string;
+}
+
+/** Formats decimal text or a Decimal for display, without ever going through a float. */
+export function fmt(value: string | DecimalValue | null | undefined, opts: FormatOptions = {}): string {
+  const fallback = opts.fallback ?? '—';
+  const d = typeof value === 'string' || value === null || value === undefined ? dec(value ?? null) : value;
+  if (!d) return fallback;
+  const fixed = opts.places !== undefined ? d.toFixed(opts.places, Decimal.ROUND_HALF_UP) : d.toFixed();
+  const negative = fixed.startsWith('-');
+  const body = negative ? fixed.slice(1) : fixed;
+  const [i = '0', f] = body.split('.');
+  const intText = opts.grouping === false ? i : group(i);
+  const isZero = /^[0.]*$/.test(body);
+  const sign = negative && !isZero ? '-' : opts.signed && !isZero ? '+' : '';
+  return sign + intText + (f !== undefined ? '.' + f : '');
+}
+
+/** USD amounts: two places, grouped. */
+export function fmtUsd(value: string | DecimalValue | null | undefined, opts: Omit<FormatOptions, 'places'> = {}): string {
+  const s = fmt(value, { ...opts, places: 2 });
+  return s === (opts.fallback ?? '—') ? s : s.startsWith('-') ? `-$${s.slice(1)}` : s.startsWith('+') ? `+$${s.slice(1)}` : `$${s}`;
+}
+
+/** A raw fraction (0.00012) shown as a percentage (0.0120%). */
+export function fmtPct(fraction: string | DecimalValue | null | undefined, places = 4, signed = false): string {
+  const d = typeof fraction === 'string' || fraction === null || fraction === undefined ? dec(fraction ?? null) : fraction;
+  if (!d) return '—';
+  return `${fmt(d.mul(100), { places, signed })}%`;
+}
+
+/** Sign of a decimal string: 1, -1 or 0 (0 also for missing). */
+export function signOf(value: string | DecimalValue | null | undefined): -1 | 0 | 1 {
+  const d = typeof value === 'string' || value === null || value === undefined ? dec(value ?? null) : value;
+  if (!d || d.isZero()) return 0;
+  return d.isNegative() ? -1 : 1;
+}
+
+/** CSS class for a signed value: buy (green) for positive, sell (red) for negative. */
+export function toneOf(value: string | DecimalValue | null | undefined): '' | 'buy' | 'sell' {
+  const s = signOf(value);
+  return s > 0 ? 'buy' : s < 0 ? 'sell' : '';
+}
+
+/**
+ * A number for plotting only (the chart library draws on a canvas and needs JS numbers). Never used for
+ * anything that is sent, signed or compared.
+ */
+export function plotNumber(value: string | DecimalValue): number {
+  const d = typeof value === 'string' ? dec(value) : value;
+  return d ? d.toNumber() : Number.NaN;
+}
+
+/** Places implied by a tick size ("0.01" -> 2, "5" -> 0). */
+export function placesOfStep(step: string): number {
+  const d = dec(step);
+  return d ? Math.max(0, d.decimalPlaces()) : 2;
+}

@@ -1,0 +1,70 @@
+import type { KeyboardEvent, ReactNode } from 'react';
+import { useId, useRef } from 'react';
+
+export interface TabDef<T extends string> {
+  id: T;
+  label: ReactNode;
+  /** Accessible name when the label holds more than text (a count badge, say). */
+  name?: string;
+}
+
+export interface TabsProps<T extends string> {
+  label: string;
+  tabs: TabDef<T>[];
+  value: T;
+  onChange: (id: T) => void;
+  children: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+}
+
+/** WAI-ARIA tabs: a tablist, arrow-key navigation, and one tabpanel labelled by the selected tab. */
+export function Tabs<T extends string>({ label, tabs, value, onChange, children, actions, className }: TabsProps<T>) {
+  const base = useId();
+  const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    const i = tabs.findIndex((t) => t.id === value);
+    const n = (i + (e.key === 'ArrowRight' ? 1 : -1) + tabs.length) % tabs.length;
+    const next = tabs[n];
+    if (next) {
+      onChange(next.id);
+      refs.current[n]?.focus();
+    }
+  };
+  return (
+    <div className={`tabs${className ? ' ' + className : ''}`}>
+      <div className="tabs-bar">
+        <div role="tablist" aria-label={label} className="tablist" onKeyDown={onKey}>
+          {tabs.map((t, i) => {
+            const selected = t.id === value;
+            return (
+              <button
+                key={t.id}
+                ref={(el) => {
+                  refs.current[i] = el;
+                }}
+                type="button"
+                role="tab"
+                id={`${base}-tab-${t.id}`}
+                aria-selected={selected}
+                aria-controls={`${base}-panel`}
+                aria-label={t.name}
+                tabIndex={selected ? 0 : -1}
+                className={`tab${selected ? ' is-on' : ''}`}
+                onClick={() => onChange(t.id)}
+              >
+                {t.label}
+              </button>
+            );
+          })}
+        </div>
+        {actions && <div className="tabs-actions">{actions}</div>}
+      </div>
+      <div role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${value}`} className="tabpanel">
+        {children}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The names of every IPC channel and event, with no schema attached. The preload imports only this
+ * module (and types), so the sandboxed preload bundle stays tiny and carries no zod; src/shared/ipc.ts
+ * attaches a request and response schema to each name and the compiler checks the two lists agree.
+ *
+ * A channel is `group:name`; window.perps exposes it as perps[group][name](request).
+ * An event is delivered on the wire channel `event:<name>`; window.perps.on(name, listener) receives it.
+ */
+
+export const CHANNEL_NAMES = [
+  // app
+  'app:getInfo',
+  'app:getProfile',
+  'app:setProfile',
+  // onboarding: the main wallet (custody signer)
+  'wallet:current',
+  'wallet:chooseKeystoreFile',
+  'wallet:connectKeystore',
+  'wallet:connectEnv',
+  'wallet:connectOffline',
+  'wallet:disconnect',
+  // onboarding: Ledger
+  'ledger:listDevices',
+  'ledger:listAccounts',
+  'ledger:connect',
+  // answers to main-to-renderer prompts (blind signing, offline signature)
+  'prompt:respondBlindSigning',
+  'prompt:respondOfflineSignature',
+  'prompt:exportSigningRequest',
+  'prompt:importSignatureFile',
+  // trading keys
+  'keys:list',
+  'keys:create',
+  'keys:review',
+  'keys:authorize',
+  'keys:renew',
+  'keys:revoke',
+  // funding and balance
+  'funding:depositInfo',
+  'funding:faucet',
+  'account:balance',
+  // markets
+  'markets:list',
+  'markets:candles',
+  // orders
+  'orders:preview',
+  'orders:place',
+  'orders:modify',
+  'orders:cancel',
+  'orders:cancelAll',
+  'orders:listOpen',
+  'orders:listTriggers',
+  // positions
+  'positions:list',
+  'positions:close',
+  'positions:reverse',
+  'positions:adjustMargin',
+  // history (paged windows for a virtualized table) and CSV export
+  'history:orders',
+  'history:fills',
+  'history:funding',
+  'history:deposits',
+  'history:withdrawals',
+  'history:exportCsv',
+  // withdrawals
+  'withdraw:preview',
+  'withdraw:submit',
+  'withdraw:list',
+  // settings and notification preferences
+  'settings:get',
+  'settings:set',
+  'notifications:get',
+  'notifications:set',
+] as const;
+
+export type ChannelName = (typeof CHANNEL_NAMES)[number];
+
+/**
+ * Main-to-renderer events. The stream events are throttled main-side to at most 10 deliveries a second
+ * each, coalesced so the latest value per key wins; the prompt events are requests that need an answer
+ * (through a prompt:* channel) and are never coalesced.
+ */
+export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session'] as const;
+export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest'] as const;
+export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
+
+export type StreamEventName = (typeof STREAM_EVENT_NAMES)[number];
+export type PromptEventName = (typeof PROMPT_EVENT_NAMES)[number];
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The wire channel an event travels on (what webContents.send and ipcRenderer.on use). */
+export function eventWireChannel(name: EventName): `event:${EventName}` {
+  return `event:${name}`;
+}
+
+/** Splits `group:name` into its two halves (the preload's property path). */
+export function splitChannel(channel: ChannelName): [string, string] {
+  const i = channel.indexOf(':');
+  return [channel.slice(0, i), channel.slice(i + 1)];
+}

@@ -1,0 +1,346 @@
+/**
+ * Renderer cost, measured in Chromium on the BUILT renderer with the real preload bridged to the real
+ * IPC dispatch (validation, response checks). Main is a synthetic stand-in answering from memory, so
+ * the numbers are the renderer's own, not the simulator's.
+ *
+ *  1. History scaling: opening the history view and jumping to its middle and its end, with 100,000 rows
+ *     versus 1,000 rows. The cost is the renderer main thread's busy time (CDP TaskDuration) over the
+ *     whole interaction, median of several fresh page loads each, interleaved. Target: at most 1.5x.
+ *  2. A burst of 1,000 mark updates a second (separate events, across every market) on the trading
+ *     screen with positions open: the renderer main thread's busy share over a few seconds, event
+ *     delivery included. Target: under 50%.
+ *
+ * Needs `npx electron-vite build` first (out/renderer and out/preload).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { registerHandlers, stubHandlers, type Handlers } from '../../src/main/ipc/registerHandlers.js';
+import type { IpcResponse, MarketView, PositionView } from '../../src/shared/ipc.js';
+import { installPreloadBridge, TestIpcMain } from '../e2e/harness/preloadBridge.js';
+import { serveRenderer, type StaticServer } from '../e2e/harness/staticServer.js';
+import { REPO_ROOT } from '../support/paths.js';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const WALLET = '0x5ec6b8eef87319d7f9035260faee6f8ee2405ae1';
+const AGENT = '0x1111111111111111111111111111111111111111';
+const SYMBOLS = ['BTC', 'ETH', 'SOL', 'PEPE', 'WIF', 'ARB', 'OP', 'AVAX', 'LINK', 'DOGE', 'SUI', 'APT', 'TIA', 'SEI', 'INJ', 'NEAR', 'ATOM', 'DOT', 'LTC', 'BCH'];
+const HISTORY_SAMPLES = 7;
+const BURST_SECONDS = 4;
+const MARKS_PER_SECOND = 1_000;
+
+export interface RendererBenchResult {
+  /** Main-thread ms to open history and jump to its middle and end, median over samples. */
+  history1kMs: number;
+  history100kMs: number;
+  /** history100kMs / history1kMs: must be <= 1.5 */
+  historyRatio: number;
+  /** Main-thread busy share during the mark burst (0..1): must be < 0.5 */
+  burstBusy: number;
+  /** Mark events actually delivered per second during the burst. */
+  burstRate: number;
+  /** Long tasks (> 50 ms) seen during the burst. */
+  burstLongTasks: number;
+  /** Busy share of the same burst sent to a channel nobody listens to: the delivery mechanism alone. */
+  deliveryBusy: number;
+}
+
+function market(symbol: string, i: number): MarketView {
+  const price = (100 + i * 37).toString();
+  return {
+    symbol,
+    venue_symbol: symbol,
+    joined: true,
+    is_active: true,
+    only_isolated: false,
+    mark: price,
+    oracle: price,
+    mid: price,
+    prev_day_px: (99 + i * 37).toString(),
+    change_24h: '0.01',
+    funding_rate: '0.0000125',
+    open_interest: '123456.7',
+    day_volume: '98765432.1',
+    max_leverage: 20,
+    display_max_leverage: 20,
+    tick_size: '0.01',
+    sz_decimals: 3,
+    px_decimals: 2,
+    min_order_value: '10',
+    max_notional: '0',
+    max_open_orders: 100,
+    maker_fee_rate: '0.00015',
+    taker_fee_rate: '0.00045',
+    slippage_bps: 80,
+  };
+}
+
+const MARKETS = SYMBOLS.map(market);
+
+function position(m: MarketView, i: number): PositionView {
+  return {
+    id: `p${i}`,
+    market: m.symbol,
+    side: i % 2 ? 'SHORT' : 'LONG',
+    size: i % 2 ? '-1.5' : '2.25',
+    entry_price: m.mark ?? '1',
+    mark: m.mark,
+    notional: '100',
+    unrealized_pnl: '0',
+    return_on_margin: '0',
+    isolated_margin: '50',
+    closeable: '1.5',
+    status: 'OPEN',
+    version: 1,
+  };
+}
+
+/** One row of order history, generated for its absolute index so any window can be served at once. */
+function orderRow(i: number) {
+  const m = SYMBOLS[i % SYMBOLS.length]!;
+  const t = 1_700_000_000_000 - i * 1_000;
+  return {
+    order_id: String(100_000_000 + i),
+    market: m,
+    side: i % 2 ? ('sell' as const) : ('buy' as const),
+    size: `${(i % 97) + 1}.5`,
+    filled_size: i % 3 ? '0' : `${(i % 97) + 1}.5`,
+    limit_price: `${1000 + (i % 5000)}.25`,
+    order_type: i % 4 ? 'LIMIT' : 'MARKET',
+    time_in_force: 'GTC' as const,
+    reduce_only: false,
+    trigger_price: null,
+    tpsl: null,
+    status: i % 3 ? ('cancelled' as const) : ('filled' as const),
+    submitted_at: t,
+    status_at: t,
+    is_modifying: false,
+    pending_parent: false,
+    parent_order_id: null,
+    armed: false,
+    reason: i % 7 ? null : 'post_only_would_take',
+    avg_fill_price: i % 3 ? null : `${1000 + (i % 5000)}.25`,
+  };
+}
+
+function candles(symbol: string): IpcResponse<'markets:candles'> {
+  const now = Date.now();
+  const base = 100 + SYMBOLS.indexOf(symbol) * 37;
+  return {
+    market: symbol,
+    interval: '15m',
+    candles: Array.from({ length: 200 }, (_, k) => {
+      const o = base + ((k * 7) % 11) - 5;
+      const c = base + ((k * 5) % 13) - 6;
+      const t = now - (200 - k) * 900_000;
+      return { t, T: t + 899_999, o: String(o), h: String(Math.max(o, c) + 2), l: String(Math.min(o, c) - 2), c: String(c), v: String(1000 + k), n: 10 };
+    }),
+  };
+}
+
+/** A main process answering from memory, with `historyRows` rows of order history. */
+function syntheticMain(historyRows: number): Handlers {
+  const page = <T>(offset: number, limit: number, total: number, make: (i: number) => T) => {
+    const end = Math.min(total, offset + limit);
+    const rows: T[] = [];
+    for (let i = offset; i < end; i++) rows.push(make(i));
+    return { rows, total, offset, limit };
+  };
+  const now = Date.now();
+  return stubHandlers({
+    'app:getInfo': async () => ({ name: 'Perps Desk', version: 'bench', profile: 'sim', platform: process.platform }),
+    'app:getProfile': async () => ({
+      active: 'sim',
+      environment: 'Testnet',
+      sim: { running: true, base_url: 'http://127.0.0.1:1/api/v1' },
+      mainnet: { base_url: null, venue_info_url: null, venue_ws_url: null, configured: false },
+    }),
+    'wallet:current': async () => ({ address: WALLET, signer: { kind: 'env', label: 'Environment variable BENCH', path: null }, last_signer_kind: 'env' }),
+    'keys:list': async () => ({
+      wallet: WALLET,
+      environment: 'Testnet',
+      keys: [{ agent: AGENT, name: 'bench', status: 'ACTIVE', listed: true, stored_locally: true, expires_at: now + 30 * 86_400_000, expires_in_ms: 30 * 86_400_000, expiring_soon: false, created_at: now }],
+    }),
+    'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark' }),
+    'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true }),
+    'account:balance': async () => ({ wallet: WALLET, account_id: `${WALLET}${'0'.repeat(24)}`, free_balance: '100000' }),
+    'markets:list': async () => ({ markets: MARKETS, at: now }),
+    'markets:candles': async (r) => candles(r.market),
+    'positions:list': async () => ({ positions: MARKETS.slice(0, 8).map(position), at: now }),
+    'orders:listOpen': async () => ({ orders: [] }),
+    'orders:listTriggers': async () => ({ triggers: [] }),
+    'withdraw:list': async () => ({ withdrawals: [] }),
+    'history:orders': async (r) => page(r.offset, r.limit, historyRows, orderRow),
+    'history:fills': async (r) => page(r.offset, r.limit, 0, () => null as never),
+  });
+}
+
+interface Session {
+  page: Page;
+  cdp: CDPSession;
+  close(): Promise<void>;
+}
+
+async function open(browser: Browser, server: StaticServer, historyRows: number): Promise<Session> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const ipc = new TestIpcMain();
+  registerHandlers(ipc, syntheticMain(historyRows), (url) => url.startsWith(server.origin + '/'), { logger: { error: (m) => console.error(m) } });
+  await installPreloadBridge(page as unknown as Parameters<typeof installPreloadBridge>[0], ipc);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.origin + '/index.html');
+  await page.getByRole('row', { name: `${SYMBOLS[7]} position` }).waitFor({ timeout: 20_000 });
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await settle(page);
+  return { page, cdp, close: () => context.close() };
+}
+
+/** Waits until start-up work (first queries, first chart paint) is over, so it is not counted. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForTimeout(600);
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const g = globalThis as unknown as { requestIdleCallback: (cb: () => void, o: { timeout: number }) => void };
+        g.requestIdleCallback(() => resolve(), { timeout: 2_000 });
+      }),
+  );
+}
+
+async function taskMs(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const task = metrics.find((m) => m.name === 'TaskDuration');
+  if (!task) throw new Error('CDP Performance metrics have no TaskDuration');
+  return task.value * 1000;
+}
+
+/** Opens the history view and jumps to its middle and its end; returns main-thread busy ms. */
+async function historyInteraction(s: Session, rows: number): Promise<number> {
+  const { page, cdp } = s;
+  const before = await taskMs(cdp);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'History' }).click();
+  const grid = page.getByRole('table', { name: 'Order history' });
+  await grid.locator('[aria-rowindex="2"]').waitFor();
+  for (const target of [Math.floor(rows / 2), rows - 1]) {
+    // Scroll the virtual grid so row `target` is at the top, then wait until its window is fetched and drawn.
+    await grid.evaluate((el, t) => {
+      el.scrollTop = t * 28;
+    }, target);
+    await grid.locator(`[aria-rowindex="${Math.min(target + 2, rows + 1)}"] >> text=${100_000_000 + Math.min(target, rows - 1)}`).waitFor({ timeout: 20_000 });
+  }
+  return (await taskMs(cdp)) - before;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/**
+ * Sends 1,000 mark events a second for BURST_SECONDS and returns the main thread's busy share. With
+ * `channel` other than event:marks nobody listens: that run measures the delivery mechanism alone.
+ * BENCH_PROFILE=<file> saves a CPU profile of the burst (for finding hot spots).
+ */
+async function markBurst(s: Session, channel = 'event:marks'): Promise<{ busy: number; rate: number; longTasks: number }> {
+  const { page, cdp } = s;
+  await page.evaluate(() => {
+    const w = globalThis as unknown as { __longTasks: number };
+    w.__longTasks = 0;
+    new PerformanceObserver((list) => {
+      w.__longTasks += list.getEntries().length;
+      // 'longtask' is a Chromium entry type the DOM typings of this (Node) project do not list.
+    }).observe({ type: 'longtask' as 'mark', buffered: false });
+  });
+  const prices = MARKETS.map((m) => Number(m.mark));
+  let sent = 0;
+  let step = 0;
+  const batch = 10;
+  const intervalMs = (1000 * batch) / MARKS_PER_SECOND;
+  const profile = channel === 'event:marks' ? process.env['BENCH_PROFILE'] : undefined;
+  if (profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
+  const beforeTask = await taskMs(cdp);
+  const start = Date.now();
+  while (Date.now() - start < BURST_SECONDS * 1000) {
+    const due = start + (sent / MARKS_PER_SECOND) * 1000;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, intervalMs)));
+    // `batch` separate mark events, each for one market (the hardest shape: no coalescing on the way in).
+    const events: { marks: { market: string; mark: string; at: number }[] }[] = [];
+    for (let k = 0; k < batch; k++) {
+      const i = step++ % MARKETS.length;
+      prices[i] = Math.max(1, prices[i]! + (((step * 7919) % 21) - 10) / 100);
+      events.push({ marks: [{ market: MARKETS[i]!.symbol, mark: prices[i]!.toFixed(2), at: Date.now() }] });
+    }
+    await page.evaluate(
+      ([c, evs]) => {
+        const emit = (globalThis as unknown as { __perpsIpcEmit: (c: string, p: unknown) => void }).__perpsIpcEmit;
+        for (const e of evs) emit(c, e);
+      },
+      [channel, events] as const,
+    );
+    sent += batch;
+  }
+  const elapsed = Date.now() - start;
+  const busyMs = (await taskMs(cdp)) - beforeTask;
+  if (profile) {
+    const result = await cdp.send('Profiler.stop');
+    fs.writeFileSync(profile, JSON.stringify(result.profile));
+  }
+  const longTasks = await page.evaluate(() => (globalThis as unknown as { __longTasks: number }).__longTasks);
+  return { busy: busyMs / elapsed, rate: (sent * 1000) / elapsed, longTasks };
+}
+
+export async function runRendererBench(): Promise<RendererBenchResult> {
+  if (!fs.existsSync(path.join(REPO_ROOT, 'out/renderer/index.html')) || !fs.existsSync(path.join(REPO_ROOT, 'out/preload/index.cjs'))) {
+    throw new Error('out/renderer or out/preload is missing: run `npx electron-vite build` first');
+  }
+  const server = await serveRenderer(path.join(REPO_ROOT, 'out/renderer'));
+  const browser = await chromium.launch({ executablePath: process.env['PERPS_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  try {
+    const small: number[] = [];
+    const large: number[] = [];
+    // Interleaved, so drift of the machine's load affects both sizes alike.
+    for (let i = 0; i < HISTORY_SAMPLES; i++) {
+      for (const [rows, out] of [
+        [1_000, small],
+        [100_000, large],
+      ] as const) {
+        const s = await open(browser, server, rows);
+        try {
+          out.push(await historyInteraction(s, rows));
+        } finally {
+          await s.close();
+        }
+      }
+    }
+    const s = await open(browser, server, 1_000);
+    let burst: { busy: number; rate: number; longTasks: number };
+    let delivery: { busy: number };
+    try {
+      delivery = await markBurst(s, 'event:bench-nobody-listens');
+      await settle(s.page);
+      burst = await markBurst(s);
+    } finally {
+      await s.close();
+    }
+    const history1kMs = median(small);
+    const history100kMs = median(large);
+    return { history1kMs, history100kMs, historyRatio: history100kMs / history1kMs, burstBusy: burst.busy, burstRate: burst.rate, burstLongTasks: burst.longTasks, deliveryBusy: delivery.busy };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+// Run directly: `npx tsx test/bench/rendererBench.ts`.
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  const r = await runRendererBench();
+  console.log(JSON.stringify(r, null, 2));
+}

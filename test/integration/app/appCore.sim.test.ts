@@ -1,0 +1,319 @@
+/**
+ * AppCore on the sim profile, driven end to end through the registered IPC handlers: onboarding with a
+ * keystore main wallet (password flow, wrong password refused), a trading key created in the real OS
+ * keychain and authorized with exactly the reviewed typed data, the faucet, a bracket order (entry +
+ * TP + SL) with its events (order status, fills, positions, marks; throttled), history windows and CSV
+ * export, closing the position, a withdrawal followed to COMPLETED, and the key revoked.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal, canonical, roundToStep } from '../../../src/shared/decimal/index.js';
+import type { IpcEventPayload, MarketView } from '../../../src/shared/ipc.js';
+import { AppHarness, makeKeystore } from './appHarness.js';
+
+const PASSWORD = 'correct horse battery staple';
+
+function maxPerSecond(times: number[]): number {
+  let best = 0;
+  for (let i = 0; i < times.length; i++) {
+    let j = i;
+    while (j < times.length && times[j]! - times[i]! < 1000) j++;
+    best = Math.max(best, j - i);
+  }
+  return best;
+}
+
+describe('AppCore on the sim profile, through the IPC handlers', () => {
+  let h: AppHarness;
+  let wallet: string;
+  let agent: string;
+  let eth: MarketView;
+
+  beforeAll(async () => {
+    h = await AppHarness.start('flow');
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.stop();
+    h?.cleanup();
+  });
+
+  it('starts the simulator in-process and reports the sim profile', async () => {
+    const info = await h.call('app:getInfo', {});
+    expect(info).toMatchObject({ name: 'Perps Desk', profile: 'sim' });
+    const profile = await h.call('app:getProfile', {});
+    expect(profile.active).toBe('sim');
+    expect(profile.environment).toBe('Testnet');
+    expect(profile.sim.running).toBe(true);
+    expect(profile.sim.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    expect(profile.mainnet.configured).toBe(false);
+    // Mainnet without URLs is refused and the sim session keeps running.
+    expect((await h.fail('app:setProfile', { profile: 'mainnet' })).code).toBe('PROFILE_NOT_CONFIGURED');
+    expect((await h.call('app:getProfile', {})).sim.running).toBe(true);
+  });
+
+  it('onboards a keystore main wallet: a wrong password is refused, the right one connects', async () => {
+    expect((await h.call('wallet:current', {})).address).toBeNull();
+    expect((await h.fail('keys:list', {})).code).toBe('NO_WALLET');
+    const keystore = await makeKeystore(h.dataDir, PASSWORD);
+    h.nextOpenFile = keystore.file;
+    const choice = await h.call('wallet:chooseKeystoreFile', {});
+    expect(choice).not.toBeNull();
+    expect(choice!.file_name).toBe('main-wallet.json');
+    expect(choice!.address).toBe(keystore.wallet.address);
+    // The renderer never sees the path, only a token.
+    expect(JSON.stringify(choice)).not.toContain(h.dataDir);
+    expect((await h.fail('wallet:connectKeystore', { file_token: choice!.file_token, password: 'wrong' })).code).toBe('WRONG_PASSWORD');
+    const view = await h.call('wallet:connectKeystore', { file_token: choice!.file_token, password: PASSWORD });
+    expect(view.address).toBe(keystore.wallet.address);
+    expect(view.signer).toMatchObject({ kind: 'keystore', label: 'Keystore main-wallet.json' });
+    wallet = view.address!;
+    // A used token cannot be replayed.
+    expect((await h.fail('wallet:connectKeystore', { file_token: choice!.file_token, password: PASSWORD })).reason).toBe('UNKNOWN_FILE_TOKEN');
+    await h.waitFor('a session event with the wallet', () => h.eventsOf<IpcEventPayload<'session'>>('session').some((e) => e.payload.wallet.address === wallet));
+  });
+
+  it('creates a trading key in the keychain and authorizes exactly the reviewed typed data', async () => {
+    const created = await h.call('keys:create', { name: 'desk test' });
+    agent = created.agent;
+    expect(created.expires_at).toBeNull();
+    const before = await h.call('keys:list', {});
+    expect(before.keys.find((k) => k.agent === agent)).toMatchObject({ status: 'NOT_AUTHORIZED', stored_locally: true });
+    // Orders need an authorized key: refused before anything is signed.
+    expect((await h.fail('orders:preview', { order: { market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.01' } })).code).toBe('NO_TRADING_KEY');
+
+    const review = await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 });
+    expect(review.primary_type).toBe('AuthorizeAgent');
+    expect(review.signer).toEqual({ kind: 'keystore', address: wallet });
+    expect(review.typed_data.domain).toEqual({ name: 'Service Perps', version: '2', chainId: 998 });
+    expect(review.typed_data.message).toMatchObject({ user: wallet, agent, serviceEnvironment: 'Testnet' });
+    expect(review.summary.join('\n')).toContain(`Authorize trading key ${agent}`);
+    const result = await h.call('keys:authorize', { review_id: review.review_id });
+    expect(result.agent).toBe(agent);
+    expect(String(result.expires_at)).toBe(review.typed_data.message['expiresAt']);
+    // A review is used once.
+    expect((await h.fail('keys:authorize', { review_id: review.review_id })).code).toBe('REVIEW_EXPIRED');
+    const after = await h.call('keys:list', {});
+    expect(after.keys.find((k) => k.agent === agent)).toMatchObject({ status: 'ACTIVE', listed: true, expiring_soon: false });
+  });
+
+  it('funds the account from the sim faucet', async () => {
+    const info = await h.call('funding:depositInfo', {});
+    expect(info.faucet_available).toBe(true);
+    expect(info.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(info.rails.map((r) => r.rail)).toContain('hypercore');
+    await h.call('funding:faucet', { amount: '5000' });
+    await h.waitFor('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '5000');
+  });
+
+  it('lists markets joined to venue data, and candles', async () => {
+    const { markets } = await h.call('markets:list', {});
+    eth = markets.find((m) => m.symbol === 'ETH')!;
+    expect(eth).toMatchObject({ venue_symbol: 'ETH', joined: true, is_active: true });
+    expect(eth.mark).toMatch(/^\d+(\.\d+)?$/);
+    expect(eth.funding_rate).not.toBeNull();
+    expect(eth.open_interest).not.toBeNull();
+    const pepe = markets.find((m) => m.symbol === 'PEPE')!;
+    expect(pepe.venue_symbol).toBe('kPEPE');
+    expect(pepe.joined).toBe(true);
+    const candles = await h.call('markets:candles', { market: 'ETH', interval: '1m' });
+    expect(candles.market).toBe('ETH');
+    expect(Array.isArray(candles.candles)).toBe(true);
+  });
+
+  it('previews a bracket with the exact typed data, places it, and streams its events', async () => {
+    const mark = new Decimal(eth.mark!);
+    const tp = canonical(roundToStep(mark.times('1.05'), eth.tick_size, 'down'));
+    const sl = canonical(roundToStep(mark.times('0.95'), eth.tick_size, 'down'));
+    const preview = await h.call('orders:preview', {
+      order: { market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.01', leverage: 5, bracket: { tp: { trigger_price: tp }, sl: { trigger_price: sl } } },
+    });
+    expect(preview.signer).toBe(agent);
+    expect(preview.legs.map((l) => l.label)).toEqual(['entry', 'tp', 'sl']);
+    const [entry, tpLeg, slLeg] = preview.legs;
+    expect(entry).toMatchObject({ order_type: 'MARKET', time_in_force: 'IOC', fee_kind: 'taker', fee_rate: eth.taker_fee_rate, reduce_only: false, leverage: 5 });
+    expect(tpLeg).toMatchObject({ order_type: 'TRIGGER', reduce_only: true, size: '0', side: 'SELL', parent_client_order_id: entry!.client_order_id, trigger: { trigger_price: tp, tpsl: 'TP', is_market: true } });
+    expect(slLeg!.trigger).toMatchObject({ trigger_price: sl, tpsl: 'SL' });
+    for (const leg of preview.legs) {
+      expect(leg.typed_data.primaryType).toBe('Order');
+      expect(leg.typed_data.message['market']).toBe('ETH');
+      expect(leg.typed_data.message['size']).toBe(leg.size);
+      expect(leg.typed_data.message['limitPrice']).toBe(leg.limit_price);
+      expect(leg.digest).toMatch(/^0x[0-9a-f]{64}$/);
+    }
+    expect(new Decimal(preview.total_fee_estimate).eq(new Decimal(entry!.notional).times(eth.taker_fee_rate).toDecimalPlaces(6))).toBe(true);
+    expect(preview.margin_required).not.toBeNull();
+    // Every decimal crosses as a string.
+    expect(typeof preview.total_notional).toBe('string');
+
+    const placed = await h.call('orders:place', { preview_id: preview.preview_id });
+    expect(placed.success).toBe(true);
+    expect(placed.legs.map((l) => [l.label, l.status])).toEqual([
+      ['entry', 'SUBMITTED'],
+      ['tp', 'SUBMITTED'],
+      ['sl', 'SUBMITTED'],
+    ]);
+    const entryId = placed.legs[0]!.order_id!;
+    const legIds = placed.legs.slice(1).map((l) => l.order_id!);
+
+    const statusOf = (id: string) =>
+      h
+        .eventsOf<IpcEventPayload<'orderStatus'>>('orderStatus')
+        .flatMap((e) => e.payload.updates)
+        .filter((u) => u.order_id === id);
+    await h.waitFor('the entry to fill', () => statusOf(entryId).some((u) => u.status === 'FILLED'));
+    await h.waitFor('a fill event for the entry', () => h.eventsOf<IpcEventPayload<'fills'>>('fills').some((e) => e.payload.fills.some((f) => f.order_id === entryId)));
+    await h.waitFor('a positions event with the ETH long', () =>
+      h.eventsOf<IpcEventPayload<'positions'>>('positions').some((e) => e.payload.positions.some((p) => p.market === 'ETH' && p.side === 'LONG' && p.unrealized_pnl !== null)),
+    );
+    await h.waitFor('both bracket legs to arm', () => legIds.every((id) => statusOf(id).some((u) => u.armed)));
+    await h.waitFor('marks events', () => h.eventsOf<IpcEventPayload<'marks'>>('marks').some((e) => e.payload.marks.some((m) => m.market === 'ETH')));
+    expect(h.notifications.some((n) => n.title === 'Order filled')).toBe(true);
+
+    const { triggers } = await h.call('orders:listTriggers', {});
+    expect(triggers.filter((t) => t.market === 'ETH').map((t) => t.tpsl).sort()).toEqual(['sl', 'tp']);
+    expect(triggers.every((t) => t.armed && !t.pending_parent)).toBe(true);
+
+    // Each stream stays within 10 deliveries in any one second.
+    for (const name of ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session']) {
+      expect(maxPerSecond(h.eventsOf(name).map((e) => e.at)), name).toBeLessThanOrEqual(10);
+    }
+  });
+
+  it('attaches PENDING_PARENT legs to their resting entry in the open-orders view', async () => {
+    const mark = new Decimal(eth.mark!);
+    const price = canonical(roundToStep(mark.times('0.5'), eth.tick_size, 'down'));
+    const sl = canonical(roundToStep(mark.times('0.4'), eth.tick_size, 'down'));
+    const preview = await h.call('orders:preview', { order: { market: 'ETH', side: 'BUY', order_type: 'LIMIT', size: '0.01', limit_price: price, bracket: { sl: { trigger_price: sl } } } });
+    expect(preview.legs[0]!.fee_kind).toBe('maker');
+    const placed = await h.call('orders:place', { preview_id: preview.preview_id });
+    const entryId = placed.legs[0]!.order_id!;
+    const open = await h.waitFor('the resting entry with its leg', async () => {
+      const { orders } = await h.call('orders:listOpen', { market: 'ETH' });
+      const e = orders.find((o) => o.order_id === entryId);
+      return e && e.legs.length === 1 ? orders : undefined;
+    });
+    const e = open.find((o) => o.order_id === entryId)!;
+    expect(e.legs[0]).toMatchObject({ pending_parent: true, parent_order_id: entryId, tpsl: 'sl', armed: false });
+    expect(open.some((o) => o.order_id === e.legs[0]!.order_id)).toBe(false);
+
+    // Modify the resting entry, then cancel it (its pending leg goes with it).
+    const newPrice = canonical(roundToStep(mark.times('0.45'), eth.tick_size, 'down'));
+    const modified = await h.call('orders:modify', { order_id: entryId, price: newPrice, size: '0.01' });
+    expect(modified.status).toBe('SUBMITTED');
+    const newId = modified.new_order_id!;
+    await h.waitFor('the modified order to rest', async () => (await h.call('orders:listOpen', { market: 'ETH' })).orders.some((o) => o.order_id === newId && o.limit_price.startsWith(newPrice.split('.')[0]!)));
+    const cancelled = await h.call('orders:cancel', { order_id: newId });
+    expect(cancelled.results[0]).toMatchObject({ order_id: newId, order_type: 'LIMIT', status: 'SUBMITTED' });
+    await h.waitFor('the CANCELLED status event', () =>
+      h
+        .eventsOf<IpcEventPayload<'orderStatus'>>('orderStatus')
+        .flatMap((x) => x.payload.updates)
+        .some((u) => u.order_id === newId && u.status === 'CANCELLED'),
+    );
+  });
+
+  it('serves history in windows with a total, and exports CSV through the save dialog', async () => {
+    const first = await h.call('history:orders', { offset: 0, limit: 2 });
+    expect(first.rows).toHaveLength(2);
+    expect(first.total).toBeGreaterThan(2);
+    const second = await h.call('history:orders', { offset: 2, limit: 2 });
+    expect(second.total).toBe(first.total);
+    expect(second.rows[0]).not.toEqual(first.rows[0]);
+    const fills = await h.call('history:fills', { offset: 0, limit: 50, market: 'ETH' });
+    expect(fills.total).toBeGreaterThan(0);
+    expect((await h.call('history:deposits', { offset: 0, limit: 10 })).rows[0]).toMatchObject({ amount: '5000', status: 'CONFIRMED' });
+
+    h.nextSaveFile = path.join(h.dataDir, 'fills.csv');
+    const exported = await h.call('history:exportCsv', { kind: 'fills', market: 'ETH' });
+    expect(exported).toEqual({ saved: true, file_name: 'fills.csv', rows: fills.total });
+    const csv = fs.readFileSync(h.nextSaveFile, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('tid,order_id,market,dir,price,size,fee,closed_pnl,is_liquidation,filled_at');
+    h.nextSaveFile = null;
+    expect(await h.call('history:exportCsv', { kind: 'orders' })).toMatchObject({ saved: false, file_name: null });
+  });
+
+  it('closes the position (cancelling its armed triggers first)', async () => {
+    const { positions } = await h.call('positions:list', {});
+    const pos = positions.find((p) => p.market === 'ETH')!;
+    expect(pos).toMatchObject({ side: 'LONG' });
+    expect(pos.mark).not.toBeNull();
+    const closed = await h.call('positions:close', { market: 'ETH' });
+    expect(closed).toMatchObject({ market: 'ETH', closed: true, cancelled_triggers: 2 });
+    await h.waitFor('a positions event without ETH', () => {
+      const last = h.eventsOf<IpcEventPayload<'positions'>>('positions').at(-1);
+      return last !== undefined && !last.payload.positions.some((p) => p.market === 'ETH');
+    });
+  });
+
+  it('previews a withdrawal (new-wallet fee), submits the reviewed one and follows it to COMPLETED', async () => {
+    const preview = await h.call('withdraw:preview', { amount: '100' });
+    expect(preview.check).toMatchObject({ wallet, amount: '100', destination: wallet });
+    expect(preview.check.fee_preview).toMatchObject({ new_wallet_fee: '1', estimated_l1_send_amount: '99' });
+    expect(preview.review.primary_type).toBe('Withdraw');
+    expect(preview.review.typed_data.message).toMatchObject({ user: wallet, destination: wallet, amount: '100000000' });
+    const tracked = await h.call('withdraw:submit', { review_id: preview.review.review_id });
+    expect(tracked).toMatchObject({ amount: '100', phase: 'TRACKING', status: 'REQUESTED' });
+    await h.waitFor(
+      'the withdrawal to complete',
+      () =>
+        h
+          .eventsOf<IpcEventPayload<'withdrawals'>>('withdrawals')
+          .flatMap((e) => e.payload.withdrawals)
+          .some((w) => w.intent_id === tracked.intent_id && w.status === 'COMPLETED'),
+      30_000,
+    );
+    const statuses = h
+      .eventsOf<IpcEventPayload<'withdrawals'>>('withdrawals')
+      .flatMap((e) => e.payload.withdrawals)
+      .filter((w) => w.intent_id === tracked.intent_id)
+      .map((w) => w.status);
+    expect(statuses.at(-1)).toBe('COMPLETED');
+    expect(h.notifications.some((n) => n.title === 'Withdrawal completed')).toBe(true);
+    const list = await h.call('withdraw:list', {});
+    expect(list.withdrawals[0]).toMatchObject({ intent_id: tracked.intent_id, phase: 'DONE', status: 'COMPLETED' });
+    // The signed body never crosses to the renderer.
+    expect(JSON.stringify(list)).not.toMatch(/signature|"body"/);
+  });
+
+  it('revokes the key with the reviewed RevokeAgent, deleting it from the keychain', async () => {
+    const review = await h.call('keys:review', { action: 'revoke', agent });
+    expect(review.primary_type).toBe('RevokeAgent');
+    // A review of one kind cannot confirm another.
+    expect((await h.fail('keys:authorize', { review_id: review.review_id })).code).toBe('REVIEW_EXPIRED');
+    const review2 = await h.call('keys:review', { action: 'revoke', agent });
+    const revoked = await h.call('keys:revoke', { review_id: review2.review_id });
+    expect(revoked).toMatchObject({ agent, revoked: true, deleted_locally: true });
+    expect((await h.call('keys:list', {})).keys.find((k) => k.agent === agent)).toBeUndefined();
+  });
+
+  it('switches to a configured mainnet profile and back; the simulator resumes from its saved state', async () => {
+    const before = (await h.call('account:balance', {})).free_balance;
+    // URLs the user fills in are validated before they are stored.
+    expect((await h.fail('app:setProfile', { profile: 'mainnet', mainnet: { base_url: 'not a url', venue_info_url: 'http://127.0.0.1:9/info' } })).code).toBe('INVALID_URL');
+    const onMainnet = await h.call('app:setProfile', { profile: 'mainnet', mainnet: { base_url: 'http://127.0.0.1:9/api/v1', venue_info_url: 'http://127.0.0.1:9/info' } });
+    expect(onMainnet).toMatchObject({ active: 'mainnet', environment: 'Mainnet', sim: { running: false }, mainnet: { configured: true, venue_ws_url: null } });
+    expect((await h.call('app:getInfo', {})).profile).toBe('mainnet');
+    // The faucet exists only on the simulator.
+    expect((await h.fail('funding:faucet', { amount: '1' })).code).toBe('NOT_SIM_PROFILE');
+    const back = await h.call('app:setProfile', { profile: 'sim' });
+    expect(back).toMatchObject({ active: 'sim', sim: { running: true } });
+    expect((await h.call('account:balance', {})).free_balance).toBe(before);
+    await h.waitFor('session events for both switches', () => {
+      const profiles = h.eventsOf<IpcEventPayload<'session'>>('session').map((e) => e.payload.profile);
+      return profiles.includes('mainnet') && profiles.at(-1) === 'sim';
+    });
+  });
+
+  it('logged no errors along the way', () => {
+    if (process.env['PERPS_DEBUG_LOGS']) console.log(h.logs.join('\n'));
+    expect(h.logs.filter((l) => l.startsWith('error '))).toEqual([]);
+  });
+
+  it('stops the simulator on quit and keeps its state in the data folder', async () => {
+    await h.core.stop();
+    expect(fs.existsSync(path.join(h.dataDir, 'sim', 'state.json'))).toBe(true);
+    expect((await h.fail('account:balance', {})).code).toBe('NOT_READY');
+  });
+});

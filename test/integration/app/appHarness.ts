@@ -1,0 +1,142 @@
+/**
+ * The app core as the desktop app runs it, minus Electron: AppCore on the sim profile (the simulator
+ * started in-process on loopback by the core itself, with its state file in a temporary data folder),
+ * the real OS keychain under a keychain service of this test, and every call made through the REAL
+ * registered IPC handlers (validation, sender check, error mapping, response check). The host adapters
+ * are recording doubles: events (what webContents.send would deliver), dialogs, notifications, logs.
+ */
+import { encryptKeystoreJson, Wallet } from 'ethers';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppCore, type AppCoreOptions } from '../../../src/main/app/appCore.js';
+import type { AppLogger } from '../../../src/main/app/adapters.js';
+import { createHandlers } from '../../../src/main/ipc/handlers/index.js';
+import { registerHandlers, type IpcEventLike } from '../../../src/main/ipc/registerHandlers.js';
+import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
+import type { ChannelName, IpcRequest, IpcResponse, IpcResult } from '../../../src/shared/ipc.js';
+import { startSimulator } from '../../../src/sim/index.js';
+import { tempDir, testService, wipeService } from '../../support/keychain.js';
+
+export interface RecordedEvent {
+  channel: string;
+  payload: unknown;
+  at: number;
+}
+
+export interface Exchange {
+  channel: string;
+  payload: unknown;
+  result: IpcResult<unknown>;
+}
+
+/** Sim timings shortened so a whole withdrawal completes in about a second. */
+export const FAST_SIM_CONFIG = {
+  timings: { deposit_confirm_ms: 200, withdrawal_accept_ms: 200, withdrawal_review_ms: 300, withdrawal_complete_ms: 300, venue_tick_ms: 250 },
+};
+
+export class AppHarness {
+  readonly events: RecordedEvent[] = [];
+  readonly exchanges: Exchange[] = [];
+  readonly notifications: { title: string; body: string }[] = [];
+  readonly logs: string[] = [];
+  /** What the next open/save dialog answers (null = cancelled). */
+  nextOpenFile: string | null = null;
+  nextSaveFile: string | null = null;
+  readonly listeners = new Map<string, (event: IpcEventLike, payload: unknown) => Promise<unknown>>();
+  core!: AppCore;
+
+  private constructor(
+    readonly dataDir: string,
+    readonly keychainService: string,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  static async start(label: string, options: { env?: NodeJS.ProcessEnv; core?: Partial<AppCoreOptions> } = {}): Promise<AppHarness> {
+    const h = new AppHarness(tempDir(`app-${label}`), testService(`app-${label}`), options.env ?? {});
+    const settings = openNodeSettings(h.dataDir);
+    const capture = (level: string) => (m: string) => h.logs.push(`${level} ${m}`);
+    const logger: AppLogger = { info: capture('info'), warn: capture('warn'), error: capture('error') };
+    h.core = new AppCore({
+      dataDir: h.dataDir,
+      settings,
+      appInfo: { name: 'Perps Desk', version: '0.0.0-test', platform: process.platform },
+      adapters: {
+        events: { send: (channel, payload) => h.events.push({ channel, payload: structuredClone(payload), at: Date.now() }) },
+        dialogs: {
+          chooseOpenFile: async () => h.nextOpenFile,
+          chooseSaveFile: async () => h.nextSaveFile,
+        },
+        notifications: { notify: (n) => h.notifications.push(n) },
+      },
+      startSimulator: async ({ stateFile }) => startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG }),
+      keychainService: h.keychainService,
+      env: h.env,
+      logger,
+      pumps: { positionsRefreshMs: 1_000, keyExpiryCheckMs: 2_000 },
+      ...options.core,
+    });
+    registerHandlers({ handle: (c, l) => h.listeners.set(c, l) }, createHandlers(h.core), (url) => url.startsWith('app://perps/'), {
+      logger: { error: (m) => h.logs.push(`error ${m}`) },
+      onExchange: (x) => h.exchanges.push(structuredClone(x)),
+    });
+    await h.core.start();
+    return h;
+  }
+
+  /** Calls a channel as the renderer would (from the app frame), returning the raw IpcResult. */
+  async invoke(channel: string, payload: unknown): Promise<IpcResult<unknown>> {
+    const listener = this.listeners.get(channel);
+    if (!listener) throw new Error(`no handler registered for ${channel}`);
+    return (await listener({ senderFrame: { url: 'app://perps/index.html' } }, payload)) as IpcResult<unknown>;
+  }
+
+  /** Calls a channel and returns its value, failing with the typed error otherwise. */
+  async call<C extends ChannelName>(channel: C, payload: IpcRequest<C>): Promise<IpcResponse<C>> {
+    const r = await this.invoke(channel, payload);
+    if (!r.ok) throw new Error(`${channel} failed: ${r.error.code}: ${r.error.message}${r.error.hint ? ` (${r.error.hint})` : ''}`);
+    return r.value as IpcResponse<C>;
+  }
+
+  /** Calls a channel that must fail, returning its error. */
+  async fail(channel: ChannelName, payload: unknown): Promise<{ code: string; message: string; hint?: string; field?: string; reason?: string }> {
+    const r = await this.invoke(channel, payload);
+    if (r.ok) throw new Error(`${channel} unexpectedly succeeded`);
+    return r.error;
+  }
+
+  eventsOf<T = unknown>(name: string): { payload: T; at: number }[] {
+    return this.events.filter((e) => e.channel === `event:${name}`).map((e) => ({ payload: e.payload as T, at: e.at }));
+  }
+
+  async waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Stops the core (which stops and saves the simulator) and removes this test's keychain entries. */
+  async stop(): Promise<void> {
+    try {
+      await this.core.stop();
+    } finally {
+      await wipeService(this.keychainService);
+    }
+  }
+
+  cleanup(): void {
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A main wallet and an encrypted keystore of it (light scrypt: the test is about the flow, not the KDF). */
+export async function makeKeystore(dir: string, password: string): Promise<{ wallet: Wallet; file: string }> {
+  const wallet = Wallet.createRandom();
+  const json = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, password, { scrypt: { N: 1 << 10 } });
+  const file = path.join(dir, 'main-wallet.json');
+  fs.writeFileSync(file, json);
+  return { wallet: new Wallet(wallet.privateKey), file };
+}
