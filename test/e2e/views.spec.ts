@@ -76,6 +76,10 @@ test('history, keys, settings and shortcuts', async ({ page, server, pageErrors 
   await page.getByLabel('Default leverage').fill('3');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toBeVisible();
+  // Toasts stack over the lower part of the window; dismiss them as a person would before reaching the
+  // notification preferences beneath.
+  const toasts = page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss notification' });
+  while ((await toasts.count()) > 0) await toasts.first().click();
   await page.getByLabel('Withdrawals completing or failing').uncheck();
   await expect.poll(async () => (await app!.call('notifications:get', {})).withdrawals).toBe(false);
   await screenshot(page, 'settings');

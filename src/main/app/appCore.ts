@@ -492,7 +492,8 @@ export class AppCore {
         // Not JSON after all: the text itself is checked as a signature when it is submitted.
       }
     }
-    return { signature: signature.slice(0, 200) };
+    // A saved eth-signature UR (its parts one per line) is passed on whole; hex is at most 200 characters.
+    return { signature: /^ur:/i.test(signature) ? signature : signature.slice(0, 200) };
   }
 
   // ---- trading keys -------------------------------------------------------------------------------------

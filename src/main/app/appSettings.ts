@@ -11,6 +11,9 @@ const SETTINGS_KEY = 'app.settings';
 const NOTIFICATIONS_KEY = 'app.notifications';
 const WALLET_KEY = 'app.wallet';
 const PROFILE_KEY = 'app.profile';
+const AIRGAP_FINGERPRINT_KEY = 'airgap.fingerprint';
+const AIRGAP_PATH_KEY = 'airgap.path';
+export const DEFAULT_AIRGAP_PATH = "m/44'/60'/0'/0/0";
 
 export const DEFAULT_SETTINGS: Settings = {
   default_slippage_bps: null,
@@ -62,6 +65,21 @@ export class AppSettings {
   rememberWallet(wallet: RememberedWallet | null): void {
     if (wallet === null) this.store.delete(WALLET_KEY);
     else this.store.set(WALLET_KEY, wallet);
+  }
+
+  /**
+   * The air-gapped signer's identity for the animated QR request (Keystone-style signers want the master
+   * fingerprint and the derivation path of the wallet): settings `airgap.fingerprint` (8 hex characters;
+   * unset means no QR code) and `airgap.path` (default m/44'/60'/0'/0/0). Malformed values are reported
+   * as set, so the dialog can say why the QR code is missing rather than silently hiding it.
+   */
+  airgap(): { fingerprint: string | null; path: string } {
+    const fingerprint = this.store.get(AIRGAP_FINGERPRINT_KEY);
+    const path = this.store.get(AIRGAP_PATH_KEY);
+    return {
+      fingerprint: typeof fingerprint === 'string' && fingerprint.trim() !== '' ? fingerprint.trim() : null,
+      path: typeof path === 'string' && path.trim() !== '' ? path.trim() : DEFAULT_AIRGAP_PATH,
+    };
   }
 
   profile(): ProfileName {

@@ -9,11 +9,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { WalletView } from '../../shared/ipc.js';
+import type { OfflineSignatureRequest, WalletView } from '../../shared/ipc.js';
 import { OperationError, ValidationError } from '../services/errors.js';
 import { EnvKeySigner } from '../signers/envKeySigner.js';
 import { KeystoreSigner } from '../signers/keystoreSigner.js';
 import { OfflineSigner, summarizeTypedData } from '../signers/offlineSigner.js';
+import { AirgapError } from '../signers/airgap/airgapError.js';
+import { createAirgapRequest, expectationOf, type AirgapRequest } from '../signers/airgap/airgapRequest.js';
+import { renderQrFrames } from '../signers/airgap/qrFrames.js';
+import { importEthSignatureUr } from '../signers/airgap/signatureImport.js';
+import { RECOMMENDED_FRAME_INTERVAL_MS } from '../signers/airgap/urParts.js';
 import type { Signer } from '../signers/signer.js';
 import { listAccounts, type LedgerAccountChoice } from '../signers/ledger/accounts.js';
 import type { DerivationScheme } from '../signers/ledger/derivationPaths.js';
@@ -124,13 +129,40 @@ export class WalletSession {
       },
       source: {
         read: async () => {
-          const parsed = JSON.parse(document) as { summary: string[]; digest: string; signer: string };
-          return this.broker.offlineSignature({ signer: parsed.signer, summary: parsed.summary, digest: parsed.digest, document });
+          const parsed = JSON.parse(document) as { summary: string[]; digest: string; signer: string; typedData: TypedData };
+          const airgap = await this.airgapQr(parsed.typedData);
+          const text = await this.broker.offlineSignature({ signer: parsed.signer, summary: parsed.summary, digest: parsed.digest, document, qr: airgap.qr });
+          if (!/^\s*ur:/i.test(text)) return text;
+          // An eth-signature UR (one or several parts, any order): it must answer this very request
+          // (same request id) and recover the wallet; the offline signer then verifies the hex again.
+          if (!airgap.request) {
+            throw new AirgapError('INVALID_REQUEST', 'no QR request was shown for this signature (no airgap fingerprint is set), so a UR answer cannot be matched to it; paste the hex signature instead');
+          }
+          return importEthSignatureUr(text.trim().split(/\s+/), expectationOf(airgap.request));
         },
       },
     });
     await this.install({ signer, kind: 'offline', label: 'Offline signer', path: null, transport: null });
     return this.view();
+  }
+
+  /** The eth-sign-request animated QR code for this typed data, or why there is none. */
+  private async airgapQr(data: TypedData): Promise<{ qr: OfflineSignatureRequest['qr']; request: AirgapRequest | null }> {
+    const { fingerprint, path: derivationPath } = this.settings.airgap();
+    if (fingerprint === null) {
+      return {
+        qr: { unavailable: 'No QR code: set the signer’s master fingerprint (setting airgap.fingerprint, 8 hex characters) to sign with a Keystone-style QR signer.' },
+        request: null,
+      };
+    }
+    try {
+      const request = createAirgapRequest({ data, path: derivationPath, sourceFingerprint: fingerprint });
+      const frames = await renderQrFrames(request.urParts, { format: 'svg' });
+      return { qr: { frames, interval_ms: RECOMMENDED_FRAME_INTERVAL_MS, request_id: request.requestId }, request };
+    } catch (err) {
+      this.logger.warn(`[wallet] no QR code for the offline request: ${(err as Error).message}`);
+      return { qr: { unavailable: `No QR code: ${(err as Error).message}` }, request: null };
+    }
   }
 
   async listLedgerDevices(): Promise<{ device_id: string; label: string }[]> {

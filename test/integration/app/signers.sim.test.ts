@@ -7,10 +7,18 @@
  *    through the save dialog, the signature made elsewhere is imported from a file and returned.
  * The Ledger is the project's APDU-level Ethereum-app emulator (no USB).
  */
+import { ETHSignature, EthSignRequest } from '@keystonehq/bc-ur-registry-eth';
+import { URDecoder } from '@ngraveio/bc-ur';
 import { Wallet } from 'ethers';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAirgapRequest } from '../../../src/main/signers/airgap/airgapRequest.js';
+import { uuidBytes, uuidString } from '../../../src/main/signers/airgap/ethSignRequest.js';
+import { renderQrFrames } from '../../../src/main/signers/airgap/qrFrames.js';
+import { urParts } from '../../../src/main/signers/airgap/urParts.js';
+import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
+import type { TypedData } from '../../../src/shared/eip712/index.js';
 import type { IpcEventPayload } from '../../../src/shared/ipc.js';
 import { EthAppEmulator, walletAt } from '../../unit/signers/ledger/support/ethAppEmulator.js';
 import { AppHarness } from './appHarness.js';
@@ -81,6 +89,8 @@ describe('Ledger blind-signing and offline prompts through IPC', () => {
     expect(request.payload.digest).toBe(review.digest);
     const doc = JSON.parse(request.payload.document) as { typedData: { message: Record<string, unknown> } };
     expect(doc.typedData.message['agent']).toBe(agent);
+    // No signer fingerprint is set: no QR code, and the dialog is told why.
+    expect(request.payload.qr).toEqual({ unavailable: expect.stringContaining('airgap.fingerprint') });
 
     h.nextSaveFile = path.join(h.dataDir, 'request.json');
     expect(await h.call('prompt:exportSigningRequest', { prompt_id: request.payload.prompt_id })).toEqual({ saved: true, file_name: 'request.json' });
@@ -114,5 +124,64 @@ describe('Ledger blind-signing and offline prompts through IPC', () => {
     const request = await h.waitFor('the request', () => h.eventsOf<IpcEventPayload<'offlineSignatureRequest'>>('offlineSignatureRequest')[1]);
     await h.call('prompt:respondOfflineSignature', { prompt_id: request.payload.prompt_id, cancel: true });
     expect(await pending).toMatchObject({ ok: false, error: { code: 'SIGNING_CANCELLED' } });
+  });
+
+  it('with a signer fingerprint set, shows the request as an animated eth-sign-request QR code and takes an eth-signature UR answer from the wallet only', async () => {
+    const FINGERPRINT = 'f23f9fd2';
+    openNodeSettings(h.dataDir).set('airgap.fingerprint', FINGERPRINT);
+    const offline = Wallet.createRandom();
+    const intruder = Wallet.createRandom();
+    await h.call('wallet:connectOffline', { address: offline.address });
+    const { agent } = await h.call('keys:create', { name: 'qr' });
+    const offlineRequests = () => h.eventsOf<IpcEventPayload<'offlineSignatureRequest'>>('offlineSignatureRequest');
+    const seen = offlineRequests().length;
+
+    /** The signer's answer: an eth-signature UR with the request id, split in parts, given in reverse order. */
+    const answer = (key: { signingKey: Wallet['signingKey'] }, digest: string, requestId: string) =>
+      urParts(new ETHSignature(Buffer.from(key.signingKey.sign(digest).serialized.slice(2), 'hex'), uuidBytes(requestId), 'Keystone'), { maxFragmentLength: 30 })
+        .reverse()
+        .join('\n');
+
+    const ask = async (n: number) => {
+      const review = await h.call('keys:review', { action: 'authorize', agent });
+      const pending = h.invoke('keys:authorize', { review_id: review.review_id });
+      const request = await h.waitFor('an offline request with a QR code', () => offlineRequests()[seen + n]);
+      expect(request.payload.digest).toBe(review.digest);
+      const qr = request.payload.qr;
+      if (!('frames' in qr)) throw new Error(`expected QR frames, got: ${qr.unavailable}`);
+      expect(qr.interval_ms).toBeGreaterThan(0);
+      expect(qr.frames.length).toBeGreaterThan(1);
+      expect(qr.frames.every((f) => f.startsWith('<svg'))).toBe(true);
+      // The frames are exactly the QR codes of this request's UR parts, and the parts decode to an
+      // eth-sign-request for exactly the reviewed typed data, with this request id and fingerprint.
+      const data = (JSON.parse(request.payload.document) as { typedData: TypedData }).typedData;
+      const rebuilt = createAirgapRequest({ data, path: "m/44'/60'/0'/0/0", sourceFingerprint: FINGERPRINT, requestId: qr.request_id });
+      expect(await renderQrFrames(rebuilt.urParts, { format: 'svg' })).toEqual(qr.frames);
+      const decoder = new URDecoder();
+      for (const part of rebuilt.urParts) {
+        decoder.receivePart(part);
+        if (decoder.isComplete()) break;
+      }
+      expect(decoder.isSuccess()).toBe(true);
+      expect(decoder.resultUR().type).toBe('eth-sign-request');
+      const signRequest = EthSignRequest.fromCBOR(decoder.resultUR().cbor);
+      expect(JSON.parse(signRequest.getSignData().toString('utf8'))).toEqual(data);
+      expect((data.message as Record<string, unknown>)['agent']).toBe(agent);
+      expect(uuidString(signRequest.getRequestId()!)).toBe(qr.request_id);
+      expect(signRequest.getSourceFingerprint().toString('hex')).toBe(FINGERPRINT);
+      return { pending, request, requestId: qr.request_id };
+    };
+
+    // A UR signed by another key is refused: nothing is authorized.
+    const wrong = await ask(0);
+    await h.call('prompt:respondOfflineSignature', { prompt_id: wrong.request.payload.prompt_id, signature: answer(intruder, wrong.request.payload.digest, wrong.requestId) });
+    expect(await wrong.pending).toMatchObject({ ok: false, error: { code: 'SIGNATURE_MISMATCH' } });
+    expect((await h.call('keys:list', {})).keys.find((k) => k.agent === agent)?.status).not.toBe('ACTIVE');
+
+    // The wallet's own answer, as UR lines in any order, authorizes the key.
+    const right = await ask(1);
+    await h.call('prompt:respondOfflineSignature', { prompt_id: right.request.payload.prompt_id, signature: answer(offline, right.request.payload.digest, right.requestId) });
+    expect(await right.pending).toMatchObject({ ok: true, value: { agent, wallet: offline.address } });
+    expect((await h.call('keys:list', {})).keys.find((k) => k.agent === agent)?.status).toBe('ACTIVE');
   });
 });

@@ -3,7 +3,7 @@
  * device first) and the offline signer's request (show or export it, bring the signature back).
  */
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { BlindSigningRequest, OfflineSignatureRequest } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
 import { resolvePrompt, usePrompts } from '../../ipc/prompts';
@@ -68,7 +68,7 @@ function OfflineSignatureDialog({ request }: { request: OfflineSignatureRequest 
       unwrap(perps().prompt.respondOfflineSignature(cancel ? { prompt_id: request.prompt_id, cancel: true } : { prompt_id: request.prompt_id, signature: signature.trim() })),
     onSuccess: () => resolvePrompt(request.prompt_id),
   });
-  const valid = /^0x[0-9a-fA-F]{130}$/.test(signature.trim());
+  const valid = isSignatureAnswer(signature);
   return (
     <Dialog open title="Sign on your offline machine" onClose={() => respond.mutate(true)} width={680} locked={respond.isPending}>
       <ul className="summary-lines">
@@ -88,6 +88,7 @@ function OfflineSignatureDialog({ request }: { request: OfflineSignatureRequest 
         <summary>Signing request document (eth_signTypedData_v4)</summary>
         <pre className="sig-preview">{request.document}</pre>
       </details>
+      <OfflineRequestQr qr={request.qr} />
       <div className="row">
         <Button onClick={() => exportFile.mutate()} busy={exportFile.isPending}>
           Export request to file…
@@ -102,7 +103,14 @@ function OfflineSignatureDialog({ request }: { request: OfflineSignatureRequest 
         <label className="field-label" htmlFor="offline-sig">
           Signature
         </label>
-        <textarea id="offline-sig" className="input" rows={3} value={signature} onChange={(e) => setSignature(e.target.value)} placeholder="0x… (65 bytes)" />
+        <textarea
+          id="offline-sig"
+          className="input"
+          rows={3}
+          value={signature}
+          onChange={(e) => setSignature(e.target.value)}
+          placeholder="0x… (65 bytes), or the ur:eth-signature/… line(s) from your signer"
+        />
       </div>
       {respond.error && <ErrorLine error={respond.error} />}
       <div className="actions">
@@ -114,5 +122,46 @@ function OfflineSignatureDialog({ request }: { request: OfflineSignatureRequest 
         </Button>
       </div>
     </Dialog>
+  );
+}
+
+/** 65-byte hex, or eth-signature UR parts one per line (main decodes, matches the request id and verifies). */
+function isSignatureAnswer(text: string): boolean {
+  const trimmed = text.trim();
+  if (/^(0x)?[0-9a-fA-F]{130}$/.test(trimmed)) return true;
+  const lines = trimmed.split(/\s+/).filter((l) => l !== '');
+  return lines.length > 0 && lines.every((l) => /^ur:eth-signature\/[0-9a-z/-]+$/i.test(l));
+}
+
+/**
+ * The request as an animated QR code (eth-sign-request UR, for Keystone-style signers). The frames are
+ * SVG markup from main's own qrcode rendering; they are shown as <img> data URLs (an image cannot run
+ * script), never inserted into the page's DOM.
+ */
+function OfflineRequestQr({ qr }: { qr: OfflineSignatureRequest['qr'] }) {
+  const frames = 'frames' in qr ? qr.frames : null;
+  const intervalMs = 'frames' in qr ? qr.interval_ms : 0;
+  const [index, setIndex] = useState(0);
+  useEffect(() => {
+    if (!frames || frames.length < 2) return;
+    const timer = setInterval(() => setIndex((i) => (i + 1) % frames.length), intervalMs);
+    return () => clearInterval(timer);
+  }, [frames, intervalMs]);
+  if ('unavailable' in qr) return <p className="muted">{qr.unavailable}</p>;
+  const frame = qr.frames[index % qr.frames.length] ?? '';
+  return (
+    <div className="field">
+      <img
+        src={`data:image/svg+xml;utf8,${encodeURIComponent(frame)}`}
+        alt="Animated QR code of the signing request (eth-sign-request)"
+        width={280}
+        height={280}
+        style={{ background: '#fff', display: 'block' }}
+      />
+      <span className="muted">
+        Frame {(index % qr.frames.length) + 1} of {qr.frames.length}. Scan with a Keystone-style signer (eth-sign-request), then scan or paste its
+        ur:eth-signature answer below.
+      </span>
+    </div>
   );
 }

@@ -186,10 +186,22 @@ function OrderDefaults() {
 function NotificationSection() {
   const prefs = useNotificationPrefs();
   const client = useQueryClient();
+  // Optimistic: the checkbox follows the click in the same React event (local state; the query cache
+  // notifies asynchronously, and a controlled input would snap back first), then the saved value from
+  // main takes over; if main refuses, the local value is dropped and the stored one shows again.
+  const [pending, setPending] = useState<NotificationPrefs | null>(null);
   const save = useMutation({
     mutationFn: (patch: Partial<NotificationPrefs>) => unwrap(perps().notifications.set(patch)),
-    onSuccess: (p) => client.setQueryData(qk.notifications, p),
+    onError: () => setPending(null),
+    onSuccess: (p) => {
+      client.setQueryData(qk.notifications, p);
+      setPending(null);
+    },
   });
+  const toggle = (current: NotificationPrefs, patch: Partial<NotificationPrefs>) => {
+    setPending({ ...current, ...patch });
+    save.mutate(patch);
+  };
   const items: { key: keyof NotificationPrefs; label: string }[] = [
     { key: 'fills', label: 'Fills' },
     { key: 'trigger_fires', label: 'Take-profit / stop-loss triggers firing' },
@@ -203,7 +215,7 @@ function NotificationSection() {
         {prefs.isPending && <Loading />}
         {prefs.error && <ErrorState error={prefs.error} onRetry={() => void prefs.refetch()} />}
         {prefs.data &&
-          items.map((i) => <Checkbox key={i.key} label={i.label} checked={prefs.data[i.key]} disabled={save.isPending} onChange={(e) => save.mutate({ [i.key]: e.target.checked })} />)}
+          items.map((i) => <Checkbox key={i.key} label={i.label} checked={(pending ?? prefs.data)[i.key]} onChange={(e) => toggle(pending ?? prefs.data, { [i.key]: e.target.checked })} />)}
         {save.error && <ErrorLine error={save.error} />}
       </div>
     </Panel>
