@@ -8,28 +8,14 @@
  */
 import { getAddress, keccak256, toUtf8Bytes } from 'ethers';
 import { z } from 'zod';
+import { BRIDGE_CHAIN_IDS, BRIDGE_PROTOCOL_IDS, NATIVE_TOKEN_PLACEHOLDER, type BridgeChainId, type BridgeProtocolId } from '../../shared/protocol/index.js';
 
-/** The spec's lowercase chain ids (Bridge API > Chain ids). */
-export const CHAIN_IDS = ['ethereum', 'arbitrum', 'optimism', 'base', 'unichain', 'flare', 'plasma', 'venue_evm', 'venue_core'] as const;
-export type ChainId = (typeof CHAIN_IDS)[number];
-
-/** The spec's bridge protocol ids (Bridge API > Protocol ids). */
-export const PROTOCOL_IDS = [
-  'rail_canonical',
-  'rail_native_assets',
-  'rail_fast',
-  'rail_size',
-  'rail_gas',
-  'core_bridge',
-  'core_spot_swap',
-  'swap_evm',
-  'swap_aggregator',
-  'swap_wrap',
-] as const;
-export type ProtocolId = (typeof PROTOCOL_IDS)[number];
-
-/** The spec's native-token placeholder address. */
-export const NATIVE_TOKEN = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
+// The spec's chain ids, protocol ids and native placeholder come from src/shared, as the client's do.
+export const CHAIN_IDS = BRIDGE_CHAIN_IDS;
+export type ChainId = BridgeChainId;
+export const PROTOCOL_IDS = BRIDGE_PROTOCOL_IDS;
+export type ProtocolId = BridgeProtocolId;
+export const NATIVE_TOKEN = NATIVE_TOKEN_PLACEHOLDER;
 
 const decimalString = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a non-negative decimal string');
 const integerString = z.string().regex(/^(0|[1-9]\d*)$/, 'expected a non-negative integer string');

@@ -7,23 +7,13 @@ import { NATIVE_TOKEN_PLACEHOLDER } from '../../../shared/protocol/index.js';
 import { isAddress, toChecksumAddress } from '../../../shared/identity/index.js';
 import { Decimal, parseDecimal } from '../../../shared/decimal/index.js';
 import { ValidationError } from '../errors.js';
+import { BRIDGE_CHAIN_IDS, BRIDGE_PROTOCOL_IDS, type BridgeChainId, type BridgeProtocolId } from '../../../shared/protocol/index.js';
 
-export const SPEC_CHAIN_IDS = ['ethereum', 'arbitrum', 'optimism', 'base', 'unichain', 'flare', 'plasma', 'venue_evm', 'venue_core'] as const;
-export type SpecChainId = (typeof SPEC_CHAIN_IDS)[number];
-
-export const PROTOCOL_IDS = [
-  'rail_canonical',
-  'rail_native_assets',
-  'rail_fast',
-  'rail_size',
-  'rail_gas',
-  'core_bridge',
-  'core_spot_swap',
-  'swap_evm',
-  'swap_aggregator',
-  'swap_wrap',
-] as const;
-export type ProtocolId = (typeof PROTOCOL_IDS)[number];
+// The spec's vocabulary lives in src/shared; these names are what the companion services use.
+export const SPEC_CHAIN_IDS = BRIDGE_CHAIN_IDS;
+export type SpecChainId = BridgeChainId;
+export const PROTOCOL_IDS = BRIDGE_PROTOCOL_IDS;
+export type ProtocolId = BridgeProtocolId;
 
 /** The venue's EVM chain and its native spot layer (the core-spot chain, which has no EVM RPC). */
 export const VENUE_EVM = 'venue_evm';

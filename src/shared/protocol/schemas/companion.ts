@@ -5,6 +5,25 @@ import { integerString } from './common.js';
 
 export const NATIVE_TOKEN_PLACEHOLDER = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 
+/** The spec's lowercase bridge chain ids (Bridge API > Chain ids). */
+export const BRIDGE_CHAIN_IDS = ['ethereum', 'arbitrum', 'optimism', 'base', 'unichain', 'flare', 'plasma', 'venue_evm', 'venue_core'] as const;
+export type BridgeChainId = (typeof BRIDGE_CHAIN_IDS)[number];
+
+/** The spec's bridge protocol ids (Bridge API > Protocol ids). */
+export const BRIDGE_PROTOCOL_IDS = [
+  'rail_canonical',
+  'rail_native_assets',
+  'rail_fast',
+  'rail_size',
+  'rail_gas',
+  'core_bridge',
+  'core_spot_swap',
+  'swap_evm',
+  'swap_aggregator',
+  'swap_wrap',
+] as const;
+export type BridgeProtocolId = (typeof BRIDGE_PROTOCOL_IDS)[number];
+
 export const BridgeQuoteElementSchema = z.looseObject({
   amountOut: integerString,
   crossProtocol: z.looseObject({ id: z.string() }),
