@@ -20,9 +20,38 @@
  */
 import { z } from 'zod';
 import type { ChannelName, EventName } from './ipcChannels.js';
+import {
+  AskRequestSchema,
+  AssistantAnswerViewSchema,
+  AssistantModelsSchema,
+  AssistantStatusSchema,
+  BridgeQuoteRequestSchema,
+  BridgeQuoteViewSchema,
+  BridgeSendRequestSchema,
+  CompanionSettingsViewSchema,
+  CreditedPointsRequestSchema,
+  CreditedPointsViewSchema,
+  PointsEstimateRequestSchema,
+  PointsEstimateViewSchema,
+  SetAssistantModelRequestSchema,
+  SetInferenceKeyRequestSchema,
+  SetPartnerCodeRequestSchema,
+  SetRpcUrlRequestSchema,
+  SetServiceUrlRequestSchema,
+  SwapExecuteRequestSchema,
+  SwapQuoteRequestSchema,
+  SwapQuoteViewSchema,
+  TokenInfoRequestSchema,
+  TokenInfoSchema,
+  TrackTransferRequestSchema,
+  TransferIdRequestSchema,
+  TransferViewSchema,
+  TransfersSchema,
+} from './ipcCompanion.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
 export type { ChannelName, EventName, StreamEventName, PromptEventName } from './ipcChannels.js';
+export * from './ipcCompanion.js';
 
 // ---- errors and results -------------------------------------------------------------------------------
 
@@ -829,6 +858,32 @@ export const IPC_CHANNELS = {
   'settings:set': { request: SettingsPatchSchema, response: SettingsSchema },
   'notifications:get': { request: empty, response: NotificationPrefsSchema },
   'notifications:set': { request: NotificationPrefsPatchSchema, response: NotificationPrefsSchema },
+
+  'companion:getSettings': { request: empty, response: CompanionSettingsViewSchema },
+  'companion:setRpcUrl': { request: SetRpcUrlRequestSchema, response: CompanionSettingsViewSchema },
+  'companion:setPartnerCode': { request: SetPartnerCodeRequestSchema, response: CompanionSettingsViewSchema },
+  'companion:setServiceUrl': { request: SetServiceUrlRequestSchema, response: CompanionSettingsViewSchema },
+
+  'bridge:tokenInfo': { request: TokenInfoRequestSchema, response: TokenInfoSchema },
+  'bridge:quote': { request: BridgeQuoteRequestSchema, response: BridgeQuoteViewSchema },
+  'bridge:send': { request: BridgeSendRequestSchema, response: TransferViewSchema },
+  'bridge:track': { request: TrackTransferRequestSchema, response: TransferViewSchema },
+
+  'swap:quote': { request: SwapQuoteRequestSchema, response: SwapQuoteViewSchema },
+  'swap:execute': { request: SwapExecuteRequestSchema, response: TransferViewSchema },
+
+  'transfers:list': { request: empty, response: TransfersSchema },
+  'transfers:dismiss': { request: TransferIdRequestSchema, response: TransfersSchema },
+
+  'points:estimate': { request: PointsEstimateRequestSchema, response: PointsEstimateViewSchema },
+  'points:credited': { request: CreditedPointsRequestSchema, response: CreditedPointsViewSchema },
+
+  'assistant:status': { request: empty, response: AssistantStatusSchema },
+  'assistant:setKey': { request: SetInferenceKeyRequestSchema, response: AssistantStatusSchema },
+  'assistant:clearKey': { request: empty, response: AssistantStatusSchema },
+  'assistant:models': { request: empty, response: AssistantModelsSchema },
+  'assistant:setModel': { request: SetAssistantModelRequestSchema, response: AssistantStatusSchema },
+  'assistant:ask': { request: AskRequestSchema, response: AssistantAnswerViewSchema },
 } as const satisfies { [C in ChannelName]: ChannelDef };
 
 export type IpcChannel = ChannelName;
@@ -885,6 +940,8 @@ export const IPC_EVENTS = {
   session: SessionEventSchema,
   /** Ledger fallback to blind signing: answer with prompt:respondBlindSigning. */
   blindSigningRequest: BlindSigningRequestSchema,
+  /** Latest state per bridge or swap transfer (keyed by its local id). */
+  transfers: z.object({ transfers: z.array(TransferViewSchema) }),
   /** Offline signer: show/export the request, answer with prompt:respondOfflineSignature. */
   offlineSignatureRequest: OfflineSignatureRequestSchema,
 } as const satisfies { [E in EventName]: z.ZodType };

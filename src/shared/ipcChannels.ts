@@ -71,6 +71,32 @@ export const CHANNEL_NAMES = [
   'settings:set',
   'notifications:get',
   'notifications:set',
+  // companion services: URLs, per-chain JSON-RPC, partner code
+  'companion:getSettings',
+  'companion:setRpcUrl',
+  'companion:setPartnerCode',
+  'companion:setServiceUrl',
+  // bridge funding
+  'bridge:tokenInfo',
+  'bridge:quote',
+  'bridge:send',
+  'bridge:track',
+  // aggregator swaps
+  'swap:quote',
+  'swap:execute',
+  // bridge and swap transfers in flight and done
+  'transfers:list',
+  'transfers:dismiss',
+  // partner points
+  'points:estimate',
+  'points:credited',
+  // the assistant (off until an inference key is set)
+  'assistant:status',
+  'assistant:setKey',
+  'assistant:clearKey',
+  'assistant:models',
+  'assistant:setModel',
+  'assistant:ask',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
@@ -80,7 +106,7 @@ export type ChannelName = (typeof CHANNEL_NAMES)[number];
  * each, coalesced so the latest value per key wins; the prompt events are requests that need an answer
  * (through a prompt:* channel) and are never coalesced.
  */
-export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session'] as const;
+export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers'] as const;
 export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest'] as const;
 export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
 

@@ -18,7 +18,9 @@ const FIELD_NAMES = [
   'bracket', 'tp', 'sl', 'order', 'preview_id', 'review_id', 'order_id', 'price', 'agent', 'action', 'expires_in_days', 'name', 'profile', 'mainnet', 'base_url',
   'venue_info_url', 'venue_ws_url', 'address', 'variable', 'file_token', 'password', 'forget', 'device_id', 'scheme', 'start', 'count', 'path', 'prompt_id', 'accept',
   'signature', 'cancel', 'offset', 'limit', 'kind', 'interval', 'start_time', 'end_time', 'default_slippage_bps', 'default_leverage', 'confirm_orders',
-  'key_expiry_warning_days', 'theme', 'fills', 'trigger_fires', 'withdrawals', 'key_expiry', '__proto__', 'constructor', 'prototype', 'toString',
+  'key_expiry_warning_days', 'theme', 'fills', 'trigger_fires', 'withdrawals', 'key_expiry', 'chain', 'url', 'code', 'service', 'token', 'from_chain', 'to_chain',
+  'from_token', 'to_token', 'decimals', 'protocols', 'receiver', 'source_usd_value', 'quote_id', 'quote_idx', 'points_usd', 'src', 'dst', 'src_tx', 'id', 'token_in',
+  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', '__proto__', 'constructor', 'prototype', 'toString',
 ] as const;
 
 const leaf = fc.oneof(
@@ -101,6 +103,29 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'settings:set': { theme: 'light', default_leverage: 3 },
   'notifications:get': {},
   'notifications:set': { fills: false },
+  'companion:getSettings': {},
+  'companion:setRpcUrl': { chain: 'arbitrum', url: null },
+  'companion:setPartnerCode': { code: 'perpsdesk' },
+  'companion:setServiceUrl': { service: 'platform', url: 'http://127.0.0.1:1/platform' },
+  'bridge:tokenInfo': { chain: 'arbitrum', token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' },
+  'bridge:quote': {
+    from_chain: 'arbitrum', to_chain: 'base', from_token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', to_token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+    amount: '0.1', decimals: 18, protocols: ['rail_fast'], slippage_bps: 100,
+  },
+  'bridge:send': { quote_id: 'q1', quote_idx: 0 },
+  'bridge:track': { src_tx: '0x' + 'c'.repeat(64) },
+  'swap:quote': { chain: 'base', token_in: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', token_out: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: '0.01', decimals: 18, slippage: '0.005' },
+  'swap:execute': { quote_id: 'q1' },
+  'transfers:list': {},
+  'transfers:dismiss': { id: 't1' },
+  'points:estimate': { src_chain: 'arbitrum', dst_chain: 'base', src_token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', dst_token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', src_usd: '300', dst_usd: '299' },
+  'points:credited': { from: 0, to: 86_400_000 },
+  'assistant:status': {},
+  'assistant:setKey': { api_key: 'sk-fuzz-not-a-key' },
+  'assistant:clearKey': {},
+  'assistant:models': {},
+  'assistant:setModel': { model: 'sim-chat-mini' },
+  'assistant:ask': { question: 'What are my positions?' },
 };
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

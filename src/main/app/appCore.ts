@@ -108,6 +108,11 @@ import {
   withdrawalRowView,
 } from './views.js';
 import { WalletSession, usbLedgerAccess, type LedgerAccess } from './wallet.js';
+import { CompanionDesk } from './companion/companionDesk.js';
+import { TransferTracker } from './companion/transferTracker.js';
+import { createCompanionContext } from '../services/companion/companionContext.js';
+import { InferenceKeyStore } from '../services/assistant/apiKeyStore.js';
+import { accountReadsOf } from '../services/assistant/accountContext.js';
 
 export interface AppCoreOptions {
   /** The app's data folder (Electron's userData): settings, nonces, the simulator's state file. */
@@ -129,6 +134,8 @@ export interface AppCoreOptions {
   /** How long a review stays valid: orders are short (marks move), custody actions longer (a Ledger takes time). */
   reviewTtlMs?: { orders?: number; custody?: number };
   fetch?: typeof fetch;
+  /** Companion services: timeouts, and how often a pending bridge order is polled. */
+  companion?: { timeoutMs?: number; pollIntervalMs?: number; rpcPollingIntervalMs?: number };
 }
 
 interface Session {
@@ -136,6 +143,8 @@ interface Session {
   ctx: ServiceContext;
   sim: SimHandle | null;
   pumps: EventPumps | null;
+  /** Bridge, swap, points and assistant of this profile. */
+  companion: CompanionDesk;
 }
 
 type KeyReview = { action: 'authorize' | 'renew'; unsigned: RegisterBodyForSigning; name: string | undefined; digest: string; previous: number | null } | { action: 'revoke'; unsigned: RevokeBodyForSigning; digest: string };
@@ -186,6 +195,7 @@ export class AppCore {
   private readonly appSettings: AppSettings;
   private readonly broker: PromptBroker;
   readonly wallet: WalletSession;
+  private readonly inferenceKeys: InferenceKeyStore;
   private readonly reviews = new ReviewStore();
   private readonly sessionThrottle: Throttle<IpcEventPayload<'session'>>;
   private session: Session | null = null;
@@ -201,6 +211,8 @@ export class AppCore {
       blindSigningRequest: (payload) => this.send('blindSigningRequest', payload),
       offlineSignatureRequest: (payload) => this.send('offlineSignatureRequest', payload),
     });
+    // The inference key has its own keychain service, next to the trading keys' (a test's own when it sets one).
+    this.inferenceKeys = new InferenceKeyStore({ ...(options.keychainService !== undefined ? { service: `${options.keychainService}.inference` } : {}), env: options.env ?? process.env });
     this.wallet = new WalletSession(this.appSettings, this.broker, this.logger, options.env ?? process.env, options.ledger ?? usbLedgerAccess);
     this.sessionThrottle = new Throttle({ intervalMs: options.pumps?.throttleMs ?? 100, key: () => 'session', emit: (v) => this.send('session', v[v.length - 1]!) });
   }
@@ -256,7 +268,7 @@ export class AppCore {
       ...(this.options.keychainService !== undefined ? { keychainService: this.options.keychainService } : {}),
       env: this.options.env ?? process.env,
     });
-    this.session = { profile, ctx, sim, pumps: null };
+    this.session = { profile, ctx, sim, pumps: null, companion: this.openCompanion(profile, ctx) };
     this.appSettings.rememberProfile(name);
     this.logger.info(`[app] profile ${name} open (${profile.baseUrl})`);
     this.startPumps();
@@ -270,11 +282,43 @@ export class AppCore {
     this.historyCache.clear();
     this.broker.cancelAll('the profile was closed');
     if (!s) return;
+    s.companion.close();
     if (s.pumps) await s.pumps.stop();
     if (s.sim) {
       await s.sim.stop();
       this.logger.info('[app] simulator stopped and saved');
     }
+  }
+
+  /** The companion use cases of a profile, wired like the CLI's (same settings keys, same clients). */
+  private openCompanion(profile: Profile, ctx: ServiceContext): CompanionDesk {
+    const env = this.options.env ?? process.env;
+    const c = this.options.companion ?? {};
+    const companion = createCompanionContext(
+      { profile, settings: this.options.settings },
+      {
+        env,
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        ...(c.timeoutMs !== undefined ? { timeoutMs: c.timeoutMs } : {}),
+        ...(c.rpcPollingIntervalMs !== undefined ? { rpcPollingIntervalMs: c.rpcPollingIntervalMs } : {}),
+      },
+    );
+    const tracker = new TransferTracker({
+      settings: this.options.settings,
+      storeKey: `companion.${profile.name}.transfers`,
+      emit: (transfers) => this.send('transfers', { transfers }),
+      bridge: () => companion.bridge,
+      sleep: companion.sleep,
+      now: Date.now,
+      logger: this.logger,
+      ...(c.pollIntervalMs !== undefined ? { pollIntervalMs: c.pollIntervalMs } : {}),
+    });
+    return new CompanionDesk({ companion, wallet: this.wallet, tracker, inferenceKeys: this.inferenceKeys, reads: accountReadsOf(ctx), logger: this.logger, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
+  }
+
+  /** The companion screens' use cases of the open profile. */
+  companion(): CompanionDesk {
+    return this.requireSession().companion;
   }
 
   /** (Re)starts the pumps of the current session for the current wallet. */

@@ -20,6 +20,7 @@ import { renderQrFrames } from '../signers/airgap/qrFrames.js';
 import { importEthSignatureUr } from '../signers/airgap/signatureImport.js';
 import { RECOMMENDED_FRAME_INTERVAL_MS } from '../signers/airgap/urParts.js';
 import type { Signer } from '../signers/signer.js';
+import { LedgerTransactionSigner, type TransactionSigner } from '../signers/transactions/index.js';
 import { listAccounts, type LedgerAccountChoice } from '../signers/ledger/accounts.js';
 import type { DerivationScheme } from '../signers/ledger/derivationPaths.js';
 import { LedgerSigner } from '../signers/ledger/ledgerSigner.js';
@@ -41,6 +42,8 @@ export const usbLedgerAccess: LedgerAccess = { listDevices: listLedgerDevices, o
 
 interface Connected {
   signer: Signer;
+  /** The same wallet as a source-chain transaction signer (bridges, swaps); null for the offline signer. */
+  txSigner: TransactionSigner | null;
   kind: SignerKind;
   label: string;
   path: string | null;
@@ -91,6 +94,22 @@ export class WalletSession {
     return this.connected.signer;
   }
 
+  /**
+   * The main wallet's signer of source-chain transactions (a bridge's encoded transaction, a swap, an
+   * ERC-20 approve). The offline signer signs typed data only: an encoded bridge transaction must be sent
+   * within the bridge's 30 seconds, too short for a round trip to another machine.
+   */
+  requireTransactionSigner(): TransactionSigner {
+    this.requireSigner();
+    const c = this.connected!;
+    if (!c.txSigner) {
+      throw new OperationError('SIGNER_UNSUPPORTED', `the ${c.label} signs the service's typed data only, not source-chain transactions`, {
+        hint: 'Connect the main wallet with its keystore file or a Ledger to bridge or swap; the offline signer cannot sign within the bridge quote’s 30 seconds.',
+      });
+    }
+    return c.txSigner;
+  }
+
   /** Registers a file chosen in the native dialog and returns its token and declared address. */
   async rememberKeystoreFile(file: string): Promise<{ file_token: string; file_name: string; address: string | null }> {
     // Reading the declared address validates the file now, before asking for a password.
@@ -110,13 +129,13 @@ export class WalletSession {
     if (!file) throw new ValidationError('the keystore file choice has expired; choose the file again', { field: 'file_token', code: 'UNKNOWN_FILE_TOKEN' });
     const signer = await KeystoreSigner.open(file, async () => password);
     this.keystoreFiles.delete(token);
-    await this.install({ signer, kind: 'keystore', label: `Keystore ${path.basename(file)}`, path: null, transport: null });
+    await this.install({ signer, txSigner: signer.transactionSigner(), kind: 'keystore', label: `Keystore ${path.basename(file)}`, path: null, transport: null });
     return this.view();
   }
 
   async connectEnv(variable: string): Promise<WalletView> {
     const signer = EnvKeySigner.fromEnv(variable, { env: this.env, logger: { warn: (m) => this.logger.warn(m) } });
-    await this.install({ signer, kind: 'env', label: `Environment variable ${variable}`, path: null, transport: null });
+    await this.install({ signer, txSigner: signer.transactionSigner(), kind: 'env', label: `Environment variable ${variable}`, path: null, transport: null });
     return this.view();
   }
 
@@ -142,7 +161,7 @@ export class WalletSession {
         },
       },
     });
-    await this.install({ signer, kind: 'offline', label: 'Offline signer', path: null, transport: null });
+    await this.install({ signer, txSigner: null, kind: 'offline', label: 'Offline signer', path: null, transport: null });
     return this.view();
   }
 
@@ -203,7 +222,9 @@ export class WalletSession {
           return ledger.signTypedData(data);
         },
       };
-      await this.install({ signer, kind: 'ledger', label: `${deviceName(transport)} ${ledger.path}`, path: ledger.path, transport });
+      // The device already showed this address for approval; transactions use the same path and transport.
+      const txSigner = new LedgerTransactionSigner({ transport, path: ledger.path, address: ledger.address });
+      await this.install({ signer, txSigner, kind: 'ledger', label: `${deviceName(transport)} ${ledger.path}`, path: ledger.path, transport });
       return this.view();
     } catch (err) {
       await this.closeTransport(transport, 'after a failed connect');

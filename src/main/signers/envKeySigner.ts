@@ -8,6 +8,8 @@ import { digestOf, type TypedData } from '../../shared/eip712/index.js';
 import { PrivateKey } from './secp256k1.js';
 import type { Signer } from './signer.js';
 import { SignerError } from './signerError.js';
+import { privateKeyTransactionSigner } from './transactions/privateKeyTransactionSigner.js';
+import type { TransactionSigner } from './transactions/transactionSigner.js';
 import { verifySignature } from './verifySignature.js';
 
 export interface EnvKeySignerLogger {
@@ -62,6 +64,11 @@ export class EnvKeySigner implements Signer {
     }
     logger.warn(envKeyWarning(variable));
     return new EnvKeySigner(key, variable);
+  }
+
+  /** The same key as a source-chain transaction signer (bridge, swap); the key stays in this object. */
+  transactionSigner(): TransactionSigner {
+    return privateKeyTransactionSigner('env', this.#key);
   }
 
   async signTypedData(data: TypedData): Promise<string> {

@@ -10,6 +10,8 @@ import { toChecksumAddress } from '../../shared/identity/index.js';
 import { PrivateKey } from './secp256k1.js';
 import type { Signer } from './signer.js';
 import { SignerError } from './signerError.js';
+import { privateKeyTransactionSigner } from './transactions/privateKeyTransactionSigner.js';
+import type { TransactionSigner } from './transactions/transactionSigner.js';
 import { verifySignature } from './verifySignature.js';
 
 export class KeystoreSigner implements Signer {
@@ -49,6 +51,11 @@ export class KeystoreSigner implements Signer {
       throw new SignerError('KEYSTORE_INVALID', `the keystore ${file} cannot be decrypted: ${message}`, { cause: err });
     }
     return new KeystoreSigner(PrivateKey.fromHex(privateKeyHex));
+  }
+
+  /** The same key as a source-chain transaction signer (bridge, swap); the key stays in this object. */
+  transactionSigner(): TransactionSigner {
+    return privateKeyTransactionSigner('keystore', this.#key);
   }
 
   async signTypedData(data: TypedData): Promise<string> {

@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { LedgerTransactionSigner, WalletTransactionSigner, verifySignedTransaction, type UnsignedTransaction } from '../../../src/main/signers/transactions/index.js';
 import { LedgerError } from '../../../src/main/signers/ledger/ledgerErrors.js';
 import { SignerError } from '../../../src/main/signers/signerError.js';
+import { EnvKeySigner } from '../../../src/main/signers/envKeySigner.js';
+import { KeystoreSigner } from '../../../src/main/signers/keystoreSigner.js';
 import { EthAppEmulator, walletAt } from './ledger/support/ethAppEmulator.js';
 
 const KEY = '0x' + '4c'.repeat(32);
@@ -84,6 +86,26 @@ describe('WalletTransactionSigner', () => {
     expect(() => verifySignedTransaction(signedByOther, tx, new Wallet(KEY).address)).toThrow(SignerError);
     const signedOtherNonce = await new Wallet(KEY).signTransaction(Transaction.from({ ...tx, nonce: 8, type: 2 }));
     expect(() => verifySignedTransaction(signedOtherNonce, tx, new Wallet(KEY).address)).toThrow(/differs/);
+  });
+});
+
+describe('the unlocked custody signers as transaction signers (the app signs bridges and swaps with them)', () => {
+  it('env and keystore signers sign exactly what ethers would (deterministic k), without exposing the key', async () => {
+    const expected = await new Wallet(KEY).signTransaction(Transaction.from({ ...tx, type: 2 }));
+    const env = EnvKeySigner.fromEnv('K', { env: { K: KEY }, logger: { warn: () => undefined } }).transactionSigner();
+    expect(env.kind).toBe('env');
+    expect(await env.signTransaction(tx)).toBe(expected);
+    expect(JSON.stringify(env)).not.toContain(KEY.slice(2, 20));
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perps-tx-keystore-'));
+    const file = path.join(dir, 'k.json');
+    fs.writeFileSync(file, await encryptKeystoreJson({ address: new Wallet(KEY).address, privateKey: KEY }, 'pw', { scrypt: { N: 1024 } }));
+    const keystore = (await KeystoreSigner.open(file, async () => 'pw')).transactionSigner();
+    expect(keystore).toMatchObject({ kind: 'keystore', address: new Wallet(KEY).address });
+    expect(await keystore.signTransaction({ ...tx, maxFeePerGas: undefined, maxPriorityFeePerGas: undefined, gasPrice: 5n })).toBe(
+      await new Wallet(KEY).signTransaction(Transaction.from({ ...tx, maxFeePerGas: undefined, maxPriorityFeePerGas: undefined, gasPrice: 5n, type: 0 })),
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 

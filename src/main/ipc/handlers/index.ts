@@ -6,6 +6,7 @@
 import type { AppCore } from '../../app/appCore.js';
 import type { Handlers } from '../registerHandlers.js';
 import { appHandlers } from './app.js';
+import { assistantHandlers, bridgeHandlers, companionHandlers, pointsHandlers, swapHandlers, transfersHandlers } from './companion.js';
 import { fundingHandlers } from './funding.js';
 import { historyHandlers } from './history.js';
 import { keysHandlers } from './keys.js';
@@ -31,5 +32,11 @@ export function createHandlers(core: AppCore): Handlers {
     ...historyHandlers(core),
     ...withdrawHandlers(core),
     ...settingsHandlers(core),
+    ...companionHandlers(core),
+    ...bridgeHandlers(core),
+    ...swapHandlers(core),
+    ...transfersHandlers(core),
+    ...pointsHandlers(core),
+    ...assistantHandlers(core),
   };
 }

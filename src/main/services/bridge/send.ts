@@ -15,10 +15,12 @@ import { withCompanionFailures } from '../companion/companionFailures.js';
 import { isNativeToken } from '../chains/chainIds.js';
 import { sendPreparedTransaction, type SendProgress, type SentTransaction } from '../chains/sendTransaction.js';
 import { estimatePoints, type PointsEstimateResult } from '../points/estimate.js';
-import { checkCoreSpotRules } from './coreSpotRules.js';
+import { sameAddress } from '../../../shared/identity/index.js';
+import { ValidationError } from '../errors.js';
+import { checkCoreSpotRules, type CoreSpotCheck } from './coreSpotRules.js';
 import { encodeRoute, type EncodedBridge } from './encode.js';
-import { validateQuoteInput, type BridgeQuoteInput } from './params.js';
-import { requestQuote } from './quotes.js';
+import { validateQuoteInput, type BridgeQuoteInput, type BridgeQuoteParams } from './params.js';
+import { requestQuote, type BridgeQuote } from './quotes.js';
 import { chooseRoute, type BridgeRoute } from './routes.js';
 
 export type BridgeSendProgress =
@@ -57,10 +59,29 @@ export interface BridgeSendResult {
 }
 
 export async function sendBridge(ctx: CompanionContext, input: BridgeSendInput): Promise<BridgeSendResult> {
-  const progress = input.onProgress ?? (() => undefined);
   const sender = input.signer.address;
   const params = validateQuoteInput({ ...input, sender, receiver: input.receiver ?? sender });
   const check = await checkCoreSpotRules(params, { sourceUsdValue: input.sourceUsdValue, priceSource: input.priceSource });
+  return sendQuotedBridge(ctx, { ...input, quote: { params, check } });
+}
+
+export interface QuotedBridgeSendInput extends Pick<BridgeSendInput, 'signer' | 'pointsUsd' | 'onProgress' | 'maxRequotes' | 'receiptTimeoutMs'> {
+  /**
+   * Either a quote the user already compared routes on, with the route chosen there (its quoteIdx): that
+   * route is encoded, re-quoted under the same floor when the requestId ran out; or validated parameters
+   * to quote now, encoding the best route (or the best of `protocol`).
+   */
+  quote: { existing: BridgeQuote; quoteIdx: number } | { params: BridgeQuoteParams; check: CoreSpotCheck; protocol?: string | undefined };
+}
+
+/** Steps 2 to 5 for parameters already validated (and checked against the core-spot rules). */
+export async function sendQuotedBridge(ctx: CompanionContext, input: QuotedBridgeSendInput): Promise<BridgeSendResult> {
+  const progress = input.onProgress ?? (() => undefined);
+  const sender = input.signer.address;
+  const params = 'existing' in input.quote ? input.quote.existing.params : input.quote.params;
+  if (params.sender !== undefined && !sameAddress(params.sender, sender)) {
+    throw new ValidationError(`the quote was made for ${params.sender}, but the connected wallet is ${sender}`, { field: 'sender', hint: 'Quote again with the connected wallet.' });
+  }
   const rpc = await ctx.rpc(params.fromChain);
   try {
     let points: PointsEstimateResult | null = null;
@@ -77,10 +98,20 @@ export async function sendBridge(ctx: CompanionContext, input: BridgeSendInput):
         source: params.source,
       });
     }
-    progress({ phase: 'quoting' });
     const deps = { bridge: ctx.bridge, now: () => ctx.now() };
-    const quote = await requestQuote(deps, params, check);
-    const route = chooseRoute(quote.routes, { protocol: input.protocol, protocolOrder: params.protocols });
+    let quote: BridgeQuote;
+    let route: BridgeRoute;
+    if ('existing' in input.quote) {
+      const { existing, quoteIdx } = input.quote;
+      quote = existing;
+      const chosen = existing.routes.find((r) => r.quoteIdx === quoteIdx);
+      if (!chosen) throw new ValidationError(`the quote has no route ${quoteIdx}; it offers ${existing.routes.map((r) => r.quoteIdx).join(', ') || 'none'}`, { field: 'quote_idx' });
+      route = chosen;
+    } else {
+      progress({ phase: 'quoting' });
+      quote = await requestQuote(deps, params, input.quote.check);
+      route = chooseRoute(quote.routes, { protocol: input.quote.protocol, protocolOrder: params.protocols });
+    }
     progress({ phase: 'encoding', protocol: route.protocol, amountOut: route.amountOut });
     const encoded: EncodedBridge = await encodeRoute(deps, quote, route, {
       ...(input.maxRequotes !== undefined ? { maxRequotes: input.maxRequotes } : {}),

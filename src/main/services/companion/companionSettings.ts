@@ -48,7 +48,8 @@ function nonEmpty(v: string | undefined | null): string | undefined {
   return v !== undefined && v !== null && v.trim() !== '' ? v.trim() : undefined;
 }
 
-function checkUrl(value: string, field: string): string {
+/** An http(s) URL without trailing slashes, or a ProfileError INVALID_URL naming the field. */
+export function checkUrl(value: string, field: string): string {
   let u: URL;
   try {
     u = new URL(value);
@@ -150,4 +151,29 @@ export function requirePartnerCode(input: ResolveInput, explicit: string | undef
     throw new ValidationError(`a partner code is required ${why}`, { field: 'source', code: 'PARTNER_CODE_REQUIRED', hint: 'Pass --source CODE or set PERPS_PARTNER_CODE.' });
   }
   return code;
+}
+
+/** Where a resolved value came from, for a settings screen (precedence as in resolveCompanionUrl). */
+export type SettingSource = 'stored' | 'environment' | 'simulator' | 'unset';
+
+/** The URL of a companion service and where it comes from, without failing when it is unset. */
+export function describeCompanionUrl(input: ResolveInput, service: CompanionService): { url: string | null; source: SettingSource } {
+  const env = input.env ?? process.env;
+  const fromEnv = nonEmpty(env[ENV_OF[service]]);
+  if (fromEnv !== undefined) return { url: fromEnv, source: 'environment' };
+  const fromStore = stored(input.settings, key(input.profile, `urls.${service}`));
+  if (fromStore !== undefined) return { url: fromStore, source: 'stored' };
+  const origin = simOrigin(input.profile);
+  return origin ? { url: origin + SIM_COMPANION_PATHS[service], source: 'simulator' } : { url: null, source: 'unset' };
+}
+
+/** The JSON-RPC URL of a chain and where it comes from, without failing when it is unset. */
+export function describeRpcUrl(input: ResolveInput, chain: string): { url: string | null; source: SettingSource } {
+  const env = input.env ?? process.env;
+  const fromEnv = nonEmpty(env[rpcEnv(chain)]);
+  if (fromEnv !== undefined) return { url: fromEnv, source: 'environment' };
+  const fromStore = stored(input.settings, key(input.profile, `rpc.${chain}`));
+  if (fromStore !== undefined) return { url: fromStore, source: 'stored' };
+  const origin = simOrigin(input.profile);
+  return origin ? { url: `${origin}${SIM_COMPANION_PATHS.rpc}/${chain}`, source: 'simulator' } : { url: null, source: 'unset' };
 }

@@ -2,3 +2,4 @@
 export * from './transactionSigner.js';
 export * from './walletTransactionSigner.js';
 export * from './ledgerTransactionSigner.js';
+export * from './privateKeyTransactionSigner.js';

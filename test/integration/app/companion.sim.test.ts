@@ -1,0 +1,271 @@
+/**
+ * The companion screens' channels end to end in main: the real IPC handlers, AppCore on the sim profile
+ * (the simulator's bridge, points, aggregator, inference and per-chain JSON-RPC on loopback), the real OS
+ * keychain for the inference key. What users rely on: settings that refuse a wrong RPC URL, quotes whose
+ * routes are compared, the chosen route sent from the main wallet and followed to done, refunded or
+ * failed (and again after a restart), swaps with the partner code, points, and an assistant that is off
+ * until a key is set.
+ */
+import { Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCompanionConfig } from '../../../src/sim/companion/index.js';
+import type { TransferView } from '../../../src/shared/ipc.js';
+import { NATIVE_TOKEN_PLACEHOLDER } from '../../../src/shared/protocol/index.js';
+import { wipeService } from '../../support/keychain.js';
+import { startSimulator } from '../../../src/sim/index.js';
+import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
+
+const cfg = defaultCompanionConfig();
+/** Bridge orders settle in about a second (six for rail_native_assets, so one can outlive a restart). */
+const FAST_PROTOCOLS = cfg.protocols.map((p) => ({ ...p, etaSeconds: p.id === 'rail_native_assets' ? 6 : 1 }));
+function tokenOf(chain: string, symbol: string): string {
+  const t = cfg.tokens.find((x) => x.chain === chain && x.symbol === symbol);
+  if (!t) throw new Error(`no ${symbol} on ${chain}`);
+  return t.address;
+}
+const ETH = 10n ** 18n;
+const MAIN = 'PERPS_COMPANION_MAIN_KEY';
+
+describe('companion screens through the IPC handlers (sim profile)', () => {
+  const main = Wallet.createRandom();
+  let h: AppHarness;
+
+  const origin = (): string => new URL(h.core.profile!.baseUrl).origin;
+  async function control(path: string, body: unknown): Promise<void> {
+    const res = await fetch(`${origin()}/sim/companion${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+  }
+  const fund = (chain: string, amount: bigint, token?: string): Promise<void> => control('/rpc/fund', { chain, address: main.address, amount: amount.toString(), ...(token ? { token } : {}) });
+  const transfer = (id: string): TransferView | undefined =>
+    h
+      .eventsOf<{ transfers: TransferView[] }>('transfers')
+      .flatMap((e) => e.payload.transfers)
+      .filter((t) => t.id === id)
+      .at(-1);
+  /** The transfer once it reaches `phase` (or ends otherwise, which then fails with its state and the log). */
+  async function reach(id: string, phase: 'tracking' | 'final'): Promise<TransferView> {
+    const t = await h
+      .waitFor(`transfer ${id} ${phase}`, () => {
+        const x = transfer(id);
+        return x && (x.final || x.phase === phase) ? x : undefined;
+      })
+      .catch((err: unknown) => {
+        throw new Error(`${(err as Error).message}: ${JSON.stringify(transfer(id))}\n${h.logs.slice(-10).join('\n')}`);
+      });
+    if (phase === 'tracking' && t.final) throw new Error(`transfer ${id} ended before tracking: ${JSON.stringify(t)}`);
+    return t;
+  }
+  const phasesOf = (id: string): string[] => transfer(id)?.steps.map((s) => s.phase) ?? [];
+
+  beforeAll(async () => {
+    h = await AppHarness.start('companion', {
+      env: { [MAIN]: main.privateKey },
+      core: {
+        companion: { pollIntervalMs: 100, rpcPollingIntervalMs: 50 },
+        startSimulator: ({ stateFile }) => startSimulator({ port: 0, seed: 11, stateFile, config: { ...FAST_SIM_CONFIG, companion: { protocols: FAST_PROTOCOLS } } }),
+      },
+    });
+    await h.call('wallet:connectEnv', { variable: MAIN });
+  });
+  afterAll(async () => {
+    await h.core.companion().settled();
+    await h.stop();
+    await wipeService(`${h.keychainService}.inference`);
+    h.cleanup();
+  });
+
+  it('settings list every spec chain with its JSON-RPC (the simulator by default) and refuse a URL serving another chain', async () => {
+    const s = await h.call('companion:getSettings', {});
+    expect(s.chains.map((c) => c.chain)).toEqual(['ethereum', 'arbitrum', 'optimism', 'base', 'unichain', 'flare', 'plasma', 'venue_evm', 'venue_core']);
+    expect(s.chains.find((c) => c.chain === 'arbitrum')).toMatchObject({ evm: true, evm_chain_id: '42161', rpc_source: 'simulator', rpc_url: `${origin()}/rpc/arbitrum` });
+    expect(s.chains.find((c) => c.chain === 'venue_core')).toMatchObject({ evm: false, rpc_url: null });
+    expect(s.services.every((x) => x.source === 'simulator')).toBe(true);
+    expect(s.native_token).toBe(NATIVE_TOKEN_PLACEHOLDER);
+    expect(s.partner_code).toBeNull();
+
+    // The base chain's RPC stored for arbitrum: refused after eth_chainId, nothing stored.
+    const wrong = await h.fail('companion:setRpcUrl', { chain: 'arbitrum', url: `${origin()}/rpc/base` });
+    expect(wrong.code).toBe('WRONG_CHAIN');
+    expect((await h.call('companion:getSettings', {})).chains.find((c) => c.chain === 'arbitrum')?.rpc_source).toBe('simulator');
+    const notUrl = await h.fail('companion:setRpcUrl', { chain: 'arbitrum', url: 'file:///etc/passwd' });
+    expect(notUrl.code).toBe('INVALID_URL');
+    expect((await h.fail('companion:setRpcUrl', { chain: 'venue_core', url: `${origin()}/rpc/base` })).code).toBe('VALIDATION');
+
+    const stored = await h.call('companion:setRpcUrl', { chain: 'arbitrum', url: `${origin()}/rpc/arbitrum/` });
+    expect(stored.chains.find((c) => c.chain === 'arbitrum')).toMatchObject({ rpc_source: 'stored', rpc_url: `${origin()}/rpc/arbitrum` });
+    const cleared = await h.call('companion:setRpcUrl', { chain: 'arbitrum', url: null });
+    expect(cleared.chains.find((c) => c.chain === 'arbitrum')?.rpc_source).toBe('simulator');
+  });
+
+  it('token look-ups read decimals, symbol and the wallet balance from the chain', async () => {
+    await fund('arbitrum', 2n * ETH);
+    await fund('arbitrum', 1_000_000_000n, tokenOf('arbitrum', 'USDC'));
+    const native = await h.call('bridge:tokenInfo', { chain: 'arbitrum', token: NATIVE_TOKEN_PLACEHOLDER });
+    expect(native).toMatchObject({ native: true, decimals: 18, balance: (2n * ETH).toString(), note: null });
+    const usdc = await h.call('bridge:tokenInfo', { chain: 'arbitrum', token: tokenOf('arbitrum', 'USDC') });
+    expect(usdc).toMatchObject({ native: false, symbol: 'USDC', decimals: 6, balance: '1000000000' });
+    const core = await h.call('bridge:tokenInfo', { chain: 'venue_core', token: tokenOf('venue_core', 'USDC') });
+    expect(core.decimals).toBeNull();
+    expect(core.note).toMatch(/spot metadata/);
+    const notToken = await h.fail('bridge:tokenInfo', { chain: 'arbitrum', token: main.address });
+    expect(notToken.code).toBe('BAD_TOKEN');
+  });
+
+  it('quotes compare routes by amount out, best first, with the minimum after slippage; bad amounts change nothing', async () => {
+    const q = await h.call('bridge:quote', {
+      from_chain: 'arbitrum',
+      to_chain: 'base',
+      from_token: NATIVE_TOKEN_PLACEHOLDER,
+      to_token: NATIVE_TOKEN_PLACEHOLDER,
+      amount: '0.5',
+      decimals: 18,
+      protocols: ['rail_fast', 'rail_native_assets', 'rail_canonical'],
+      slippage_bps: 50,
+    });
+    expect(q.amount_units).toBe((ETH / 2n).toString());
+    expect(q.request_id).toBeTruthy();
+    expect(q.expires_at - q.quoted_at).toBe(30_000);
+    expect(q.routes.length).toBeGreaterThan(1);
+    expect(q.routes[0]!.best).toBe(true);
+    for (let i = 1; i < q.routes.length; i++) expect(BigInt(q.routes[i - 1]!.amount_out) >= BigInt(q.routes[i]!.amount_out)).toBe(true);
+    for (const r of q.routes) {
+      expect(BigInt(r.min_amount_out)).toBe((BigInt(r.amount_out) * 9950n) / 10000n);
+      expect(BigInt(r.shortfall)).toBe(BigInt(q.routes[0]!.amount_out) - BigInt(r.amount_out));
+    }
+    const tooPrecise = await h.fail('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '0.1234567', decimals: 6, protocols: ['rail_fast'] });
+    expect(tooPrecise).toMatchObject({ code: 'VALIDATION', field: 'amount' });
+    const coreSpot = await h.fail('bridge:quote', { from_chain: 'arbitrum', to_chain: 'venue_core', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: tokenOf('venue_core', 'USDC'), amount: '1', decimals: 18, protocols: ['core_spot_swap'] });
+    expect(coreSpot).toMatchObject({ code: 'VALIDATION', reason: 'CORE_SPOT_RULE' });
+    const unknownChain = await h.fail('bridge:quote', { from_chain: 'atlantis', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '1', decimals: 18, protocols: ['rail_fast'] });
+    expect(unknownChain.code).toBe('CHAIN_NOT_FOUND');
+  });
+
+  it('the chosen route is encoded, signed by the main wallet, sent and followed to done; a quote sends once', async () => {
+    await fund('arbitrum', ETH);
+    const q = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '0.25', decimals: 18, protocols: ['rail_fast', 'rail_native_assets'] });
+    const chosen = q.routes.at(-1)!; // not the best: the user's choice is what gets encoded
+    const started = await h.call('bridge:send', { quote_id: q.quote_id, quote_idx: chosen.quote_idx });
+    expect(started).toMatchObject({ kind: 'bridge', phase: 'preparing', final: false, protocol: chosen.protocol, amount_units: (ETH / 4n).toString() });
+    expect((await h.fail('bridge:send', { quote_id: q.quote_id, quote_idx: chosen.quote_idx })).code).toBe('QUOTE_UNKNOWN');
+
+    const tracking = await reach(started.id, 'tracking');
+    expect(tracking.src_tx).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(tracking.protocol).toBe(chosen.protocol);
+    const done = await reach(started.id, 'final');
+    expect(done).toMatchObject({ phase: 'done', bridge_state: 'done', error: null });
+    expect(phasesOf(started.id)).toEqual(['preparing', 'encoding', 'signing', 'sending', 'confirming', 'tracking', 'done']);
+    expect((await h.call('transfers:list', {})).transfers.find((t) => t.id === started.id)?.phase).toBe('done');
+  });
+
+  it('an ERC-20 transfer is approved first; refunded and failed orders end so, with what to do', async () => {
+    await control('/bridge/outcome', { next: true, state: 'refunded' });
+    const q = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: tokenOf('arbitrum', 'USDC'), to_token: tokenOf('base', 'USDC'), amount: '250', decimals: 6, protocols: ['rail_canonical'] });
+    const t = await h.call('bridge:send', { quote_id: q.quote_id, quote_idx: q.routes[0]!.quote_idx });
+    const refunded = await reach(t.id, 'final');
+    expect(refunded).toMatchObject({ phase: 'refunded', bridge_state: 'refunded' });
+    expect(refunded.approve_tx).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(phasesOf(t.id)).toEqual(['preparing', 'encoding', 'checking-allowance', 'approving', 'signing', 'sending', 'confirming', 'signing', 'sending', 'confirming', 'tracking', 'refunded']);
+
+    await control('/bridge/outcome', { next: true, state: 'failed' });
+    const q2 = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '0.01', decimals: 18, protocols: ['rail_fast'] });
+    const t2 = await h.call('bridge:send', { quote_id: q2.quote_id, quote_idx: q2.routes[0]!.quote_idx });
+    expect((await reach(t2.id, 'final')).phase).toBe('failed');
+
+    // Ended transfers can be dismissed; the list keeps the rest.
+    const after = await h.call('transfers:dismiss', { id: t2.id });
+    expect(after.transfers.some((x) => x.id === t2.id)).toBe(false);
+    expect(after.transfers.some((x) => x.id === t.id)).toBe(true);
+  });
+
+  it('a send that cannot pay for gas ends as an error saying so, with nothing broadcast', async () => {
+    const q = await h.call('bridge:quote', { from_chain: 'optimism', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '0.1', decimals: 18, protocols: ['rail_fast'] });
+    const t = await h.call('bridge:send', { quote_id: q.quote_id, quote_idx: q.routes[0]!.quote_idx });
+    const ended = await reach(t.id, 'final');
+    expect(ended.phase).toBe('error');
+    expect(ended.error?.code).toBe('INSUFFICIENT_FUNDS');
+    expect(ended.src_tx).toBeNull();
+  });
+
+  it('bridge:track follows any source transaction; a transfer under way is followed again after a restart', async () => {
+    const q = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '0.02', decimals: 18, protocols: ['rail_native_assets'] });
+    const t = await h.call('bridge:send', { quote_id: q.quote_id, quote_idx: q.routes[0]!.quote_idx });
+    const tracking = await reach(t.id, 'tracking');
+    expect(tracking.protocol).toBe('rail_native_assets');
+    expect((await h.call('bridge:track', { src_tx: tracking.src_tx! })).id).toBe(t.id);
+
+    // A profile round trip closes this session's tracker and opens a new one from the saved list.
+    await h.call('app:setProfile', { profile: 'sim' });
+    const restored = (await h.call('transfers:list', {})).transfers.find((x) => x.id === t.id);
+    expect(restored).toMatchObject({ phase: 'tracking', src_tx: tracking.src_tx });
+    await h.waitFor('done after the restart', async () => (await h.call('transfers:list', {})).transfers.find((x) => x.id === t.id)?.phase === 'done');
+
+    const unknown = await h.call('bridge:track', { src_tx: '0x' + 'ab'.repeat(32) });
+    expect(unknown).toMatchObject({ phase: 'tracking', amount_units: null });
+    await h.waitFor('unseen', () => transfer(unknown.id)?.bridge_state === 'unseen');
+    expect((await h.fail('transfers:dismiss', { id: unknown.id })).reason).toBe('TRANSFER_IN_PROGRESS');
+  });
+
+  it('swaps need the partner code; with it the swap is quoted, signed and confirmed', async () => {
+    const req = { chain: 'base', token_in: NATIVE_TOKEN_PLACEHOLDER, token_out: tokenOf('base', 'USDC'), amount: '0.05', decimals: 18, slippage: '0.005' };
+    expect(await h.fail('swap:quote', req)).toMatchObject({ code: 'VALIDATION', reason: 'PARTNER_CODE_REQUIRED' });
+    expect((await h.call('companion:setPartnerCode', { code: 'perpsdesk' })).partner_code).toBe('perpsdesk');
+    const q = await h.call('swap:quote', req);
+    expect(q).toMatchObject({ partner_code: 'perpsdesk', amount_units: (ETH / 20n).toString(), receiver: main.address });
+    expect(BigInt(q.amount_out!)).toBeGreaterThan(0n);
+    expect(BigInt(q.min_amount_out!) <= BigInt(q.amount_out!)).toBe(true);
+    await fund('base', ETH);
+    const t = await h.call('swap:execute', { quote_id: q.quote_id, points_usd: { src: '150', dst: '149' } });
+    const done = await reach(t.id, 'final');
+    expect(done).toMatchObject({ kind: 'swap', phase: 'done', error: null });
+    expect(done.src_tx).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(done.points?.source).toBe('perpsdesk');
+    expect(done.points!.point).toBeGreaterThan(0);
+  });
+
+  it('points: an estimate before a transfer and the credited partner bonuses of a range', async () => {
+    const est = await h.call('points:estimate', { src_chain: 'arbitrum', dst_chain: 'base', src_token: NATIVE_TOKEN_PLACEHOLDER, dst_token: NATIVE_TOKEN_PLACEHOLDER, src_usd: '300', dst_usd: '299' });
+    expect(est.source).toBe('perpsdesk');
+    expect(est.point).toBeGreaterThan(0);
+    expect(est.partner_bonus).toBeGreaterThan(0);
+    const now = Date.now();
+    const credited = await h.call('points:credited', { from: now - 86_400_000, to: now + 60_000 });
+    expect(credited.user).toBe(main.address);
+    expect(credited.partner_code).toBe('perpsdesk');
+    expect(credited.partner_bonus).toBe(credited.partner_bonuses.find((b) => b.code === 'perpsdesk')?.bonus ?? 0);
+    expect((await h.fail('points:credited', { from: now, to: now - 1_000_000 })).code).toBe('VALIDATION');
+  });
+
+  it('the assistant is off until a key is in the keychain; a refused key is not stored; answers are about the account', async () => {
+    expect(await h.call('assistant:status', {})).toMatchObject({ enabled: false });
+    expect((await h.fail('assistant:ask', { question: 'What are my positions?' })).code).toBe('ASSISTANT_OFF');
+    const refused = await h.fail('assistant:setKey', { api_key: 'sk-not-a-real-key' });
+    expect(refused.code).toBe('INFERENCE_INVALID_API_KEY');
+    expect((await h.call('assistant:status', {})).enabled).toBe(false);
+
+    const on = await h.call('assistant:setKey', { api_key: 'sk-sim-default-0001' });
+    expect(on.enabled).toBe(true);
+    expect(on.model).toBeTruthy();
+    const models = await h.call('assistant:models', {});
+    expect(models.models).toContain('sim-chat-mini');
+    await h.call('assistant:setModel', { model: 'sim-chat-mini' });
+    const a = await h.call('assistant:ask', { question: 'Which positions do I hold?' });
+    expect(a.answer.length).toBeGreaterThan(0);
+    expect(a.model).toBe('sim-chat-mini');
+    expect(a.context.positions).toBeGreaterThanOrEqual(0);
+    // The key never travels back: not in the status, not in any log line.
+    expect(JSON.stringify(await h.call('assistant:status', {}))).not.toContain('sk-sim-default-0001');
+    expect(h.logs.join('\n')).not.toContain('sk-sim-default-0001');
+
+    expect((await h.call('assistant:clearKey', {})).enabled).toBe(false);
+    expect((await h.fail('assistant:models', {})).code).toBe('ASSISTANT_OFF');
+  });
+
+  it('the offline signer cannot sign source-chain transactions: refused before anything starts', async () => {
+    const q = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '0.01', decimals: 18, protocols: ['rail_fast'] });
+    await h.call('wallet:connectOffline', { address: main.address });
+    const before = (await h.call('transfers:list', {})).transfers.length;
+    expect((await h.fail('bridge:send', { quote_id: q.quote_id, quote_idx: q.routes[0]!.quote_idx })).code).toBe('SIGNER_UNSUPPORTED');
+    expect((await h.call('transfers:list', {})).transfers.length).toBe(before);
+    await h.call('wallet:connectEnv', { variable: MAIN });
+  });
+});
