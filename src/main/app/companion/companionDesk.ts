@@ -11,7 +11,6 @@
  * approve, sign, send, confirm, bridge order) arrives on the `transfers` event.
  */
 import { randomUUID } from 'node:crypto';
-import { Decimal, parseDecimal } from '../../../shared/decimal/index.js';
 import { sameAddress } from '../../../shared/identity/index.js';
 import {
   BRIDGE_CHAIN_IDS,
@@ -33,7 +32,7 @@ import { NATIVE_TOKEN_PLACEHOLDER } from '../../../shared/protocol/index.js';
 import { withCompanionFailures } from '../../services/companion/companionFailures.js';
 import type { CompanionContext } from '../../services/companion/companionContext.js';
 import { checkUrl, clearRpcUrl, describeCompanionUrl, describeRpcUrl, resolvePartnerCode, saveCompanionUrl, savePartnerCode, saveRpcUrl, type CompanionService } from '../../services/companion/companionSettings.js';
-import { EVM_CHAIN_IDS, VENUE_CORE, isNativeToken, parseEvmChainId } from '../../services/chains/chainIds.js';
+import { EVM_CHAIN_IDS, VENUE_CORE, isNativeToken, parseEvmChainId, parseUnits } from '../../services/chains/chainIds.js';
 import { readTokenMetadata } from '../../services/chains/erc20.js';
 import { parseWei, type SendProgress } from '../../services/chains/sendTransaction.js';
 import { CORE_SPOT_MIN_USD, checkCoreSpotRules } from '../../services/bridge/coreSpotRules.js';
@@ -184,7 +183,7 @@ export class CompanionDesk {
       toChain: req.to_chain,
       fromToken: req.from_token,
       toToken: req.to_token,
-      amount: toUnits(req.amount, req.decimals),
+      amount: parseUnits(req.amount, 'amount', req.decimals),
       protocols: req.protocols,
       ...(req.slippage_bps !== undefined ? { slippageBps: req.slippage_bps } : {}),
       sender,
@@ -320,7 +319,7 @@ export class CompanionDesk {
       chain: req.chain,
       tokenIn: req.token_in,
       tokenOut: req.token_out,
-      amountIn: toUnits(req.amount, req.decimals),
+      amountIn: parseUnits(req.amount, 'amount', req.decimals),
       slippage: req.slippage,
       receiver,
       source: this.partnerCode('for aggregator swaps (it attributes the swap for bonus points)'),
@@ -517,15 +516,6 @@ export class CompanionDesk {
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
   }
-}
-
-/** Decimal text in token units to the integer smallest units the services take; more decimals than the token has is refused, never rounded. */
-export function toUnits(amount: string, decimals: number): string {
-  const d = parseDecimal(amount, 'amount');
-  if (d.lte(0)) throw new ValidationError('must be greater than 0', { field: 'amount' });
-  const units = d.mul(new Decimal(10).pow(decimals));
-  if (!units.isInteger()) throw new ValidationError(`has more than ${decimals} decimal places, the token's precision`, { field: 'amount' });
-  return units.toFixed(0);
 }
 
 function remember<T>(map: Map<string, T>, id: string, value: T): void {
