@@ -101,7 +101,7 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
     await fund('arbitrum', 2n * ETH);
     await fund('arbitrum', 1_000_000_000n, tokenOf('arbitrum', 'USDC'));
     const native = await h.call('bridge:tokenInfo', { chain: 'arbitrum', token: NATIVE_TOKEN_PLACEHOLDER });
-    expect(native).toMatchObject({ native: true, decimals: 18, balance: (2n * ETH).toString(), note: null });
+    expect(native).toMatchObject({ native: true, symbol: 'ETH', decimals: 18, balance: (2n * ETH).toString(), note: null });
     const usdc = await h.call('bridge:tokenInfo', { chain: 'arbitrum', token: tokenOf('arbitrum', 'USDC') });
     expect(usdc).toMatchObject({ native: false, symbol: 'USDC', decimals: 6, balance: '1000000000' });
     const core = await h.call('bridge:tokenInfo', { chain: 'venue_core', token: tokenOf('venue_core', 'USDC') });

@@ -32,7 +32,7 @@ import { NATIVE_TOKEN_PLACEHOLDER } from '../../../shared/protocol/index.js';
 import { withCompanionFailures } from '../../services/companion/companionFailures.js';
 import type { CompanionContext } from '../../services/companion/companionContext.js';
 import { checkUrl, clearRpcUrl, describeCompanionUrl, describeRpcUrl, resolvePartnerCode, saveCompanionUrl, savePartnerCode, saveRpcUrl, type CompanionService } from '../../services/companion/companionSettings.js';
-import { EVM_CHAIN_IDS, VENUE_CORE, isNativeToken, parseEvmChainId, parseUnits } from '../../services/chains/chainIds.js';
+import { EVM_CHAIN_IDS, NATIVE_SYMBOLS, VENUE_CORE, isNativeToken, parseEvmChainId, parseUnits } from '../../services/chains/chainIds.js';
 import { readTokenMetadata } from '../../services/chains/erc20.js';
 import { parseWei, type SendProgress } from '../../services/chains/sendTransaction.js';
 import { CORE_SPOT_MIN_USD, checkCoreSpotRules } from '../../services/bridge/coreSpotRules.js';
@@ -158,12 +158,12 @@ export class CompanionDesk {
       rpc = await this.c.rpc(req.chain);
     } catch (err) {
       // The picker still works without a chain connection: the user types the decimals.
-      return { ...base, symbol: null, decimals: native ? 18 : null, balance: null, note: (err as Error).message };
+      return { ...base, symbol: native ? (NATIVE_SYMBOLS[req.chain] ?? null) : null, decimals: native ? 18 : null, balance: null, note: (err as Error).message };
     }
     try {
       if (native) {
         const balance = wallet ? await withCompanionFailures(() => rpc.balance(wallet)) : null;
-        return { ...base, symbol: null, decimals: 18, balance: balance === null ? null : balance.toString(), note: null };
+        return { ...base, symbol: NATIVE_SYMBOLS[req.chain] ?? null, decimals: 18, balance: balance === null ? null : balance.toString(), note: null };
       }
       const meta = await withCompanionFailures(() => readTokenMetadata(rpc, req.token, wallet));
       return { ...base, symbol: meta.symbol, decimals: meta.decimals, balance: meta.balance === null ? null : meta.balance.toString(), note: null };

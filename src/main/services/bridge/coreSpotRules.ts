@@ -33,7 +33,7 @@ const RULE = 'core-spot flow';
 export async function checkCoreSpotRules(params: BridgeQuoteParams, value: { sourceUsdValue?: string | undefined; priceSource?: UsdValuer | undefined }): Promise<CoreSpotCheck> {
   if (!isCoreSpotFlow(params)) return { coreSpot: false, sourceUsdValue: null };
   if (params.fromChain !== VENUE_EVM) {
-    throw new ValidationError(`the ${RULE} starts on ${VENUE_EVM}, not ${params.fromChain}`, { field: 'fromChain', code: 'CORE_SPOT_RULE', hint: `Bridge to ${VENUE_EVM} first, or leave ${CORE_SPOT_PROTOCOL} out of --protocols.` });
+    throw new ValidationError(`the ${RULE} starts on ${VENUE_EVM}, not ${params.fromChain}`, { field: 'fromChain', code: 'CORE_SPOT_RULE', hint: `Bridge to ${VENUE_EVM} first, or leave ${CORE_SPOT_PROTOCOL} out of the protocols.` });
   }
   if (params.toChain !== VENUE_CORE && params.toChain !== VENUE_EVM) {
     throw new ValidationError(`the ${RULE} ends on ${VENUE_CORE} or ${VENUE_EVM}, not ${params.toChain}`, { field: 'toChain', code: 'CORE_SPOT_RULE' });

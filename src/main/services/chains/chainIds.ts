@@ -35,6 +35,18 @@ export const EVM_CHAIN_IDS: Readonly<Record<string, bigint>> = {
   venue_evm: 999n,
 };
 
+/** Symbols of those chains' gas tokens (public network constants too), to name the native placeholder. */
+export const NATIVE_SYMBOLS: Readonly<Record<string, string>> = {
+  ethereum: 'ETH',
+  arbitrum: 'ETH',
+  optimism: 'ETH',
+  base: 'ETH',
+  unichain: 'ETH',
+  flare: 'FLR',
+  plasma: 'XPL',
+  venue_evm: 'HYPE',
+};
+
 const CHAIN_ID_FORMAT = /^[a-z][a-z0-9_]*$/;
 const VENUE_TOKEN_ID = /^0x[0-9a-fA-F]{32}$/;
 const INTEGER = /^(0|[1-9]\d*)$/;

@@ -1,6 +1,6 @@
 /** The terminal frame: top bar with navigation and account status, the current view, a status bar. */
 import type { TradingKeyRow } from '../../../shared/ipc';
-import { goTo, setUi, useUi, type View } from './uiStore';
+import { goTo, setUi, toggleAssistant, useUi, type View } from './uiStore';
 import { useAppInfo, useBalance, useKeys, useProfile, useWallet } from '../ipc/queries';
 import { fmtUsd } from '../lib/decimal';
 import { Countdown } from '../ui/Countdown';
@@ -8,18 +8,27 @@ import { HistoryView } from '../features/history/HistoryView';
 import { KeysView } from '../features/keys/KeysView';
 import { SettingsView } from '../features/settings/SettingsView';
 import { WithdrawView } from '../features/withdraw/WithdrawView';
+import { BridgeView } from '../features/bridge/BridgeView';
+import { SwapView } from '../features/swap/SwapView';
+import { PointsView } from '../features/points/PointsView';
+import { AssistantPanel } from '../features/assistant/AssistantPanel';
 import { ShortcutSheet } from '../features/shortcuts/ShortcutSheet';
 import { TradeView } from './TradeView';
 import { useMarkVersion } from '../features/markets/markStore';
 import { Badge } from '../ui/Badge';
 
-const NAV: { id: View; label: string }[] = [
+export const NAV: { id: View; label: string }[] = [
   { id: 'trade', label: 'Trade' },
   { id: 'history', label: 'History' },
   { id: 'withdraw', label: 'Withdraw' },
+  { id: 'bridge', label: 'Bridge' },
+  { id: 'swap', label: 'Swap' },
+  { id: 'points', label: 'Points' },
   { id: 'keys', label: 'Keys' },
   { id: 'settings', label: 'Settings' },
 ];
+
+const ASSISTANT_ID = 'assistant-panel';
 
 function shortAddress(a: string): string {
   return `${a.slice(0, 6)}…${a.slice(-4)}`;
@@ -32,6 +41,7 @@ function watchedKey(keys: readonly TradingKeyRow[] | undefined): TradingKeyRow |
 
 function TopBar() {
   const view = useUi((s) => s.view);
+  const assistantOpen = useUi((s) => s.assistantOpen);
   const profile = useProfile();
   const wallet = useWallet();
   const balance = useBalance();
@@ -79,6 +89,9 @@ function TopBar() {
           {shortAddress(wallet.data.address)}
         </span>
       )}
+      <button type="button" className={`btn btn-sm ${assistantOpen ? 'btn-secondary' : 'btn-ghost'}`} aria-pressed={assistantOpen} aria-controls={assistantOpen ? ASSISTANT_ID : undefined} onClick={toggleAssistant}>
+        Assistant
+      </button>
       <button type="button" className="btn btn-ghost btn-sm" aria-label="Keyboard shortcuts" onClick={() => setUi({ shortcutSheet: true })}>
         ?
       </button>
@@ -104,16 +117,23 @@ function StatusBar() {
 
 export function Shell() {
   const view = useUi((s) => s.view);
+  const assistantOpen = useUi((s) => s.assistantOpen);
   return (
     <div className="app">
       <TopBar />
-      <main className="view" aria-label={NAV.find((n) => n.id === view)?.label}>
-        {view === 'trade' && <TradeView />}
-        {view === 'history' && <HistoryView />}
-        {view === 'withdraw' && <WithdrawView />}
-        {view === 'keys' && <KeysView />}
-        {view === 'settings' && <SettingsView />}
-      </main>
+      <div className={`app-body${assistantOpen ? ' with-assistant' : ''}`}>
+        <main className="view" aria-label={NAV.find((n) => n.id === view)?.label}>
+          {view === 'trade' && <TradeView />}
+          {view === 'history' && <HistoryView />}
+          {view === 'withdraw' && <WithdrawView />}
+          {view === 'bridge' && <BridgeView />}
+          {view === 'swap' && <SwapView />}
+          {view === 'points' && <PointsView />}
+          {view === 'keys' && <KeysView />}
+          {view === 'settings' && <SettingsView />}
+        </main>
+        {assistantOpen && <AssistantPanel id={ASSISTANT_ID} />}
+      </div>
       <StatusBar />
       <ShortcutSheet />
     </div>

@@ -5,7 +5,7 @@
  */
 import { useSyncExternalStore } from 'react';
 
-export type View = 'trade' | 'history' | 'withdraw' | 'keys' | 'settings';
+export type View = 'trade' | 'history' | 'withdraw' | 'bridge' | 'swap' | 'points' | 'keys' | 'settings';
 export type TicketSide = 'BUY' | 'SELL';
 
 export interface UiState {
@@ -18,6 +18,10 @@ export interface UiState {
   shortcutSheet: boolean;
   /** Price clicked in the order book/chart, offered to the ticket. */
   pickedPrice: { price: string; seq: number } | null;
+  /** The assistant side panel is open. */
+  assistantOpen: boolean;
+  /** A view asked Settings to edit one chain's JSON-RPC URL (bumped each time, so a repeat still scrolls). */
+  rpcFocus: { chain: string; seq: number } | null;
 }
 
 let state: UiState = {
@@ -27,6 +31,8 @@ let state: UiState = {
   searchFocusSeq: 0,
   shortcutSheet: false,
   pickedPrice: null,
+  assistantOpen: false,
+  rpcFocus: null,
 };
 const subs = new Set<() => void>();
 
@@ -55,3 +61,6 @@ export const goTo = (view: View): void => setUi({ view });
 export const selectMarket = (market: string): void => setUi((s) => (s.market === market ? {} : { market, pickedPrice: null }));
 export const focusTicket = (side: TicketSide): void => setUi((s) => ({ view: 'trade', ticketFocus: { side, seq: s.ticketFocus.seq + 1 } }));
 export const focusSearch = (): void => setUi((s) => ({ view: 'trade', searchFocusSeq: s.searchFocusSeq + 1 }));
+export const toggleAssistant = (): void => setUi((s) => ({ assistantOpen: !s.assistantOpen }));
+/** Opens Settings on the JSON-RPC URL of `chain`, ready to edit. */
+export const editRpcUrl = (chain: string): void => setUi((s) => ({ view: 'settings', rpcFocus: { chain, seq: (s.rpcFocus?.seq ?? 0) + 1 } }));

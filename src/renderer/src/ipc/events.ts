@@ -5,13 +5,14 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { IpcEventPayload, TrackedWithdrawalView } from '../../../shared/ipc';
+import type { IpcEventPayload, TrackedWithdrawalView, TransferView } from '../../../shared/ipc';
 import { putMarks } from '../features/markets/markStore';
 import { pushToast } from '../ui/toast';
 import { perps } from './client';
 import { clearActivity, recordActivity } from './orderActivity';
 import { pushPrompt } from './prompts';
 import { qk } from './queries';
+import { cqk, putTransfers } from './companionQueries';
 
 /** Coalesces repeated invalidations of the same keys into one, a short moment later. */
 function coalescer(client: QueryClient, delayMs: number) {
@@ -67,6 +68,23 @@ export function mergeWithdrawals(prev: readonly TrackedWithdrawalView[] | undefi
     if (!old || old.updated_at <= w.updated_at) byId.set(w.intent_id, w);
   }
   return [...byId.values()].sort((a, b) => (b.created_at ?? b.updated_at) - (a.created_at ?? a.updated_at));
+}
+
+/** The toast announcing how a bridge or swap ended (null for a phase that is not an end). */
+function transferEndToast(t: TransferView): Parameters<typeof pushToast>[0] | null {
+  const what = t.kind === 'bridge' ? `Bridge ${t.from_chain} → ${t.to_chain}` : `Swap on ${t.from_chain}`;
+  switch (t.phase) {
+    case 'done':
+      return { tone: 'success', title: `${what} done`, body: t.kind === 'bridge' ? 'Delivered on the destination chain.' : 'The swap transaction is confirmed.' };
+    case 'refunded':
+      return { tone: 'warn', title: `${what} refunded`, body: 'The bridge returned the value on the venue.' };
+    case 'failed':
+      return { tone: 'error', title: `${what} failed`, body: 'Wait for the operator to retry it, or contact them with the source transaction hash.' };
+    case 'error':
+      return { tone: 'error', title: `${what} stopped`, ...(t.error ? { error: t.error } : {}) };
+    default:
+      return null;
+  }
 }
 
 /** Statuses a trigger reaches only after it fired. */
@@ -131,6 +149,22 @@ export function useIpcEvents(client: QueryClient): void {
         client.setQueryData(qk.withdrawals, (prev: IpcEventPayload<'withdrawals'> | undefined) => ({ withdrawals: mergeWithdrawals(prev?.withdrawals, p.withdrawals) }));
         invalidate(qk.balance);
         invalidate(['history', 'withdrawals']);
+      }),
+    );
+
+    offs.push(
+      api.on('transfers', (p) => {
+        const before = putTransfers(client, p.transfers);
+        for (const t of p.transfers) {
+          const old = before.get(t.id);
+          // The source transaction is in (tracking) or the transfer ended: wallet balances moved.
+          if (t.phase !== old?.phase && (t.phase === 'tracking' || t.final)) invalidate(cqk.tokenInfoAll);
+          if (!t.final || old?.final) continue;
+          // A bridge onto the venue (or its refund there) changes the venue balance.
+          invalidate(qk.balance);
+          const toast = transferEndToast(t);
+          if (toast) pushToast(toast);
+        }
       }),
     );
 

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { forwardRef, useId } from 'react';
 
 interface FieldShellProps {
@@ -69,6 +69,31 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
         />
         {suffix && <span className="input-affix input-suffix">{suffix}</span>}
       </div>
+    </FieldShell>
+  );
+});
+
+export interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: ReactNode;
+}
+
+/** A multi-line text field, labelled and described like TextField. */
+export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(function TextAreaField({ label, hint, error, id, className, ...rest }, ref) {
+  const auto = useId();
+  const fid = id ?? auto;
+  return (
+    <FieldShell label={label} hint={hint} error={error} id={fid}>
+      <textarea
+        ref={ref}
+        id={fid}
+        className={`input textarea${className ? ' ' + className : ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? `${fid}-msg` : undefined}
+        spellCheck
+        {...rest}
+      />
     </FieldShell>
   );
 });

@@ -1,4 +1,7 @@
-/** Settings: profile, main wallet, order defaults, key-expiry warnings and native notification switches. */
+/**
+ * Settings: profile, main wallet, order defaults, key-expiry warnings, native notification switches, and
+ * the companion services (chain RPC URLs, partner code, service URLs).
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { NotificationPrefs, Settings } from '../../../../shared/ipc';
@@ -13,6 +16,7 @@ import { pushToast } from '../../ui/toast';
 import { Dialog } from '../../ui/Dialog';
 import { ConnectWallet } from '../onboarding/ConnectWallet';
 import { ProfileChooser } from '../onboarding/ProfileChooser';
+import { CompanionSettingsPanel } from '../companionSettings/CompanionSettingsPanel';
 
 export function SettingsView() {
   return (
@@ -25,6 +29,7 @@ export function SettingsView() {
         <WalletSection />
         <OrderDefaults />
         <NotificationSection />
+        <CompanionSettingsPanel />
         <AboutSection />
       </div>
     </div>

@@ -4,7 +4,7 @@
  * is handled by the dialog itself).
  */
 import { useEffect } from 'react';
-import { focusSearch, focusTicket, goTo, setUi, type View } from '../../app/uiStore';
+import { focusSearch, focusTicket, goTo, setUi, toggleAssistant, type View } from '../../app/uiStore';
 import { isDialogOpen } from '../../ui/Dialog';
 
 export interface ShortcutDef {
@@ -18,14 +18,19 @@ export const SHORTCUTS: ShortcutDef[] = [
   { keys: ['/'], description: 'Search markets' },
   { keys: ['Esc'], description: 'Close the open dialog, or leave a field' },
   { keys: ['?'], description: 'Show this shortcut sheet' },
+  { keys: ['A'], description: 'Open or close the assistant panel' },
   { keys: ['Ctrl', '1'], description: 'Trade' },
   { keys: ['Ctrl', '2'], description: 'History' },
   { keys: ['Ctrl', '3'], description: 'Withdraw' },
-  { keys: ['Ctrl', '4'], description: 'Trading keys' },
-  { keys: ['Ctrl', '5'], description: 'Settings' },
+  { keys: ['Ctrl', '4'], description: 'Bridge' },
+  { keys: ['Ctrl', '5'], description: 'Swap' },
+  { keys: ['Ctrl', '6'], description: 'Points' },
+  { keys: ['Ctrl', '7'], description: 'Trading keys' },
+  { keys: ['Ctrl', '8'], description: 'Settings' },
 ];
 
-const VIEW_KEYS: Record<string, View> = { '1': 'trade', '2': 'history', '3': 'withdraw', '4': 'keys', '5': 'settings' };
+/** Ctrl+digit goes to the view in the top bar's order. */
+const VIEW_KEYS: Record<string, View> = { '1': 'trade', '2': 'history', '3': 'withdraw', '4': 'bridge', '5': 'swap', '6': 'points', '7': 'keys', '8': 'settings' };
 
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -71,6 +76,11 @@ export function useGlobalShortcuts(enabled: boolean): void {
         case '?':
           e.preventDefault();
           setUi({ shortcutSheet: true });
+          break;
+        case 'a':
+        case 'A':
+          e.preventDefault();
+          toggleAssistant();
           break;
       }
     };

@@ -1,0 +1,384 @@
+/**
+ * Bridge: move a token from the main wallet on one chain to another chain (or onto the venue). The form
+ * asks for quotes (bridge:quote); the routes are compared by what arrives; the chosen route is reviewed
+ * (amounts, minimum received, points, the signer) and sent (bridge:send), then followed on its timeline
+ * as the `transfers` event reports each step.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { BridgeQuoteRequest, BridgeQuoteView, BridgeRouteView, CompanionSettingsView } from '../../../../shared/ipc';
+import { editRpcUrl } from '../../app/uiStore';
+import { IpcQueryError, perps, unwrap } from '../../ipc/client';
+import { useCompanionSettings } from '../../ipc/companionQueries';
+import { useWallet } from '../../ipc/queries';
+import { dec, fmt, isDecimalText } from '../../lib/decimal';
+import { fieldError, isShownAtField } from '../../lib/fieldErrors';
+import { amountProblem, fmtBps, fmtUnits, fromUnits, percentToBps } from '../../lib/units';
+import { Badge } from '../../ui/Badge';
+import { Button } from '../../ui/Button';
+import { Countdown } from '../../ui/Countdown';
+import { Checkbox, SelectField, TextField } from '../../ui/Field';
+import { Panel } from '../../ui/Panel';
+import { ErrorLine, ErrorState, Loading } from '../../ui/States';
+import { useNow } from '../../ui/useNow';
+import { chainOptions, defaultSource, hasRpc, type ChainRow } from '../transfers/chains';
+import { NATIVE_CHOICE, TokenPicker, useTokenSide, type TokenChoice } from '../transfers/TokenPicker';
+import { TransferPanels } from '../transfers/TransferPanels';
+import { BridgeReview } from './BridgeReview';
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** The venue's spot swap, which the service offers only from venue_evm onto the venue (the core-spot flow). */
+const CORE_SPOT_PROTOCOL = 'core_spot_swap';
+const coreSpotApplies = (from: string, to: string): boolean => from === 'venue_evm' && (to === 'venue_core' || to === 'venue_evm');
+
+/** What the quotes were asked for, kept beside them: the review shows it, and a changed form makes them stale. */
+export interface QuoteContext {
+  request: BridgeQuoteRequest;
+  fromSymbol: string | null;
+  toSymbol: string | null;
+  toDecimals: number | null;
+  srcUsd: string;
+  dstUsd: string;
+}
+
+export function BridgeView() {
+  const settings = useCompanionSettings();
+  return (
+    <div className="view-pad">
+      <div className="view-title">
+        <h1>Bridge</h1>
+        <span className="muted">Move tokens between chains from your main wallet, compared across every bridge protocol</span>
+      </div>
+      {settings.isPending && <Loading label="Loading chains" />}
+      {settings.error && <ErrorState error={settings.error} title="Could not read the companion settings" onRetry={() => void settings.refetch()} />}
+      {settings.data && <BridgeWorkspace settings={settings.data} />}
+    </div>
+  );
+}
+
+function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
+  const wallet = useWallet();
+  const [selected, setSelected] = useState<string | null>(null);
+  const chains = settings.chains;
+  const [fromChain, setFromChain] = useState(() => defaultSource(chains, 'arbitrum'));
+  const [toChain, setToChain] = useState(() => chains.find((c) => c.chain !== defaultSource(chains, 'arbitrum'))?.chain ?? '');
+  const [fromChoice, setFromChoice] = useState<TokenChoice>(NATIVE_CHOICE);
+  const [toChoice, setToChoice] = useState<TokenChoice>(NATIVE_CHOICE);
+  const [amount, setAmount] = useState('');
+  const [protocols, setProtocols] = useState<string[]>(settings.protocols);
+  const [slippage, setSlippage] = useState(() => fmt(dec(String(settings.default_slippage_bps))?.div(100) ?? null, { grouping: false, fallback: '1' }));
+  const [receiver, setReceiver] = useState('');
+  const [srcUsd, setSrcUsd] = useState('');
+  const [dstUsd, setDstUsd] = useState('');
+  const [quoted, setQuoted] = useState<{ quote: BridgeQuoteView; ctx: QuoteContext } | null>(null);
+  const [review, setReview] = useState<BridgeRouteView | null>(null);
+
+  const from = chains.find((c) => c.chain === fromChain);
+  const to = chains.find((c) => c.chain === toChain);
+  const fromSide = useTokenSide(fromChoice, from, settings.native_token);
+  const toSide = useTokenSide(toChoice, to, settings.native_token);
+
+  const amountError = amountProblem(amount, fromSide.decimals);
+  const slip = percentToBps(slippage, settings.max_slippage_bps);
+  const receiverError = receiver.trim() === '' || ADDRESS.test(receiver.trim()) ? undefined : 'An address: 0x followed by 40 hex characters';
+  const usdError = (v: string) => (v.trim() === '' || isDecimalText(v) ? undefined : 'A USD amount such as 250.5');
+  const coreSpotMin = dec(settings.core_spot_min_usd);
+  const coreSpotWarning =
+    toChain === 'venue_evm' && srcUsd.trim() !== '' && coreSpotMin && dec(srcUsd)?.lt(coreSpotMin) ? `Transfers to venue_evm through the venue’s spot layer need at least $${settings.core_spot_min_usd}` : undefined;
+  const balance = fromUnits(fromSide.info.data?.balance ?? null, fromSide.decimals ?? 0);
+  const overBalance = fromSide.decimals !== null && balance && dec(amount)?.gt(balance) ? 'More than your wallet balance on this chain' : undefined;
+
+  // Ticked protocols that can serve this pair (the core-spot swap only applies to the core-spot flow).
+  const usable = protocols.filter((p) => p !== CORE_SPOT_PROTOCOL || coreSpotApplies(fromChain, toChain));
+  const request: BridgeQuoteRequest | null =
+    from && to && fromSide.token && toSide.token && fromSide.decimals !== null && amount.trim() !== '' && !amountError && 'bps' in slip && usable.length > 0 && !receiverError && !usdError(srcUsd) && !usdError(dstUsd)
+      ? {
+          from_chain: from.chain,
+          to_chain: to.chain,
+          from_token: fromSide.token,
+          to_token: toSide.token,
+          amount: amount.trim(),
+          decimals: fromSide.decimals,
+          protocols: usable as BridgeQuoteRequest['protocols'],
+          slippage_bps: slip.bps,
+          ...(receiver.trim() ? { receiver: receiver.trim() } : {}),
+          ...(srcUsd.trim() ? { source_usd_value: srcUsd.trim() } : {}),
+        }
+      : null;
+  // The quotes belong to the form as it was (the USD values included: the review estimates points with them).
+  const stale = quoted !== null && JSON.stringify([quoted.ctx.request, quoted.ctx.dstUsd]) !== JSON.stringify([request, dstUsd.trim()]);
+
+  const quote = useMutation({
+    mutationFn: (r: BridgeQuoteRequest) => unwrap(perps().bridge.quote(r)),
+    onSuccess: (q, r) => {
+      setQuoted({ quote: q, ctx: { request: r, fromSymbol: fromSide.symbol, toSymbol: toSide.symbol, toDecimals: toSide.decimals, srcUsd: srcUsd.trim(), dstUsd: dstUsd.trim() } });
+    },
+  });
+  const err = quote.error;
+  const FIELDS = {
+    fromChain: ['from_chain', 'fromChain', 'from'],
+    toChain: ['to_chain', 'toChain'],
+    fromToken: ['from_token', 'fromToken', 'token'],
+    toToken: ['to_token', 'toToken'],
+    amount: ['amount'],
+    decimals: ['decimals'],
+    protocols: ['protocols', 'protocol'],
+    slippage: ['slippage', 'slippage_bps'],
+    receiver: ['receiver'],
+    usd: ['source_usd_value', 'usdValue', 'usd_value'],
+  } as const;
+  const rpcMissing = (c: ChainRow | undefined) => c !== undefined && c.evm && !hasRpc(c);
+  const errIsRpc = err instanceof IpcQueryError && /RPC/i.test(`${err.code} ${err.field ?? ''}`);
+
+  const pickFromChain = (c: string) => {
+    setFromChain(c);
+    setFromChoice((v) => ({ ...v, decimals: '' }));
+  };
+
+  return (
+    <div className="wd">
+      <Panel title="New bridge transfer">
+        <form
+          className="section"
+          aria-label="Bridge transfer"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (request) quote.mutate(request);
+          }}
+        >
+          <div className="grid2">
+            <SelectField label="From chain" value={fromChain} onChange={(e) => pickFromChain(e.target.value)} options={chainOptions(chains, 'source')} error={fieldError(err, FIELDS.fromChain)} />
+            <SelectField label="To chain" value={toChain} onChange={(e) => setToChain(e.target.value)} options={chainOptions(chains, 'destination')} error={fieldError(err, FIELDS.toChain)} />
+          </div>
+          {(rpcMissing(from) || errIsRpc) && from && (
+            <div className="notice notice-warn" role="status">
+              {from.chain} has no JSON-RPC URL set: the app cannot read your balance there or send the transaction.{' '}
+              <button type="button" className="link-btn" onClick={() => editRpcUrl(from.chain)}>
+                Set the RPC URL for {from.chain}
+              </button>
+            </div>
+          )}
+          <TokenPicker label="From token" chain={from} value={fromChoice} onChange={setFromChoice} side={fromSide} />
+          {fieldError(err, FIELDS.fromToken) && <p className="field-msg field-msg-error">{fieldError(err, FIELDS.fromToken)}</p>}
+          <TokenPicker label="To token" chain={to} value={toChoice} onChange={setToChoice} side={toSide} />
+          {fieldError(err, FIELDS.toToken) && <p className="field-msg field-msg-error">{fieldError(err, FIELDS.toToken)}</p>}
+          <TextField
+            label="Amount to send"
+            value={amount}
+            inputMode="decimal"
+            placeholder="0.0"
+            onChange={(e) => setAmount(e.target.value)}
+            suffix={fromSide.info.data?.symbol ?? undefined}
+            error={amountError ?? fieldError(err, FIELDS.amount) ?? fieldError(err, FIELDS.decimals)}
+            warning={overBalance}
+            hint={fromSide.decimals === null && fromSide.token ? 'Needs the token’s decimals' : undefined}
+          />
+          <fieldset className="protocols" aria-describedby="bridge-protocols-msg">
+            <legend className="field-label">Protocols</legend>
+            <div className="row">
+              <button type="button" className="link-btn" onClick={() => setProtocols(settings.protocols)}>
+                All
+              </button>
+              <button type="button" className="link-btn" onClick={() => setProtocols([])}>
+                None
+              </button>
+              <span className="faint">
+                {usable.length} of {settings.protocols.length}
+              </span>
+            </div>
+            <div className="protocol-grid">
+              {settings.protocols.map((p) => {
+                const off = p === CORE_SPOT_PROTOCOL && !coreSpotApplies(fromChain, toChain);
+                return (
+                  <Checkbox
+                    key={p}
+                    label={p}
+                    disabled={off}
+                    hint={off ? 'venue only' : undefined}
+                    checked={protocols.includes(p) && !off}
+                    onChange={(e) => setProtocols((cur) => (e.target.checked ? settings.protocols.filter((x) => x === p || cur.includes(x)) : cur.filter((x) => x !== p)))}
+                  />
+                );
+              })}
+            </div>
+            <div id="bridge-protocols-msg" className={`field-msg${usable.length === 0 || fieldError(err, FIELDS.protocols) ? ' field-msg-error' : ''}`}>
+              {usable.length === 0 ? 'Choose at least one protocol' : fieldError(err, FIELDS.protocols) ?? 'Routes are quoted only through the protocols ticked here'}
+            </div>
+          </fieldset>
+          <div className="grid2">
+            <TextField
+              label="Slippage"
+              value={slippage}
+              inputMode="decimal"
+              suffix="%"
+              onChange={(e) => setSlippage(e.target.value)}
+              error={'error' in slip ? slip.error : fieldError(err, FIELDS.slippage)}
+              hint={'bps' in slip ? `${slip.bps} bps · default ${fmtBps(settings.default_slippage_bps)}` : undefined}
+            />
+            <TextField
+              label="Receiver"
+              value={receiver}
+              placeholder={wallet.data?.address ?? '0x…'}
+              onChange={(e) => setReceiver(e.target.value)}
+              error={receiverError ?? fieldError(err, FIELDS.receiver)}
+              hint="Empty: your main wallet"
+              className="mono-input"
+            />
+          </div>
+          <div className="grid2">
+            <TextField
+              label="Value sent (USD)"
+              value={srcUsd}
+              inputMode="decimal"
+              prefix="$"
+              placeholder="optional"
+              onChange={(e) => setSrcUsd(e.target.value)}
+              error={usdError(srcUsd) ?? fieldError(err, FIELDS.usd)}
+              warning={coreSpotWarning}
+              hint={toChain === 'venue_evm' ? `Checks the $${settings.core_spot_min_usd} core-spot minimum` : 'For the points estimate'}
+            />
+            <TextField
+              label="Value received (USD)"
+              value={dstUsd}
+              inputMode="decimal"
+              prefix="$"
+              placeholder="optional"
+              onChange={(e) => setDstUsd(e.target.value)}
+              error={usdError(dstUsd)}
+              hint="With the value sent: estimates points"
+            />
+          </div>
+          {err && !isShownAtField(err, Object.values(FIELDS)) && <ErrorLine error={err} />}
+          <Button type="submit" variant="primary" disabled={!request} busy={quote.isPending}>
+            Get quotes
+          </Button>
+        </form>
+      </Panel>
+      <div className="stack">
+        {quoted && (
+          <RoutesPanel
+            quote={quoted.quote}
+            ctx={quoted.ctx}
+            coreSpotMinUsd={settings.core_spot_min_usd}
+            stale={stale}
+            refreshing={quote.isPending}
+            onRefresh={() => quote.mutate(quoted.ctx.request)}
+            onPick={setReview}
+          />
+        )}
+        <TransferPanels kind="bridge" selected={selected} onSelect={setSelected} />
+      </div>
+      {quoted && review && (
+        <BridgeReview
+          quote={quoted.quote}
+          ctx={quoted.ctx}
+          route={review}
+          fromChain={from}
+          onClose={() => setReview(null)}
+          onSent={(id) => {
+            setReview(null);
+            setQuoted(null);
+            quote.reset();
+            setAmount('');
+            setSrcUsd('');
+            setDstUsd('');
+            setSelected(id);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function RoutesPanel({
+  quote,
+  ctx,
+  coreSpotMinUsd,
+  stale,
+  refreshing,
+  onRefresh,
+  onPick,
+}: {
+  quote: BridgeQuoteView;
+  ctx: QuoteContext;
+  coreSpotMinUsd: string;
+  stale: boolean;
+  refreshing: boolean;
+  onRefresh: () => void;
+  onPick: (r: BridgeRouteView) => void;
+}) {
+  const now = useNow(1000);
+  const expired = now >= quote.expires_at;
+  const best = quote.routes.find((r) => r.best) ?? quote.routes[0];
+  const out = (units: string) => fmtUnits(units, ctx.toDecimals, ctx.toSymbol);
+  return (
+    <Panel
+      title="Routes"
+      className="routes-panel"
+      actions={
+        <Button size="sm" variant="ghost" busy={refreshing} onClick={onRefresh}>
+          Refresh quotes
+        </Button>
+      }
+    >
+      <div className="section">
+        <p className="muted">
+          {ctx.request.amount} {ctx.fromSymbol ?? 'units'} from {quote.from_chain} to {quote.to_chain} · slippage {fmtBps(quote.slippage_bps)} · {quote.routes.length}{' '}
+          {quote.routes.length === 1 ? 'route' : 'routes'}
+          {ctx.toDecimals === null ? ' · amounts in the destination token’s smallest units (its decimals are unknown)' : ''}
+        </p>
+        <div className={`notice ${expired ? 'notice-warn' : 'notice-info'}`} role="status">
+          {expired ? (
+            <>Quote expired. You can still send: the app re-quotes automatically, and never takes a route below its minimum received silently.</>
+          ) : (
+            <>
+              Quote valid for <Countdown at={quote.expires_at} warnWithinMs={10_000} label="Quote expires in" />. If it runs out before the transfer is encoded, the app re-quotes automatically.
+            </>
+          )}
+        </div>
+        {stale && <p className="notice notice-warn">The form changed since these quotes: get quotes again to compare routes for it.</p>}
+        {quote.core_spot && (
+          <p className="notice notice-info">
+            This transfer goes through the venue’s spot layer: the ${coreSpotMinUsd} minimum applies{quote.source_usd_value ? ` (declared value $${quote.source_usd_value})` : ''}.
+          </p>
+        )}
+        {quote.routes.length === 0 ? (
+          <p className="muted">No route offered for this transfer. Try more protocols, a larger amount or another token.</p>
+        ) : (
+          <table className="dt" aria-label="Bridge routes">
+            <thead>
+              <tr>
+                <th>Protocol</th>
+                <th className="r">You receive</th>
+                <th className="r">Min received</th>
+                <th className="r">vs best</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {quote.routes.map((r) => {
+                const bestOut = best ? dec(best.amount_out) : null;
+                const pct = bestOut && !bestOut.isZero() && r.shortfall !== '0' ? dec(r.shortfall)?.div(bestOut).mul(100) : null;
+                return (
+                  <tr key={r.quote_idx} aria-label={`Route ${r.protocol}`}>
+                    <td>
+                      <span className="strong">{r.protocol}</span> {r.best && <Badge tone="buy">Best</Badge>}
+                    </td>
+                    <td className="r num">{out(r.amount_out)}</td>
+                    <td className="r num">{out(r.min_amount_out)}</td>
+                    <td className="r num">{r.shortfall === '0' ? '—' : <span className="sell">−{out(r.shortfall)}{pct ? ` (${fmt(pct, { places: 2 })}%)` : ''}</span>}</td>
+                    <td className="r">
+                      <Button size="sm" variant={r.best ? 'primary' : 'secondary'} disabled={stale} onClick={() => onPick(r)} aria-label={`Review route ${r.protocol}`}>
+                        Review
+                      </Button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </Panel>
+  );
+}
