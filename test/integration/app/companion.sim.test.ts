@@ -269,3 +269,43 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
     await h.call('wallet:connectEnv', { variable: MAIN });
   });
 });
+
+describe('a bridge quote older than its 30 seconds (the simulator on a manual clock)', () => {
+  const main = Wallet.createRandom();
+  let h: AppHarness;
+  const origin = (): string => new URL(h.core.profile!.baseUrl).origin;
+  async function post(path: string, body: unknown): Promise<void> {
+    const res = await fetch(`${origin()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+  }
+
+  beforeAll(async () => {
+    h = await AppHarness.start('companion-requote', {
+      env: { [MAIN]: main.privateKey },
+      core: {
+        companion: { pollIntervalMs: 100, rpcPollingIntervalMs: 50 },
+        startSimulator: ({ stateFile }) => startSimulator({ port: 0, seed: 12, stateFile, manualClock: true, config: { ...FAST_SIM_CONFIG, companion: { protocols: FAST_PROTOCOLS } } }),
+      },
+    });
+    await h.call('wallet:connectEnv', { variable: MAIN });
+  });
+  afterAll(async () => {
+    await h.core.companion().settled();
+    await h.stop();
+    h.cleanup();
+  });
+
+  it("is re-quoted automatically when /encode answers 'no quotes found', and the same route is sent", async () => {
+    await post('/sim/companion/rpc/fund', { chain: 'arbitrum', address: main.address, amount: ETH.toString() });
+    const q = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '0.1', decimals: 18, protocols: ['rail_fast', 'rail_native_assets'] });
+    // The service's clock passes the requestId's 30 seconds while the user reads the routes.
+    await post('/sim/advance', { ms: 31_000 });
+    const t = await h.call('bridge:send', { quote_id: q.quote_id, quote_idx: q.routes[0]!.quote_idx });
+    const tracking = await h.waitFor('tracking', () => {
+      const x = (h.eventsOf<{ transfers: TransferView[] }>('transfers').flatMap((e) => e.payload.transfers).filter((y) => y.id === t.id)).at(-1);
+      return x && (x.final || x.phase === 'tracking') ? x : undefined;
+    });
+    expect(tracking).toMatchObject({ phase: 'tracking', requotes: 1, protocol: q.routes[0]!.protocol, error: null });
+    expect(tracking.steps.map((s) => s.phase)).toEqual(['preparing', 'encoding', 'requoting', 'signing', 'sending', 'confirming', 'tracking']);
+  });
+});
