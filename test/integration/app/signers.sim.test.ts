@@ -50,6 +50,8 @@ describe('Ledger blind-signing and offline prompts through IPC', () => {
     const view = await h.call('ledger:connect', { device_id: DEVICE, path: PATH });
     expect(view.address).toBe(walletAt(PATH).address);
     expect(view.signer).toMatchObject({ kind: 'ledger', path: PATH });
+    // The same device and path sign source-chain transactions (bridges, swaps) for the same wallet.
+    expect(h.core.wallet.requireTransactionSigner()).toMatchObject({ kind: 'ledger', address: walletAt(PATH).address, path: PATH });
   });
 
   it('asks the renderer before blind signing: a decline signs nothing, an accept authorizes the key', async () => {
