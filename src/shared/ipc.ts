@@ -438,6 +438,24 @@ export const CandleViewSchema = z.object({ t: unixMs, T: unixMs, o: dec, h: dec,
 export type CandleView = z.infer<typeof CandleViewSchema>;
 export const CandlesSchema = z.object({ market: z.string(), interval: z.enum(CANDLE_INTERVALS), candles: z.array(CandleViewSchema) });
 
+/** Book aggregation as the venue offers it: 2 to 5 significant figures, or null for full precision. */
+export const BookSigFigsSchema = z.union([z.literal(2), z.literal(3), z.literal(4), z.literal(5)]).nullable();
+export const BookRequestSchema = z.strictObject({ market: marketSymbol, n_sig_figs: BookSigFigsSchema.optional() });
+/** null market: stop watching. */
+export const WatchBookRequestSchema = z.strictObject({ market: marketSymbol.nullable(), n_sig_figs: BookSigFigsSchema.optional() });
+export const BookLevelSchema = z.object({ price: dec, size: dec, orders: z.number().int().nonnegative() });
+export const BookViewSchema = z.object({
+  market: z.string(),
+  n_sig_figs: BookSigFigsSchema,
+  /** Best first on both sides. */
+  bids: z.array(BookLevelSchema),
+  asks: z.array(BookLevelSchema),
+  /** The venue's time of the book. */
+  at: unixMs,
+});
+export type BookView = z.infer<typeof BookViewSchema>;
+export const WatchingBookSchema = z.object({ watching: z.string().nullable(), live: z.boolean() });
+
 // ---- orders -------------------------------------------------------------------------------------------
 
 const BracketLevelSchema = z.strictObject({
@@ -829,6 +847,8 @@ export const IPC_CHANNELS = {
 
   'markets:list': { request: empty, response: MarketsListSchema },
   'markets:candles': { request: CandlesRequestSchema, response: CandlesSchema },
+  'markets:book': { request: BookRequestSchema, response: BookViewSchema },
+  'markets:watchBook': { request: WatchBookRequestSchema, response: WatchingBookSchema },
 
   'orders:preview': { request: z.strictObject({ order: OrderRequestSchema }), response: OrderPreviewSchema },
   'orders:place': { request: PlaceOrdersRequestSchema, response: PlaceOrdersResultSchema },
@@ -930,6 +950,8 @@ export const IPC_EVENTS = {
   fills: z.object({ fills: z.array(FillViewSchema) }),
   /** The whole positions snapshot, PnL from the latest mark. */
   positions: z.object({ positions: z.array(PositionViewSchema), at: unixMs }),
+  /** The watched market's order book (markets:watchBook), latest per market. */
+  book: BookViewSchema,
   /** Latest mark per market. */
   marks: z.object({ marks: z.array(MarkUpdateSchema) }),
   /** Latest state per withdrawal intent. */

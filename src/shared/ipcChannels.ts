@@ -42,6 +42,8 @@ export const CHANNEL_NAMES = [
   // markets
   'markets:list',
   'markets:candles',
+  'markets:book',
+  'markets:watchBook',
   // orders
   'orders:preview',
   'orders:place',
@@ -106,7 +108,7 @@ export type ChannelName = (typeof CHANNEL_NAMES)[number];
  * each, coalesced so the latest value per key wins; the prompt events are requests that need an answer
  * (through a prompt:* channel) and are never coalesced.
  */
-export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers'] as const;
+export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book'] as const;
 export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest'] as const;
 export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
 

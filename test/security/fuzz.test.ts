@@ -20,7 +20,7 @@ const FIELD_NAMES = [
   'signature', 'cancel', 'offset', 'limit', 'kind', 'interval', 'start_time', 'end_time', 'default_slippage_bps', 'default_leverage', 'confirm_orders',
   'key_expiry_warning_days', 'theme', 'fills', 'trigger_fires', 'withdrawals', 'key_expiry', 'chain', 'url', 'code', 'service', 'token', 'from_chain', 'to_chain',
   'from_token', 'to_token', 'decimals', 'protocols', 'receiver', 'source_usd_value', 'quote_id', 'quote_idx', 'points_usd', 'src', 'dst', 'src_tx', 'id', 'token_in',
-  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', '__proto__', 'constructor', 'prototype', 'toString',
+  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', 'n_sig_figs', '__proto__', 'constructor', 'prototype', 'toString',
 ] as const;
 
 const leaf = fc.oneof(
@@ -79,6 +79,8 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'account:balance': {},
   'markets:list': {},
   'markets:candles': { market: 'ETH', interval: '1m' },
+  'markets:book': { market: 'ETH', n_sig_figs: 5 },
+  'markets:watchBook': { market: 'ETH', n_sig_figs: null },
   'orders:preview': { order: { market: 'ETH', side: 'BUY', order_type: 'LIMIT', size: '0.01', limit_price: '3000', bracket: { sl: { trigger_price: '2900' } } } },
   'orders:place': { preview_id: 'x' },
   'orders:modify': { order_id: 'o1', price: '3000', size: '0.01' },

@@ -29,6 +29,7 @@ import {
   eventWireChannel,
   type AuthorizeResult,
   type BalanceView,
+  type BookView,
   type CandleView,
   type DepositInfo,
   type EventName,
@@ -109,6 +110,7 @@ import {
 } from './views.js';
 import { WalletSession, usbLedgerAccess, type LedgerAccess } from './wallet.js';
 import { CompanionDesk } from './companion/companionDesk.js';
+import { BookFeed, type SigFigs } from './bookFeed.js';
 import { TransferTracker } from './companion/transferTracker.js';
 import { createCompanionContext } from '../services/companion/companionContext.js';
 import { InferenceKeyStore } from '../services/assistant/apiKeyStore.js';
@@ -145,6 +147,8 @@ interface Session {
   pumps: EventPumps | null;
   /** Bridge, swap, points and assistant of this profile. */
   companion: CompanionDesk;
+  /** The order book the trade view watches. */
+  book: BookFeed;
 }
 
 type KeyReview = { action: 'authorize' | 'renew'; unsigned: RegisterBodyForSigning; name: string | undefined; digest: string; previous: number | null } | { action: 'revoke'; unsigned: RevokeBodyForSigning; digest: string };
@@ -268,7 +272,8 @@ export class AppCore {
       ...(this.options.keychainService !== undefined ? { keychainService: this.options.keychainService } : {}),
       env: this.options.env ?? process.env,
     });
-    this.session = { profile, ctx, sim, pumps: null, companion: this.openCompanion(profile, ctx) };
+    const book = new BookFeed({ ctx, logger: this.logger, emit: (b) => this.send('book', b), ...(this.options.pumps?.throttleMs !== undefined ? { throttleMs: this.options.pumps.throttleMs } : {}) });
+    this.session = { profile, ctx, sim, pumps: null, companion: this.openCompanion(profile, ctx), book };
     this.appSettings.rememberProfile(name);
     this.logger.info(`[app] profile ${name} open (${profile.baseUrl})`);
     this.startPumps();
@@ -283,6 +288,7 @@ export class AppCore {
     this.broker.cancelAll('the profile was closed');
     if (!s) return;
     s.companion.close();
+    await s.book.close();
     if (s.pumps) await s.pumps.stop();
     if (s.sim) {
       await s.sim.stop();
@@ -686,6 +692,14 @@ export class AppCore {
   }
 
   // ---- orders -------------------------------------------------------------------------------------------
+
+  async book(req: { market: string; n_sig_figs?: SigFigs | undefined }): Promise<BookView> {
+    return this.requireSession().book.snapshot(req.market, req.n_sig_figs ?? null);
+  }
+
+  async watchBook(req: { market: string | null; n_sig_figs?: SigFigs | undefined }): Promise<{ watching: string | null; live: boolean }> {
+    return this.requireSession().book.watch(req.market, req.n_sig_figs ?? null);
+  }
 
   private tradingContext(): TradingContext {
     return this.ctx();

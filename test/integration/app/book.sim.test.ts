@@ -1,0 +1,65 @@
+/**
+ * The trade view's order book through the IPC handlers: a snapshot from the venue's info API and the live
+ * l2Book feed of the one watched market over the venue WebSocket (both served by the simulator), keyed by
+ * the service's symbol.
+ */
+import { Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/shared/decimal/index.js';
+import type { BookView } from '../../../src/shared/ipc.js';
+import { AppHarness } from './appHarness.js';
+
+const MAIN = 'PERPS_BOOK_MAIN_KEY';
+
+function expectOrdered(book: BookView): void {
+  expect(book.bids.length).toBeGreaterThan(0);
+  expect(book.asks.length).toBeGreaterThan(0);
+  for (let i = 1; i < book.bids.length; i++) expect(new Decimal(book.bids[i - 1]!.price).gt(book.bids[i]!.price)).toBe(true);
+  for (let i = 1; i < book.asks.length; i++) expect(new Decimal(book.asks[i - 1]!.price).lt(book.asks[i]!.price)).toBe(true);
+  expect(new Decimal(book.bids[0]!.price).lt(book.asks[0]!.price)).toBe(true);
+  for (const l of [...book.bids, ...book.asks]) expect(new Decimal(l.size).gt(0)).toBe(true);
+}
+
+describe('order book (sim profile)', () => {
+  let h: AppHarness;
+  beforeAll(async () => {
+    h = await AppHarness.start('book', { env: { [MAIN]: Wallet.createRandom().privateKey } });
+    await h.call('wallet:connectEnv', { variable: MAIN });
+  });
+  afterAll(async () => {
+    await h.stop();
+    h.cleanup();
+  });
+
+  it('a snapshot is best first on both sides, keyed by the service symbol; grouping aggregates levels', async () => {
+    const full = await h.call('markets:book', { market: 'ETH' });
+    expect(full.market).toBe('ETH');
+    expect(full.n_sig_figs).toBeNull();
+    expectOrdered(full);
+    const grouped = await h.call('markets:book', { market: 'ETH', n_sig_figs: 2 });
+    expectOrdered(grouped);
+    expect(grouped.n_sig_figs).toBe(2);
+    for (const l of [...grouped.bids, ...grouped.asks]) expect(new Decimal(l.price).toSignificantDigits(2).eq(l.price)).toBe(true);
+    expect((await h.fail('markets:book', { market: 'NOPE' })).reason).toBe('UNKNOWN_MARKET');
+    expect((await h.fail('markets:book', { market: 'ETH', n_sig_figs: 7 })).code).toBe('INVALID_PAYLOAD');
+  });
+
+  it('watching streams the one watched market live; switching market or stopping releases the previous one', async () => {
+    const books = () => h.eventsOf<BookView>('book').map((e) => e.payload);
+    expect(await h.call('markets:watchBook', { market: 'ETH' })).toEqual({ watching: 'ETH', live: true });
+    await h.waitFor('an ETH book', () => books().some((b) => b.market === 'ETH'));
+    expectOrdered(books().filter((b) => b.market === 'ETH').at(-1)!);
+
+    expect(await h.call('markets:watchBook', { market: 'BTC', n_sig_figs: 3 })).toEqual({ watching: 'BTC', live: true });
+    await h.waitFor('a BTC book', () => books().some((b) => b.market === 'BTC'));
+    const switchedAt = h.events.length;
+    await new Promise((r) => setTimeout(r, 1_500));
+    const after = h.events.slice(switchedAt).filter((e) => e.channel === 'event:book').map((e) => (e.payload as BookView).market);
+    expect(after.every((m) => m === 'BTC')).toBe(true);
+
+    expect(await h.call('markets:watchBook', { market: null })).toEqual({ watching: null, live: false });
+    const stoppedAt = h.events.length;
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(h.events.slice(stoppedAt).filter((e) => e.channel === 'event:book')).toEqual([]);
+  });
+});
