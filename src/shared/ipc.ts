@@ -805,6 +805,18 @@ export const NotificationPrefsPatchSchema = z.strictObject({
   key_expiry: z.boolean().optional(),
 });
 
+/**
+ * The offline signer's identity for the animated eth-sign-request QR code (Keystone-style signers need
+ * the wallet's master fingerprint and derivation path). No fingerprint: no QR code, the file and
+ * hex-paste paths still work.
+ */
+export const AirgapSettingsSchema = z.object({ fingerprint: z.string().nullable(), path: z.string() });
+export type AirgapSettings = z.infer<typeof AirgapSettingsSchema>;
+export const AirgapSettingsPatchSchema = z.strictObject({
+  fingerprint: z.string().regex(/^[0-9a-fA-F]{8}$/, 'expected the master fingerprint: 8 hex characters').nullable().optional(),
+  path: z.string().min(1).max(64).optional(),
+});
+
 // ---- the channel table --------------------------------------------------------------------------------
 
 interface ChannelDef {
@@ -876,6 +888,8 @@ export const IPC_CHANNELS = {
 
   'settings:get': { request: empty, response: SettingsSchema },
   'settings:set': { request: SettingsPatchSchema, response: SettingsSchema },
+  'settings:getAirgap': { request: empty, response: AirgapSettingsSchema },
+  'settings:setAirgap': { request: AirgapSettingsPatchSchema, response: AirgapSettingsSchema },
   'notifications:get': { request: empty, response: NotificationPrefsSchema },
   'notifications:set': { request: NotificationPrefsPatchSchema, response: NotificationPrefsSchema },
 

@@ -71,6 +71,8 @@ export const CHANNEL_NAMES = [
   // settings and notification preferences
   'settings:get',
   'settings:set',
+  'settings:getAirgap',
+  'settings:setAirgap',
   'notifications:get',
   'notifications:set',
   // companion services: URLs, per-chain JSON-RPC, partner code

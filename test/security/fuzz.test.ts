@@ -20,7 +20,7 @@ const FIELD_NAMES = [
   'signature', 'cancel', 'offset', 'limit', 'kind', 'interval', 'start_time', 'end_time', 'default_slippage_bps', 'default_leverage', 'confirm_orders',
   'key_expiry_warning_days', 'theme', 'fills', 'trigger_fires', 'withdrawals', 'key_expiry', 'chain', 'url', 'code', 'service', 'token', 'from_chain', 'to_chain',
   'from_token', 'to_token', 'decimals', 'protocols', 'receiver', 'source_usd_value', 'quote_id', 'quote_idx', 'points_usd', 'src', 'dst', 'src_tx', 'id', 'token_in',
-  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', 'n_sig_figs', '__proto__', 'constructor', 'prototype', 'toString',
+  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', 'n_sig_figs', 'fingerprint', '__proto__', 'constructor', 'prototype', 'toString',
 ] as const;
 
 const leaf = fc.oneof(
@@ -103,6 +103,8 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'withdraw:list': {},
   'settings:get': {},
   'settings:set': { theme: 'light', default_leverage: 3 },
+  'settings:getAirgap': {},
+  'settings:setAirgap': { fingerprint: 'a1b2c3d4', path: "m/44'/60'/0'/0/1" },
   'notifications:get': {},
   'notifications:set': { fills: false },
   'companion:getSettings': {},

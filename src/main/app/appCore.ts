@@ -1102,6 +1102,14 @@ export class AppCore {
     return next;
   }
 
+  getAirgap(): { fingerprint: string | null; path: string } {
+    return this.appSettings.airgap();
+  }
+
+  setAirgap(patch: { fingerprint?: string | null | undefined; path?: string | undefined }): { fingerprint: string | null; path: string } {
+    return this.appSettings.updateAirgap(patch);
+  }
+
   getNotifications(): NotificationPrefs {
     return this.appSettings.notifications();
   }

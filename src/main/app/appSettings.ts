@@ -6,6 +6,8 @@
 import type { NotificationPrefs, ProfileName, Settings } from '../../shared/ipc.js';
 import { NotificationPrefsSchema, SettingsSchema, SignerKindSchema, ProfileNameSchema } from '../../shared/ipc.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
+import { ValidationError } from '../services/errors.js';
+import { normalizeDerivationPath } from '../signers/ledger/derivationPaths.js';
 
 const SETTINGS_KEY = 'app.settings';
 const NOTIFICATIONS_KEY = 'app.notifications';
@@ -80,6 +82,18 @@ export class AppSettings {
       fingerprint: typeof fingerprint === 'string' && fingerprint.trim() !== '' ? fingerprint.trim() : null,
       path: typeof path === 'string' && path.trim() !== '' ? path.trim() : DEFAULT_AIRGAP_PATH,
     };
+  }
+
+  /** Stores the QR signer's identity; a malformed fingerprint or a non-Ethereum path changes nothing. */
+  updateAirgap(patch: { fingerprint?: string | null | undefined; path?: string | undefined }): { fingerprint: string | null; path: string } {
+    const path = patch.path === undefined ? undefined : normalizeDerivationPath(patch.path.trim());
+    if (patch.fingerprint !== undefined && patch.fingerprint !== null && !/^[0-9a-fA-F]{8}$/.test(patch.fingerprint)) {
+      throw new ValidationError('the master fingerprint is 8 hex characters', { field: 'fingerprint' });
+    }
+    if (patch.fingerprint === null) this.store.delete(AIRGAP_FINGERPRINT_KEY);
+    else if (patch.fingerprint !== undefined) this.store.set(AIRGAP_FINGERPRINT_KEY, patch.fingerprint.toLowerCase());
+    if (path !== undefined) this.store.set(AIRGAP_PATH_KEY, path);
+    return this.airgap();
   }
 
   profile(): ProfileName {

@@ -170,7 +170,7 @@ export class WalletSession {
     const { fingerprint, path: derivationPath } = this.settings.airgap();
     if (fingerprint === null) {
       return {
-        qr: { unavailable: 'No QR code: set the signer’s master fingerprint (setting airgap.fingerprint, 8 hex characters) to sign with a Keystone-style QR signer.' },
+        qr: { unavailable: 'No QR code: set the signer’s master fingerprint (8 hex characters) in Settings › Offline signer to sign with a Keystone-style QR signer.' },
         request: null,
       };
     }

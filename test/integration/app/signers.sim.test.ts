@@ -92,7 +92,7 @@ describe('Ledger blind-signing and offline prompts through IPC', () => {
     const doc = JSON.parse(request.payload.document) as { typedData: { message: Record<string, unknown> } };
     expect(doc.typedData.message['agent']).toBe(agent);
     // No signer fingerprint is set: no QR code, and the dialog is told why.
-    expect(request.payload.qr).toEqual({ unavailable: expect.stringContaining('airgap.fingerprint') });
+    expect(request.payload.qr).toEqual({ unavailable: expect.stringContaining('Settings › Offline signer') });
 
     h.nextSaveFile = path.join(h.dataDir, 'request.json');
     expect(await h.call('prompt:exportSigningRequest', { prompt_id: request.payload.prompt_id })).toEqual({ saved: true, file_name: 'request.json' });
@@ -130,7 +130,12 @@ describe('Ledger blind-signing and offline prompts through IPC', () => {
 
   it('with a signer fingerprint set, shows the request as an animated eth-sign-request QR code and takes an eth-signature UR answer from the wallet only', async () => {
     const FINGERPRINT = 'f23f9fd2';
-    openNodeSettings(h.dataDir).set('airgap.fingerprint', FINGERPRINT);
+    // Set in Settings: a malformed fingerprint or a non-Ethereum path is refused and changes nothing.
+    expect((await h.fail('settings:setAirgap', { fingerprint: 'xyz' })).code).toBe('INVALID_PAYLOAD');
+    expect((await h.fail('settings:setAirgap', { fingerprint: FINGERPRINT, path: "m/44'/0'/0'" })).code).toBe('INVALID_PATH');
+    expect(await h.call('settings:getAirgap', {})).toEqual({ fingerprint: null, path: "m/44'/60'/0'/0/0" });
+    expect(await h.call('settings:setAirgap', { fingerprint: FINGERPRINT.toUpperCase(), path: "m/44'/60'/0'/0/0" })).toEqual({ fingerprint: FINGERPRINT, path: "m/44'/60'/0'/0/0" });
+    expect(openNodeSettings(h.dataDir).get('airgap.fingerprint')).toBe(FINGERPRINT);
     const offline = Wallet.createRandom();
     const intruder = Wallet.createRandom();
     await h.call('wallet:connectOffline', { address: offline.address });
