@@ -274,3 +274,160 @@ test('the assistant: off until a key is set, then answers about positions', asyn
   await expect(panel).toContainText('The assistant is off', { timeout: 10_000 });
   expect(pageErrors).toEqual([]);
 });
+
+/** The window's smallest size (MIN_SIZE in src/main/shell/windowState.ts) and a common laptop size. */
+const WINDOW_SIZES = [
+  { width: 1024, height: 680 },
+  { width: 1280, height: 800 },
+] as const;
+
+/** The little of the DOM the fit check reads in the page (this Node project has no DOM typings). */
+interface Box {
+  right: number;
+  top: number;
+}
+interface PageNode {
+  textContent: string | null;
+  parentElement: PageNode | null;
+  scrollWidth: number;
+  clientWidth: number;
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): Box;
+}
+interface PageDocument {
+  documentElement: PageNode;
+  scrollingElement: PageNode | null;
+  querySelector(selector: string): PageNode | null;
+  querySelectorAll(selector: string): Iterable<PageNode>;
+  createTreeWalker(root: PageNode, show: number): { nextNode(): PageNode | null };
+  createRange(): { selectNodeContents(node: PageNode): void; getClientRects(): Iterable<Box> };
+}
+
+/**
+ * What does not fit the window: anything in the top or status bar past its right edge, text there broken
+ * onto a second line, the nav scrolled out of sight, or a page or view that scrolls sideways.
+ */
+async function misfits(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: PageDocument }).document;
+    const width = doc.documentElement.clientWidth;
+    const found: string[] = [];
+    const name = (el: PageNode) => `${el.getAttribute('class') ?? 'element'} "${(el.textContent ?? '').trim().slice(0, 24)}"`;
+    for (const el of doc.querySelectorAll('.topbar > *, .statusbar > *')) {
+      if (el.getBoundingClientRect().right > width + 0.5) found.push(`past the right edge: ${name(el)}`);
+    }
+    const SHOW_TEXT = 4; // NodeFilter.SHOW_TEXT
+    const walker = doc.createTreeWalker(doc.querySelector('.topbar')!, SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const range = doc.createRange();
+      range.selectNodeContents(n);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) found.push(`wraps: ${name(n.parentElement!)}`);
+    }
+    const scrolls = (el: PageNode | null) => el !== null && el.scrollWidth > el.clientWidth + 1;
+    if (scrolls(doc.querySelector('.nav'))) found.push('the nav scrolls');
+    if (scrolls(doc.scrollingElement)) found.push('the page scrolls sideways');
+    for (const el of doc.querySelectorAll('.view-pad, .trade, .assistant-body')) if (scrolls(el)) found.push(`scrolls sideways: ${name(el)}`);
+    return found;
+  });
+}
+
+test('the top bar and the companion screens fit the smallest window', async ({ page, server, pageErrors }) => {
+  app = await openApp(page, server, 'narrow', { onboard: true, ...FAST });
+  await companionControl(app, '/rpc/fund', { chain: 'arbitrum', address: app.mainWallet.address, amount: (2n * ETH).toString() });
+  await companionControl(app, '/rpc/fund', { chain: 'base', address: app.mainWallet.address, amount: ETH.toString() });
+  const settings = await app.call('companion:setPartnerCode', { code: 'perpsdesk' });
+  await app.call('assistant:setKey', { api_key: 'sk-sim-default-0001' });
+  await app.call('assistant:setModel', { model: 'sim-chat-mini' });
+  // A bridge under way, so the transfer panels have a timeline and a recent transfer to lay out.
+  const bridged = await app.call('bridge:quote', {
+    from_chain: 'arbitrum',
+    to_chain: 'base',
+    from_token: settings.native_token,
+    to_token: settings.native_token,
+    amount: '0.1',
+    decimals: 18,
+    protocols: ['rail_fast'],
+    slippage_bps: 50,
+  });
+  await app.call('bridge:send', { quote_id: bridged.quote_id, quote_idx: bridged.routes[0]!.quote_idx });
+  await placeFromTicket(page, 'ETH', { side: 'Buy', type: 'Market', size: '1' });
+  await app.advance(1_000);
+  await expect(page.getByRole('row', { name: 'ETH position' })).toBeVisible({ timeout: 10_000 });
+  const toasts = page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss notification' });
+  while ((await toasts.count()) > 0) await toasts.first().click();
+
+  for (const size of WINDOW_SIZES) {
+    await page.setViewportSize(size);
+    const name = (view: string) => `narrow-${size.width}x${size.height}-${view}`;
+
+    // Trade with the assistant open.
+    await nav(page, 'Trade');
+    await page.getByRole('button', { name: 'Assistant', exact: true }).click();
+    const panel = page.getByRole('complementary', { name: 'Assistant' });
+    const answers = panel.getByRole('list', { name: 'Answers' }).getByRole('listitem');
+    if ((await answers.count()) === 0) {
+      await panel.getByLabel('Question').fill('What are my open positions and how exposed am I?');
+      await panel.getByRole('button', { name: 'Ask' }).click();
+    }
+    await expect(answers.first()).toBeVisible({ timeout: 20_000 });
+    await screenshot(page, name('trade-assistant'));
+    expect.soft(await misfits(page)).toEqual([]);
+    await panel.getByRole('button', { name: 'Close assistant' }).click();
+    await screenshot(page, name('trade'));
+    expect.soft(await misfits(page)).toEqual([]);
+
+    // Bridge with its routes compared, beside the transfer under way.
+    await nav(page, 'Bridge');
+    const bridge = page.getByRole('form', { name: 'Bridge transfer' });
+    await bridge.getByLabel('From chain').selectOption('arbitrum');
+    await bridge.getByLabel('To chain').selectOption('base');
+    await bridge.getByLabel('Amount to send').fill('0.25');
+    await bridge.getByRole('button', { name: 'Get quotes' }).click();
+    await expect(page.getByRole('table', { name: 'Bridge routes' })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByRole('table', { name: 'Recent transfers' })).toBeVisible();
+    await page.getByRole('table', { name: 'Bridge routes' }).scrollIntoViewIfNeeded();
+    await screenshot(page, name('bridge'));
+    expect.soft(await misfits(page)).toEqual([]);
+    // The same with the assistant open: beside the view in a wide enough window, over it below that.
+    await page.getByRole('button', { name: 'Assistant', exact: true }).click();
+    await screenshot(page, name('bridge-assistant'));
+    expect.soft(await misfits(page)).toEqual([]);
+    await page.getByRole('complementary', { name: 'Assistant' }).getByRole('button', { name: 'Close assistant' }).click();
+    await page.getByRole('table', { name: 'Recent transfers' }).scrollIntoViewIfNeeded();
+    await screenshot(page, name('bridge-transfers'));
+
+    // Swap with its quote.
+    await nav(page, 'Swap');
+    const swap = page.getByRole('form', { name: 'Swap', exact: true });
+    await swap.getByLabel('Chain', { exact: true }).selectOption('base');
+    await swap.getByLabel('Token out address').fill(BASE_USDC);
+    await swap.getByLabel('Amount to swap').fill('0.1');
+    await swap.getByRole('button', { name: 'Get quote' }).click();
+    await expect(page.getByLabel('Swap quote')).toContainText('USDC', { timeout: 10_000 });
+    await screenshot(page, name('swap'));
+    expect.soft(await misfits(page)).toEqual([]);
+
+    await nav(page, 'Points');
+    await expect(page.getByLabel('Points summary')).toContainText('Base points', { timeout: 10_000 });
+    await screenshot(page, name('points'));
+    expect.soft(await misfits(page)).toEqual([]);
+
+    // Settings → Companion services, with one RPC URL open for editing.
+    await nav(page, 'Settings');
+    const rpc = page.getByRole('table', { name: 'JSON-RPC URLs' });
+    await rpc.getByRole('button', { name: 'Edit RPC URL for arbitrum' }).click();
+    await rpc.scrollIntoViewIfNeeded();
+    await screenshot(page, name('settings-companion'));
+    expect.soft(await misfits(page)).toEqual([]);
+    await rpc.getByRole('button', { name: 'Cancel' }).click();
+  }
+
+  // The top bar narrows in steps (styles/app.css); each step fits at the narrow end of its range.
+  await nav(page, 'Trade');
+  for (const width of [1152, 1366]) {
+    await page.setViewportSize({ width, height: 800 });
+    expect.soft(await misfits(page), `at ${width} px`).toEqual([]);
+  }
+  expect(pageErrors).toEqual([]);
+});

@@ -52,7 +52,7 @@ function TopBar() {
     <header className="topbar">
       <div className="brand">
         <span className="brand-mark" aria-hidden="true" />
-        Perps Desk
+        <span className="brand-name">Perps Desk</span>
       </div>
       <nav className="nav" aria-label="Main">
         {NAV.map((n) => (
@@ -65,14 +65,22 @@ function TopBar() {
       {profile.data && (
         <span className={`profile-chip ${sim ? 'profile-sim' : 'profile-mainnet'}`} title={sim ? 'Paper trading on the local simulator: no real funds' : 'Live mainnet: real funds'}>
           <span className="dot" aria-hidden="true" />
-          {sim ? 'Simulator · paper' : 'Mainnet'}
+          {sim ? (
+            <>
+              {/* Narrow windows show the short form (styles/app.css); the chip's title says it in full. */}
+              <span className="profile-long">Simulator · paper</span>
+              <span className="profile-short">Sim · paper</span>
+            </>
+          ) : (
+            'Mainnet'
+          )}
         </span>
       )}
-      <div className="topbar-stat">
+      <div className="topbar-stat" title="Free balance">
         <span className="label">Free balance</span>
         <span className="value">{fmtUsd(balance.data?.free_balance)}</span>
       </div>
-      <button type="button" className="topbar-stat link-like" onClick={() => goTo('keys')} aria-label="Trading key status">
+      <button type="button" className="topbar-stat link-like" onClick={() => goTo('keys')} aria-label="Trading key status" title="Trading key: time left">
         <span className="label">Trading key</span>
         <span className="value">
           {key?.expires_at ? (

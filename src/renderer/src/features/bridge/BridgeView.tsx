@@ -4,26 +4,26 @@
  * (amounts, minimum received, points, the signer) and sent (bridge:send), then followed on its timeline
  * as the `transfers` event reports each step.
  */
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { BridgeQuoteRequest, BridgeQuoteView, BridgeRouteView, CompanionSettingsView } from '../../../../shared/ipc';
-import { editRpcUrl } from '../../app/uiStore';
-import { IpcQueryError, perps, unwrap } from '../../ipc/client';
-import { useCompanionSettings } from '../../ipc/companionQueries';
+import { perps, unwrap } from '../../ipc/client';
 import { useWallet } from '../../ipc/queries';
-import { dec, fmt, isDecimalText } from '../../lib/decimal';
+import { dec, fmt } from '../../lib/decimal';
 import { fieldError, isShownAtField } from '../../lib/fieldErrors';
-import { amountProblem, fmtBps, fmtUnits, fromUnits, percentToBps } from '../../lib/units';
+import { amountProblem, fmtBps, fmtUnits, percentToBps } from '../../lib/units';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Countdown } from '../../ui/Countdown';
 import { Checkbox, SelectField, TextField } from '../../ui/Field';
 import { Panel } from '../../ui/Panel';
-import { ErrorLine, ErrorState, Loading } from '../../ui/States';
+import { ErrorLine } from '../../ui/States';
 import { useNow } from '../../ui/useNow';
-import { chainOptions, defaultSource, hasRpc, type ChainRow } from '../transfers/chains';
-import { NATIVE_CHOICE, TokenPicker, useTokenSide, type TokenChoice } from '../transfers/TokenPicker';
+import { chainOptions, defaultSource, isRpcError, lacksRpc } from '../transfers/chains';
+import { NATIVE_CHOICE, overBalanceWarning, TokenPicker, useTokenSide, type TokenChoice } from '../transfers/TokenPicker';
+import { MissingRpcNotice, usdProblem, UsdValueField } from '../transfers/TransferFields';
 import { TransferPanels } from '../transfers/TransferPanels';
+import { TransferScreen } from '../transfers/TransferScreen';
+import { useTransferQuote, type QuoteContext } from '../transfers/useTransferQuote';
 import { BridgeReview } from './BridgeReview';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -31,46 +31,28 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const CORE_SPOT_PROTOCOL = 'core_spot_swap';
 const coreSpotApplies = (from: string, to: string): boolean => from === 'venue_evm' && (to === 'venue_core' || to === 'venue_evm');
 
-/** What the quotes were asked for, kept beside them: the review shows it, and a changed form makes them stale. */
-export interface QuoteContext {
-  request: BridgeQuoteRequest;
-  fromSymbol: string | null;
-  toSymbol: string | null;
-  toDecimals: number | null;
-  srcUsd: string;
-  dstUsd: string;
-}
+export type BridgeQuoteContext = QuoteContext<BridgeQuoteRequest>;
 
 export function BridgeView() {
-  const settings = useCompanionSettings();
   return (
-    <div className="view-pad">
-      <div className="view-title">
-        <h1>Bridge</h1>
-        <span className="muted">Move tokens between chains from your main wallet, compared across every bridge protocol</span>
-      </div>
-      {settings.isPending && <Loading label="Loading chains" />}
-      {settings.error && <ErrorState error={settings.error} title="Could not read the companion settings" onRetry={() => void settings.refetch()} />}
-      {settings.data && <BridgeWorkspace settings={settings.data} />}
-    </div>
+    <TransferScreen title="Bridge" summary="Move tokens between chains from your main wallet, compared across every bridge protocol">
+      {(settings) => <BridgeWorkspace settings={settings} />}
+    </TransferScreen>
   );
 }
 
 function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
   const wallet = useWallet();
-  const [selected, setSelected] = useState<string | null>(null);
+  const form = useTransferQuote((r: BridgeQuoteRequest) => unwrap(perps().bridge.quote(r)));
+  const { amount, srcUsd, dstUsd, quoted } = form;
   const chains = settings.chains;
   const [fromChain, setFromChain] = useState(() => defaultSource(chains, 'arbitrum'));
   const [toChain, setToChain] = useState(() => chains.find((c) => c.chain !== defaultSource(chains, 'arbitrum'))?.chain ?? '');
   const [fromChoice, setFromChoice] = useState<TokenChoice>(NATIVE_CHOICE);
   const [toChoice, setToChoice] = useState<TokenChoice>(NATIVE_CHOICE);
-  const [amount, setAmount] = useState('');
   const [protocols, setProtocols] = useState<string[]>(settings.protocols);
   const [slippage, setSlippage] = useState(() => fmt(dec(String(settings.default_slippage_bps))?.div(100) ?? null, { grouping: false, fallback: '1' }));
   const [receiver, setReceiver] = useState('');
-  const [srcUsd, setSrcUsd] = useState('');
-  const [dstUsd, setDstUsd] = useState('');
-  const [quoted, setQuoted] = useState<{ quote: BridgeQuoteView; ctx: QuoteContext } | null>(null);
   const [review, setReview] = useState<BridgeRouteView | null>(null);
 
   const from = chains.find((c) => c.chain === fromChain);
@@ -81,17 +63,14 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
   const amountError = amountProblem(amount, fromSide.decimals);
   const slip = percentToBps(slippage, settings.max_slippage_bps);
   const receiverError = receiver.trim() === '' || ADDRESS.test(receiver.trim()) ? undefined : 'An address: 0x followed by 40 hex characters';
-  const usdError = (v: string) => (v.trim() === '' || isDecimalText(v) ? undefined : 'A USD amount such as 250.5');
   const coreSpotMin = dec(settings.core_spot_min_usd);
   const coreSpotWarning =
     toChain === 'venue_evm' && srcUsd.trim() !== '' && coreSpotMin && dec(srcUsd)?.lt(coreSpotMin) ? `Transfers to venue_evm through the venue’s spot layer need at least $${settings.core_spot_min_usd}` : undefined;
-  const balance = fromUnits(fromSide.info.data?.balance ?? null, fromSide.decimals ?? 0);
-  const overBalance = fromSide.decimals !== null && balance && dec(amount)?.gt(balance) ? 'More than your wallet balance on this chain' : undefined;
 
   // Ticked protocols that can serve this pair (the core-spot swap only applies to the core-spot flow).
   const usable = protocols.filter((p) => p !== CORE_SPOT_PROTOCOL || coreSpotApplies(fromChain, toChain));
   const request: BridgeQuoteRequest | null =
-    from && to && fromSide.token && toSide.token && fromSide.decimals !== null && amount.trim() !== '' && !amountError && 'bps' in slip && usable.length > 0 && !receiverError && !usdError(srcUsd) && !usdError(dstUsd)
+    from && to && fromSide.token && toSide.token && fromSide.decimals !== null && amount.trim() !== '' && !amountError && 'bps' in slip && usable.length > 0 && !receiverError && !usdProblem(srcUsd) && !usdProblem(dstUsd)
       ? {
           from_chain: from.chain,
           to_chain: to.chain,
@@ -105,16 +84,8 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
           ...(srcUsd.trim() ? { source_usd_value: srcUsd.trim() } : {}),
         }
       : null;
-  // The quotes belong to the form as it was (the USD values included: the review estimates points with them).
-  const stale = quoted !== null && JSON.stringify([quoted.ctx.request, quoted.ctx.dstUsd]) !== JSON.stringify([request, dstUsd.trim()]);
-
-  const quote = useMutation({
-    mutationFn: (r: BridgeQuoteRequest) => unwrap(perps().bridge.quote(r)),
-    onSuccess: (q, r) => {
-      setQuoted({ quote: q, ctx: { request: r, fromSymbol: fromSide.symbol, toSymbol: toSide.symbol, toDecimals: toSide.decimals, srcUsd: srcUsd.trim(), dstUsd: dstUsd.trim() } });
-    },
-  });
-  const err = quote.error;
+  const stale = form.isStale(request);
+  const err = form.error;
   const FIELDS = {
     fromChain: ['from_chain', 'fromChain', 'from'],
     toChain: ['to_chain', 'toChain'],
@@ -127,8 +98,6 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
     receiver: ['receiver'],
     usd: ['source_usd_value', 'usdValue', 'usd_value'],
   } as const;
-  const rpcMissing = (c: ChainRow | undefined) => c !== undefined && c.evm && !hasRpc(c);
-  const errIsRpc = err instanceof IpcQueryError && /RPC/i.test(`${err.code} ${err.field ?? ''}`);
 
   const pickFromChain = (c: string) => {
     setFromChain(c);
@@ -143,34 +112,25 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
           aria-label="Bridge transfer"
           onSubmit={(e) => {
             e.preventDefault();
-            if (request) quote.mutate(request);
+            if (request) form.ask(request, { sentSymbol: fromSide.symbol, receivedSymbol: toSide.symbol, receivedDecimals: toSide.decimals });
           }}
         >
           <div className="grid2">
             <SelectField label="From chain" value={fromChain} onChange={(e) => pickFromChain(e.target.value)} options={chainOptions(chains, 'source')} error={fieldError(err, FIELDS.fromChain)} />
             <SelectField label="To chain" value={toChain} onChange={(e) => setToChain(e.target.value)} options={chainOptions(chains, 'destination')} error={fieldError(err, FIELDS.toChain)} />
           </div>
-          {(rpcMissing(from) || errIsRpc) && from && (
-            <div className="notice notice-warn" role="status">
-              {from.chain} has no JSON-RPC URL set: the app cannot read your balance there or send the transaction.{' '}
-              <button type="button" className="link-btn" onClick={() => editRpcUrl(from.chain)}>
-                Set the RPC URL for {from.chain}
-              </button>
-            </div>
-          )}
-          <TokenPicker label="From token" chain={from} value={fromChoice} onChange={setFromChoice} side={fromSide} />
-          {fieldError(err, FIELDS.fromToken) && <p className="field-msg field-msg-error">{fieldError(err, FIELDS.fromToken)}</p>}
-          <TokenPicker label="To token" chain={to} value={toChoice} onChange={setToChoice} side={toSide} />
-          {fieldError(err, FIELDS.toToken) && <p className="field-msg field-msg-error">{fieldError(err, FIELDS.toToken)}</p>}
+          {from && (lacksRpc(from) || isRpcError(err)) && <MissingRpcNotice chain={from.chain} consequence="the app cannot read your balance there or send the transaction." />}
+          <TokenPicker label="From token" chain={from} value={fromChoice} onChange={setFromChoice} side={fromSide} error={fieldError(err, FIELDS.fromToken)} />
+          <TokenPicker label="To token" chain={to} value={toChoice} onChange={setToChoice} side={toSide} error={fieldError(err, FIELDS.toToken)} />
           <TextField
             label="Amount to send"
             value={amount}
             inputMode="decimal"
             placeholder="0.0"
-            onChange={(e) => setAmount(e.target.value)}
+            onChange={(e) => form.setAmount(e.target.value)}
             suffix={fromSide.info.data?.symbol ?? undefined}
             error={amountError ?? fieldError(err, FIELDS.amount) ?? fieldError(err, FIELDS.decimals)}
-            warning={overBalance}
+            warning={overBalanceWarning(fromSide, amount)}
             hint={fromSide.decimals === null && fromSide.token ? 'Needs the token’s decimals' : undefined}
           />
           <fieldset className="protocols" aria-describedby="bridge-protocols-msg">
@@ -226,30 +186,18 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
             />
           </div>
           <div className="grid2">
-            <TextField
+            <UsdValueField
               label="Value sent (USD)"
               value={srcUsd}
-              inputMode="decimal"
-              prefix="$"
-              placeholder="optional"
-              onChange={(e) => setSrcUsd(e.target.value)}
-              error={usdError(srcUsd) ?? fieldError(err, FIELDS.usd)}
+              onChange={form.setSrcUsd}
+              error={fieldError(err, FIELDS.usd)}
               warning={coreSpotWarning}
               hint={toChain === 'venue_evm' ? `Checks the $${settings.core_spot_min_usd} core-spot minimum` : 'For the points estimate'}
             />
-            <TextField
-              label="Value received (USD)"
-              value={dstUsd}
-              inputMode="decimal"
-              prefix="$"
-              placeholder="optional"
-              onChange={(e) => setDstUsd(e.target.value)}
-              error={usdError(dstUsd)}
-              hint="With the value sent: estimates points"
-            />
+            <UsdValueField label="Value received (USD)" value={dstUsd} onChange={form.setDstUsd} hint="With the value sent: estimates points" />
           </div>
           {err && !isShownAtField(err, Object.values(FIELDS)) && <ErrorLine error={err} />}
-          <Button type="submit" variant="primary" disabled={!request} busy={quote.isPending}>
+          <Button type="submit" variant="primary" disabled={!request} busy={form.isAsking}>
             Get quotes
           </Button>
         </form>
@@ -261,12 +209,12 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
             ctx={quoted.ctx}
             coreSpotMinUsd={settings.core_spot_min_usd}
             stale={stale}
-            refreshing={quote.isPending}
-            onRefresh={() => quote.mutate(quoted.ctx.request)}
+            refreshing={form.isAsking}
+            onRefresh={form.refresh}
             onPick={setReview}
           />
         )}
-        <TransferPanels kind="bridge" selected={selected} onSelect={setSelected} />
+        <TransferPanels kind="bridge" selected={form.selected} onSelect={form.setSelected} />
       </div>
       {quoted && review && (
         <BridgeReview
@@ -277,12 +225,7 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
           onClose={() => setReview(null)}
           onSent={(id) => {
             setReview(null);
-            setQuoted(null);
-            quote.reset();
-            setAmount('');
-            setSrcUsd('');
-            setDstUsd('');
-            setSelected(id);
+            form.sent(id);
           }}
         />
       )}
@@ -300,7 +243,7 @@ function RoutesPanel({
   onPick,
 }: {
   quote: BridgeQuoteView;
-  ctx: QuoteContext;
+  ctx: BridgeQuoteContext;
   coreSpotMinUsd: string;
   stale: boolean;
   refreshing: boolean;
@@ -310,7 +253,7 @@ function RoutesPanel({
   const now = useNow(1000);
   const expired = now >= quote.expires_at;
   const best = quote.routes.find((r) => r.best) ?? quote.routes[0];
-  const out = (units: string) => fmtUnits(units, ctx.toDecimals, ctx.toSymbol);
+  const out = (units: string) => fmtUnits(units, ctx.receivedDecimals, ctx.receivedSymbol);
   return (
     <Panel
       title="Routes"
@@ -323,9 +266,9 @@ function RoutesPanel({
     >
       <div className="section">
         <p className="muted">
-          {ctx.request.amount} {ctx.fromSymbol ?? 'units'} from {quote.from_chain} to {quote.to_chain} · slippage {fmtBps(quote.slippage_bps)} · {quote.routes.length}{' '}
+          {ctx.request.amount} {ctx.sentSymbol ?? 'units'} from {quote.from_chain} to {quote.to_chain} · slippage {fmtBps(quote.slippage_bps)} · {quote.routes.length}{' '}
           {quote.routes.length === 1 ? 'route' : 'routes'}
-          {ctx.toDecimals === null ? ' · amounts in the destination token’s smallest units (its decimals are unknown)' : ''}
+          {ctx.receivedDecimals === null ? ' · amounts in the destination token’s smallest units (its decimals are unknown)' : ''}
         </p>
         <div className={`notice ${expired ? 'notice-warn' : 'notice-info'}`} role="status">
           {expired ? (

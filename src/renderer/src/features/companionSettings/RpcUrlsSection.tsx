@@ -8,19 +8,18 @@ import type { CompanionSettingsView } from '../../../../shared/ipc';
 import { useUi } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
 import { cqk } from '../../ipc/companionQueries';
-import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { ErrorLine } from '../../ui/States';
 import { pushToast } from '../../ui/toast';
-import { httpUrlProblem, SOURCE_TEXT, SOURCE_TONE } from './urls';
+import { UrlCell, UrlSourceBadge } from './UrlCell';
 
 type Chain = CompanionSettingsView['chains'][number];
 
 export function RpcUrlsSection({ chains }: { chains: Chain[] }) {
   const client = useQueryClient();
   const focus = useUi((s) => s.rpcFocus);
-  const [editing, setEditing] = useState<{ chain: string; url: string } | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
+  /** The chain whose URL is being edited. */
+  const [editing, setEditing] = useState<string | null>(null);
   const rowRefs = useRef(new Map<string, HTMLTableRowElement>());
   const save = useMutation({
     mutationFn: (v: { chain: string; url: string | null }) => unwrap(perps().companion.setRpcUrl(v)),
@@ -37,15 +36,11 @@ export function RpcUrlsSection({ chains }: { chains: Chain[] }) {
     if (!focus) return;
     const c = chains.find((x) => x.chain === focus.chain);
     if (!c || !c.evm) return;
-    setEditing({ chain: c.chain, url: c.rpc_source === 'stored' ? c.rpc_url ?? '' : '' });
+    setEditing(c.chain);
     rowRefs.current.get(c.chain)?.scrollIntoView({ block: 'center' });
     // Keyed on the request only: a later settings refresh must not reopen the editor.
   }, [focus?.seq]);
-  useEffect(() => {
-    if (editing) inputRef.current?.focus();
-  }, [editing?.chain]);
 
-  const problem = editing ? httpUrlProblem(editing.url) : undefined;
   return (
     <section className="stack" aria-labelledby="rpc-urls-title">
       <h3 id="rpc-urls-title">JSON-RPC URLs</h3>
@@ -61,7 +56,7 @@ export function RpcUrlsSection({ chains }: { chains: Chain[] }) {
         </thead>
         <tbody>
           {chains.map((c) => {
-            const isEditing = editing?.chain === c.chain;
+            const isEditing = editing === c.chain;
             return (
               <tr
                 key={c.chain}
@@ -77,63 +72,28 @@ export function RpcUrlsSection({ chains }: { chains: Chain[] }) {
                   {c.evm_chain_id && <span className="faint"> · {c.evm_chain_id}</span>}
                 </td>
                 <td className="url-cell">
-                  {!c.evm ? (
-                    <span className="faint">not an EVM chain (no RPC)</span>
-                  ) : isEditing ? (
-                    <form
-                      className="inline-edit"
-                      onSubmit={(e) => {
-                        e.preventDefault();
-                        if (!problem) save.mutate({ chain: c.chain, url: editing.url.trim() });
-                      }}
-                    >
-                      <input
-                        ref={inputRef}
-                        className="cell-input url-input"
-                        aria-label={`JSON-RPC URL for ${c.chain}`}
-                        aria-invalid={problem || save.error ? true : undefined}
-                        value={editing.url}
-                        placeholder="https://…"
-                        spellCheck={false}
-                        autoComplete="off"
-                        onChange={(e) => {
-                          save.reset();
-                          setEditing({ chain: c.chain, url: e.target.value });
-                        }}
-                        onKeyDown={(e) => {
-                          if (e.key === 'Escape') {
-                            e.stopPropagation();
-                            setEditing(null);
-                          }
-                        }}
-                      />
-                      <Button type="submit" size="sm" variant="primary" disabled={!!problem} busy={save.isPending} aria-label={`Apply RPC URL for ${c.chain}`}>
-                        Apply
-                      </Button>
-                      <Button size="sm" variant="ghost" onClick={() => setEditing(null)}>
-                        Cancel
-                      </Button>
-                      {editing.url.trim() !== '' && problem ? (
-                        <span className="field-msg field-msg-error" role="alert">
-                          {problem}
-                        </span>
-                      ) : save.error && save.variables?.chain === c.chain ? (
-                        <div className="inline-error">
-                          <ErrorLine error={save.error} />
-                        </div>
-                      ) : null}
-                    </form>
-                  ) : c.rpc_url ? (
-                    <span className="addr">{c.rpc_url}</span>
+                  {c.evm ? (
+                    <UrlCell
+                      url={c.rpc_url}
+                      editing={isEditing}
+                      label={`JSON-RPC URL for ${c.chain}`}
+                      applyLabel={`Apply RPC URL for ${c.chain}`}
+                      initial={c.rpc_source === 'stored' ? c.rpc_url ?? '' : ''}
+                      onApply={(url) => save.mutate({ chain: c.chain, url })}
+                      onCancel={() => setEditing(null)}
+                      onType={() => save.reset()}
+                      applying={save.isPending}
+                      error={save.variables?.chain === c.chain ? save.error : null}
+                    />
                   ) : (
-                    <span className="warn">not set</span>
+                    <span className="faint">not an EVM chain (no RPC)</span>
                   )}
                 </td>
-                <td>{c.evm && <Badge tone={SOURCE_TONE[c.rpc_source]}>{SOURCE_TEXT[c.rpc_source]}</Badge>}</td>
+                <td>{c.evm && <UrlSourceBadge source={c.rpc_source} />}</td>
                 <td className="r">
                   {c.evm && !isEditing && (
                     <div className="dt-actions">
-                      <Button size="sm" variant="ghost" aria-label={`Edit RPC URL for ${c.chain}`} onClick={() => setEditing({ chain: c.chain, url: c.rpc_source === 'stored' ? c.rpc_url ?? '' : '' })}>
+                      <Button size="sm" variant="ghost" aria-label={`Edit RPC URL for ${c.chain}`} onClick={() => setEditing(c.chain)}>
                         Edit
                       </Button>
                       {c.rpc_source === 'stored' && (

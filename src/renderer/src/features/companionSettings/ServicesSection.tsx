@@ -5,12 +5,11 @@ import type { CompanionSettingsView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
 import { cqk } from '../../ipc/companionQueries';
 import { fieldError } from '../../lib/fieldErrors';
-import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { ErrorLine } from '../../ui/States';
 import { pushToast } from '../../ui/toast';
-import { httpUrlProblem, SOURCE_TEXT, SOURCE_TONE } from './urls';
+import { UrlCell, UrlSourceBadge } from './UrlCell';
 
 type Service = CompanionSettingsView['services'][number];
 
@@ -23,7 +22,8 @@ const SERVICE_TEXT: Record<Service['service'], { name: string; what: string }> =
 
 export function ServiceUrlsSection({ services }: { services: Service[] }) {
   const client = useQueryClient();
-  const [editing, setEditing] = useState<{ service: Service['service']; url: string } | null>(null);
+  /** The service whose URL is being edited. */
+  const [editing, setEditing] = useState<Service['service'] | null>(null);
   const save = useMutation({
     mutationFn: (v: { service: Service['service']; url: string }) => unwrap(perps().companion.setServiceUrl(v)),
     onSuccess: (s, v) => {
@@ -34,7 +34,6 @@ export function ServiceUrlsSection({ services }: { services: Service[] }) {
       pushToast({ tone: 'success', title: `${SERVICE_TEXT[v.service].name} URL saved` });
     },
   });
-  const problem = editing ? httpUrlProblem(editing.url) : undefined;
   return (
     <section className="stack" aria-labelledby="service-urls-title">
       <h3 id="service-urls-title">Service URLs</h3>
@@ -49,7 +48,7 @@ export function ServiceUrlsSection({ services }: { services: Service[] }) {
         </thead>
         <tbody>
           {services.map((s) => {
-            const isEditing = editing?.service === s.service;
+            const isEditing = editing === s.service;
             const text = SERVICE_TEXT[s.service];
             return (
               <tr key={s.service} aria-label={`${text.name} service`} className={isEditing ? 'row-edit' : undefined}>
@@ -57,63 +56,25 @@ export function ServiceUrlsSection({ services }: { services: Service[] }) {
                   <span className="strong">{text.name}</span>
                 </td>
                 <td className="url-cell">
-                  {isEditing ? (
-                    <form
-                      className="inline-edit"
-                      onSubmit={(e) => {
-                        e.preventDefault();
-                        if (!problem) save.mutate({ service: s.service, url: editing.url.trim() });
-                      }}
-                    >
-                      <input
-                        // The row's editor opens on the user's click: focusing its field is expected.
-                        autoFocus
-                        className="cell-input url-input"
-                        aria-label={`${text.name} service URL`}
-                        aria-invalid={problem || save.error ? true : undefined}
-                        value={editing.url}
-                        placeholder="https://…"
-                        spellCheck={false}
-                        autoComplete="off"
-                        onChange={(e) => {
-                          save.reset();
-                          setEditing({ service: s.service, url: e.target.value });
-                        }}
-                        onKeyDown={(e) => {
-                          if (e.key === 'Escape') {
-                            e.stopPropagation();
-                            setEditing(null);
-                          }
-                        }}
-                      />
-                      <Button type="submit" size="sm" variant="primary" disabled={!!problem} busy={save.isPending} aria-label={`Apply ${text.name} service URL`}>
-                        Apply
-                      </Button>
-                      <Button size="sm" variant="ghost" onClick={() => setEditing(null)}>
-                        Cancel
-                      </Button>
-                      {editing.url.trim() !== '' && problem ? (
-                        <span className="field-msg field-msg-error" role="alert">
-                          {problem}
-                        </span>
-                      ) : save.error && save.variables?.service === s.service ? (
-                        <div className="inline-error">
-                          <ErrorLine error={save.error} />
-                        </div>
-                      ) : null}
-                    </form>
-                  ) : s.url ? (
-                    <span className="addr">{s.url}</span>
-                  ) : (
-                    <span className="warn">not set</span>
-                  )}
+                  <UrlCell
+                    url={s.url}
+                    editing={isEditing}
+                    label={`${text.name} service URL`}
+                    applyLabel={`Apply ${text.name} service URL`}
+                    initial={s.url ?? ''}
+                    onApply={(url) => save.mutate({ service: s.service, url })}
+                    onCancel={() => setEditing(null)}
+                    onType={() => save.reset()}
+                    applying={save.isPending}
+                    error={save.variables?.service === s.service ? save.error : null}
+                  />
                 </td>
                 <td>
-                  <Badge tone={SOURCE_TONE[s.source]}>{SOURCE_TEXT[s.source]}</Badge>
+                  <UrlSourceBadge source={s.source} />
                 </td>
                 <td className="r">
                   {!isEditing && (
-                    <Button size="sm" variant="ghost" aria-label={`Edit ${text.name} service URL`} onClick={() => setEditing({ service: s.service, url: s.url ?? '' })}>
+                    <Button size="sm" variant="ghost" aria-label={`Edit ${text.name} service URL`} onClick={() => setEditing(s.service)}>
                       Edit
                     </Button>
                   )}

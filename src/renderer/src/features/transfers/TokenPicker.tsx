@@ -7,7 +7,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { TokenInfo } from '../../../../shared/ipc';
 import { useTokenInfo } from '../../ipc/companionQueries';
-import { fmtUnits } from '../../lib/units';
+import { dec } from '../../lib/decimal';
+import { fmtUnits, fromUnits } from '../../lib/units';
 import { TextField } from '../../ui/Field';
 import { Segmented } from '../../ui/Segmented';
 import { ErrorLine, Spinner } from '../../ui/States';
@@ -68,6 +69,13 @@ export function useTokenSide(choice: TokenChoice, chain: ChainRow | undefined, n
   return { token, tokenError: error, info, decimals, decimalsError, decimalsTyped: known === null, symbol: info.data?.symbol ?? (info.data?.native ? 'native token' : null) };
 }
 
+/** A warning when `amount` is more than the wallet holds of this side's token (once its balance and decimals are known). */
+export function overBalanceWarning(side: TokenSide, amount: string): string | undefined {
+  if (side.decimals === null) return undefined;
+  const balance = fromUnits(side.info.data?.balance ?? null, side.decimals);
+  return balance && dec(amount)?.gt(balance) ? 'More than your wallet balance on this chain' : undefined;
+}
+
 export function TokenPicker({
   label,
   chain,
@@ -75,6 +83,7 @@ export function TokenPicker({
   onChange,
   side,
   evmOnly = false,
+  error,
 }: {
   /** "From token", "To token", "Token in" ... names every control of this picker. */
   label: string;
@@ -84,6 +93,8 @@ export function TokenPicker({
   side: TokenSide;
   /** Both sides must be EVM addresses (the aggregator). */
   evmOnly?: boolean;
+  /** Why this side cannot be used as it is (main's refusal, or a rule of the form), below the picker. */
+  error?: string;
 }) {
   const native = allowsNative(chain) && value.mode === 'native';
   const venueId = chain !== undefined && !chain.evm && !evmOnly;
@@ -142,6 +153,7 @@ export function TokenPicker({
           hint="The chain did not say: type the token's decimals (amounts are converted with them)"
         />
       )}
+      {error && <p className="field-msg field-msg-error">{error}</p>}
     </fieldset>
   );
 }

@@ -53,7 +53,7 @@ function RecentTransfers({ list, shown, onSelect }: { list: TransferView[]; show
   });
   return (
     <Panel title="Recent transfers">
-      <table className="dt" aria-label="Recent transfers">
+      <table className="dt dt-wrap" aria-label="Recent transfers">
         <thead>
           <tr>
             <th>Started</th>

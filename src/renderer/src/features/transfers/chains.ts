@@ -1,5 +1,6 @@
 /** Chain rows of the companion settings, and how the pickers present them. */
 import type { CompanionSettingsView } from '../../../../shared/ipc';
+import { IpcQueryError } from '../../ipc/client';
 
 export type ChainRow = CompanionSettingsView['chains'][number];
 
@@ -13,6 +14,10 @@ export const RPC_SOURCE_TEXT: Record<ChainRow['rpc_source'], string> = {
 /** A chain the app can send from: an EVM chain (the main wallet signs its transaction there). */
 export const canSendFrom = (c: ChainRow): boolean => c.evm;
 export const hasRpc = (c: ChainRow | undefined): boolean => Boolean(c && c.rpc_url && c.rpc_source !== 'unset');
+/** An EVM chain the app cannot read or send on until its JSON-RPC URL is set. */
+export const lacksRpc = (c: ChainRow | undefined): boolean => c !== undefined && c.evm && !hasRpc(c);
+/** Main refused because of a chain's JSON-RPC URL (missing, unreachable, or serving another chain). */
+export const isRpcError = (err: unknown): boolean => err instanceof IpcQueryError && /RPC/i.test(`${err.code} ${err.field ?? ''}`);
 
 /** Select options for a chain picker; the source side marks chains with no RPC URL and refuses non-EVM ones. */
 export function chainOptions(chains: readonly ChainRow[], side: 'source' | 'destination'): { value: string; label: string; disabled?: boolean }[] {
