@@ -7,8 +7,9 @@
  *     versus 1,000 rows. The cost is the renderer main thread's busy time (CDP TaskDuration) over the
  *     whole interaction, median of several fresh page loads each, interleaved. Target: at most 1.5x.
  *  2. A burst of 1,000 mark updates a second (separate events, across every market) on the trading
- *     screen with positions open: the renderer main thread's busy share over a few seconds, event
- *     delivery included. Target: under 50%.
+ *     screen with positions open, and the watched order book at the ten books a second main sends at
+ *     most: the renderer main thread's busy share over a few seconds, event delivery included. Target:
+ *     under 50%.
  *
  * Needs `npx electron-vite build` first (out/renderer and out/preload).
  */
@@ -28,6 +29,13 @@ const SYMBOLS = ['BTC', 'ETH', 'SOL', 'PEPE', 'WIF', 'ARB', 'OP', 'AVAX', 'LINK'
 const HISTORY_SAMPLES = 7;
 const BURST_SECONDS = 4;
 const MARKS_PER_SECOND = 1_000;
+/**
+ * Books of the watched market during the burst: main's throttle lets through at most ten a second. Each
+ * one moves every level (the hardest shape for the book). BENCH_BOOKS=0 leaves the book out, to compare.
+ */
+const BOOKS_PER_SECOND = Number(process.env['BENCH_BOOKS'] ?? 10);
+/** The trade view opens on the first active market, whose book it watches. */
+const WATCHED = SYMBOLS[0]!;
 
 export interface RendererBenchResult {
   /** Main-thread ms to open history and jump to its middle and end, median over samples. */
@@ -138,6 +146,13 @@ function candles(symbol: string): IpcResponse<'markets:candles'> {
   };
 }
 
+/** A 20-level book around `price` (the venue's most), sizes varying by level. */
+function book(symbol: string, price: number, nSigFigs: IpcResponse<'markets:book'>['n_sig_figs'], at: number): IpcResponse<'markets:book'> {
+  const side = (dir: 1 | -1) =>
+    Array.from({ length: 20 }, (_, k) => ({ price: (price + dir * (0.01 + k * 0.05)).toFixed(2), size: (((k * 7 + at / 100) % 13) + 1).toFixed(3), orders: 1 + (k % 3) }));
+  return { market: symbol, n_sig_figs: nSigFigs, bids: side(-1), asks: side(1), at };
+}
+
 /** A main process answering from memory, with `historyRows` rows of order history. */
 function syntheticMain(historyRows: number): Handlers {
   const page = <T>(offset: number, limit: number, total: number, make: (i: number) => T) => {
@@ -166,6 +181,8 @@ function syntheticMain(historyRows: number): Handlers {
     'account:balance': async () => ({ wallet: WALLET, account_id: `${WALLET}${'0'.repeat(24)}`, free_balance: '100000' }),
     'markets:list': async () => ({ markets: MARKETS, at: now }),
     'markets:candles': async (r) => candles(r.market),
+    'markets:book': async (r) => book(r.market, Number(MARKETS.find((m) => m.symbol === r.market)?.mark ?? '100'), r.n_sig_figs ?? null, Date.now()),
+    'markets:watchBook': async (r) => ({ watching: r.market, live: r.market !== null }),
     'positions:list': async () => ({ positions: MARKETS.slice(0, 8).map(position), at: now }),
     'orders:listOpen': async () => ({ orders: [] }),
     'orders:listTriggers': async () => ({ triggers: [] }),
@@ -191,6 +208,8 @@ async function open(browser: Browser, server: StaticServer, historyRows: number)
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(server.origin + '/index.html');
   await page.getByRole('row', { name: `${SYMBOLS[7]} position` }).waitFor({ timeout: 20_000 });
+  // The order book beside the chart has its snapshot (the burst then moves it live).
+  await page.getByRole('region', { name: `${WATCHED} order book` }).getByRole('list', { name: 'Bids' }).getByRole('button').first().waitFor({ timeout: 20_000 });
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -267,6 +286,7 @@ async function markBurst(s: Session, channel = 'event:marks'): Promise<{ busy: n
   }
   const beforeTask = await taskMs(cdp);
   const start = Date.now();
+  let lastBook = 0;
   while (Date.now() - start < BURST_SECONDS * 1000) {
     const due = start + (sent / MARKS_PER_SECOND) * 1000;
     const wait = due - Date.now();
@@ -278,12 +298,19 @@ async function markBurst(s: Session, channel = 'event:marks'): Promise<{ busy: n
       prices[i] = Math.max(1, prices[i]! + (((step * 7919) % 21) - 10) / 100);
       events.push({ marks: [{ market: MARKETS[i]!.symbol, mark: prices[i]!.toFixed(2), at: Date.now() }] });
     }
+    // The watched market's book, as often as main would send it.
+    const books: IpcResponse<'markets:book'>[] = [];
+    if (channel === 'event:marks' && Date.now() - lastBook >= 1000 / BOOKS_PER_SECOND) {
+      lastBook = Date.now();
+      books.push(book(WATCHED, prices[0]!, null, lastBook));
+    }
     await page.evaluate(
-      ([c, evs]) => {
+      ([c, evs, bs]) => {
         const emit = (globalThis as unknown as { __perpsIpcEmit: (c: string, p: unknown) => void }).__perpsIpcEmit;
         for (const e of evs) emit(c, e);
+        for (const b of bs) emit('event:book', b);
       },
-      [channel, events] as const,
+      [channel, events, books] as const,
     );
     sent += batch;
   }

@@ -32,6 +32,8 @@ export class BookFeed {
   private pollTimer: NodeJS.Timeout | null = null;
   private readonly throttle: Throttle<BookView>;
   private closed = false;
+  /** watch() calls run one at a time in arrival order: a stop sent right after a watch must win. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: BookFeedOptions) {
     this.throttle = new Throttle({
@@ -53,7 +55,16 @@ export class BookFeed {
   }
 
   /** Follows one market's book (null stops); answers whether a live feed (WebSocket) serves it. */
-  async watch(market: string | null, nSigFigs: SigFigs = null): Promise<{ watching: string | null; live: boolean }> {
+  watch(market: string | null, nSigFigs: SigFigs = null): Promise<{ watching: string | null; live: boolean }> {
+    const run = this.queue.then(
+      () => this.watchNow(market, nSigFigs),
+      () => this.watchNow(market, nSigFigs),
+    );
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async watchNow(market: string | null, nSigFigs: SigFigs): Promise<{ watching: string | null; live: boolean }> {
     if (this.closed) throw new OperationError('NOT_READY', 'the session is closing');
     const coin = market === null ? null : await this.coinOf(market);
     this.stopWatching();

@@ -57,7 +57,10 @@ describe('order book (sim profile)', () => {
     const after = h.events.slice(switchedAt).filter((e) => e.channel === 'event:book').map((e) => (e.payload as BookView).market);
     expect(after.every((m) => m === 'BTC')).toBe(true);
 
-    expect(await h.call('markets:watchBook', { market: null })).toEqual({ watching: null, live: false });
+    // A watch and a stop sent together end stopped: the calls are applied in the order they were sent.
+    const [watched, stopped] = await Promise.all([h.call('markets:watchBook', { market: 'ETH' }), h.call('markets:watchBook', { market: null })]);
+    expect(watched.watching).toBe('ETH');
+    expect(stopped).toEqual({ watching: null, live: false });
     const stoppedAt = h.events.length;
     await new Promise((r) => setTimeout(r, 1_500));
     expect(h.events.slice(stoppedAt).filter((e) => e.channel === 'event:book')).toEqual([]);

@@ -1,11 +1,13 @@
-/** The trading screen: markets, the selected market's header and chart, account tables, and the ticket. */
-import { useState } from 'react';
+/** The trading screen: markets, the selected market's header, chart and order book, account tables, and the ticket. */
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import type { MarketView } from '../../../shared/ipc';
 import { useOpenOrders, usePositions, useTriggers } from '../ipc/queries';
 import { useActivity } from '../ipc/orderActivity';
 import { PriceChart } from '../features/chart/PriceChart';
 import { MarketHeader } from '../features/markets/MarketHeader';
 import { MarketList } from '../features/markets/MarketList';
 import { useSelectedMarket } from '../features/markets/useSelectedMarket';
+import { OrderBook } from '../features/orderBook/OrderBook';
 import { OrderTicket } from '../features/orderTicket/OrderTicket';
 import { ActivityTable } from '../features/orders/ActivityTable';
 import { OpenOrdersTable, TriggersTable } from '../features/orders/OpenOrdersTable';
@@ -53,6 +55,68 @@ function BottomPanel() {
   );
 }
 
+/** Below this width (px) the chart and the book share the space as tabs; from it up, they sit side by side. */
+const SPLIT_MIN_WIDTH = 640;
+type MarketTab = 'chart' | 'book';
+
+/** Whether `ref`'s element is at least `min` px wide; re-evaluated on resize only. */
+function useWideEnough(ref: RefObject<HTMLElement | null>, min: number): boolean {
+  const [wide, setWide] = useState(true);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWide(el.getBoundingClientRect().width >= min);
+    const observer = new ResizeObserver((entries) => {
+      const w = entries[entries.length - 1]?.contentRect.width;
+      if (w !== undefined) setWide(w >= min);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref, min]);
+  return wide;
+}
+
+/**
+ * The chart and the order book: side by side when the centre column is wide enough, otherwise as two
+ * tabs (the smallest window, or the assistant open beside the view). A book out of sight is unmounted,
+ * which stops main following it; the chart stays mounted behind its tab, so coming back is instant.
+ */
+function MarketArea({ market }: { market: MarketView }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const wide = useWideEnough(ref, SPLIT_MIN_WIDTH);
+  const [tab, setTab] = useState<MarketTab>('chart');
+  // The tab bar's slot for the book's own controls (feed state, grouping), set once it is mounted.
+  const [bookTools, setBookTools] = useState<HTMLDivElement | null>(null);
+  return (
+    <div ref={ref} className={`market-area ${wide ? 'market-split' : 'market-tabbed'}`}>
+      {wide ? (
+        <>
+          <PriceChart market={market} />
+          <div className="book-panel">
+            <OrderBook market={market} />
+          </div>
+        </>
+      ) : (
+        <Tabs<MarketTab>
+          label="Chart and order book"
+          value={tab}
+          onChange={setTab}
+          tabs={[
+            { id: 'chart', label: 'Chart' },
+            { id: 'book', label: 'Order book' },
+          ]}
+          actions={tab === 'book' ? <div ref={setBookTools} className="book-tools" /> : undefined}
+        >
+          <div className={`market-pane${tab === 'chart' ? '' : ' is-hidden'}`}>
+            <PriceChart market={market} />
+          </div>
+          {tab === 'book' && <OrderBook market={market} toolbarIn={bookTools} />}
+        </Tabs>
+      )}
+    </div>
+  );
+}
+
 export function TradeView() {
   const { market, isPending, error } = useSelectedMarket();
   return (
@@ -62,7 +126,7 @@ export function TradeView() {
       </Panel>
       <div className="trade-center">
         {market ? <MarketHeader market={market} /> : <div className="mkt-head">{isPending ? <Loading label="Loading markets" /> : error ? <ErrorState error={error} compact /> : <span className="muted">Choose a market</span>}</div>}
-        {market ? <PriceChart market={market} /> : <div className="chart-panel" />}
+        {market ? <MarketArea market={market} /> : <div className="chart-panel" />}
         <BottomPanel />
       </div>
       <aside className="trade-side" aria-label="Trading">

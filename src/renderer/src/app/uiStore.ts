@@ -3,10 +3,12 @@
  * outside React state so a shortcut handler can change it without prop-drilling and so only the
  * components that read a slice re-render.
  */
+import type { BookGrouping } from '../features/orderBook/bookModel';
 import { useSyncExternalStore } from 'react';
 
 export type View = 'trade' | 'history' | 'withdraw' | 'bridge' | 'swap' | 'points' | 'keys' | 'settings';
 export type TicketSide = 'BUY' | 'SELL';
+export type { BookGrouping };
 
 export interface UiState {
   view: View;
@@ -16,8 +18,13 @@ export interface UiState {
   /** Bumped by '/': the market list focuses its search field. */
   searchFocusSeq: number;
   shortcutSheet: boolean;
-  /** Price clicked in the order book/chart, offered to the ticket. */
-  pickedPrice: { price: string; seq: number } | null;
+  /**
+   * Price clicked in the order book/chart, offered to the ticket. `limit`: always as a Limit price (the
+   * book's levels); otherwise a trigger ticket takes it as its trigger price (the chart).
+   */
+  pickedPrice: { price: string; seq: number; limit?: boolean } | null;
+  /** The order book's grouping, kept across markets and while the book is out of sight. */
+  bookGrouping: BookGrouping;
   /** The assistant side panel is open. */
   assistantOpen: boolean;
   /** A view asked Settings to edit one chain's JSON-RPC URL (bumped each time, so a repeat still scrolls). */
@@ -31,6 +38,7 @@ let state: UiState = {
   searchFocusSeq: 0,
   shortcutSheet: false,
   pickedPrice: null,
+  bookGrouping: null,
   assistantOpen: false,
   rpcFocus: null,
 };
@@ -59,6 +67,8 @@ export function useUi<T>(select: (s: UiState) => T): T {
 export const goTo = (view: View): void => setUi({ view });
 // A price picked on one market's chart means nothing on another's.
 export const selectMarket = (market: string): void => setUi((s) => (s.market === market ? {} : { market, pickedPrice: null }));
+/** A book level's price into the ticket as its Limit price (the ticket switches to Limit). */
+export const pickLimitPrice = (price: string): void => setUi((s) => ({ view: 'trade', pickedPrice: { price, seq: (s.pickedPrice?.seq ?? 0) + 1, limit: true } }));
 export const focusTicket = (side: TicketSide): void => setUi((s) => ({ view: 'trade', ticketFocus: { side, seq: s.ticketFocus.seq + 1 } }));
 export const focusSearch = (): void => setUi((s) => ({ view: 'trade', searchFocusSeq: s.searchFocusSeq + 1 }));
 export const toggleAssistant = (): void => setUi((s) => ({ assistantOpen: !s.assistantOpen }));

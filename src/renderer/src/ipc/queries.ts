@@ -19,6 +19,8 @@ export const qk = {
   balance: ['account', 'balance'] as const,
   markets: ['markets'] as const,
   candles: (market: string, interval: string) => ['candles', market, interval] as const,
+  book: (market: string, nSigFigs: number | null) => ['book', market, nSigFigs ?? 'full'] as const,
+  airgap: ['settings', 'airgap'] as const,
   openOrders: ['orders', 'open'] as const,
   triggers: ['orders', 'triggers'] as const,
   positions: ['positions'] as const,
@@ -59,6 +61,19 @@ export function useCandles(market: string | null, interval: IpcRequest<'markets:
   });
 }
 
+/**
+ * The order book snapshot (markets:book) the live `book` events then replace. Another grouping of the same
+ * market keeps showing the previous book while it loads (never another market's).
+ */
+export function useBookSnapshot(market: string, nSigFigs: IpcRequest<'markets:book'>['n_sig_figs'] = null) {
+  return useQuery({
+    queryKey: qk.book(market, nSigFigs ?? null),
+    queryFn: () => unwrap(perps().markets.book({ market, n_sig_figs: nSigFigs ?? null })),
+    placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[1] === market ? prev : undefined),
+    gcTime: 30_000,
+  });
+}
+
 export function useOpenOrders(enabled = true) {
   return useQuery({ queryKey: qk.openOrders, queryFn: () => unwrap(perps().orders.listOpen({})), enabled, refetchInterval: 15_000 });
 }
@@ -76,6 +91,7 @@ export function useTrackedWithdrawals(enabled = true) {
 }
 
 export const useSettings = () => useQuery({ queryKey: qk.settings, queryFn: () => unwrap(perps().settings.get()) });
+export const useAirgap = () => useQuery({ queryKey: qk.airgap, queryFn: () => unwrap(perps().settings.getAirgap()) });
 export const useNotificationPrefs = () => useQuery({ queryKey: qk.notifications, queryFn: () => unwrap(perps().notifications.get()) });
 
 /** One window of a history table (offset/limit as the contract allows, limit at most 200). */

@@ -17,7 +17,7 @@ import { Segmented } from '../../ui/Segmented';
 import { ErrorLine } from '../../ui/States';
 import { useLiveMark } from '../markets/live';
 import { OrderPreviewDialog, usePlaceOrder } from './OrderPreviewDialog';
-import { checkTicket, initialTicket, maxSize, toOrderRequest, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
+import { checkTicket, initialTicket, maxSize, toOrderRequest, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
 
 export function OrderTicket({ market }: { market: MarketView }) {
   const settings = useSettings();
@@ -46,10 +46,11 @@ export function OrderTicket({ market }: { market: MarketView }) {
     set({ side: focus.side });
     sizeRef.current?.focus();
   }, [focus]);
-  // A price picked on the chart: the trigger price of a trigger order, otherwise a limit price.
+  // A price picked on the chart: the trigger price of a trigger order, otherwise a limit price. A level
+  // picked in the order book is always a limit price (the ticket switches to Limit).
   useEffect(() => {
     if (!picked) return;
-    setT((prev) => (prev.type === 'TRIGGER' ? { ...prev, triggerPrice: picked.price } : { ...prev, type: 'LIMIT', price: picked.price }));
+    setT((prev) => (prev.type === 'TRIGGER' && !picked.limit ? { ...prev, triggerPrice: picked.price } : withLimitPrice(prev, picked.price)));
   }, [picked]);
 
   const check = useMemo(() => checkTicket(t, market, mark), [t, market, mark]);

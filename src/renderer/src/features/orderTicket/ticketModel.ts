@@ -46,6 +46,14 @@ export const initialTicket = (leverage: number): TicketState => ({
   sl: '',
 });
 
+/**
+ * The ticket with `price` as its Limit price: a trigger ticket turns into a Limit one (as choosing Limit in
+ * the ticket does: closeWhole off, reduce-only kept); everything else the user set stays.
+ */
+export function withLimitPrice(t: TicketState, price: string): TicketState {
+  return { ...t, type: 'LIMIT', price, closeWhole: false };
+}
+
 export type FieldKey = 'size' | 'price' | 'triggerPrice' | 'tp' | 'sl' | 'leverage' | 'form';
 
 export interface TicketCheck {

@@ -1,12 +1,13 @@
 /**
- * Settings: profile, main wallet, order defaults, key-expiry warnings, native notification switches, and
- * the companion services (chain RPC URLs, partner code, service URLs).
+ * Settings: profile, main wallet, the offline (QR) signer's identity, order defaults, key-expiry warnings,
+ * native notification switches, and the companion services (chain RPC URLs, partner code, service URLs).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { NotificationPrefs, Settings } from '../../../../shared/ipc';
-import { perps, unwrap } from '../../ipc/client';
-import { qk, useAppInfo, useNotificationPrefs, useProfile, useSettings, useWallet } from '../../ipc/queries';
+import type { AirgapSettings, NotificationPrefs, Settings } from '../../../../shared/ipc';
+import { IpcQueryError, perps, unwrap } from '../../ipc/client';
+import { qk, useAirgap, useAppInfo, useNotificationPrefs, useProfile, useSettings, useWallet } from '../../ipc/queries';
+import { fieldError, isShownAtField } from '../../lib/fieldErrors';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Checkbox, SelectField, TextField } from '../../ui/Field';
@@ -27,6 +28,7 @@ export function SettingsView() {
       <div className="settings-grid">
         <ProfileSection />
         <WalletSection />
+        <OfflineSignerSection />
         <OrderDefaults />
         <NotificationSection />
         <CompanionSettingsPanel />
@@ -99,6 +101,113 @@ function WalletSection() {
         </Dialog>
       </div>
     </Panel>
+  );
+}
+
+/** Where main's refusal of a setAirgap field is shown: the fingerprint or the path field. */
+const FINGERPRINT_FIELDS = ['fingerprint'] as const;
+const PATH_FIELDS = ['path'] as const;
+
+/** The refusal's text for a field, without the channel and field prefix of a payload error. */
+function airgapFieldError(error: unknown, names: readonly string[]): string | undefined {
+  let text = fieldError(error, names);
+  // A path main cannot parse comes back as INVALID_PATH, without a field name.
+  if (text === undefined && names === PATH_FIELDS && error instanceof IpcQueryError && error.code === 'INVALID_PATH') text = error.message;
+  return text?.replace(/^[\w-]+:[\w-]+: [\w.]+: /, '');
+}
+
+/**
+ * The identity of the offline signer as the animated QR code states it: Keystone-style air-gapped signers
+ * only sign an eth-sign-request for their own wallet, named by its master fingerprint and the account's
+ * derivation path.
+ */
+function OfflineSignerSection() {
+  const airgap = useAirgap();
+  return (
+    <Panel title="Offline signer (QR)">
+      <div className="section">
+        <p className="muted">
+          When the main wallet signs offline, the app shows each signing request as an animated <span className="strong">eth-sign-request</span> QR code for
+          Keystone-style air-gapped signers to scan. The signer checks that the request is for its own wallet by the master fingerprint and the account’s
+          derivation path below. Without a fingerprint there is no QR code; exporting the request as a file and pasting the signature still work.
+        </p>
+        {airgap.isPending && <Loading />}
+        {airgap.error && <ErrorState error={airgap.error} onRetry={() => void airgap.refetch()} />}
+        {airgap.data && <OfflineSignerForm key={`${airgap.data.fingerprint ?? ''}|${airgap.data.path}`} saved={airgap.data} />}
+      </div>
+    </Panel>
+  );
+}
+
+function OfflineSignerForm({ saved }: { saved: AirgapSettings }) {
+  const client = useQueryClient();
+  const [fingerprint, setFingerprint] = useState(saved.fingerprint ?? '');
+  const [path, setPath] = useState(saved.path);
+  const save = useMutation({
+    mutationFn: (patch: { fingerprint?: string | null; path?: string }) => unwrap(perps().settings.setAirgap(patch)),
+    onSuccess: (a, patch) => {
+      client.setQueryData(qk.airgap, a);
+      pushToast({ tone: 'success', title: patch.fingerprint === null && patch.path === undefined ? 'Master fingerprint cleared' : 'Offline signer saved' });
+    },
+  });
+  const fp = fingerprint.trim() === '' ? null : fingerprint.trim();
+  const p = path.trim();
+  const patch = { ...(fp !== saved.fingerprint ? { fingerprint: fp } : {}), ...(p !== saved.path ? { path: p } : {}) };
+  const changed = Object.keys(patch).length > 0;
+  const fpError = airgapFieldError(save.error, FINGERPRINT_FIELDS);
+  const pathError = airgapFieldError(save.error, PATH_FIELDS);
+  const edit = (f: () => void) => {
+    f();
+    if (save.error) save.reset();
+  };
+  return (
+    <form
+      className="stack"
+      aria-label="Offline signer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (changed) save.mutate(patch);
+      }}
+    >
+      <div className="grid2">
+        <TextField
+          label="Master fingerprint"
+          value={fingerprint}
+          placeholder="none: no QR code"
+          maxLength={16}
+          className="mono-input"
+          onChange={(e) => edit(() => setFingerprint(e.target.value))}
+          error={fpError}
+          hint={saved.fingerprint ? 'Set: requests are shown as a QR code.' : '8 hex characters, as the signer shows it (e.g. 1a2b3c4d).'}
+        />
+        <TextField
+          label="Derivation path"
+          value={path}
+          placeholder="m/44'/60'/0'/0/0"
+          maxLength={64}
+          onChange={(e) => edit(() => setPath(e.target.value))}
+          error={pathError}
+          hint="The wallet account’s path (m/44'/60'/…)."
+        />
+      </div>
+      {save.error && !isShownAtField(save.error, [FINGERPRINT_FIELDS]) && !pathError && <ErrorLine error={save.error} />}
+      <div className="actions">
+        <Button
+          variant="ghost"
+          disabled={saved.fingerprint === null}
+          busy={save.isPending && save.variables?.fingerprint === null && save.variables.path === undefined}
+          onClick={() => {
+            setFingerprint('');
+            save.mutate({ fingerprint: null });
+          }}
+        >
+          Clear fingerprint
+        </Button>
+        <Button type="submit" variant="primary" disabled={!changed} busy={save.isPending && !(save.variables?.fingerprint === null && save.variables.path === undefined)}>
+          Set offline signer
+        </Button>
+      </div>
+    </form>
   );
 }
 
