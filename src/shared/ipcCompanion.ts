@@ -196,7 +196,11 @@ export const TransferViewSchema = z.object({
   bridge_state: z.enum(['unseen', 'pending', 'done', 'refunded', 'failed']).nullable(),
   bridge_orders: z.number().int().nonnegative(),
   points: z.object({ point: z.number(), partner_bonus: z.number(), source: z.string() }).nullable(),
+  /** Why no points estimate is recorded although one was asked for (the send went ahead without it). */
+  points_error: z.string().nullable(),
   error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).nullable(),
+  /** The latest failed read of the bridge order while tracking (cleared by the next good read). */
+  poll_error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), since: unixMs }).nullable(),
   /** Every phase reached, in order, with when (the event stream coalesces; this keeps them all). */
   steps: z.array(z.object({ phase: z.enum(TRANSFER_PHASES), at: unixMs })),
   created_at: unixMs,

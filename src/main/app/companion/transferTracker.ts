@@ -94,7 +94,9 @@ export class TransferTracker {
       bridge_state: null,
       bridge_orders: 0,
       points: null,
+      points_error: null,
       error: null,
+      poll_error: null,
       steps: [{ phase, at: now }],
       created_at: now,
       updated_at: now,
@@ -211,7 +213,8 @@ export class TransferTracker {
     if (!Array.isArray(raw)) return;
     for (const item of raw as TransferView[]) {
       if (typeof item?.id !== 'string' || typeof item.phase !== 'string') continue;
-      this.transfers.set(item.id, { ...item, steps: Array.isArray(item.steps) ? item.steps : [] });
+      // Transfers saved by an older version lack the newer fields.
+      this.transfers.set(item.id, { ...item, points_error: item.points_error ?? null, poll_error: item.poll_error ?? null, steps: Array.isArray(item.steps) ? item.steps : [] });
     }
     for (const t of [...this.transfers.values()]) {
       if (t.final) continue;
