@@ -83,12 +83,13 @@ export function registerSwapCommands(program: Command): void {
               onProgress: (p) => progress.update(describe(p)),
             });
             progress.done();
-            out.result({ tx_hash: r.transaction.hash, params: r.params, quote: r.quote, transaction: jsonSafe(r.transaction), points: r.points }, () =>
+            out.result({ tx_hash: r.transaction.hash, params: r.params, quote: r.quote, transaction: jsonSafe(r.transaction), points: r.points, points_error: r.pointsError }, () =>
               formatFields([
                 ['swap tx', r.transaction.hash],
                 ['swap', `${r.params.amountIn} ${r.params.tokenIn} -> ${r.quote.amountOut ?? '?'} ${r.params.tokenOut} on ${r.params.chain}`],
                 ...(r.transaction.approval ? ([['approve tx', r.transaction.approval.hash]] as const) : []),
                 ...(r.points ? ([['points (estimate)', `${r.points.point} + ${r.points.partnerBonus} partner bonus`]] as const) : []),
+                ...(r.pointsError !== null ? ([['points (estimate)', `unavailable: ${r.pointsError}`]] as const) : []),
               ]),
             );
           } finally {

@@ -28,6 +28,10 @@ export class AggregatorClient {
     this.http = new CompanionTransport('aggregator', options);
   }
 
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
   swap(q: SwapQuery, opts: CallOptions = {}): Promise<SwapQuote> {
     const { chain, ...query } = q;
     const path = `/${encodeURIComponent(chain)}/swap`;

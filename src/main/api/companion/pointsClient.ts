@@ -37,6 +37,10 @@ export class PointsClient {
     this.http = new CompanionTransport('points', options);
   }
 
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
   estimate(q: PointsEstimateQuery, opts: CallOptions = {}): Promise<PointsEstimate> {
     return this.http.call('GET', 'GET /v1/point/estimate', '/v1/point/estimate', { ...q }, undefined, PointsEstimateSchema, { ...opts, idempotent: true });
   }

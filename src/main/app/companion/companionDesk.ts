@@ -267,6 +267,7 @@ export class CompanionDesk {
         expected_out: result.route.amountOut,
         requotes: result.requotes,
         points: pointsView(result.points),
+        points_error: this.pointsFailure(t.id, result.pointsError),
       });
       this.o.tracker.follow(t.id);
     });
@@ -344,7 +345,10 @@ export class CompanionDesk {
     };
   }
 
-  /** Quotes the same swap again (the transaction comes from a fresh quote), signs and sends it. */
+  /**
+   * Quotes the same swap again (the transaction comes from a fresh quote, held to the reviewed quote's
+   * minimum), signs and sends it.
+   */
   swapExecute(req: { quote_id: string; points_usd?: { src: string; dst: string } | undefined }): TransferView {
     const entry = this.swapQuotes.get(req.quote_id);
     if (!entry) throw new OperationError('QUOTE_UNKNOWN', 'this swap quote is no longer available (it was executed already, or replaced by newer ones)', { hint: 'Quote the swap again.' });
@@ -369,6 +373,7 @@ export class CompanionDesk {
       const result = await executeSwap(this.c, {
         ...params,
         signer,
+        reviewed: entry.quote,
         ...(req.points_usd ? { pointsUsd: req.points_usd } : {}),
         onProgress: (p: SwapProgress) => ('step' in p ? this.transactionProgress(t.id, p) : this.o.tracker.update(t.id, { phase: p.phase })),
       });
@@ -378,9 +383,16 @@ export class CompanionDesk {
         approve_tx: result.transaction.approval?.hash ?? null,
         expected_out: result.quote.amountOut ?? null,
         points: pointsView(result.points),
+        points_error: this.pointsFailure(t.id, result.pointsError),
       });
     });
     return t;
+  }
+
+  /** A points estimate that failed while sending is shown on the transfer and logged; the send went on. */
+  private pointsFailure(id: string, pointsError: string | null): string | null {
+    if (pointsError !== null) this.o.logger.warn(`[companion] ${id}: no points estimate (${pointsError}); the transfer went ahead without it`);
+    return pointsError;
   }
 
   // ---- transfers ----------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
  * A bridge transfer from the main wallet, start to source-chain receipt:
  *   1. inputs and the core-spot rules checked (nothing sent on a failure);
  *   2. the source chain's RPC opened and checked to serve that chain, before the 30 seconds start;
- *   3. points estimated when the caller gave the USD values (before anything is spent);
+ *   3. points estimated when the caller gave the USD values (before anything is spent; a points service
+ *      that fails is reported as pointsError and the transfer goes on: points never block a funds move);
  *   4. quoted with sender = the signer's wallet; the chosen route (best, or the named protocol) encoded
  *      within the requestId's lifetime, re-quoting on `no quotes found`;
  *   5. an ERC-20 approve to the encoded transaction's target when the allowance is short, then the
@@ -14,7 +15,7 @@ import type { CompanionContext } from '../companion/companionContext.js';
 import { withCompanionFailures } from '../companion/companionFailures.js';
 import { isNativeToken } from '../chains/chainIds.js';
 import { sendPreparedTransaction, type SendProgress, type SentTransaction } from '../chains/sendTransaction.js';
-import { estimatePoints, type PointsEstimateResult } from '../points/estimate.js';
+import { estimatePointsForTransfer, validatePointsEstimate, type TransferPoints } from '../points/estimate.js';
 import { sameAddress } from '../../../shared/identity/index.js';
 import { ValidationError } from '../errors.js';
 import { checkCoreSpotRules, type CoreSpotCheck } from './coreSpotRules.js';
@@ -41,7 +42,7 @@ export interface BridgeSendInput extends Omit<BridgeQuoteInput, 'sender'> {
   receiptTimeoutMs?: number;
 }
 
-export interface BridgeSendResult {
+export interface BridgeSendResult extends TransferPoints {
   srcTx: string;
   fromChain: string;
   toChain: string;
@@ -55,7 +56,6 @@ export interface BridgeSendResult {
   requestId: string;
   requotes: number;
   transaction: SentTransaction;
-  points: PointsEstimateResult | null;
 }
 
 export async function sendBridge(ctx: CompanionContext, input: BridgeSendInput): Promise<BridgeSendResult> {
@@ -82,21 +82,26 @@ export async function sendQuotedBridge(ctx: CompanionContext, input: QuotedBridg
   if (params.sender !== undefined && !sameAddress(params.sender, sender)) {
     throw new ValidationError(`the quote was made for ${params.sender}, but the connected wallet is ${sender}`, { field: 'sender', hint: 'Quote again with the connected wallet.' });
   }
+  // The points query is checked before anything is opened or sent; only the asking is best-effort.
+  const pointsQuery =
+    input.pointsUsd && params.source !== undefined
+      ? validatePointsEstimate(ctx, {
+          user: sender,
+          srcChain: params.fromChain,
+          dstChain: params.toChain,
+          srcToken: params.fromToken,
+          dstToken: params.toToken,
+          srcUsd: input.pointsUsd.src,
+          dstUsd: input.pointsUsd.dst,
+          source: params.source,
+        })
+      : null;
   const rpc = await ctx.rpc(params.fromChain);
   try {
-    let points: PointsEstimateResult | null = null;
-    if (input.pointsUsd && params.source !== undefined) {
+    let estimate: TransferPoints = { points: null, pointsError: null };
+    if (pointsQuery) {
       progress({ phase: 'estimating-points' });
-      points = await estimatePoints(ctx, {
-        user: sender,
-        srcChain: params.fromChain,
-        dstChain: params.toChain,
-        srcToken: params.fromToken,
-        dstToken: params.toToken,
-        srcUsd: input.pointsUsd.src,
-        dstUsd: input.pointsUsd.dst,
-        source: params.source,
-      });
+      estimate = await estimatePointsForTransfer(ctx, pointsQuery);
     }
     const deps = { bridge: ctx.bridge, now: () => ctx.now() };
     let quote: BridgeQuote;
@@ -139,7 +144,7 @@ export async function sendQuotedBridge(ctx: CompanionContext, input: QuotedBridg
       requestId: encoded.requestId,
       requotes: encoded.requotes,
       transaction,
-      points,
+      ...estimate,
     };
   } finally {
     rpc.destroy();

@@ -1,6 +1,7 @@
 /**
  * Everything the bridge, points, swap and assistant use cases need for one profile: the four companion
- * clients (built on first use, so a command that only reads points never needs a bridge URL), the per-chain
+ * clients (built on first use, so a command that only reads points never needs a bridge URL, and rebuilt
+ * when their URL setting changes), the per-chain
  * JSON-RPC clients, the partner code, the settings store and an injectable sleep and clock. Built from the
  * profile and settings of a ServiceContext, so the CLI, the app and the tests wire it the same way.
  */
@@ -65,14 +66,23 @@ export function createCompanionContext(base: { profile: Profile; settings: Setti
   };
   const withRetry = { ...common, ...(options.retry ? { retry: options.retry } : {}) };
   const url = (s: CompanionService): string => resolveCompanionUrl(resolveInput, s, options.urls?.[s]);
-  const lazy = <T>(make: () => T): (() => T) => {
-    let value: T | undefined;
-    return () => (value ??= make());
+  /**
+   * A service's client, built on first use and rebuilt whenever its resolved URL changes: a URL saved in
+   * Settings takes effect on the next call, so nothing (the inference key least of all) goes on being sent
+   * to the root the user just replaced.
+   */
+  const perUrl = <T>(service: CompanionService, make: (baseUrl: string) => T): (() => T) => {
+    let built: { baseUrl: string; client: T } | undefined;
+    return () => {
+      const baseUrl = url(service);
+      if (built?.baseUrl !== baseUrl) built = { baseUrl, client: make(baseUrl) };
+      return built.client;
+    };
   };
-  const bridge = lazy(() => new BridgeClient({ baseUrl: url('bridge'), ...withRetry }));
-  const points = lazy(() => new PointsClient({ baseUrl: url('platform'), ...withRetry }));
-  const aggregator = lazy(() => new AggregatorClient({ baseUrl: url('aggregator'), ...withRetry }));
-  const inference = lazy(() => new InferenceClient({ baseUrl: url('inference'), ...common, ...(options.inferenceRetry ? { retry: options.inferenceRetry } : {}) }));
+  const bridge = perUrl('bridge', (baseUrl) => new BridgeClient({ baseUrl, ...withRetry }));
+  const points = perUrl('platform', (baseUrl) => new PointsClient({ baseUrl, ...withRetry }));
+  const aggregator = perUrl('aggregator', (baseUrl) => new AggregatorClient({ baseUrl, ...withRetry }));
+  const inference = perUrl('inference', (baseUrl) => new InferenceClient({ baseUrl, ...common, ...(options.inferenceRetry ? { retry: options.inferenceRetry } : {}) }));
   const rpcUrl = (chain: string): string => resolveRpcUrl(resolveInput, parseEvmChainId(chain, 'chain'), options.rpcUrls?.[chain]);
 
   return {
