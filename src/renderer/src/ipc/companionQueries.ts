@@ -6,6 +6,7 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { IpcRequest, IpcResponse, TransferPhase, TransferView } from '../../../shared/ipc';
 import { perps, unwrap } from './client';
+import { useWallet } from './queries';
 
 export const cqk = {
   settings: ['companion', 'settings'] as const,
@@ -13,8 +14,13 @@ export const cqk = {
   tokenInfoAll: ['bridge', 'tokenInfo'] as const,
   tokenInfo: (chain: string, token: string) => ['bridge', 'tokenInfo', chain, token.toLowerCase()] as const,
   transfers: ['transfers'] as const,
-  pointsEstimate: (r: IpcRequest<'points:estimate'>) => ['points', 'estimate', r.src_chain, r.dst_chain, r.src_token.toLowerCase(), r.dst_token.toLowerCase(), r.src_usd, r.dst_usd] as const,
-  pointsCredited: (from: number, to: number) => ['points', 'credited', from, to] as const,
+  /**
+   * Points keys name whose points (the connected wallet) and under which partner code: main answers for
+   * those, so after a wallet or code change the cache must not hand back the previous one's figures.
+   */
+  pointsEstimate: (who: PointsOwner, r: IpcRequest<'points:estimate'>) =>
+    ['points', 'estimate', who.wallet, who.partnerCode, r.src_chain, r.dst_chain, r.src_token.toLowerCase(), r.dst_token.toLowerCase(), r.src_usd, r.dst_usd] as const,
+  pointsCredited: (who: PointsOwner, from: number, to: number) => ['points', 'credited', who.wallet, who.partnerCode, from, to] as const,
   assistantStatus: ['assistant', 'status'] as const,
   assistantModels: ['assistant', 'models'] as const,
 };
@@ -35,9 +41,22 @@ export function useTokenInfo(request: IpcRequest<'bridge:tokenInfo'> | null) {
 
 export const useTransfers = () => useQuery({ queryKey: cqk.transfers, queryFn: () => unwrap(perps().transfers.list()) });
 
+/** The wallet and partner code the points of main's answers belong to. */
+interface PointsOwner {
+  wallet: string | null;
+  partnerCode: string | null;
+}
+
+function usePointsOwner(): PointsOwner {
+  const wallet = useWallet();
+  const settings = useCompanionSettings();
+  return { wallet: wallet.data?.address?.toLowerCase() ?? null, partnerCode: settings.data?.partner_code ?? null };
+}
+
 export function usePointsEstimate(request: IpcRequest<'points:estimate'> | null) {
+  const who = usePointsOwner();
   return useQuery({
-    queryKey: request ? cqk.pointsEstimate(request) : ['points', 'estimate', 'none'],
+    queryKey: request ? cqk.pointsEstimate(who, request) : ['points', 'estimate', 'none'],
     queryFn: () => unwrap(perps().points.estimate(request as IpcRequest<'points:estimate'>)),
     enabled: request !== null,
     staleTime: 60_000,
@@ -46,8 +65,9 @@ export function usePointsEstimate(request: IpcRequest<'points:estimate'> | null)
 }
 
 export function useCreditedPoints(range: { from: number; to: number } | null) {
+  const who = usePointsOwner();
   return useQuery({
-    queryKey: range ? cqk.pointsCredited(range.from, range.to) : ['points', 'credited', 'none'],
+    queryKey: range ? cqk.pointsCredited(who, range.from, range.to) : ['points', 'credited', 'none'],
     queryFn: () => unwrap(perps().points.credited(range ?? { from: 0, to: 0 })),
     enabled: range !== null,
     staleTime: 60_000,
