@@ -16,6 +16,8 @@ export interface SimRequest {
   readonly headers: IncomingMessage['headers'];
   /** Set when the body could not be read as JSON; the module answers it with a 400 in its own shape. */
   readonly bodyError?: string;
+  /** The client's address (per-address limits such as the inference API's 429). */
+  readonly remoteAddress?: string;
 }
 
 export interface SimResponse {

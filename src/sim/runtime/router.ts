@@ -54,6 +54,7 @@ export function createRequestListener(mounts: readonly Mount[], notFound: (path:
         rawBody: body.raw,
         headers: req.headers,
         ...(bodyError ? { bodyError } : {}),
+        ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
       });
       sendJson(res, answer ?? notFound(url.pathname));
     } catch (err) {

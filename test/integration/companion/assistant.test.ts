@@ -7,7 +7,18 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InferenceClient } from '../../../src/main/api/companion/index.js';
-import { Assistant, AssistantOffError, InferenceKeyStore, INFERENCE_KEY_ACCOUNT, accountReadsOf, buildAccountContext, setAssistantModel } from '../../../src/main/services/assistant/index.js';
+import {
+  Assistant,
+  AssistantOffError,
+  DEFAULT_ASSISTANT_MAX_TOKENS,
+  InferenceKeyStore,
+  INFERENCE_KEY_ACCOUNT,
+  accountReadsOf,
+  buildAccountContext,
+  chatModelIds,
+  setAssistantModel,
+} from '../../../src/main/services/assistant/index.js';
+import { InferenceInsufficientBalanceError } from '../../../src/main/api/companion/index.js';
 import { OperationError, ValidationError } from '../../../src/main/services/errors.js';
 import { placeOrders } from '../../../src/main/services/orders/index.js';
 import { waitForPosition } from '../../../src/main/services/positions/index.js';
@@ -105,8 +116,10 @@ describe('the assistant', () => {
     expect(answer.context).toEqual({ positions: 1, openOrders: 1, fills: context.counts.fills });
     const sent = bodies.slice(sentBefore);
     expect(sent).toHaveLength(1);
-    const body = JSON.parse(sent[0]!) as { model: string; messages: { role: string; content: string }[] };
+    const body = JSON.parse(sent[0]!) as { model: string; max_tokens?: number; messages: { role: string; content: string }[] };
     expect(body.model).toBe('sim-chat-mini');
+    // Every question states its longest answer, so the service reserves a known, small amount.
+    expect(body.max_tokens).toBe(DEFAULT_ASSISTANT_MAX_TOKENS);
     expect(body.messages[0]?.role).toBe('system');
     expect(body.messages[1]?.content).toContain('How big is my BTC position?');
     expect(body.messages[1]?.content).toContain(`"market":"${SYM}"`);
@@ -130,5 +143,40 @@ describe('the assistant', () => {
     const noModel = new Assistant({ inference: inference(), keys: store, reads: accountReadsOf(w.ctx) });
     await expect(noModel.ask({ wallet: t.wallet, question: 'hi' })).rejects.toMatchObject({ field: 'model' });
     await store.clear();
+  });
+});
+
+describe('the assistant and the inference catalogue and balance', () => {
+  it('offers chat models only: the simulator also lists a video model, which refuses chat', async () => {
+    const list = await inference().models(KEY);
+    expect(list.data.map((m) => m.id)).toContain('sim-video-1');
+    expect(chatModelIds(list)).toEqual(['sim-chat-mini', 'sim-chat-pro']);
+    // A catalogue that states no kind (the spec shows only ids) is taken as chat models.
+    expect(chatModelIds({ data: [{ id: 'a' }, { id: 'b', kind: 'embedding' }, { id: 'c', kind: 'chat' }] })).toEqual(['a', 'c']);
+  });
+
+  it('max_tokens is an option; a 402 hint names the deposit and the answer length the question reserved', async () => {
+    const t = await w.trader(null);
+    const key = `sk-assistant-poor-${process.pid}`;
+    const control = await fetch(`${w.sim.urls.companion_control_url}/inference/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key, balance: '0' }) });
+    expect(control.status).toBe(200);
+    await store.set(key);
+    try {
+      const sentBefore = bodies.length;
+      const assistant = new Assistant({ inference: inference(), keys: store, reads: accountReadsOf(w.ctx), model: 'sim-chat-mini', maxTokens: 200 });
+      const err = (await assistant.ask({ wallet: t.wallet, question: 'What is my margin?' }).catch((e: unknown) => e)) as OperationError;
+      expect(err).toBeInstanceOf(OperationError);
+      expect(err.code).toBe('INFERENCE_INSUFFICIENT_BALANCE');
+      expect(err.status).toBe(402);
+      expect(err.cause).toBeInstanceOf(InferenceInsufficientBalanceError);
+      expect(err.hint).toMatch(/^Deposit to your inference account/);
+      expect(err.hint).toContain('200 tokens');
+      // The spec's "lower max_tokens" is no action a user of the app can take.
+      expect(err.hint).not.toMatch(/max_tokens/);
+      expect((JSON.parse(bodies[sentBefore]!) as { max_tokens: number }).max_tokens).toBe(200);
+      expect(err.message).not.toContain(key);
+    } finally {
+      await store.clear();
+    }
   });
 });

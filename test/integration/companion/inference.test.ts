@@ -121,7 +121,9 @@ describe('never retried unchanged: 400 to 404 and 409', () => {
   it('403 without a code: the spending limit; raise it or wait for the reset', async () => {
     const h = harness();
     const e = await failure(h.client.chat(await newKey({ spendingLimit: '0' }), chat()), InferenceSpendingLimitError);
+    // The body has no code member (spec: "(no code)"); the typed error reads that as code null.
     expect(e).toMatchObject({ status: 403, code: null, kind: 'spending_limit' });
+    expect(inferenceErrorOf(403, { error: { message: 'limit reached', type: 'permission_error' } })).toBeInstanceOf(InferenceSpendingLimitError);
     expect(e.action).toMatch(/raise it, or wait/);
     expect(h.count()).toBe(1);
   });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InferenceRequest } from '../../../src/sim/companion/inference/module.js';
 import { startHarness, type Harness, type Json } from './helpers.js';
 
 const KEY = 'sk-sim-default-0001';
@@ -20,13 +21,15 @@ const setKey = (body: Record<string, unknown>) => h.post(`${h.server.origin}/sim
 const setHost = (body: Record<string, unknown>) => h.post(`${h.server.origin}/sim/companion/inference/hosts`, body);
 const balanceOf = async (key: string): Promise<string> => (await setKey({ key })).body.key.balance;
 
+/** `code: null` means the spec's "(no code)": the body has no `code` member at all (not `code: null`). */
 function expectError(r: { status: number; body: Json }, status: number, code: string | null, type?: string) {
   expect(r.status).toBe(status);
   expect(Object.keys(r.body)).toEqual(['error']);
   expect(typeof r.body.error.message).toBe('string');
   expect(r.body.error.message.length).toBeGreaterThan(0);
   expect(typeof r.body.error.type).toBe('string');
-  expect(r.body.error.code).toBe(code);
+  if (code === null) expect(Object.keys(r.body.error).sort()).toEqual(['message', 'type']);
+  else expect(r.body.error.code).toBe(code);
   if (type) expect(r.body.error.type).toBe(type);
 }
 
@@ -145,7 +148,7 @@ describe('402 and 403 (never charged)', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('403 with no code when the spending limit is reached; resets with the period', async () => {
+  it('403 without a code member when the spending limit is reached; resets with the period', async () => {
     // The first request reserves ~0.00006 USD and spends ~0.00003; the second would reserve ~0.00024.
     await setKey({ key: KEY, spendingLimit: '0.0002' });
     const first = await chat(chatBody({ max_tokens: 100 }));
@@ -179,24 +182,88 @@ describe('404 not_found', () => {
   });
 });
 
-describe('429 rate_limited', () => {
-  it('past the per-key window, with retry-after; other keys unaffected; frees after the window', async () => {
+describe('429 rate_limited: too many requests from the address', () => {
+  const OTHER = 'sk-sim-other-0005';
+
+  it('the default window allows 60 requests a minute from an address, whatever the keys', async () => {
+    await setKey({ key: OTHER, balance: '1' });
+    for (let i = 0; i < 60; i++) expect((await h.get(`${h.inferenceUrl}/v1/models`, auth(i % 2 === 0 ? KEY : OTHER))).status).toBe(200);
+    const limited = await h.get(`${h.inferenceUrl}/v1/models`, auth(KEY));
+    expectError(limited, 429, 'rate_limited', 'rate_limit_error');
+    expect(limited.body.error.message).toMatch(/from this address/);
+    expectError(await h.get(`${h.inferenceUrl}/v1/models`, auth(OTHER)), 429, 'rate_limited');
+    h.clock.advance(60_000);
+    expect((await h.get(`${h.inferenceUrl}/v1/models`, auth(KEY))).status).toBe(200);
+  });
+
+  it("the key's own window (control `rateLimit`, a test knob) limits that key alone, never charged", async () => {
     await setKey({ key: KEY, rateLimit: { max: 3, windowMs: 10_000 } });
     for (let i = 0; i < 3; i++) expect((await chat(chatBody())).status).toBe(200);
     const before = await balanceOf(KEY);
     const limited = await chat(chatBody());
     expectError(limited, 429, 'rate_limited', 'rate_limit_error');
+    expect(limited.body.error.message).toMatch(/with this key/);
     expect(limited.headers.get('retry-after')).toBe('10');
     expect(await balanceOf(KEY)).toBe(before);
-    await setKey({ key: 'sk-sim-other-0005', balance: '1' });
-    expect((await chat(chatBody(), 'sk-sim-other-0005')).status).toBe(200);
+    await setKey({ key: OTHER, balance: '1' });
+    expect((await chat(chatBody(), OTHER)).status).toBe(200);
     h.clock.advance(10_000);
     expect((await chat(chatBody())).status).toBe(200);
   });
+});
 
-  it('the default window allows 60 requests a minute', async () => {
-    for (let i = 0; i < 60; i++) expect((await h.get(`${h.inferenceUrl}/v1/models`, auth(KEY))).status).toBe(200);
-    expectError(await h.get(`${h.inferenceUrl}/v1/models`, auth(KEY)), 429, 'rate_limited');
+describe('429 per address, before the key is checked (a small window)', () => {
+  let small: Harness;
+  beforeEach(async () => {
+    small = await startHarness({ inference: { rateLimit: { max: 3, windowMs: 10_000 } } });
+  });
+  afterEach(async () => {
+    await small.close();
+  });
+  const post = (key: string | null) => small.post(`${small.inferenceUrl}/v1/chat/completions`, chatBody(), key === null ? {} : auth(key));
+
+  it('wrong and missing keys fill the window; then every request from the address is 429, even a wrong key; the 429s are not counted', async () => {
+    expect((await post(KEY)).status).toBe(200);
+    expectError(await post('sk-wrong-key-999'), 401, 'invalid_api_key');
+    expectError(await post(null), 401, 'invalid_api_key');
+    const limited = await post(KEY);
+    expectError(limited, 429, 'rate_limited');
+    expect(limited.headers.get('retry-after')).toBe('10');
+    // Before authentication: a wrong key, a disabled key and no key get the 429, not their 401.
+    expectError(await post('sk-wrong-key-999'), 429, 'rate_limited');
+    expectError(await post(DISABLED), 429, 'rate_limited');
+    expectError(await post(null), 429, 'rate_limited');
+    // The refused requests did not extend the window: it frees 10 s after the first three.
+    small.clock.advance(10_000);
+    for (let i = 0; i < 3; i++) expect((await post(KEY)).status).toBe(200);
+    expectError(await post(KEY), 429, 'rate_limited');
+  });
+
+  it('each client address has its own window (the peer address the router hands on; IPv4-mapped is the same client)', async () => {
+    const at = async (remoteAddress: string | undefined): Promise<number> => {
+      const req: InferenceRequest = {
+        method: 'GET',
+        path: '/v1/models',
+        query: new URLSearchParams(),
+        body: undefined,
+        rawBody: '',
+        headers: { authorization: `Bearer ${KEY}` },
+        ...(remoteAddress !== undefined ? { remoteAddress } : {}),
+      };
+      const r = await small.companions.inference.handle(req);
+      if (r === null) throw new Error('no answer');
+      return r.status;
+    };
+    for (let i = 0; i < 3; i++) expect(await at('10.0.0.1')).toBe(200);
+    expect(await at('10.0.0.1')).toBe(429);
+    expect(await at('::ffff:10.0.0.1')).toBe(429);
+    for (let i = 0; i < 3; i++) expect(await at('10.0.0.2')).toBe(200);
+    expect(await at('10.0.0.2')).toBe(429);
+    // No peer address: loopback's window (the simulator serves 127.0.0.1 only), apart from the others.
+    expect(await at(undefined)).toBe(200);
+    expect(await at('127.0.0.1')).toBe(200);
+    expect(await at('::ffff:127.0.0.1')).toBe(200);
+    expect(await at(undefined)).toBe(429);
   });
 });
 
@@ -280,6 +347,28 @@ describe('videos', () => {
     const created = await h.post(`${h.inferenceUrl}/v1/videos`, { model: 'sim-video-1', prompt: 'x' }, auth(KEY));
     await setKey({ key: 'sk-sim-other-0006', balance: '1' });
     expectError(await h.get(`${h.inferenceUrl}/v1/videos/${created.body.id}`, auth('sk-sim-other-0006')), 404, 'not_found');
+  });
+
+  it('a video host failing partway is charged half the price; with failover the total is the price', async () => {
+    const create = () => h.post(`${h.inferenceUrl}/v1/videos`, { model: 'sim-video-1', prompt: 'a chart', seconds: 4 }, auth(KEY));
+    await setHost({ model: 'sim-video-1', host: 'host-v1', up: false, failure: 'partial' });
+    await setHost({ model: 'sim-video-1', host: 'host-v2', up: false, failure: 'unreachable' });
+    // 4 s at 0.10 USD/s = 0.4; host-v1 rendered half the clip before failing (0.2), host-v2 did nothing.
+    expectError(await create(), 502, 'host_unavailable');
+    expect(await balanceOf(KEY)).toBe('9.8');
+    // Unreachable hosts did no work: not charged.
+    await setHost({ model: 'sim-video-1', host: 'host-v1', up: false, failure: 'unreachable' });
+    expectError(await create(), 503, 'host_unavailable');
+    expect(await balanceOf(KEY)).toBe('9.8');
+    // One host fails partway, the other renders: the price, once, whichever host is tried first.
+    await setHost({ model: 'sim-video-1', host: 'host-v1', up: false, failure: 'partial' });
+    await setHost({ model: 'sim-video-1', host: 'host-v2', up: true });
+    for (const balance of ['9.4', '9']) {
+      const ok = await create();
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('x-sim-host')).toBe('host-v2');
+      expect(await balanceOf(KEY)).toBe(balance);
+    }
   });
 
   it('validates the video request and fails over between video hosts', async () => {

@@ -165,4 +165,21 @@ describe('inference error body', () => {
     expect(typeof res.body.error.message).toBe('string');
     expect(typeof res.body.error.type).toBe('string');
   });
+
+  it('spending limit reached: 403 with no code (the body has no code member)', async () => {
+    const urls = (ctx.sim as { urls: Record<string, string> }).urls;
+    const key = 'sk-conformance-limit-0001';
+    const setKey = await fetch(`${urls.companion_control_url}/inference/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key, balance: '1', spendingLimit: '0' }) });
+    expect(setKey.status).toBe(200);
+    const r = await fetch(inference.root + '/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: 'sim-chat-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }),
+    });
+    expect(r.status).toBe(403);
+    const body = (await r.json()) as J;
+    expect(Object.keys(body)).toEqual(['error']);
+    expect(Object.keys(body.error).sort()).toEqual(['message', 'type']);
+    expect(typeof body.error.message).toBe('string');
+  });
 });

@@ -5,7 +5,9 @@
  * The key is presented as `Authorization: Bearer <key>`: the spec does not show how (Authentication >
  * Inference API credential), and that is the chat-completions convention. The key is passed per call and
  * only ever reaches the request headers: no error, retry report or log line carries it (errors name the
- * method and URL only).
+ * method and URL only, and the service's own message has the key cut out before it goes into an error,
+ * since a service may quote the key it refused). An empty key is refused locally as
+ * InferenceInvalidApiKeyError, before anything is sent.
  *
  * Retry policy (spec): 429, 502 and 503 are retried with exponential backoff and full jitter, waiting at
  * least a Retry-After the service sends (capped); 400 to 404 (and 409) are never retried unchanged. A
@@ -18,7 +20,7 @@ import { parseWith } from '../../../shared/protocol/index.js';
 import { NetworkError, TimeoutError, type HttpMethod } from '../errors.js';
 import { httpRequest, type FetchFn } from '../http.js';
 import { backoffDelay, realSleep, validateRetryPolicy, type RandomFn, type RetryPolicy, type SleepFn } from '../retry.js';
-import { InferenceError, inferenceErrorOf, parseRetryAfter } from './inferenceErrors.js';
+import { InferenceError, InferenceInvalidApiKeyError, inferenceErrorOf, parseRetryAfter } from './inferenceErrors.js';
 import { ChatCompletionSchema, ModelListSchema, VideoSchema, type ChatCompletion, type ModelList, type Video } from './schemas.js';
 
 export interface ChatMessage {
@@ -58,6 +60,8 @@ export interface InferenceClientOptions {
   fetch?: FetchFn;
   sleep?: SleepFn;
   random?: RandomFn;
+  /** The clock a Retry-After HTTP date is measured against (tests pin it). Default Date.now. */
+  now?: () => number;
   /** Observes every retry; never given the key or a body. */
   onRetry?: (info: InferenceRetryInfo) => void;
 }
@@ -78,6 +82,7 @@ export class InferenceClient {
   private readonly fetchFn: FetchFn;
   private readonly sleep: SleepFn;
   private readonly random: RandomFn;
+  private readonly now: () => number;
 
   constructor(private readonly options: InferenceClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -87,6 +92,7 @@ export class InferenceClient {
     this.fetchFn = options.fetch ?? fetch;
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
   }
 
   chat(apiKey: string, request: ChatCompletionRequest, opts: InferenceCallOptions = {}): Promise<ChatCompletion> {
@@ -115,7 +121,8 @@ export class InferenceClient {
     schema: S,
     opts: InferenceCallOptions,
   ): Promise<z.infer<S>> {
-    if (apiKey.trim() === '') throw new InferenceError('invalid_api_key', 401, 'no API key given', null, null);
+    // Refused here, as the class the service's own 401 would be, so callers handle one case: nothing is sent.
+    if (apiKey.trim() === '') throw new InferenceInvalidApiKeyError(401, 'no API key given', null, null);
     const policy = validateRetryPolicy(opts.retry ?? this.retry);
     const bytes = body === undefined ? undefined : JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
@@ -136,7 +143,7 @@ export class InferenceClient {
           ...(opts.signal ? { signal: opts.signal } : {}),
         });
         if (res.status < 400) return parseWith(schema, res.body, `inference ${route}`);
-        failure = inferenceErrorOf(res.status, res.body, parseRetryAfter(retryAfter));
+        failure = inferenceErrorOf(res.status, res.body, parseRetryAfter(retryAfter, this.now()), apiKey);
       } catch (err) {
         failure = err;
       }

@@ -7,7 +7,13 @@
  *
  * Classification goes by HTTP status first, then by code, so a gateway that drops or renames a code still
  * lands in the right class: 401 is key_disabled only when the code says so, 402 is the balance error
- * whether the code reads insufficient_balance or the type insufficient_quota.
+ * whether the code reads insufficient_balance or the type insufficient_quota, and 403 is the spending
+ * limit whether its body has no code (the spec's shape) or `code: null`.
+ *
+ * The service's message is free text and may quote the key it refused (as "Incorrect API key provided:
+ * sk-..." services do). Errors end up in logs, in the app's error lines and in --json output, so the
+ * message is built only after every stretch of the key that could identify it has been cut out
+ * (redactKey).
  */
 import { InferenceErrorSchema } from '../../../shared/protocol/index.js';
 
@@ -128,12 +134,64 @@ export function parseRetryAfter(value: string | null, nowMs: number = Date.now()
   return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
 }
 
-/** The typed error of an inference error answer. */
-export function inferenceErrorOf(status: number, body: unknown, retryAfterMs: number | null = null): InferenceError {
+/** What replaces a piece of the key in a server message. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Shortest run of the key's characters that is cut out of a message. The whole key is always cut; so is
+ * any 8 or more of its characters in a row, because a service may quote the key without its well-known
+ * prefix (`sk-`, `sk-proj-`) or only its tail, and 8 random characters still narrow a key down a lot.
+ * Shorter runs (the 4-character tail many services show on purpose) are left: they identify nothing and
+ * cutting them would mangle ordinary words.
+ */
+export const MIN_REDACTED_RUN = 8;
+
+/** `text` with the key, and every run of at least MIN_REDACTED_RUN of its characters, replaced by REDACTED. */
+export function redactKey(text: string, apiKey: string | undefined): string {
+  const key = apiKey?.trim() ?? '';
+  if (key === '' || text === '') return text;
+  // A key shorter than the run length can only be matched whole.
+  const minRun = Math.min(MIN_REDACTED_RUN, key.length);
+  // Longest-common-substring table, one row at a time: run[j] is the length of the common run ending at the
+  // current text character and key[j - 1]. Every text character inside a long enough run is marked.
+  const covered = new Uint8Array(text.length);
+  let prev = new Uint32Array(key.length + 1);
+  for (let i = 0; i < text.length; i++) {
+    const run = new Uint32Array(key.length + 1);
+    let longest = 0;
+    for (let j = 1; j <= key.length; j++) {
+      if (text[i] !== key[j - 1]) continue;
+      const n = (prev[j - 1] ?? 0) + 1;
+      run[j] = n;
+      longest = Math.max(longest, n);
+    }
+    if (longest >= minRun) covered.fill(1, i + 1 - longest, i + 1);
+    prev = run;
+  }
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (covered[i] !== 1) out += text[i];
+    else if (i === 0 || covered[i - 1] !== 1) out += REDACTED;
+  }
+  return out;
+}
+
+/** A service message longer than this is cut: it is for a human to read, and it bounds redactKey's work. */
+const MAX_MESSAGE_CHARS = 1_000;
+
+/**
+ * The typed error of an inference error answer. `apiKey` is the key the request carried: it (and any long
+ * stretch of it) is cut out of the service's message, code and type before they go into the error.
+ */
+export function inferenceErrorOf(status: number, body: unknown, retryAfterMs: number | null = null, apiKey?: string): InferenceError {
   const parsed = InferenceErrorSchema.safeParse(body);
-  const message = parsed.success ? parsed.data.error.message : typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 200) : `HTTP ${status}`;
-  const code = parsed.success ? (parsed.data.error.code ?? null) : null;
-  const type = parsed.success ? (parsed.data.error.type ?? null) : null;
+  const rawMessage = parsed.success ? parsed.data.error.message.slice(0, MAX_MESSAGE_CHARS) : typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 200) : `HTTP ${status}`;
+  const message = redactKey(rawMessage, apiKey);
+  const rawCode = parsed.success ? (parsed.data.error.code ?? null) : null;
+  const rawType = parsed.success ? (parsed.data.error.type ?? null) : null;
+  // The code and type are matched exactly below; one that quotes the key is garbage and lands as unknown.
+  const code = rawCode === null ? null : redactKey(rawCode, apiKey);
+  const type = rawType === null ? null : redactKey(rawType, apiKey);
   const args: Args = [status, message, code, type, retryAfterMs];
   switch (status) {
     case 400:

@@ -1,8 +1,9 @@
 /**
  * The inference API's error contract (spec: Errors > Inference API): body
  * `{ error: { message, type, code } }`, human-readable message.
- * The 403 spending-limit answer has no code in the spec; the simulator sends `code: null` (the
- * chat-completions convention for an error without a code) so the body keeps one shape.
+ * The 403 spending-limit answer has no code in the spec ("(no code)"), so its body has no `code` member at
+ * all: `{ error: { message, type } }`. Sending `code: null` instead would be a value the spec never shows,
+ * and a client must classify the 403 by its status anyway.
  */
 import type { SimResponse } from '../../runtime/http.js';
 
@@ -24,7 +25,7 @@ const TYPES: Record<number, string> = {
 export function inferenceError(status: number, code: InferenceErrorCode | null, message: string, headers?: Record<string, string>): SimResponse {
   const type = TYPES[status];
   if (!type) throw new Error(`inference: no error type for HTTP ${status}`);
-  return { status, body: { error: { message, type, code } }, ...(headers ? { headers } : {}) };
+  return { status, body: { error: { message, type, ...(code !== null ? { code } : {}) } }, ...(headers ? { headers } : {}) };
 }
 
 /** Thrown inside request handling; the module turns it into the response above. */

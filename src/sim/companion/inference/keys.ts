@@ -1,14 +1,17 @@
 /**
- * Inference API keys: balance, spending limit, disabled / deleted flags and the per-key rate window.
+ * Inference API keys: balance, spending limit, disabled / deleted flags and an optional per-key rate window.
  *
  * Sim choices: balance and spending limit are per key (the spec mentions "key's or account's" limit; the
  * simulator has no account layer); the spending limit applies per period of `spendingPeriodMs` aligned to
- * the Unix epoch (daily by default) and resets when a new period starts; the rate limit counts every
- * authenticated request (including ones later refused with 4xx) but not requests answered 429.
+ * the Unix epoch (daily by default) and resets when a new period starts. The service's rate limit is per
+ * client address (rateLimit.ts); a key's own `rateLimit` (set through the control module) is a test knob
+ * that adds a tighter window for requests presenting that key, so a test can force 429 for its key alone.
+ * It counts the same requests as the address window (not the ones answered 429).
  */
 import type { SimClock } from '../../runtime/clock.js';
 import type { CompanionConfig } from '../config.js';
 import { Dec } from '../common/amounts.js';
+import { inWindow, waitFor } from './rateLimit.js';
 
 export interface KeyState {
   key: string;
@@ -19,7 +22,7 @@ export interface KeyState {
   /** Spent in the current spending period. */
   spent: string;
   periodStart: number;
-  /** Per-key override of the default rate limit; null uses the default. */
+  /** Extra rate window for requests presenting this key (a test knob); null for none. */
   rateLimit: { max: number; windowMs: number } | null;
   /** SimClock times of recent counted requests. */
   recent: number[];
@@ -80,17 +83,17 @@ export class KeyStore {
     return new Dec(k.spent);
   }
 
-  /** Counts a request against the key's window; returns the ms until a slot frees when over the limit. */
-  takeRateSlot(k: KeyState): number | null {
-    const limit = k.rateLimit ?? this.config.inference.rateLimit;
+  /** The ms until the key's own window (when it has one) frees a slot, or null (nothing is counted). */
+  rateWait(k: KeyState): number | null {
+    if (k.rateLimit === null) return null;
     const now = this.clock.now();
-    k.recent = k.recent.filter((t) => t > now - limit.windowMs);
-    if (k.recent.length >= limit.max) {
-      const oldest = k.recent[0] ?? now;
-      return oldest + limit.windowMs - now;
-    }
-    k.recent.push(now);
-    return null;
+    k.recent = inWindow(k.recent, k.rateLimit, now);
+    return waitFor(k.recent, k.rateLimit, now);
+  }
+
+  /** Counts a request against the key's own window (after `rateWait` let it through). */
+  recordRate(k: KeyState): void {
+    if (k.rateLimit !== null) k.recent.push(this.clock.now());
   }
 
   charge(k: KeyState, amount: Dec): void {

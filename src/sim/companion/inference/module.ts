@@ -6,12 +6,16 @@
  * (Authentication > Inference API credential); this is the chat-completions convention.
  *
  * Order of checks (the spec lists the codes, not their precedence; this is the simulator's):
- *   unknown endpoint 404 not_found -> key 401 invalid_api_key / key_disabled -> 429 rate_limited ->
- *   body 400 invalid_request -> unknown model 404 not_found -> request 400 invalid_request ->
- *   402 insufficient_balance -> 403 spending limit -> hosts (failover), all failed 502 / 503 host_unavailable.
+ *   unknown endpoint 404 not_found -> 429 rate_limited (per client address, rateLimit.ts; then a key's own
+ *   test window) -> key 401 invalid_api_key / key_disabled -> body 400 invalid_request -> unknown model 404
+ *   not_found -> request 400 invalid_request -> 402 insufficient_balance -> 403 spending limit -> hosts
+ *   (failover), all failed 502 / 503 host_unavailable.
+ * The rate limit comes before the key because the spec's 429 is about the address ("too many requests from
+ * the address"), not about a key.
  * Refused requests are never charged. Balance and limit are checked against the most the request can cost
- * (prompt plus max_tokens); a completed request is charged its actual usage, a partial host failure the
- * work done, and the total never exceeds that reservation.
+ * (prompt plus max_tokens, or a video's price); a completed request is charged its actual usage, a host
+ * failing partway the work it did (spec: "a request failing partway is charged for what the model already
+ * did"), and the total never exceeds that reservation.
  */
 import type { RouteModule, SimRequest, SimResponse } from '../../runtime/http.js';
 import type { SimClock } from '../../runtime/clock.js';
@@ -21,6 +25,7 @@ import { Dec } from '../common/amounts.js';
 import { InferenceFailure, fail, inferenceError } from './errors.js';
 import { KeyStore, type KeyState } from './keys.js';
 import { HostPool, type HostFailure, type HostsState } from './hosts.js';
+import { AddressWindows, normalizeAddress } from './rateLimit.js';
 import { parseChat, tokensOf } from './chat.js';
 import { parseVideo, videoJson, videoStatus, type VideoJob } from './videos.js';
 
@@ -28,6 +33,25 @@ export interface InferenceState {
   keys: KeyState[];
   hosts: HostsState;
   videos: VideoJob[];
+}
+
+/**
+ * A request with its client's address. The router passes the peer address as `remoteAddress`; without one
+ * (a module called directly) the request counts as loopback's, which every client of the simulator is (it
+ * listens on 127.0.0.1 only).
+ */
+export type InferenceRequest = SimRequest;
+
+const LOOPBACK = '127.0.0.1';
+
+function clientAddress(req: InferenceRequest): string {
+  return req.remoteAddress ? normalizeAddress(req.remoteAddress) : LOOPBACK;
+}
+
+/** The token of `Authorization: Bearer <token>`, or null when the header is missing or not of that form. */
+function bearerToken(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null;
 }
 
 type Route = { kind: 'chat' } | { kind: 'models' } | { kind: 'model'; id: string } | { kind: 'video-create' } | { kind: 'video-get'; id: string };
@@ -64,6 +88,7 @@ export class InferenceService {
   readonly hosts: HostPool;
   private readonly models: Map<string, InferenceModelConfig>;
   private videos = new Map<string, VideoJob>();
+  private readonly addresses: AddressWindows;
   private readonly createdAt: number;
 
   constructor(
@@ -74,6 +99,7 @@ export class InferenceService {
     this.keys = new KeyStore(config, clock);
     this.models = new Map(config.inference.models.map((m) => [m.id, m]));
     this.hosts = new HostPool(new Map(config.inference.models.map((m) => [m.id, m.hosts])));
+    this.addresses = new AddressWindows(clock);
     this.createdAt = Math.floor(clock.now() / 1000);
   }
 
@@ -81,13 +107,12 @@ export class InferenceService {
     return this.models.has(id);
   }
 
-  handle(req: SimRequest): SimResponse {
+  handle(req: InferenceRequest): SimResponse {
     const r = route(req.method, req.path);
     if (!r) return inferenceError(404, 'not_found', `no such endpoint: ${req.method} ${req.path}`);
     try {
+      this.limitRate(req);
       const key = this.authenticate(req.headers.authorization);
-      const waitMs = this.keys.takeRateSlot(key);
-      if (waitMs !== null) fail(429, 'rate_limited', 'too many requests for this key; back off and retry', { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) });
       switch (r.kind) {
         case 'chat':
           return this.chat(key, req);
@@ -109,11 +134,31 @@ export class InferenceService {
     }
   }
 
+  /**
+   * 429 when the client's address has used its window (or the presented key its own test window); else the
+   * request is counted in both. Runs before authentication, so a wrong key is counted too.
+   */
+  private limitRate(req: InferenceRequest): void {
+    const address = clientAddress(req);
+    const token = bearerToken(req.headers.authorization);
+    // Only looked up for its test window: whether the key is valid is authenticate()'s business.
+    const presented = token === null ? undefined : this.keys.get(token);
+    const addressWait = this.addresses.wait(address, this.config.inference.rateLimit);
+    const keyWait = presented ? this.keys.rateWait(presented) : null;
+    if (addressWait !== null || keyWait !== null) {
+      const waitMs = Math.max(addressWait ?? 0, keyWait ?? 0);
+      const why = addressWait !== null ? 'too many requests from this address' : 'too many requests with this key';
+      fail(429, 'rate_limited', `${why}; back off and retry`, { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) });
+    }
+    this.addresses.record(address);
+    if (presented) this.keys.recordRate(presented);
+  }
+
   private authenticate(header: string | undefined): KeyState {
     if (header === undefined) fail(401, 'invalid_api_key', 'no API key provided; send Authorization: Bearer <key>');
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m?.[1]) fail(401, 'invalid_api_key', 'malformed Authorization header; expected Bearer <key>');
-    const key = this.keys.get(m[1]);
+    const token = bearerToken(header);
+    if (token === null) fail(401, 'invalid_api_key', 'malformed Authorization header; expected Bearer <key>');
+    const key = this.keys.get(token);
     if (!key || key.deleted) fail(401, 'invalid_api_key', 'invalid API key; check it or create a new one');
     if (key.disabled) fail(401, 'key_disabled', 'this API key is disabled; enable it to use it');
     return key;
@@ -198,10 +243,18 @@ export class InferenceService {
     const v = parseVideo(body, model);
     const price = new Dec(model.usdPerSecond).mul(v.seconds);
     this.checkFunds(key, price);
-    // A video host failing partway has produced nothing deliverable; it is treated like an error (no charge).
-    const outcome = this.tryHosts(model, () => undefined);
+    // The price is the reservation: a host failing partway is charged the render it did (half the clip, the
+    // same share a partial chat host is charged of its completion), the accepted job the rest, and the
+    // total never exceeds the price. All hosts failing partway leaves only the partial charges.
+    let charged = new Dec(0);
+    const chargeCapped = (amount: Dec) => {
+      const c = Dec.min(amount, price.sub(charged));
+      this.keys.charge(key, c);
+      charged = charged.add(c);
+    };
+    const outcome = this.tryHosts(model, () => chargeCapped(price.div(2)));
     if (outcome.host === null) this.allHostsFailed(model, outcome.failures);
-    this.keys.charge(key, price);
+    chargeCapped(price);
     const now = this.clock.now();
     const job: VideoJob = { id: `video_${this.random.hex(12)}`, key: key.key, model: model.id, prompt: v.prompt, seconds: v.seconds, size: v.size, host: outcome.host, createdAt: now, completeAt: now + v.seconds * model.renderMsPerSecond };
     this.videos.set(job.id, job);

@@ -4,7 +4,8 @@
  *
  * Sim choices: a job renders for `renderMsPerSecond` x seconds of SimClock time; its status is derived from
  * the time (queued for the first tenth, then in_progress); the price (usdPerSecond x seconds) is charged when
- * a host accepts the job; a job is visible only to the key that created it (others get 404).
+ * a host accepts the job, and a host failing partway before that is charged half of it (never more than the
+ * price in all; module.ts); a job is visible only to the key that created it (others get 404).
  */
 import type { InferenceModelConfig } from '../config.js';
 import { fail } from './errors.js';

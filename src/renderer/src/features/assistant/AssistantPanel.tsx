@@ -37,6 +37,11 @@ function clearExchanges(): void {
   exchanges = [];
   notify();
 }
+/** Why an answer ended early; `length` is the assistant's own answer-length cap (main sends max_tokens), not an error. */
+function stopNote(reason: string): string {
+  return reason === 'length' ? 'cut at the assistant’s answer length' : `stopped: ${reason}`;
+}
+
 function useExchanges(): Exchange[] {
   return useSyncExternalStore(
     (f) => {
@@ -208,7 +213,7 @@ function AssistantOn({ status }: { status: AssistantStatus }) {
             <p className="answer-meta">
               {fmtTime(x.at)} · {x.answer.model}
               {x.answer.prompt_tokens !== null || x.answer.completion_tokens !== null ? ` · ${x.answer.prompt_tokens ?? '?'} prompt + ${x.answer.completion_tokens ?? '?'} completion tokens` : ''}
-              {x.answer.finish_reason && x.answer.finish_reason !== 'stop' ? ` · stopped: ${x.answer.finish_reason}` : ''}
+              {x.answer.finish_reason && x.answer.finish_reason !== 'stop' ? ` · ${stopNote(x.answer.finish_reason)}` : ''}
             </p>
             <p className="answer-meta">
               Context: {x.answer.context.positions} {x.answer.context.positions === 1 ? 'position' : 'positions'}, {x.answer.context.open_orders} open {x.answer.context.open_orders === 1 ? 'order' : 'orders'},{' '}
