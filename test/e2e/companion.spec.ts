@@ -28,10 +28,18 @@ async function companionControl(a: E2eApp, route: string, body: unknown): Promis
   if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
 }
 
+/** While set, the bridge's order reads fail as a refused connection would (the simulator has no outage switch for its companions). */
+let bridgeDown = false;
+const bridgeSwitch: typeof fetch = async (input, init) => {
+  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  if (bridgeDown && url.pathname.endsWith('/bridge/orders')) throw new TypeError('fetch failed');
+  return fetch(input, init);
+};
+
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true }).click();
 
 test('a bridge compared, reviewed, sent and followed to done; its points', async ({ page, server, pageErrors }) => {
-  app = await openApp(page, server, 'bridge', { onboard: true, ...FAST });
+  app = await openApp(page, server, 'bridge', { onboard: true, core: { ...FAST.core, fetch: bridgeSwitch } });
   await companionControl(app, '/rpc/fund', { chain: 'arbitrum', address: app.mainWallet.address, amount: (2n * ETH).toString() });
   // Points are estimated and credited for the app's partner code (the swap scenario sets it in the UI).
   await app.call('companion:setPartnerCode', { code: 'perpsdesk' });
@@ -99,6 +107,19 @@ test('a bridge compared, reviewed, sent and followed to done; its points', async
   const srcTx = (await details.getByRole('button', { name: 'Copy source transaction hash' }).locator('xpath=preceding-sibling::span').textContent())!;
   expect(srcTx).toMatch(/^0x[0-9a-f]{64}$/);
   await screenshot(page, 'bridge-pending');
+
+  // The bridge stops answering: the progress view says so and since when, and the app keeps trying.
+  bridgeDown = true;
+  const warning = page.getByRole('status', { name: 'Bridge tracking warning' });
+  try {
+    await expect(warning).toContainText(/Can.t reach the bridge since \d{2}:\d{2}:\d{2}/, { timeout: 20_000 });
+    await expect(warning).toContainText('still trying');
+    await expect(timeline.getByRole('listitem', { name: 'Bridge pending: in progress' })).toBeVisible();
+    await screenshot(page, 'bridge-unreachable');
+  } finally {
+    bridgeDown = false;
+  }
+  await expect(warning).toBeHidden({ timeout: 20_000 });
 
   // The simulated bridge settles the order when its time comes.
   await companionControl(app, '/bridge/outcome', { src_tx: srcTx, state: 'done' });

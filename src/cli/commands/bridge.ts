@@ -6,10 +6,15 @@
  *          an ERC-20 when needed, sign with the main wallet (--signer) and send through the source chain's
  *          JSON-RPC; with --wait, follow the order to done (exit 0), refunded or failed (exit 1)
  *   track  the order of a source transaction now, or with --wait until it ends
- *   rpc    the JSON-RPC URL stored per chain (set, list, clear)
+ *   rpc    the JSON-RPC URL stored per chain (set, list, clear); `set` stores a URL only after it answered
+ *          eth_chainId with that chain's id
  *
  * Every input rule (chain ids, tokens, amounts, the core-spot flow rules) is checked before the service is
  * asked: a refusal there exits 2 with nothing sent.
+ *
+ * RPC URLs are printed as scheme://host[:port]/… (providers put the API key in the path or query, and a
+ * terminal's output ends up in logs and bug reports); `rpc list --show-secrets` prints them whole, for
+ * the user who asks at their own screen.
  */
 import type { Command } from 'commander';
 import {
@@ -26,9 +31,10 @@ import {
   type TrackDeps,
 } from '../../main/services/bridge/index.js';
 import { ProfileError } from '../../main/profiles/profiles.js';
-import { clearRpcUrl, companionFailure, resolveRpcUrl, saveRpcUrl, storedRpcUrls } from '../../main/services/companion/index.js';
+import { clearRpcUrl, companionFailure, resolveReceiptTimeoutMs, resolveRpcUrl, setCheckedRpcUrl, storedRpcUrls } from '../../main/services/companion/index.js';
+import { redactUrl } from '../../main/api/evm/evmRpc.js';
 import { EVM_CHAIN_IDS, parseUnits } from '../../main/services/chains/chainIds.js';
-import { ValidationError } from '../../main/services/errors.js';
+import { OperationError, ValidationError } from '../../main/services/errors.js';
 import { addCompanionOptions, companionContextOf, jsonSafe, openTransactionSigner, type CompanionUrlOptions } from '../companionSupport.js';
 import { globalsOf } from '../globals.js';
 import { formatFields, formatTable, runAction, type Output } from '../output.js';
@@ -59,6 +65,7 @@ interface SendOpts extends TransferOpts {
   wait?: boolean;
   timeout?: string;
   poll?: string;
+  receiptTimeout?: string;
 }
 
 interface TrackOpts extends CompanionUrlOptions {
@@ -154,6 +161,21 @@ async function track(ctx: TrackDeps, srcTx: string, opts: { timeout?: string; po
   });
 }
 
+/**
+ * A send that failed after its source transaction was broadcast (the receipt did not come) names that
+ * transaction as `src_tx`, so a --json caller can still track the order it may have started.
+ */
+function withSrcTx(failure: unknown): unknown {
+  if (!(failure instanceof OperationError) || failure.details?.['tx'] !== 'main' || typeof failure.details['tx_hash'] !== 'string') return failure;
+  const srcTx = failure.details['tx_hash'];
+  return new OperationError(failure.code, failure.message, {
+    cause: failure,
+    details: { ...failure.details, src_tx: srcTx },
+    hint: `The bridge transaction was sent: follow its order with \`perps bridge track --src-tx ${srcTx} --wait\` before sending again.`,
+    ...(failure.status !== undefined ? { status: failure.status } : {}),
+  });
+}
+
 /** Prints a final order status; refunded or failed is a failed operation (exit 1) after the document. */
 function finish(out: Output, doc: Record<string, unknown>, status: BridgeStatus, human: string): 1 | undefined {
   out.result(doc, human);
@@ -203,6 +225,7 @@ export function registerBridgeCommands(program: Command): void {
     .option('--wait', 'follow the order until done (exit 0), refunded or failed (exit 1)')
     .option('--timeout <seconds>', 'with --wait: stop waiting after this long (the order goes on)')
     .option('--poll <seconds>', 'with --wait: seconds between status reads (default 3)')
+    .option('--receipt-timeout <seconds>', 'stop waiting for the source transaction\'s receipt after this long (env PERPS_RECEIPT_TIMEOUT; default 300); the error then names the src_tx to track')
     .action(async (opts: SendOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
@@ -212,6 +235,7 @@ export function registerBridgeCommands(program: Command): void {
           if ((opts.srcUsd === undefined) !== (opts.dstUsd === undefined)) throw new ValidationError('give both --src-usd and --dst-usd, or neither', { field: 'src-usd' });
           const ctx = companionContextOf(g, opts, opts.fromChain);
           const input = quoteInput(opts, ctx.partnerCode());
+          const receiptTimeoutMs = resolveReceiptTimeoutMs(ctx.resolveInput, opts.receiptTimeout);
           const opened = await openTransactionSigner(g.signer);
           let result;
           try {
@@ -221,6 +245,7 @@ export function registerBridgeCommands(program: Command): void {
               ...(opts.protocol !== undefined ? { protocol: opts.protocol } : {}),
               ...(opts.srcUsd !== undefined && opts.dstUsd !== undefined ? { pointsUsd: { src: opts.srcUsd, dst: opts.dstUsd } } : {}),
               onProgress: (p) => progress.update(describeSendProgress(p)),
+              ...(receiptTimeoutMs !== undefined ? { receiptTimeoutMs } : {}),
             });
           } finally {
             await opened.close();
@@ -256,7 +281,7 @@ export function registerBridgeCommands(program: Command): void {
           return finish(out, { ...doc, order: statusView(final) }, final, `${human()}\n${formatFields([['order', final.state]])}`);
         } catch (err) {
           progress.done();
-          throw companionFailure(err);
+          throw withSrcTx(companionFailure(err));
         }
       });
     });
@@ -292,13 +317,18 @@ export function registerBridgeCommands(program: Command): void {
   const rpc = bridge.command('rpc').description('the JSON-RPC URL of each EVM chain (used by bridge send and swap)');
   rpc
     .command('set <chain> <url>')
-    .description('store the JSON-RPC URL of a chain for this profile')
+    .description('store the JSON-RPC URL of an EVM chain for this profile, once it answers eth_chainId with that chain\'s id')
     .action(async (chain: string, url: string, _opts: unknown, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
-        const input = companionContextOf(g, {}).resolveInput;
-        const saved = saveRpcUrl(input, chain, url);
-        out.result({ chain, rpc_url: saved }, `${chain}: ${saved}`);
+        try {
+          // The same probe as the app's settings: a URL of another chain (or no EVM node) is never stored.
+          const saved = await setCheckedRpcUrl(companionContextOf(g, {}).resolveInput, chain, url);
+          const shown = redactUrl(saved.url);
+          out.result({ chain: saved.chain, rpc_url: shown, chain_id: saved.chainId.toString() }, `${saved.chain}: ${shown} (chain id ${saved.chainId})`);
+        } catch (err) {
+          throw companionFailure(err);
+        }
       });
     });
   rpc
@@ -313,8 +343,9 @@ export function registerBridgeCommands(program: Command): void {
     });
   rpc
     .command('list')
-    .description('the JSON-RPC URL each EVM chain resolves to (flag > PERPS_RPC_URL_<CHAIN> > stored > sim default)')
-    .action(async (_opts: unknown, cmd: Command) => {
+    .description('the JSON-RPC URL each EVM chain resolves to (flag > PERPS_RPC_URL_<CHAIN> > stored > sim default), path and query hidden')
+    .option('--show-secrets', 'print the URLs whole (their path or query may hold a provider API key)')
+    .action(async (opts: { showSecrets?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
         const input = companionContextOf(g, {}).resolveInput;
@@ -327,7 +358,7 @@ export function registerBridgeCommands(program: Command): void {
             // Unset is a normal state for a list (shown as '-'); any other failure is reported.
             if (!(err instanceof ProfileError && err.code === 'PROFILE_NOT_CONFIGURED')) throw err;
           }
-          return { chain, rpc_url: url, stored: stored[chain] !== undefined };
+          return { chain, rpc_url: url === null || opts.showSecrets === true ? url : redactUrl(url), stored: stored[chain] !== undefined };
         });
         out.result({ chains: rows }, () =>
           formatTable(rows, [

@@ -135,7 +135,11 @@ export const companionConfigSchema = z.strictObject({
     /** The spec's core-spot minimum to venue_evm (Limits: 100 USD). */
     coreSpotMinUsd: decimalString,
     defaultSlippageBps: z.number().int().min(0),
-    /** Largest slippage accepted; the spec gives none, 50% stops obvious unit mistakes (50 meant as 0.5%). */
+    /**
+     * Largest slippage accepted. The spec sets no maximum; the default is the whole range of the unit
+     * (10000 = 100%, the client's own bound), so the simulator refuses nothing a client may offer. A test
+     * config can lower it to play a stricter service.
+     */
     maxSlippageBps: z.number().int().min(0).max(10_000),
     /** Settlement time is etaSeconds times a random factor in [1 - jitter, 1 + jitter]. */
     etaJitter: z.number().min(0).max(0.9),
@@ -274,7 +278,7 @@ export function defaultCompanionConfig(): CompanionConfig {
       { code: 'alpha', bonusBps: 500 },
     ],
     points: { pointsPerUsd: '1', crossChainMultiplier: '1.5' },
-    bridge: { requestIdLifetimeMs: 30_000, coreSpotMinUsd: '100', defaultSlippageBps: 100, maxSlippageBps: 5_000, etaJitter: 0.2 },
+    bridge: { requestIdLifetimeMs: 30_000, coreSpotMinUsd: '100', defaultSlippageBps: 100, maxSlippageBps: 10_000, etaJitter: 0.2 },
     rpc: { balances: [], enforceErc20Allowance: true },
     aggregator: { feeBps: 5, maxSlippage: '0.5', deadlineSeconds: 1_200, depthUsd: '10000000' },
     inference: {

@@ -14,6 +14,7 @@ import { NATIVE_TOKEN_PLACEHOLDER } from '../../../src/shared/protocol/index.js'
 import { wipeService } from '../../support/keychain.js';
 import { startSimulator } from '../../../src/sim/index.js';
 import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
+import { PROXY_KEY, RpcProxy } from '../companion/bridgeRpcProxy.js';
 
 const cfg = defaultCompanionConfig();
 /** Bridge orders settle in about a second (six for rail_native_assets, so one can outlive a restart). */
@@ -307,5 +308,137 @@ describe('a bridge quote older than its 30 seconds (the simulator on a manual cl
     });
     expect(tracking).toMatchObject({ phase: 'tracking', requotes: 1, protocol: q.routes[0]!.protocol, error: null });
     expect(tracking.steps.map((s) => s.phase)).toEqual(['preparing', 'encoding', 'requoting', 'signing', 'sending', 'confirming', 'tracking']);
+  });
+});
+
+describe('bridges that fail after they were sent, and a bridge that cannot be reached (the chain RPC behind a proxy)', () => {
+  const main = Wallet.createRandom();
+  let h: AppHarness;
+  let proxy: RpcProxy;
+  /** While set, GET /bridge/orders fails as a refused connection would (the simulator has no outage switch for its companions). */
+  let bridgeDown = false;
+  const switchable: typeof fetch = async (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    if (bridgeDown && url.pathname.endsWith('/bridge/orders')) throw new TypeError('fetch failed');
+    return fetch(input, init);
+  };
+  const origin = (): string => new URL(h.core.profile!.baseUrl).origin;
+  const router = cfg.chains.find((c) => c.id === 'arbitrum')!.bridgeRouter!.toLowerCase();
+  const transfer = (id: string): TransferView | undefined =>
+    h
+      .eventsOf<{ transfers: TransferView[] }>('transfers')
+      .flatMap((e) => e.payload.transfers)
+      .filter((t) => t.id === id)
+      .at(-1);
+  const seen = (id: string): TransferView[] =>
+    h
+      .eventsOf<{ transfers: TransferView[] }>('transfers')
+      .flatMap((e) => e.payload.transfers)
+      .filter((t) => t.id === id);
+  const final = (id: string): Promise<TransferView> =>
+    h.waitFor(`transfer ${id} final`, () => {
+      const t = transfer(id);
+      return t?.final ? t : undefined;
+    });
+  async function fund(amount: bigint): Promise<void> {
+    const res = await fetch(`${origin()}/sim/companion/rpc/fund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain: 'arbitrum', address: main.address, amount: amount.toString() }) });
+    expect(res.status).toBe(200);
+  }
+  async function send(amount = '0.01', protocols: ('rail_fast' | 'rail_size')[] = ['rail_fast']): Promise<TransferView> {
+    const q = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount, decimals: 18, protocols });
+    return h.call('bridge:send', { quote_id: q.quote_id, quote_idx: q.routes[0]!.quote_idx });
+  }
+
+  beforeAll(async () => {
+    proxy = await RpcProxy.start();
+    h = await AppHarness.start('companion-failures', {
+      // A one-second receipt wait, so a receipt that never comes is given up on quickly.
+      env: { [MAIN]: main.privateKey, PERPS_RECEIPT_TIMEOUT: '1' },
+      core: {
+        fetch: switchable,
+        companion: { pollIntervalMs: 100, rpcPollingIntervalMs: 50 },
+        startSimulator: ({ stateFile }) => startSimulator({ port: 0, seed: 13, stateFile, config: { ...FAST_SIM_CONFIG, companion: { protocols: FAST_PROTOCOLS } } }),
+      },
+    });
+    proxy.target = `${origin()}/rpc`;
+    await h.call('wallet:connectEnv', { variable: MAIN });
+    await fund(ETH);
+  });
+  afterAll(async () => {
+    await h.core.companion().settled();
+    await h.stop();
+    h.cleanup();
+    await proxy.stop();
+  });
+
+  it('an RPC URL with a key in its path is checked against its chain; the key is in no error or log', async () => {
+    const wrong = await h.fail('companion:setRpcUrl', { chain: 'arbitrum', url: proxy.url('base') });
+    expect(wrong.code).toBe('WRONG_CHAIN');
+    expect(JSON.stringify(wrong)).not.toContain(PROXY_KEY);
+    expect(JSON.stringify(wrong)).toContain(`${proxy.origin}/…`);
+    const stored = await h.call('companion:setRpcUrl', { chain: 'arbitrum', url: proxy.url('arbitrum') });
+    // The user's own settings screen shows the URL they stored.
+    expect(stored.chains.find((c) => c.chain === 'arbitrum')).toMatchObject({ rpc_source: 'stored', rpc_url: proxy.url('arbitrum') });
+    expect(h.logs.join('\n')).not.toContain(PROXY_KEY);
+  });
+
+  it('a quote with no route at all is NO_ROUTES, and nothing is kept to send', async () => {
+    // rail_size quotes only from 1000 USD: 0.01 ETH has no route.
+    const err = await h.fail('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '0.01', decimals: 18, protocols: ['rail_size'] });
+    expect(err.code).toBe('NO_ROUTES');
+    expect(err.hint).toMatch(/other protocols/);
+  });
+
+  it('a receipt that never comes: the transfer is not ended but follows the bridge order to done', async () => {
+    proxy.hook = (c) => (c.method === 'eth_getTransactionReceipt' ? { result: null } : undefined);
+    try {
+      const t = await send();
+      const done = await final(t.id);
+      expect(done).toMatchObject({ phase: 'done', bridge_state: 'done', error: null, poll_error: null });
+      expect(done.src_tx).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(done.steps.map((s) => s.phase)).toEqual(['preparing', 'encoding', 'signing', 'sending', 'confirming', 'tracking', 'done']);
+      expect(seen(t.id).some((x) => x.phase === 'error')).toBe(false);
+      expect(h.logs.some((l) => l.startsWith('warn') && l.includes(`the receipt of ${done.src_tx} was not confirmed (RECEIPT_TIMEOUT)`))).toBe(true);
+    } finally {
+      proxy.hook = null;
+    }
+  });
+
+  it('a source transaction mined but reverted ends as an error with its hash, not followed; bridge:track leaves it so', async () => {
+    proxy.hook = (c) => (c.method === 'eth_estimateGas' && String((c.params[0] as { to?: string }).to).toLowerCase() === router ? { result: '0x7530' } : undefined);
+    try {
+      const t = await send();
+      const ended = await final(t.id);
+      expect(ended).toMatchObject({ phase: 'error', bridge_state: null, error: { code: 'TX_REVERTED' } });
+      expect(ended.src_tx).toMatch(/^0x[0-9a-f]{64}$/);
+      const tracked = await h.call('bridge:track', { src_tx: ended.src_tx! });
+      expect(tracked).toMatchObject({ id: t.id, phase: 'error', final: true, error: { code: 'TX_REVERTED' } });
+    } finally {
+      proxy.hook = null;
+    }
+  });
+
+  it('a bridge that cannot be reached shows on the tracking transfer (poll_error since the first failure), cleared when it answers again', async () => {
+    bridgeDown = true;
+    let t: TransferView;
+    try {
+      t = await send();
+      const failing = await h.waitFor('poll_error', () => {
+        const x = transfer(t.id);
+        return x?.poll_error ? x : undefined;
+      });
+      expect(failing).toMatchObject({ phase: 'tracking', final: false, error: null, poll_error: { code: 'NETWORK_ERROR' } });
+      expect(failing.poll_error!.since).toBeGreaterThanOrEqual(t.created_at);
+      expect(failing.poll_error!.hint).toBeTruthy();
+      // Several failed polls later: the same streak, logged once.
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(transfer(t.id)?.poll_error?.since).toBe(failing.poll_error!.since);
+      expect(h.logs.filter((l) => l.includes(`polling the bridge order of ${failing.src_tx}`))).toHaveLength(1);
+    } finally {
+      bridgeDown = false;
+    }
+    const done = await final(t.id);
+    expect(done).toMatchObject({ phase: 'done', poll_error: null, error: null });
+    expect(h.logs.join('\n')).not.toContain(PROXY_KEY);
   });
 });

@@ -8,12 +8,14 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Wallet } from 'ethers';
+import { JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/paths.js';
 import { CompanionWorld, ETH, tokenOf } from '../companion/companionWorld.js';
+import { PROXY_KEY, RpcProxy, closedPort, recordingServer } from '../companion/bridgeRpcProxy.js';
 
 let w: CompanionWorld;
+let proxy: RpcProxy;
 const wallet = Wallet.createRandom();
 
 interface Run {
@@ -57,10 +59,12 @@ const ethToBase = ['--from-chain', 'arbitrum', '--to-chain', 'base', '--from-tok
 
 beforeAll(async () => {
   w = await CompanionWorld.boot('cli-companion');
+  proxy = await RpcProxy.start(`${w.origin}/rpc`);
   await w.fund('arbitrum', wallet.address, 3n * ETH);
   await w.fund('venue_evm', wallet.address, 10n * ETH);
 }, 60_000);
 afterAll(async () => {
+  await proxy?.stop();
   await w?.stop();
 });
 
@@ -166,12 +170,14 @@ describe('perps bridge / points / swap', () => {
     expect(r.json.params).toMatchObject({ chain: 'venue_evm', amountIn: (3n * ETH / 2n).toString(), slippage: '0.005', source: 'perpsdesk', receiver: wallet.address });
   });
 
-  it('bridge rpc set / list / clear, stored in the settings of the data folder', async () => {
+  it('bridge rpc set / list / clear, stored in the settings of the data folder, printed without path or query', async () => {
     const set = await perps(['bridge', 'rpc', 'set', 'arbitrum', `${w.origin}/rpc/arbitrum/`]);
     expect(set.code, set.stderr).toBe(0);
-    expect(set.json).toEqual({ chain: 'arbitrum', rpc_url: `${w.origin}/rpc/arbitrum` });
+    expect(set.json).toEqual({ chain: 'arbitrum', rpc_url: `${w.origin}/…`, chain_id: '42161' });
     const list = await perps(['bridge', 'rpc', 'list']);
-    expect((list.json.chains as J[]).find((c) => c.chain === 'arbitrum')).toEqual({ chain: 'arbitrum', rpc_url: `${w.origin}/rpc/arbitrum`, stored: true });
+    expect((list.json.chains as J[]).find((c) => c.chain === 'arbitrum')).toEqual({ chain: 'arbitrum', rpc_url: `${w.origin}/…`, stored: true });
+    const shown = await perps(['bridge', 'rpc', 'list', '--show-secrets']);
+    expect((shown.json.chains as J[]).find((c) => c.chain === 'arbitrum')).toEqual({ chain: 'arbitrum', rpc_url: `${w.origin}/rpc/arbitrum`, stored: true });
     expect(fs.readFileSync(path.join(w.dataDir, 'settings.json'), 'utf8')).toContain('/rpc/arbitrum');
     const bad = await perps(['bridge', 'rpc', 'set', 'arbitrum', 'not a url']);
     expect(bad.code).toBe(2);
@@ -180,5 +186,80 @@ describe('perps bridge / points / swap', () => {
     expect(wrong.json.error.code).toBe('WRONG_CHAIN');
     const cleared = await perps(['bridge', 'rpc', 'clear', 'arbitrum']);
     expect(cleared.json).toEqual({ chain: 'arbitrum', removed: true });
+  });
+
+  it('bridge rpc set asks the URL for its chain first: another chain, no node, or venue_core store nothing; a key is never printed', async () => {
+    const settingsFile = path.join(w.dataDir, 'settings.json');
+    const before = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : '';
+    const otherChain = await perps(['bridge', 'rpc', 'set', 'arbitrum', proxy.url('base')]);
+    expect(otherChain.code).toBe(1);
+    expect(otherChain.json.error.code).toBe('WRONG_CHAIN');
+    const closed = `http://127.0.0.1:${await closedPort()}/v3/${PROXY_KEY}`;
+    const nobody = await perps(['bridge', 'rpc', 'set', 'arbitrum', closed]);
+    expect(nobody.code).toBe(1);
+    expect(nobody.json.error.code).toBe('RPC_UNREACHABLE');
+    const core = await perps(['bridge', 'rpc', 'set', 'venue_core', proxy.url('arbitrum')]);
+    expect(core.code).toBe(2);
+    for (const r of [otherChain, nobody, core]) expect(r.stdout + r.stderr).not.toContain(PROXY_KEY);
+    expect(fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : '').toBe(before);
+
+    const ok = await perps(['bridge', 'rpc', 'set', 'arbitrum', proxy.url('arbitrum')]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.json).toEqual({ chain: 'arbitrum', rpc_url: `${proxy.origin}/…`, chain_id: '42161' });
+    expect(ok.stdout + ok.stderr).not.toContain(PROXY_KEY);
+    const list = await perps(['bridge', 'rpc', 'list']);
+    expect(list.stdout).not.toContain(PROXY_KEY);
+    expect((await perps(['bridge', 'rpc', 'clear', 'arbitrum'])).json.removed).toBe(true);
+  });
+
+  it('bridge send whose receipt does not come within --receipt-timeout: exit 1 RECEIPT_TIMEOUT, the error naming the src_tx to track', async () => {
+    proxy.hook = (c) => (c.method === 'eth_getTransactionReceipt' ? { result: null } : undefined);
+    let r: Run;
+    try {
+      r = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast', '--rpc-url', proxy.url('arbitrum'), '--receipt-timeout', '1']);
+    } finally {
+      proxy.hook = null;
+    }
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.json.error).toMatchObject({ code: 'RECEIPT_TIMEOUT', exit_code: 1, tx: 'main' });
+    const srcTx = r.json.error.src_tx as string;
+    expect(srcTx).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(r.json.error.tx_hash).toBe(srcTx);
+    expect(r.json.error.message).toContain(srcTx);
+    expect(r.json.error.hint).toContain(`perps bridge track --src-tx ${srcTx}`);
+    expect(r.stdout + r.stderr).not.toContain(PROXY_KEY);
+    // The transaction was mined: its order is at the bridge.
+    const tracked = await perps(['bridge', 'track', '--src-tx', srcTx]);
+    expect(tracked.json.state).toBe('pending');
+  });
+
+  it('points leaderboard with --from after --to: exit 2, nothing sent', async () => {
+    const rec = await recordingServer();
+    try {
+      const r = await perps(['points', 'leaderboard', '--user', wallet.address, '--from', '1700003600', '--to', '1700000000', '--platform-url', rec.url]);
+      expect(r.code).toBe(2);
+      expect(r.json.error).toMatchObject({ code: 'VALIDATION_ERROR', exit_code: 2 });
+      expect(r.json.error.message).toMatch(/from .* is after to/);
+      expect(rec.requests).toEqual([]);
+    } finally {
+      await rec.stop();
+    }
+  });
+
+  it('swap with no partner code: exit 2 PARTNER_CODE_REQUIRED, nothing asked or sent', async () => {
+    const rec = await recordingServer();
+    const p = new JsonRpcProvider(`${w.origin}/rpc/venue_evm`, undefined, { cacheTimeout: -1, staticNetwork: true });
+    try {
+      const nonce = await p.getTransactionCount(wallet.address);
+      const args = ['swap', '--chain', 'venue_evm', '--token-in', 'native', '--token-out', tokenOf('venue_evm', 'USDC'), '--amount-in', '1', '--decimals', '18', '--slippage', '0.005', '--aggregator-url', rec.url, '--platform-url', rec.url];
+      const r = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', ...args], { PERPS_PARTNER_CODE: '' });
+      expect(r.code).toBe(2);
+      expect(r.json.error).toMatchObject({ code: 'PARTNER_CODE_REQUIRED', exit_code: 2 });
+      expect(rec.requests).toEqual([]);
+      expect(await p.getTransactionCount(wallet.address)).toBe(nonce);
+    } finally {
+      p.destroy();
+      await rec.stop();
+    }
   });
 });

@@ -95,10 +95,21 @@ describe('GET /quote validation', () => {
     expect(r.body.error).toMatch(msg);
   });
 
-  it.each(['0.5', '-1', '1%', '5001'])('400 for slippage=%s', async (slippage) => {
+  it.each(['0.5', '-1', '1%', '10001'])('400 for slippage=%s', async (slippage) => {
     const r = await quote({ ...base, slippage });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(/^invalid slippage/);
+  });
+
+  it('accepts every slippage the client offers, up to 10000 (100%): the spec sets no maximum', async () => {
+    for (const slippage of ['0', '5001', '10000']) {
+      const r = await quote({ ...base, slippage });
+      expect(r.status, `slippage=${slippage}: ${JSON.stringify(r.body)}`).toBe(200);
+      expect(r.body.data[0].slippage).toBe(Number(slippage));
+    }
+    const whole = await quote({ ...base, slippage: '10000' });
+    // 100% tolerance: the minimum received is zero.
+    expect(whole.body.data[0].minAmountOut).toBe('0');
   });
 
   it.each([

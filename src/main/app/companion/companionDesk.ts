@@ -31,7 +31,7 @@ import {
 import { NATIVE_TOKEN_PLACEHOLDER } from '../../../shared/protocol/index.js';
 import { withCompanionFailures } from '../../services/companion/companionFailures.js';
 import type { CompanionContext } from '../../services/companion/companionContext.js';
-import { checkUrl, clearRpcUrl, describeCompanionUrl, describeRpcUrl, resolvePartnerCode, saveCompanionUrl, savePartnerCode, saveRpcUrl, type CompanionService } from '../../services/companion/companionSettings.js';
+import { clearRpcUrl, describeCompanionUrl, describeRpcUrl, resolvePartnerCode, resolveReceiptTimeoutMs, saveCompanionUrl, savePartnerCode, setCheckedRpcUrl, type CompanionService } from '../../services/companion/companionSettings.js';
 import { EVM_CHAIN_IDS, NATIVE_SYMBOLS, VENUE_CORE, isNativeToken, parseEvmChainId, parseUnits } from '../../services/chains/chainIds.js';
 import { readTokenMetadata } from '../../services/chains/erc20.js';
 import { parseWei, type SendProgress } from '../../services/chains/sendTransaction.js';
@@ -47,11 +47,11 @@ import { quoteSwap, validateSwapInput, type SwapParams } from '../../services/sw
 import type { SwapQuote } from '../../api/companion/schemas.js';
 import { estimatePoints, type PointsEstimateResult } from '../../services/points/estimate.js';
 import { creditedPoints } from '../../services/points/leaderboard.js';
-import { Assistant, assistantModel, setAssistantModel, AssistantOffError } from '../../services/assistant/assistant.js';
+import { Assistant, assistantModel, chatModelIds, setAssistantModel, AssistantOffError } from '../../services/assistant/assistant.js';
 import type { InferenceKeyStore } from '../../services/assistant/apiKeyStore.js';
 import type { AccountReads } from '../../services/assistant/accountContext.js';
 import { EvmRpcClient } from '../../api/evm/evmRpc.js';
-import { OperationError, ValidationError } from '../../services/errors.js';
+import { OperationError, ValidationError, describeFailure } from '../../services/errors.js';
 import type { AppLogger } from '../adapters.js';
 import type { WalletSession } from '../wallet.js';
 import type { TransferTracker } from './transferTracker.js';
@@ -119,13 +119,8 @@ export class CompanionDesk {
       clearRpcUrl(this.c.resolveInput, chain);
       return this.settingsView();
     }
-    const url = checkUrl(req.url, 'url');
-    const expected = EVM_CHAIN_IDS[chain];
-    const probe = await withCompanionFailures(() =>
-      EvmRpcClient.open({ chain, url, ...(expected !== undefined ? { expectedChainId: expected } : {}), timeoutMs: RPC_CHECK_TIMEOUT_MS, ...(this.o.fetch ? { fetch: this.o.fetch } : {}) }),
-    );
-    probe.destroy();
-    saveRpcUrl(this.c.resolveInput, chain, url);
+    // The same check as `perps bridge rpc set` (companionSettings.setCheckedRpcUrl); the URL is never logged (it may carry a key).
+    await setCheckedRpcUrl(this.c.resolveInput, chain, req.url, { field: 'url', timeoutMs: RPC_CHECK_TIMEOUT_MS, ...(this.o.fetch ? { fetch: this.o.fetch } : {}) });
     this.o.logger.info(`[companion] JSON-RPC URL of ${chain} stored`);
     return this.settingsView();
   }
@@ -238,8 +233,9 @@ export class CompanionDesk {
     if (quote.params.sender !== undefined && !sameAddress(quote.params.sender, signer.address)) {
       throw new ValidationError(`the quote was made for ${quote.params.sender}, but the connected wallet is ${signer.address}`, { field: 'quote_id', hint: 'Get quotes again.' });
     }
-    // An unset RPC URL is an answer now, not a transfer that fails a moment later.
+    // An unset RPC URL (or a malformed receipt wait) is an answer now, not a transfer that fails a moment later.
     this.c.rpcUrl(quote.params.fromChain);
+    const receiptTimeoutMs = resolveReceiptTimeoutMs(this.c.resolveInput);
     this.bridgeQuotes.delete(req.quote_id);
     const t = this.o.tracker.create({
       kind: 'bridge',
@@ -252,12 +248,25 @@ export class CompanionDesk {
       expected_out: route.amountOut,
     });
     this.background(t.id, async () => {
-      const result = await sendQuotedBridge(this.c, {
-        signer,
-        quote: { existing: quote, quoteIdx: route.quoteIdx },
-        ...(req.points_usd ? { pointsUsd: req.points_usd } : {}),
-        onProgress: (p) => this.bridgeProgress(t.id, p),
-      });
+      let result;
+      try {
+        result = await sendQuotedBridge(this.c, {
+          signer,
+          quote: { existing: quote, quoteIdx: route.quoteIdx },
+          ...(req.points_usd ? { pointsUsd: req.points_usd } : {}),
+          ...(receiptTimeoutMs !== undefined ? { receiptTimeoutMs } : {}),
+          onProgress: (p) => this.bridgeProgress(t.id, p),
+        });
+      } catch (err) {
+        // Once the source transaction is broadcast (its hash is saved on `confirming`), only a reverted
+        // receipt proves nothing moved: any other failure (the receipt wait timed out, the RPC went away)
+        // leaves an order the bridge may deliver, so it is followed rather than ended.
+        if (this.o.tracker.get(t.id)?.src_tx && describeFailure(err).code !== 'TX_REVERTED') {
+          this.o.tracker.followAfterSendFailure(t.id, err);
+          return;
+        }
+        throw err;
+      }
       this.o.tracker.update(t.id, {
         phase: 'tracking',
         bridge_state: 'unseen',
@@ -274,11 +283,15 @@ export class CompanionDesk {
     return t;
   }
 
-  /** Follows a bridge order by its source transaction (one sent elsewhere, or after a reinstall). */
+  /**
+   * Follows a bridge order by its source transaction (one sent elsewhere, or after a reinstall). A known
+   * transfer is followed again when it ended in error after its source transaction was sent (the user
+   * asks explicitly); a reverted one, or one that reached the bridge's end, is returned as it is.
+   */
   bridgeTrack(req: { src_tx: string; from_chain?: string | undefined; to_chain?: string | undefined }): TransferView {
     const srcTx = parseSrcTx(req.src_tx);
     const known = this.o.tracker.findBySrcTx(srcTx);
-    if (known) return known;
+    if (known) return this.o.tracker.refollow(known.id);
     const t = this.o.tracker.create({
       kind: 'bridge',
       phase: 'tracking',
@@ -455,11 +468,17 @@ export class CompanionDesk {
   async setInferenceKey(req: { api_key: string }): Promise<AssistantStatus> {
     const key = req.api_key.trim();
     if (key === '' || /\s/.test(key)) throw new ValidationError('an inference API key is one word with no spaces', { field: 'api_key' });
-    const models = await withCompanionFailures(() => this.c.inference.models(key));
+    const models = chatModelIds(await withCompanionFailures(() => this.c.inference.models(key)));
     await this.o.inferenceKeys.set(key);
     this.o.logger.info('[assistant] inference key stored in the OS keychain');
-    // The first chat model becomes the default when none was chosen, so the panel works right away.
-    if (assistantModel(this.c.settings) === null && models.data[0]) setAssistantModel(this.c.settings, models.data[0].id);
+    // The first chat model becomes the model when none was chosen, or when the chosen one is not a chat model
+    // of this service (a video model, another service's model), so the panel works right away.
+    const current = assistantModel(this.c.settings);
+    const first = models[0];
+    if (first !== undefined && (current === null || !models.includes(current))) {
+      setAssistantModel(this.c.settings, first);
+      if (current !== null) this.o.logger.info(`[assistant] model ${current} is not a chat model of the inference service; using ${first}`);
+    }
     return this.assistantStatus();
   }
 
@@ -473,10 +492,23 @@ export class CompanionDesk {
     const key = await this.o.inferenceKeys.read();
     if (key === null) throw new AssistantOffError();
     const list = await withCompanionFailures(() => this.c.inference.models(key));
-    return { models: list.data.map((m) => m.id) };
+    // Chat models only: the assistant asks chat completions, which any other kind refuses.
+    return { models: chatModelIds(list) };
   }
 
+  /**
+   * With a key set, only a chat model the service lists is accepted: anything else would fail every question.
+   * Without a key nothing can be listed, so the id is stored as given; setInferenceKey replaces it by the
+   * first chat model if the service does not list it as one.
+   */
   async setAssistantModel(req: { model: string }): Promise<AssistantStatus> {
+    const key = await this.o.inferenceKeys.read();
+    if (key !== null) {
+      const models = chatModelIds(await withCompanionFailures(() => this.c.inference.models(key)));
+      if (!models.includes(req.model.trim())) {
+        throw new ValidationError('is not a chat model of the inference service', { field: 'model', hint: 'Choose one of the models the assistant lists (its chat models, from GET /v1/models).' });
+      }
+    }
     setAssistantModel(this.c.settings, req.model);
     return this.assistantStatus();
   }

@@ -5,6 +5,11 @@
  * followed again on the next start: a bridge order whose source transaction was sent goes back to polling
  * GET /bridge/orders; one interrupted before its source transaction was known is marked as an error that
  * says where to look, never silently dropped or resent.
+ *
+ * Once a bridge's source transaction is broadcast, only a reverted receipt proves nothing moved: a
+ * receipt wait that failed otherwise (timed out, the RPC went away) leaves the transfer tracking its order,
+ * with the failure shown in `poll_error` until the bridge has seen the order. A failed read of the order
+ * is shown there too (since when the reads have been failing), and cleared by the next good read.
  */
 import type { TransferPhase, TransferView } from '../../../shared/ipc.js';
 import type { SleepFn } from '../../api/retry.js';
@@ -16,6 +21,13 @@ import type { AppLogger } from '../adapters.js';
 import { Throttle } from '../throttle.js';
 
 const FINAL_PHASES: readonly TransferPhase[] = ['done', 'refunded', 'failed', 'error'];
+/**
+ * poll_error code of a send whose receipt was not confirmed (not a failed read of the bridge): kept until
+ * the bridge lists the order, which answers what the receipt would have.
+ */
+export const RECEIPT_UNCONFIRMED = 'RECEIPT_UNCONFIRMED';
+/** error code of a source transaction mined but reverted: nothing moved, so there is no order to follow. */
+const REVERTED_CODE = 'TX_REVERTED';
 /** Transfers kept (newest first); older final ones are forgotten. */
 export const MAX_TRANSFERS = 100;
 /** How often a pending bridge order is asked about (the CLI's default too). */
@@ -106,11 +118,16 @@ export class TransferTracker {
     return t;
   }
 
-  /** Applies a change; a final transfer never changes again. */
+  /** Applies a change; a final transfer never changes again (except through refollow). */
   update(id: string, patch: Partial<Omit<TransferView, 'id' | 'kind' | 'created_at'>>): TransferView {
     const current = this.transfers.get(id);
     if (!current) throw new ValidationError(`no transfer ${id}`, { field: 'id' });
     if (current.final) return current;
+    return this.write(current, patch);
+  }
+
+  private write(current: TransferView, patch: Partial<Omit<TransferView, 'id' | 'kind' | 'created_at'>>): TransferView {
+    const id = current.id;
     const phase = patch.phase ?? current.phase;
     const at = this.options.now();
     const steps = phase === current.phase ? current.steps : [...current.steps, { phase, at }];
@@ -128,6 +145,48 @@ export class TransferTracker {
     return this.update(id, { phase: 'error', error: { code, message: d.message, ...(d.hint ? { hint: d.hint } : {}) } });
   }
 
+  /**
+   * A bridge whose source transaction was broadcast, but whose send then failed short of a revert (the
+   * receipt wait timed out, the RPC went away): the order may well be under way at the bridge, so the
+   * transfer goes on tracking it instead of ending, with the failure noted for the user.
+   */
+  followAfterSendFailure(id: string, err: unknown): TransferView {
+    const t = this.transfers.get(id);
+    if (!t) throw new ValidationError(`no transfer ${id}`, { field: 'id' });
+    if (!t.src_tx || t.kind !== 'bridge') return this.fail(id, err);
+    const d = describeFailure(err);
+    this.options.logger.warn(`[transfers] ${id}: the receipt of ${t.src_tx} was not confirmed (${d.code}); following the bridge order instead`);
+    const next = this.update(id, {
+      phase: 'tracking',
+      bridge_state: t.bridge_state ?? 'unseen',
+      poll_error: unconfirmedNote(t.src_tx, d, this.options.now()),
+    });
+    this.follow(id);
+    return next;
+  }
+
+  /**
+   * Follows a bridge transfer's order again on the user's request: one that ended in `error` after its
+   * source transaction was known (e.g. by an older version, when the receipt wait failed) goes back to
+   * tracking, its error kept as the note of why it was not followed. A reverted source transaction moved
+   * nothing and stays as it is; a transfer under way is (still) followed.
+   */
+  refollow(id: string): TransferView {
+    const t = this.transfers.get(id);
+    if (!t) throw new ValidationError(`no transfer ${id}`, { field: 'id' });
+    if (t.kind !== 'bridge' || !t.src_tx) return t;
+    if (!t.final) {
+      this.follow(id);
+      return t;
+    }
+    if (t.phase !== 'error' || t.error?.code === REVERTED_CODE) return t;
+    const note = t.error ? unconfirmedNote(t.src_tx, { code: t.error.code, message: t.error.message, ...(t.error.hint ? { hint: t.error.hint } : {}) }, this.options.now()) : null;
+    this.options.logger.info(`[transfers] ${id}: following the bridge order of ${t.src_tx} again, as asked`);
+    const next = this.write(t, { phase: 'tracking', error: null, bridge_state: t.bridge_state ?? 'unseen', poll_error: note });
+    this.follow(id);
+    return next;
+  }
+
   /** Forgets a transfer that has ended (one still under way cannot be dismissed). */
   dismiss(id: string): void {
     const t = this.transfers.get(id);
@@ -139,8 +198,9 @@ export class TransferTracker {
 
   /**
    * Polls GET /bridge/orders for the transfer's source transaction until the orders end (done, refunded,
-   * failed). A failed poll is logged and retried at the next interval: the order lives on at the bridge
-   * whatever the app's connection does.
+   * failed). A failed poll is retried at the next interval (the order lives on at the bridge whatever the
+   * app's connection does) and shown on the transfer as `poll_error`, with `since` the first failure of
+   * the streak; the next good read clears it. The log gets each distinct failure once, not every poll.
    */
   follow(id: string): void {
     if (this.polling.has(id)) return;
@@ -151,23 +211,39 @@ export class TransferTracker {
     const interval = this.options.pollIntervalMs ?? TRANSFER_POLL_INTERVAL_MS;
     const loop = async (): Promise<void> => {
       let lastError: string | null = null;
+      // A streak saved before a restart goes on: nothing good has been read since.
+      let failingSince: number | null = t.poll_error && t.poll_error.code !== RECEIPT_UNCONFIRMED ? t.poll_error.since : null;
       while (!this.abort.signal.aborted) {
+        let status: Awaited<ReturnType<typeof bridgeStatus>> | null = null;
         try {
-          const status = await bridgeStatus({ bridge: this.options.bridge() }, srcTx);
+          status = await bridgeStatus({ bridge: this.options.bridge() }, srcTx);
+        } catch (err) {
+          const d = describeFailure(err);
+          // Logged once per distinct failure, not on every poll of an outage.
+          if (d.message !== lastError) this.options.logger.warn(`[transfers] polling the bridge order of ${srcTx} failed: ${d.message}`);
+          lastError = d.message;
+          failingSince ??= this.options.now();
+          const cur = this.transfers.get(id);
+          if (!cur || cur.final) return;
+          const prev = cur.poll_error;
+          if (prev?.code !== d.code || prev.message !== d.message || prev.since !== failingSince) {
+            this.update(id, { poll_error: { code: d.code, message: d.message, ...(d.hint ? { hint: d.hint } : {}), since: failingSince } });
+          }
+        }
+        if (status !== null) {
           lastError = null;
+          failingSince = null;
           const state: BridgeOutcome = status.state;
           const phase: TransferPhase = isFinalOutcome(state) ? state : 'tracking';
           const cur = this.transfers.get(id);
           if (!cur) return;
-          if (cur.bridge_state !== state || cur.phase !== phase || cur.bridge_orders !== status.orders.length) {
-            this.update(id, { phase, bridge_state: state, bridge_orders: status.orders.length });
+          // A failed read is cleared by this good one; the note of an unconfirmed receipt only once the
+          // bridge lists the order (which proves the transaction was mined).
+          const clear = cur.poll_error !== null && (cur.poll_error.code !== RECEIPT_UNCONFIRMED || state !== 'unseen');
+          if (clear || cur.bridge_state !== state || cur.phase !== phase || cur.bridge_orders !== status.orders.length) {
+            this.update(id, { phase, bridge_state: state, bridge_orders: status.orders.length, ...(clear ? { poll_error: null } : {}) });
           }
           if (isFinalOutcome(state)) return;
-        } catch (err) {
-          const message = (err as Error).message;
-          // Logged once per distinct failure, not on every poll of an outage.
-          if (message !== lastError) this.options.logger.warn(`[transfers] polling the bridge order of ${srcTx} failed: ${message}`);
-          lastError = message;
         }
         await this.options.sleep(interval, this.abort.signal).catch(() => undefined);
       }
@@ -232,4 +308,14 @@ export class TransferTracker {
       }
     }
   }
+}
+
+/** The poll_error note of a source transaction whose receipt was not confirmed. */
+function unconfirmedNote(srcTx: string, d: { code: string; message: string; hint?: string }, now: number): NonNullable<TransferView['poll_error']> {
+  return {
+    code: RECEIPT_UNCONFIRMED,
+    message: `the source transaction ${srcTx} was sent, but its receipt was not confirmed (${d.code}: ${d.message}); following the bridge order instead`,
+    hint: 'The bridge lists the order once the transaction is mined. If it never does, look the hash up on the chain’s explorer: the transaction may have been dropped.',
+    since: now,
+  };
 }

@@ -1,4 +1,4 @@
-/** The ERC-20 calls a send needs (read the allowance of a spender, approve one) and what a token picker shows. */
+/** The ERC-20 calls a send needs (the balance, the allowance of a spender, approve one) and what a token picker shows. */
 import { Interface } from 'ethers';
 import type { EvmRpcClient } from '../../api/evm/evmRpc.js';
 import { OperationError } from '../errors.js';
@@ -19,6 +19,17 @@ export async function readAllowance(rpc: EvmRpcClient, token: string, owner: str
     return BigInt(value as bigint);
   } catch (err) {
     throw new OperationError('BAD_TOKEN', `${rpc.chain}: ${token} did not answer allowance() as an ERC-20 token`, { cause: err, hint: 'Check the token address for this chain.' });
+  }
+}
+
+/** balanceOf(owner) of an ERC-20, in its smallest units. */
+export async function readTokenBalance(rpc: EvmRpcClient, token: string, owner: string): Promise<bigint> {
+  const raw = await rpc.call({ to: token, data: ERC20.encodeFunctionData('balanceOf', [owner]), from: owner });
+  try {
+    const [value] = ERC20.decodeFunctionResult('balanceOf', raw);
+    return BigInt(value as bigint);
+  } catch (err) {
+    throw new OperationError('BAD_TOKEN', `${rpc.chain}: ${token} did not answer balanceOf() as an ERC-20 token`, { cause: err, hint: 'Check the token address for this chain.' });
   }
 }
 

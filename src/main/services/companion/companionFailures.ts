@@ -23,7 +23,7 @@ const RPC_HINTS: Record<EvmRpcError['code'], string> = {
   REVERTED: 'The transaction would fail on chain (allowance, balance, an expired quote): nothing was spent if it was refused before sending.',
   INSUFFICIENT_FUNDS: 'Fund the wallet with the gas token of this chain (value plus gas).',
   NONCE_CONFLICT: 'Another transaction of this wallet used the nonce: check the wallet on the chain, then retry.',
-  RECEIPT_TIMEOUT: 'The transaction was sent but not mined yet: track it by its hash before sending again.',
+  RECEIPT_TIMEOUT: 'The transaction was sent but its receipt did not come in time: look its hash up (for a bridge, `perps bridge track --src-tx HASH`) before sending again.',
   RPC_ERROR: 'The chain RPC refused the request; check the message.',
 };
 
@@ -47,7 +47,7 @@ export function companionFailure(err: unknown): unknown {
   if (err instanceof InferenceError) {
     return new OperationError(`INFERENCE_${err.kind.toUpperCase()}`, err.message, { status: err.status, cause: err, hint: err.action });
   }
-  if (err instanceof EvmRpcError) return new OperationError(err.code, err.message, { cause: err, hint: RPC_HINTS[err.code] });
+  if (err instanceof EvmRpcError) return new OperationError(err.code, err.message, { cause: err, hint: RPC_HINTS[err.code], ...(err.details ? { details: err.details } : {}) });
   if (err instanceof LedgerError) return new OperationError(`LEDGER_${err.code}`, err.message, { cause: err });
   if (err instanceof NetworkError || err instanceof TimeoutError) {
     return new OperationError(err instanceof TimeoutError ? 'TIMEOUT' : 'NETWORK_ERROR', err.message, {

@@ -8,11 +8,19 @@
  * PERPS_PARTNER_CODE), then the settings store, then (sim profile only) the simulator's address on the
  * same origin as the trading API. The real services' addresses are not built in: unset, resolution fails
  * with a message that says how to set them, never a guess.
+ *
+ * RPC URLs are treated as secrets in what is printed: providers put the API key in the path or the query
+ * (https://host/v3/<key>), so messages about them show only scheme://host[:port] (redactUrl). The settings
+ * screen may show the user their own URL; nothing logs it.
  */
 import { ProfileError, type Profile } from '../../profiles/profiles.js';
 import type { SettingsStore } from '../../settings/settingsStore.js';
+import type { FetchFn } from '../../api/http.js';
+import { EvmRpcClient, redactUrl } from '../../api/evm/evmRpc.js';
+import { parseDecimal } from '../../../shared/decimal/index.js';
 import { ValidationError } from '../errors.js';
-import { parseChainId, parsePartnerCode } from '../chains/chainIds.js';
+import { EVM_CHAIN_IDS, parseEvmChainId, parsePartnerCode } from '../chains/chainIds.js';
+import { withCompanionFailures } from './companionFailures.js';
 
 export const COMPANION_SERVICES = ['bridge', 'platform', 'aggregator', 'inference'] as const;
 export type CompanionService = (typeof COMPANION_SERVICES)[number];
@@ -48,15 +56,19 @@ function nonEmpty(v: string | undefined | null): string | undefined {
   return v !== undefined && v !== null && v.trim() !== '' ? v.trim() : undefined;
 }
 
-/** An http(s) URL without trailing slashes, or a ProfileError INVALID_URL naming the field. */
-export function checkUrl(value: string, field: string): string {
+/**
+ * An http(s) URL without trailing slashes, or a ProfileError INVALID_URL naming the field. With `secret`
+ * (RPC URLs), the message never repeats the path or query, where a key may be.
+ */
+export function checkUrl(value: string, field: string, options: { secret?: boolean } = {}): string {
+  const shown = options.secret ? redactUrl(value) : `'${value}'`;
   let u: URL;
   try {
     u = new URL(value);
   } catch {
-    throw new ProfileError('INVALID_URL', `'${value}' is not a URL`, { field, hint: 'Give a full URL such as https://host/path.' });
+    throw new ProfileError('INVALID_URL', options.secret ? 'the value given is not a URL' : `${shown} is not a URL`, { field, hint: 'Give a full URL such as https://host/path.' });
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ProfileError('INVALID_URL', `'${value}' must use http or https`, { field });
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ProfileError('INVALID_URL', `${shown} must use http or https`, { field });
   return value.replace(/\/+$/, '');
 }
 
@@ -107,19 +119,79 @@ export function resolveRpcUrl(input: ResolveInput, chain: string, explicit?: str
       hint: `Pass --rpc-url, set ${rpcEnv(chain)}, or store one with \`perps bridge rpc set ${chain} URL\`.`,
     });
   }
-  return checkUrl(raw, 'rpc-url');
+  return checkUrl(raw, 'rpc-url', { secret: true });
 }
 
-/** Stores the RPC URL the user chose for `chain` (validated first; a bad URL is never stored). */
-export function saveRpcUrl(input: ResolveInput, chain: string, url: string): string {
-  const c = parseChainId(chain, 'chain');
-  const clean = checkUrl(url, 'rpc-url');
+/**
+ * Stores the RPC URL the user chose for `chain` (validated first; a bad URL is never stored). Only the
+ * format is checked here: front ends store through setCheckedRpcUrl, which also asks the URL for its chain.
+ */
+export function saveRpcUrl(input: ResolveInput, chain: string, url: string, field = 'rpc-url'): string {
+  const c = parseEvmChainId(chain, 'chain');
+  const clean = checkUrl(url, field, { secret: true });
   input.settings.set(key(input.profile, `rpc.${c}`), clean);
   return clean;
 }
 
+/** How long storing an RPC URL waits for its eth_chainId answer. */
+export const RPC_CHECK_TIMEOUT_MS = 10_000;
+
+export interface RpcProbeOptions {
+  timeoutMs?: number;
+  fetch?: FetchFn;
+  /** Field named by a malformed URL's error (the CLI's argument, the app's form field). */
+  field?: string;
+}
+
+/**
+ * Asks `url` for its chain id (eth_chainId) and checks it is `chain`'s own, storing nothing: an RPC URL of
+ * another chain would have transactions signed for that chain. venue_core is refused (the venue's spot
+ * layer has no EVM RPC); a chain the app knows no EIP-155 id for only has to answer as an EVM node.
+ */
+export async function probeRpcUrl(chain: string, url: string, options: RpcProbeOptions = {}): Promise<{ chain: string; url: string; chainId: bigint }> {
+  const c = parseEvmChainId(chain, 'chain');
+  const clean = checkUrl(url, options.field ?? 'rpc-url', { secret: true });
+  const expected = EVM_CHAIN_IDS[c];
+  const client = await withCompanionFailures(() =>
+    EvmRpcClient.open({
+      chain: c,
+      url: clean,
+      ...(expected !== undefined ? { expectedChainId: expected } : {}),
+      timeoutMs: options.timeoutMs ?? RPC_CHECK_TIMEOUT_MS,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
+  );
+  client.destroy();
+  return { chain: c, url: clean, chainId: client.chainId };
+}
+
+/** Probes the URL (probeRpcUrl), then stores it: a URL that does not answer for its chain is never stored. */
+export async function setCheckedRpcUrl(input: ResolveInput, chain: string, url: string, options: RpcProbeOptions = {}): Promise<{ chain: string; url: string; chainId: bigint }> {
+  const probed = await probeRpcUrl(chain, url, options);
+  saveRpcUrl(input, probed.chain, probed.url, options.field);
+  return probed;
+}
+
+/** Longest receipt wait a user can ask for (a day): more is a unit mistake (milliseconds typed as seconds). */
+const MAX_RECEIPT_TIMEOUT_S = 86_400;
+
+/**
+ * How long a send waits for its source transaction's receipt, in ms: explicit seconds (--receipt-timeout),
+ * else PERPS_RECEIPT_TIMEOUT (seconds), else undefined for the RPC client's default. A bridge whose receipt
+ * does not come in time is still followed at the bridge, so a short wait loses nothing.
+ */
+export function resolveReceiptTimeoutMs(input: ResolveInput, explicitSeconds?: string): number | undefined {
+  const env = input.env ?? process.env;
+  const raw = nonEmpty(explicitSeconds) ?? nonEmpty(env['PERPS_RECEIPT_TIMEOUT']);
+  if (raw === undefined) return undefined;
+  const field = explicitSeconds !== undefined ? 'receipt-timeout' : 'PERPS_RECEIPT_TIMEOUT';
+  const s = parseDecimal(raw, field);
+  if (s.lte(0) || s.gt(MAX_RECEIPT_TIMEOUT_S)) throw new ValidationError(`must be more than 0 and at most ${MAX_RECEIPT_TIMEOUT_S} seconds, got ${raw}`, { field });
+  return s.mul(1000).ceil().toNumber();
+}
+
 export function clearRpcUrl(input: ResolveInput, chain: string): boolean {
-  const k = key(input.profile, `rpc.${parseChainId(chain, 'chain')}`);
+  const k = key(input.profile, `rpc.${parseEvmChainId(chain, 'chain')}`);
   const had = input.settings.has(k);
   input.settings.delete(k);
   return had;

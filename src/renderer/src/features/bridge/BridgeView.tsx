@@ -25,11 +25,9 @@ import { TransferPanels } from '../transfers/TransferPanels';
 import { TransferScreen } from '../transfers/TransferScreen';
 import { useTransferQuote, type QuoteContext } from '../transfers/useTransferQuote';
 import { BridgeReview } from './BridgeReview';
+import { CORE_SPOT_PROTOCOL, coreSpotApplies, coreSpotMinimumApplies } from './coreSpot';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-/** The venue's spot swap, which the service offers only from venue_evm onto the venue (the core-spot flow). */
-const CORE_SPOT_PROTOCOL = 'core_spot_swap';
-const coreSpotApplies = (from: string, to: string): boolean => from === 'venue_evm' && (to === 'venue_core' || to === 'venue_evm');
 
 export type BridgeQuoteContext = QuoteContext<BridgeQuoteRequest>;
 
@@ -63,12 +61,14 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
   const amountError = amountProblem(amount, fromSide.decimals);
   const slip = percentToBps(slippage, settings.max_slippage_bps);
   const receiverError = receiver.trim() === '' || ADDRESS.test(receiver.trim()) ? undefined : 'An address: 0x followed by 40 hex characters';
-  const coreSpotMin = dec(settings.core_spot_min_usd);
-  const coreSpotWarning =
-    toChain === 'venue_evm' && srcUsd.trim() !== '' && coreSpotMin && dec(srcUsd)?.lt(coreSpotMin) ? `Transfers to venue_evm through the venue’s spot layer need at least $${settings.core_spot_min_usd}` : undefined;
-
   // Ticked protocols that can serve this pair (the core-spot swap only applies to the core-spot flow).
   const usable = protocols.filter((p) => p !== CORE_SPOT_PROTOCOL || coreSpotApplies(fromChain, toChain));
+  // The minimum is main's rule only for the core-spot flow to venue_evm (venue_evm → venue_evm with
+  // core_spot_swap asked for); any other transfer to venue_evm is an ordinary bridge with no minimum.
+  const coreSpotMinimum = coreSpotMinimumApplies(fromChain, toChain, usable);
+  const coreSpotMin = dec(settings.core_spot_min_usd);
+  const coreSpotWarning =
+    coreSpotMinimum && srcUsd.trim() !== '' && coreSpotMin && dec(srcUsd)?.lt(coreSpotMin) ? `Transfers to venue_evm through the venue’s spot layer need at least $${settings.core_spot_min_usd}` : undefined;
   const request: BridgeQuoteRequest | null =
     from && to && fromSide.token && toSide.token && fromSide.decimals !== null && amount.trim() !== '' && !amountError && 'bps' in slip && usable.length > 0 && !receiverError && !usdProblem(srcUsd) && !usdProblem(dstUsd)
       ? {
@@ -192,7 +192,7 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
               onChange={form.setSrcUsd}
               error={fieldError(err, FIELDS.usd)}
               warning={coreSpotWarning}
-              hint={toChain === 'venue_evm' ? `Checks the $${settings.core_spot_min_usd} core-spot minimum` : 'For the points estimate'}
+              hint={coreSpotMinimum ? `Required: checks the $${settings.core_spot_min_usd} core-spot minimum` : 'For the points estimate'}
             />
             <UsdValueField label="Value received (USD)" value={dstUsd} onChange={form.setDstUsd} hint="With the value sent: estimates points" />
           </div>

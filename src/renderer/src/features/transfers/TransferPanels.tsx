@@ -84,6 +84,7 @@ function RecentTransfers({ list, shown, onSelect }: { list: TransferView[]; show
               <td>
                 <Badge tone={phaseTone(t)}>{PHASE_LABEL[t.phase]}</Badge>
                 {t.requotes > 0 && <span className="faint"> · {t.requotes} re-quote{t.requotes === 1 ? '' : 's'}</span>}
+                {t.poll_error && !t.final && <span className="warn"> · {t.poll_error.code === 'RECEIPT_UNCONFIRMED' ? 'receipt unconfirmed' : 'bridge unreachable'}</span>}
               </td>
               <td className="r">
                 <div className="dt-actions">

@@ -1,11 +1,13 @@
 /**
  * Where a bridge or swap transfer is, driven by the `transfers` event: quote and encode → approve (when
  * the token needs it) → sign → send → confirm → the bridge delivering (bridges only) → done, refunded or
- * failed, with what each end means and the hashes to follow it elsewhere.
+ * failed, with what each end means and the hashes to follow it elsewhere. While a bridge is followed, a
+ * failing read of its order (or a source receipt that was not confirmed) shows as a warning: the app
+ * keeps trying, and the warning goes once a read succeeds.
  */
 import type { TransferPhase, TransferView } from '../../../../shared/ipc';
 import { stoppedAt } from '../../ipc/companionQueries';
-import { fmtDateTime } from '../../lib/time';
+import { fmtDateTime, fmtTime } from '../../lib/time';
 import { fmtPoints } from '../../lib/units';
 import { Badge, type Tone } from '../../ui/Badge';
 import { CopyText } from '../../ui/CopyText';
@@ -124,6 +126,32 @@ function stepText(id: StepId, t: TransferView, state: 'done' | 'in progress' | '
   }
 }
 
+/** poll_error code main uses for a sent transaction whose receipt was not confirmed (transferTracker.ts). */
+const RECEIPT_UNCONFIRMED = 'RECEIPT_UNCONFIRMED';
+
+/** Today's times as hh:mm:ss, older ones with their date. */
+function fmtSince(ms: number): string {
+  return new Date(ms).toDateString() === new Date().toDateString() ? fmtTime(ms) : fmtDateTime(ms);
+}
+
+/** Why the bridge's state shown may be stale, while the app keeps following it. */
+export function PollWarning({ transfer: t }: { transfer: TransferView }) {
+  const e = t.poll_error;
+  if (!e || t.final) return null;
+  return (
+    <div className="notice notice-warn" role="status" aria-label="Bridge tracking warning">
+      {e.code === RECEIPT_UNCONFIRMED ? (
+        <>Receipt not confirmed: {e.message}.</>
+      ) : (
+        <>
+          Can’t reach the bridge since {fmtSince(e.since)}: <code className="err-code">{e.code}</code> {e.message}; still trying.
+        </>
+      )}
+      {e.hint && <div className="state-hint">{e.hint}</div>}
+    </div>
+  );
+}
+
 export function TransferProgress({ transfer: t }: { transfer: TransferView }) {
   const steps = stepsOf(t);
   const failedStep = t.phase === 'error' ? errorStep(t) : t.phase === 'refunded' || t.phase === 'failed' ? 'end' : null;
@@ -144,6 +172,7 @@ export function TransferProgress({ transfer: t }: { transfer: TransferView }) {
           Re-quoted {t.requotes} {t.requotes === 1 ? 'time' : 'times'}: a quote expired before it was encoded or had no routes. A new route below the minimum received is never taken silently.
         </p>
       )}
+      <PollWarning transfer={t} />
       <ol className="timeline" aria-label="Transfer timeline">
         {steps.map((s, i) => {
           const state: 'done' | 'in progress' | 'failed' | 'pending' =
