@@ -262,6 +262,7 @@ export function registerBridgeCommands(program: Command): void {
             requotes: result.requotes,
             transaction: jsonSafe(result.transaction),
             points: result.points,
+            points_error: result.pointsError,
           };
           const human = (): string =>
             formatFields([
@@ -270,6 +271,7 @@ export function registerBridgeCommands(program: Command): void {
               ...(result.transaction.approval ? ([['approve tx', result.transaction.approval.hash]] as const) : []),
               ...(result.requotes > 0 ? ([['re-quotes', String(result.requotes)]] as const) : []),
               ...(result.points ? ([['points (estimate)', `${result.points.point} + ${result.points.partnerBonus} partner bonus`]] as const) : []),
+              ...(result.pointsError !== null ? ([['points (estimate)', `unavailable: ${result.pointsError}`]] as const) : []),
             ]);
           if (opts.wait !== true) {
             progress.done();

@@ -6,6 +6,8 @@
  * failed (and again after a restart), swaps with the partner code, points, and an assistant that is off
  * until a key is set.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCompanionConfig } from '../../../src/sim/companion/index.js';
@@ -221,6 +223,38 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
     expect(done.src_tx).toMatch(/^0x[0-9a-f]{64}$/);
     expect(done.points?.source).toBe('perpsdesk');
     expect(done.points!.point).toBeGreaterThan(0);
+  });
+
+  it('a points service URL changed in Settings applies at once; while it is down swaps and bridges go ahead and say why they have no estimate', async () => {
+    // A loopback port nothing listens on.
+    const probe = http.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const deadPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const simPlatform = `${origin()}/platform`;
+    const estimate = { src_chain: 'base', dst_chain: 'base', src_token: NATIVE_TOKEN_PLACEHOLDER, dst_token: tokenOf('base', 'USDC'), src_usd: '150', dst_usd: '149' };
+    expect((await h.call('points:estimate', estimate)).point).toBeGreaterThan(0);
+
+    await h.call('companion:setServiceUrl', { service: 'platform', url: `http://127.0.0.1:${deadPort}/platform` });
+    try {
+      expect((await h.fail('points:estimate', estimate)).code).toBe('NETWORK_ERROR');
+
+      await fund('base', ETH);
+      const q = await h.call('swap:quote', { chain: 'base', token_in: NATIVE_TOKEN_PLACEHOLDER, token_out: tokenOf('base', 'USDC'), amount: '0.01', decimals: 18, slippage: '0.005' });
+      const swap = await reach((await h.call('swap:execute', { quote_id: q.quote_id, points_usd: { src: '30', dst: '29.9' } })).id, 'final');
+      expect(swap).toMatchObject({ phase: 'done', error: null, points: null });
+      expect(swap.points_error).toMatch(/^NETWORK_ERROR: /);
+
+      await fund('arbitrum', ETH);
+      const bq = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '0.01', decimals: 18, protocols: ['rail_fast'] });
+      const bridge = await reach((await h.call('bridge:send', { quote_id: bq.quote_id, quote_idx: bq.routes[0]!.quote_idx, points_usd: { src: '30', dst: '29.9' } })).id, 'final');
+      expect(bridge).toMatchObject({ phase: 'done', error: null, points: null });
+      expect(bridge.points_error).toMatch(/^NETWORK_ERROR: /);
+      expect(h.logs.some((l) => l.includes('no points estimate') && l.includes(bridge.id))).toBe(true);
+    } finally {
+      await h.call('companion:setServiceUrl', { service: 'platform', url: simPlatform });
+    }
+    expect((await h.call('points:estimate', estimate)).point).toBeGreaterThan(0);
   });
 
   it('points: an estimate before a transfer and the credited partner bonuses of a range', async () => {

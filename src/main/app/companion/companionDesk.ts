@@ -58,8 +58,6 @@ import type { TransferTracker } from './transferTracker.js';
 
 /** Quotes kept for sending; the oldest goes first (each is also spent by its send). */
 const MAX_QUOTES = 16;
-/** A stored RPC URL is checked to answer for its chain within this time. */
-const RPC_CHECK_TIMEOUT_MS = 10_000;
 
 export interface CompanionDeskOptions {
   companion: CompanionContext;
@@ -120,7 +118,7 @@ export class CompanionDesk {
       return this.settingsView();
     }
     // The same check as `perps bridge rpc set` (companionSettings.setCheckedRpcUrl); the URL is never logged (it may carry a key).
-    await setCheckedRpcUrl(this.c.resolveInput, chain, req.url, { field: 'url', timeoutMs: RPC_CHECK_TIMEOUT_MS, ...(this.o.fetch ? { fetch: this.o.fetch } : {}) });
+    await setCheckedRpcUrl(this.c.resolveInput, chain, req.url, { field: 'url', ...(this.o.fetch ? { fetch: this.o.fetch } : {}) });
     this.o.logger.info(`[companion] JSON-RPC URL of ${chain} stored`);
     return this.settingsView();
   }

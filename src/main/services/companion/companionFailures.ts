@@ -52,7 +52,8 @@ export function companionFailure(err: unknown): unknown {
   if (err instanceof NetworkError || err instanceof TimeoutError) {
     return new OperationError(err instanceof TimeoutError ? 'TIMEOUT' : 'NETWORK_ERROR', err.message, {
       cause: err,
-      hint: 'Is the companion service reachable? Check its URL (--bridge-url, --platform-url, --aggregator-url, --inference-url); for the simulator, is `perps sim` running?',
+      // Read by app and command-line users alike, so it names both places a URL is set.
+      hint: 'Is the companion service reachable? Check its URL (in the app: Settings › Companion services; on the command line: --bridge-url, --platform-url, --aggregator-url, --inference-url); for the simulator, is `perps sim` running?',
     });
   }
   return err;

@@ -227,6 +227,13 @@ export function TransferProgress({ transfer: t }: { transfer: TransferView }) {
             {t.points.partner_bonus > 0 ? ` + ${fmtPoints(t.points.partner_bonus)} partner bonus` : ''}
           </KV>
         )}
+        {!t.points && t.points_error && (
+          <KV k="Points (estimate)">
+            <span className="field-msg-warn" title={t.points_error}>
+              Unavailable: {t.points_error}
+            </span>
+          </KV>
+        )}
         <KV k="Started">{fmtDateTime(t.created_at)}</KV>
         <KV k="Last update">{fmtDateTime(t.updated_at)}</KV>
       </KVList>
