@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { InferenceRequest } from '../../../src/sim/companion/inference/module.js';
+import type { SimRequest } from '../../../src/sim/runtime/http.js';
 import { startHarness, type Harness, type Json } from './helpers.js';
 
 const KEY = 'sk-sim-default-0001';
@@ -241,7 +241,7 @@ describe('429 per address, before the key is checked (a small window)', () => {
 
   it('each client address has its own window (the peer address the router hands on; IPv4-mapped is the same client)', async () => {
     const at = async (remoteAddress: string | undefined): Promise<number> => {
-      const req: InferenceRequest = {
+      const req: SimRequest = {
         method: 'GET',
         path: '/v1/models',
         query: new URLSearchParams(),

@@ -155,9 +155,11 @@ export function redactKey(text: string, apiKey: string | undefined): string {
   // Longest-common-substring table, one row at a time: run[j] is the length of the common run ending at the
   // current text character and key[j - 1]. Every text character inside a long enough run is marked.
   const covered = new Uint8Array(text.length);
+  // Two rows, swapped each step: the previous text character's runs and the current one's.
   let prev = new Uint32Array(key.length + 1);
+  let run = new Uint32Array(key.length + 1);
   for (let i = 0; i < text.length; i++) {
-    const run = new Uint32Array(key.length + 1);
+    run.fill(0);
     let longest = 0;
     for (let j = 1; j <= key.length; j++) {
       if (text[i] !== key[j - 1]) continue;
@@ -166,7 +168,7 @@ export function redactKey(text: string, apiKey: string | undefined): string {
       longest = Math.max(longest, n);
     }
     if (longest >= minRun) covered.fill(1, i + 1 - longest, i + 1);
-    prev = run;
+    [prev, run] = [run, prev];
   }
   let out = '';
   for (let i = 0; i < text.length; i++) {

@@ -12,6 +12,7 @@
  * is shown there too (since when the reads have been failing), and cleared by the next good read.
  */
 import type { TransferPhase, TransferView } from '../../../shared/ipc.js';
+import { RECEIPT_UNCONFIRMED } from '../../../shared/transferNotes.js';
 import type { SleepFn } from '../../api/retry.js';
 import type { BridgeClient } from '../../api/companion/bridgeClient.js';
 import { describeFailure, ValidationError } from '../../services/errors.js';
@@ -21,11 +22,9 @@ import type { AppLogger } from '../adapters.js';
 import { Throttle } from '../throttle.js';
 
 const FINAL_PHASES: readonly TransferPhase[] = ['done', 'refunded', 'failed', 'error'];
-/**
- * poll_error code of a send whose receipt was not confirmed (not a failed read of the bridge): kept until
- * the bridge lists the order, which answers what the receipt would have.
- */
-export const RECEIPT_UNCONFIRMED = 'RECEIPT_UNCONFIRMED';
+// poll_error code of a send whose receipt was not confirmed (not a failed read of the bridge): kept until
+// the bridge lists the order, which answers what the receipt would have.
+export { RECEIPT_UNCONFIRMED };
 /** error code of a source transaction mined but reverted: nothing moved, so there is no order to follow. */
 const REVERTED_CODE = 'TX_REVERTED';
 /** Transfers kept (newest first); older final ones are forgotten. */

@@ -11,26 +11,26 @@ const ERC20 = new Interface([
   'function balanceOf(address owner) view returns (uint256)',
 ]);
 
-export async function readAllowance(rpc: EvmRpcClient, token: string, owner: string, spender: string): Promise<bigint> {
-  const data = ERC20.encodeFunctionData('allowance', [owner, spender]);
-  const raw = await rpc.call({ to: token, data, from: owner });
+/**
+ * One view call of an ERC-20 function, decoded; BAD_TOKEN when the address does not answer it as an ERC-20
+ * token would. `from` is the owner where the call is about one (some nodes simulate calls from it).
+ */
+async function callToken(rpc: EvmRpcClient, token: string, fn: 'allowance' | 'balanceOf' | 'decimals' | 'symbol', args: unknown[], from?: string): Promise<unknown> {
+  const raw = await rpc.call({ to: token, data: ERC20.encodeFunctionData(fn, args), ...(from !== undefined ? { from } : {}) });
   try {
-    const [value] = ERC20.decodeFunctionResult('allowance', raw);
-    return BigInt(value as bigint);
+    return ERC20.decodeFunctionResult(fn, raw)[0] as unknown;
   } catch (err) {
-    throw new OperationError('BAD_TOKEN', `${rpc.chain}: ${token} did not answer allowance() as an ERC-20 token`, { cause: err, hint: 'Check the token address for this chain.' });
+    throw new OperationError('BAD_TOKEN', `${rpc.chain}: ${token} did not answer ${fn}() as an ERC-20 token`, { cause: err, hint: 'Check the token address for this chain.' });
   }
+}
+
+export async function readAllowance(rpc: EvmRpcClient, token: string, owner: string, spender: string): Promise<bigint> {
+  return BigInt((await callToken(rpc, token, 'allowance', [owner, spender], owner)) as bigint);
 }
 
 /** balanceOf(owner) of an ERC-20, in its smallest units. */
 export async function readTokenBalance(rpc: EvmRpcClient, token: string, owner: string): Promise<bigint> {
-  const raw = await rpc.call({ to: token, data: ERC20.encodeFunctionData('balanceOf', [owner]), from: owner });
-  try {
-    const [value] = ERC20.decodeFunctionResult('balanceOf', raw);
-    return BigInt(value as bigint);
-  } catch (err) {
-    throw new OperationError('BAD_TOKEN', `${rpc.chain}: ${token} did not answer balanceOf() as an ERC-20 token`, { cause: err, hint: 'Check the token address for this chain.' });
-  }
+  return BigInt((await callToken(rpc, token, 'balanceOf', [owner], owner)) as bigint);
 }
 
 /** Calldata of approve(spender, amount): exactly the amount needed, never an unlimited allowance. */
@@ -47,16 +47,8 @@ export interface TokenMetadata {
 
 /** symbol(), decimals() and balanceOf(owner) of an ERC-20; BAD_TOKEN when the address does not answer as one. */
 export async function readTokenMetadata(rpc: EvmRpcClient, token: string, owner: string | null): Promise<TokenMetadata> {
-  const call = async (fn: 'decimals' | 'symbol' | 'balanceOf', args: unknown[]): Promise<unknown> => {
-    const raw = await rpc.call({ to: token, data: ERC20.encodeFunctionData(fn, args) });
-    try {
-      return ERC20.decodeFunctionResult(fn, raw)[0] as unknown;
-    } catch (err) {
-      throw new OperationError('BAD_TOKEN', `${rpc.chain}: ${token} did not answer ${fn}() as an ERC-20 token`, { cause: err, hint: 'Check the token address for this chain.' });
-    }
-  };
-  const decimals = Number(await call('decimals', []));
-  const symbol = String(await call('symbol', []));
-  const balance = owner === null ? null : BigInt((await call('balanceOf', [owner])) as bigint);
+  const decimals = Number(await callToken(rpc, token, 'decimals', []));
+  const symbol = String(await callToken(rpc, token, 'symbol', []));
+  const balance = owner === null ? null : BigInt((await callToken(rpc, token, 'balanceOf', [owner])) as bigint);
   return { symbol, decimals, balance };
 }

@@ -35,16 +35,14 @@ export interface InferenceState {
   videos: VideoJob[];
 }
 
-/**
- * A request with its client's address. The router passes the peer address as `remoteAddress`; without one
- * (a module called directly) the request counts as loopback's, which every client of the simulator is (it
- * listens on 127.0.0.1 only).
- */
-export type InferenceRequest = SimRequest;
-
 const LOOPBACK = '127.0.0.1';
 
-function clientAddress(req: InferenceRequest): string {
+/**
+ * The request's client address. The router passes the peer address as `remoteAddress`; without one (a
+ * module called directly) the request counts as loopback's, which every client of the simulator is (it
+ * listens on 127.0.0.1 only).
+ */
+function clientAddress(req: SimRequest): string {
   return req.remoteAddress ? normalizeAddress(req.remoteAddress) : LOOPBACK;
 }
 
@@ -107,7 +105,7 @@ export class InferenceService {
     return this.models.has(id);
   }
 
-  handle(req: InferenceRequest): SimResponse {
+  handle(req: SimRequest): SimResponse {
     const r = route(req.method, req.path);
     if (!r) return inferenceError(404, 'not_found', `no such endpoint: ${req.method} ${req.path}`);
     try {
@@ -138,7 +136,7 @@ export class InferenceService {
    * 429 when the client's address has used its window (or the presented key its own test window); else the
    * request is counted in both. Runs before authentication, so a wrong key is counted too.
    */
-  private limitRate(req: InferenceRequest): void {
+  private limitRate(req: SimRequest): void {
     const address = clientAddress(req);
     const token = bearerToken(req.headers.authorization);
     // Only looked up for its test window: whether the key is valid is authenticate()'s business.

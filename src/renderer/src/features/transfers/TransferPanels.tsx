@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TransferView } from '../../../../shared/ipc';
+import { RECEIPT_UNCONFIRMED } from '../../../../shared/transferNotes';
 import { perps, unwrap } from '../../ipc/client';
 import { cqk, putTransfers, useCompanionSettings, useTransfers } from '../../ipc/companionQueries';
 import { fmtDateTime } from '../../lib/time';
@@ -84,7 +85,7 @@ function RecentTransfers({ list, shown, onSelect }: { list: TransferView[]; show
               <td>
                 <Badge tone={phaseTone(t)}>{PHASE_LABEL[t.phase]}</Badge>
                 {t.requotes > 0 && <span className="faint"> · {t.requotes} re-quote{t.requotes === 1 ? '' : 's'}</span>}
-                {t.poll_error && !t.final && <span className="warn"> · {t.poll_error.code === 'RECEIPT_UNCONFIRMED' ? 'receipt unconfirmed' : 'bridge unreachable'}</span>}
+                {t.poll_error && !t.final && <span className="warn"> · {t.poll_error.code === RECEIPT_UNCONFIRMED ? 'receipt unconfirmed' : 'bridge unreachable'}</span>}
               </td>
               <td className="r">
                 <div className="dt-actions">

@@ -6,6 +6,7 @@
  * keeps trying, and the warning goes once a read succeeds.
  */
 import type { TransferPhase, TransferView } from '../../../../shared/ipc';
+import { RECEIPT_UNCONFIRMED } from '../../../../shared/transferNotes';
 import { stoppedAt } from '../../ipc/companionQueries';
 import { fmtDateTime, fmtTime } from '../../lib/time';
 import { fmtPoints } from '../../lib/units';
@@ -125,9 +126,6 @@ function stepText(id: StepId, t: TransferView, state: 'done' | 'in progress' | '
       return t.kind === 'bridge' ? `Value arrives on ${t.to_chain}` : 'Tokens arrive in your wallet';
   }
 }
-
-/** poll_error code main uses for a sent transaction whose receipt was not confirmed (transferTracker.ts). */
-const RECEIPT_UNCONFIRMED = 'RECEIPT_UNCONFIRMED';
 
 /** Today's times as hh:mm:ss, older ones with their date. */
 function fmtSince(ms: number): string {
