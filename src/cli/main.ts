@@ -82,7 +82,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
         return;
       }
       // Commander already wrote its message to stderr; with --json the document says it too.
-      if (json) process.stdout.write(JSON.stringify(failureDocument({ code: 'USAGE', message: err.message.replace(/^error: /, ''), exitCode: 2 }), null, 2) + '\n');
+      if (json) process.stdout.write(JSON.stringify(failureDocument({ code: 'USAGE', kind: 'validation', message: err.message.replace(/^error: /, ''), exitCode: 2 }), null, 2) + '\n');
       process.exitCode = 2;
       return;
     }

@@ -20,6 +20,7 @@
  */
 import { z } from 'zod';
 import type { ChannelName, EventName } from './ipcChannels.js';
+import { ERROR_KINDS, type ErrorKind } from './errorKinds.js';
 import {
   AskRequestSchema,
   AssistantAnswerViewSchema,
@@ -58,6 +59,8 @@ export * from './ipcCompanion.js';
 /** An error as it crosses IPC: a stable code, a message for people, and an optional hint (what to do). */
 export interface IpcError {
   code: string;
+  /** What kind of failure (src/shared/errorKinds.ts): whether fixing the input or trying again can help. */
+  kind?: ErrorKind;
   message: string;
   hint?: string;
   /** The input field that was refused, when one was. */
@@ -70,6 +73,7 @@ export interface IpcError {
 
 export const IpcErrorSchema = z.object({
   code: z.string(),
+  kind: z.enum(ERROR_KINDS).optional(),
   message: z.string(),
   hint: z.string().optional(),
   field: z.string().optional(),

@@ -1,6 +1,7 @@
 /** Main-side IPC handlers: payloads validated with zod, sender frames checked, errors returned as typed values. */
 import { describe, expect, it } from 'vitest';
 import { registerHandlers, stubHandlers, type IpcEventLike } from '../../src/main/ipc/registerHandlers.js';
+import { VaultError } from '../../src/main/vault/vaultError.js';
 
 type Listener = (event: IpcEventLike, payload: unknown) => Promise<unknown>;
 
@@ -35,8 +36,9 @@ describe('IPC handlers', () => {
 
   it('returns service errors as typed values with their hint', async () => {
     const call = harness(async () => {
-      throw Object.assign(new Error('keychain locked'), { code: 'KEYCHAIN_LOCKED', action: 'Unlock it.' });
+      throw new VaultError('KEYCHAIN_LOCKED', 'keychain locked');
     });
-    expect(await call('app:getInfo', {})).toEqual({ ok: false, error: { code: 'KEYCHAIN_LOCKED', message: 'keychain locked', hint: 'Unlock it.' } });
+    const locked = new VaultError('KEYCHAIN_LOCKED', 'keychain locked');
+    expect(await call('app:getInfo', {})).toEqual({ ok: false, error: { code: 'KEYCHAIN_LOCKED', kind: 'transient', message: locked.message, hint: locked.action } });
   });
 });

@@ -8,13 +8,16 @@
  * None of these ever carries a request body: bodies hold signatures, and errors end up in logs.
  */
 import { ApiError, DecodeError } from '../../shared/protocol/index.js';
+import type { ClassifiedError } from '../../shared/errorKinds.js';
 
 export { ApiError, DecodeError };
 
 export type HttpMethod = 'GET' | 'POST';
 
 /** The request never got an answer: refused, reset, DNS failure, or the connection died mid-response. */
-export class NetworkError extends Error {
+export class NetworkError extends Error implements ClassifiedError {
+  readonly errorKind = 'transient' as const;
+  readonly errorCode = 'NETWORK_ERROR';
   /**
    * True for writes: a connection that dies after the body went out may have been processed, so the
    * caller must not assume "nothing happened".
@@ -31,10 +34,18 @@ export class NetworkError extends Error {
     this.name = 'NetworkError';
     this.mayHaveLanded = method !== 'GET' && options?.readOnly !== true;
   }
+
+  get errorHint(): string {
+    return this.mayHaveLanded
+      ? 'The connection failed after the request was sent; it may have landed. Check its state before retrying.'
+      : 'Is the service running? Check --base-url / PERPS_BASE_URL (start a simulator with `perps sim`).';
+  }
 }
 
 /** No complete answer within the per-request timeout (headers and body both count). */
-export class TimeoutError extends Error {
+export class TimeoutError extends Error implements ClassifiedError {
+  readonly errorKind = 'transient' as const;
+  readonly errorCode = 'TIMEOUT';
   /** As on NetworkError: a timed-out write may still be processed by the server. */
   readonly mayHaveLanded: boolean;
 
@@ -48,6 +59,10 @@ export class TimeoutError extends Error {
     this.name = 'TimeoutError';
     this.mayHaveLanded = method !== 'GET' && !readOnly;
   }
+
+  get errorHint(): string {
+    return this.mayHaveLanded ? 'The request may have reached the service; check its state before retrying.' : 'Check the service URL (--base-url) and your connection.';
+  }
 }
 
 /**
@@ -57,7 +72,10 @@ export class TimeoutError extends Error {
  * state (order by client_order_id in open-orders/history, withdrawal history, key list...) instead of
  * signing a fresh copy, which could execute the action twice.
  */
-export class WriteLandedUnknownResultError extends Error {
+export class WriteLandedUnknownResultError extends Error implements ClassifiedError {
+  readonly errorKind = 'transient' as const;
+  readonly errorCode = 'LANDED_RESULT_UNKNOWN';
+  readonly errorHint = 'The request reached the service but its answer was lost; check history before retrying, never sign it again blindly.';
   constructor(
     /** Label of the route, e.g. 'POST /orders'. */
     readonly route: string,

@@ -7,6 +7,7 @@
  */
 import { CHANNEL_NAMES, IPC_CHANNELS, type IpcChannel, type IpcError, type IpcRequest, type IpcResponse, type IpcResult } from '../../shared/ipc.js';
 import { toIpcError, type ErrorLogger } from './errorMapping.js';
+import { OperationError } from '../services/errors.js';
 
 /** The subset of Electron's IpcMainInvokeEvent the handlers read (kept structural for tests). */
 export interface IpcEventLike {
@@ -42,7 +43,7 @@ export async function dispatch(
   const def = IPC_CHANNELS[channel];
   const parsed = def.request.safeParse(payload ?? {});
   if (!parsed.success) {
-    const error: IpcError = { code: 'INVALID_PAYLOAD', message: issueText(channel, parsed.error.issues) };
+    const error: IpcError = { code: 'INVALID_PAYLOAD', kind: 'validation', message: issueText(channel, parsed.error.issues) };
     const field = parsed.error.issues[0]?.path.map(String).join('.');
     if (field) error.field = field;
     return { ok: false, error };
@@ -59,7 +60,7 @@ export async function dispatch(
     // A handler answering outside the contract is a bug in main; the page must not get a shape it does
     // not expect. The issue paths (not the values) go to the log.
     logger.error(`[ipc] ${channel} answered outside the contract: ${checked.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`);
-    return { ok: false, error: { code: 'INTERNAL', message: `${channel} produced an invalid answer; see the app log` } };
+    return { ok: false, error: { code: 'INTERNAL', kind: 'internal', message: `${channel} produced an invalid answer; see the app log` } };
   }
   return { ok: true, value: checked.data };
 }
@@ -72,7 +73,7 @@ export function registerHandlers(ipcMain: IpcMainLike, handlers: Handlers, isTru
       const url = event?.senderFrame?.url ?? '';
       let result: IpcResult<unknown>;
       if (!isTrustedFrameUrl(url)) {
-        result = { ok: false, error: { code: 'UNTRUSTED_SENDER', message: 'IPC from an untrusted frame was refused' } };
+        result = { ok: false, error: { code: 'UNTRUSTED_SENDER', kind: 'rejected', message: 'IPC from an untrusted frame was refused' } };
       } else {
         result = await dispatch(channel, handlers, payload, logger);
       }
@@ -93,7 +94,7 @@ export function stubHandlers(partial: Partial<Handlers>): Handlers {
     out[channel] =
       given ??
       (async () => {
-        throw Object.assign(new Error(`${channel} is not implemented in this test`), { code: 'NOT_IMPLEMENTED' });
+        throw new OperationError('NOT_IMPLEMENTED', `${channel} is not implemented in this test`);
       });
   }
   return out as unknown as Handlers;

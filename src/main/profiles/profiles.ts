@@ -15,13 +15,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { TRADING_CHAIN_ID, serviceEnvironmentOf, type Network, type ServiceEnvironment } from '../../shared/eip712/index.js';
 import { openNodeSettings, type SettingsStore } from '../settings/settingsStore.js';
+import type { ClassifiedError } from '../../shared/errorKinds.js';
 
 /**
  * A profile cannot be resolved: unknown name, a malformed URL, or an address that is not configured.
  * Bad configuration, not a failed operation: services report it as a validation error (CLI exit 2).
  * Defined here rather than in services so this lower layer never imports upward.
  */
-export class ProfileError extends Error {
+export class ProfileError extends Error implements ClassifiedError {
+  /** Bad configuration: the command is refused before anything is sent. */
+  readonly errorKind = 'validation' as const;
   readonly field: string | undefined;
   readonly hint: string | undefined;
 
@@ -34,6 +37,14 @@ export class ProfileError extends Error {
     this.name = 'ProfileError';
     this.field = options.field;
     this.hint = options.hint;
+  }
+
+  get errorCode(): string {
+    return this.code;
+  }
+
+  get errorHint(): string | undefined {
+    return this.hint;
   }
 }
 

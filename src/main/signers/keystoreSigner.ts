@@ -4,6 +4,7 @@
  * The decrypted key lives only inside a PrivateKey object, which never reveals it.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { decryptKeystoreJson, isKeystoreJson } from 'ethers';
 import { digestOf, type TypedData } from '../../shared/eip712/index.js';
 import { toChecksumAddress } from '../../shared/identity/index.js';
@@ -45,10 +46,10 @@ export class KeystoreSigner implements Signer {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (/incorrect password/i.test(message)) {
-        throw new SignerError('WRONG_PASSWORD', `wrong password for the keystore ${file}`);
+        throw new SignerError('WRONG_PASSWORD', `wrong password for the keystore ${shownName(file)}`);
       }
       // ethers redacts the password in its errors; its text names the damaged part of the file.
-      throw new SignerError('KEYSTORE_INVALID', `the keystore ${file} cannot be decrypted: ${message}`, { cause: err });
+      throw new SignerError('KEYSTORE_INVALID', `the keystore ${shownName(file)} cannot be decrypted: ${message}`, { cause: err });
     }
     return new KeystoreSigner(PrivateKey.fromHex(privateKeyHex));
   }
@@ -73,10 +74,19 @@ async function readKeystore(file: string): Promise<string> {
   try {
     json = await readFile(file, 'utf8');
   } catch (err) {
-    throw new SignerError('KEYSTORE_UNREADABLE', `cannot read the keystore ${file}: ${(err as Error).message}`, { cause: err });
+    // Node's message repeats the full path; the code (ENOENT, EACCES) says what went wrong.
+    throw new SignerError('KEYSTORE_UNREADABLE', `cannot read the keystore ${shownName(file)} (${(err as NodeJS.ErrnoException).code ?? 'read error'})`, { cause: err });
   }
   if (!isKeystoreJson(json)) {
-    throw new SignerError('KEYSTORE_INVALID', `${file} is not an Ethereum JSON keystore (version 3 with crypto.kdf scrypt or pbkdf2)`);
+    throw new SignerError('KEYSTORE_INVALID', `${shownName(file)} is not an Ethereum JSON keystore (version 3 with crypto.kdf scrypt or pbkdf2)`);
   }
   return json;
+}
+
+/**
+ * The keystore as messages name it: its file name only. Messages reach the renderer and logs, and a full
+ * path tells more about the machine (user name, folder layout) than the person needs to fix the input.
+ */
+function shownName(file: string): string {
+  return path.basename(file);
 }

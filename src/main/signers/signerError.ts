@@ -3,6 +3,8 @@
  * went wrong and the message says what to do; no message ever includes a password, a private key or
  * the raw value of an environment variable.
  */
+import type { ClassifiedError, ErrorKind } from '../../shared/errorKinds.js';
+
 export type SignerErrorCode =
   /** The keystore's MAC did not match: the password is wrong. */
   | 'WRONG_PASSWORD'
@@ -21,7 +23,22 @@ export type SignerErrorCode =
   /** The offline signer could not write the request or read the signature back. */
   | 'OFFLINE_IO';
 
-export class SignerError extends Error {
+/**
+ * Codes that mean the --signer input is unusable (file, password, variable): found before anything is
+ * signed, so they are input errors (exit 2). The rest are failed operations.
+ */
+const INPUT_CODES: readonly SignerErrorCode[] = ['WRONG_PASSWORD', 'KEYSTORE_UNREADABLE', 'KEYSTORE_INVALID', 'ENV_KEY_MISSING', 'ENV_KEY_INVALID'];
+const HINTS: Partial<Record<SignerErrorCode, string>> = {
+  WRONG_PASSWORD: 'Check the keystore password (PERPS_KEYSTORE_PASSWORD, or type it when asked).',
+  KEYSTORE_UNREADABLE: 'Check the path in --signer keystore:FILE.',
+  KEYSTORE_INVALID: '--signer keystore:FILE needs an Ethereum JSON keystore (v3).',
+  ENV_KEY_MISSING: 'Set the variable named in --signer env:VAR to the main wallet private key (hex).',
+  ENV_KEY_INVALID: 'The variable must hold 64 hex characters (optionally 0x-prefixed).',
+  SIGNATURE_MISMATCH: 'The signature was made by another key or over other data. Sign exactly the typed data shown, with the wallet given by --wallet.',
+  SIGNATURE_MALFORMED: 'Paste the 65-byte signature (0x + 130 hex characters).',
+};
+
+export class SignerError extends Error implements ClassifiedError {
   constructor(
     readonly code: SignerErrorCode,
     message: string,
@@ -29,5 +46,17 @@ export class SignerError extends Error {
   ) {
     super(message, options);
     this.name = 'SignerError';
+  }
+
+  get errorKind(): ErrorKind {
+    return INPUT_CODES.includes(this.code) ? 'validation' : 'rejected';
+  }
+
+  get errorCode(): string {
+    return this.code;
+  }
+
+  get errorHint(): string | undefined {
+    return HINTS[this.code];
   }
 }

@@ -3,6 +3,8 @@
  * There is deliberately no plain-text fallback: if the keychain is missing, locked or refuses, signing
  * stops here with one of these.
  */
+import type { ClassifiedError, ErrorKind } from '../../shared/errorKinds.js';
+
 export type VaultErrorCode =
   | 'KEYCHAIN_UNAVAILABLE'
   | 'KEYCHAIN_LOCKED'
@@ -22,7 +24,10 @@ const ACTIONS: Record<VaultErrorCode, string> = {
   INVALID_INPUT: 'Check the values and try again.',
 };
 
-export class VaultError extends Error {
+/** Locked or unreachable keychains may work in a moment; a refusal or a missing key will not. */
+const TRANSIENT_CODES: readonly VaultErrorCode[] = ['KEYCHAIN_UNAVAILABLE', 'KEYCHAIN_LOCKED', 'KEYCHAIN_FAILED'];
+
+export class VaultError extends Error implements ClassifiedError {
   readonly action: string;
 
   constructor(
@@ -32,6 +37,19 @@ export class VaultError extends Error {
     super(`${detail}. ${ACTIONS[code]}`);
     this.name = 'VaultError';
     this.action = ACTIONS[code];
+  }
+
+  get errorKind(): ErrorKind {
+    if (this.code === 'INVALID_INPUT') return 'validation';
+    return TRANSIENT_CODES.includes(this.code) ? 'transient' : 'rejected';
+  }
+
+  get errorCode(): string {
+    return this.code;
+  }
+
+  get errorHint(): string {
+    return this.action;
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import { parseWith } from '../../shared/protocol/index.js';
+import type { ClassifiedError, ErrorKind } from '../../shared/errorKinds.js';
 import { NetworkError, TimeoutError } from '../api/errors.js';
 import { DEFAULT_TIMEOUT_MS, httpRequest, type FetchFn } from '../api/http.js';
 import { DEFAULT_RETRY, validateRetryPolicy, withRetry, type RandomFn, type RetryPolicy, type SleepFn } from '../api/retry.js';
@@ -27,7 +28,8 @@ import {
 } from './schemas.js';
 
 /** The venue answered with an error status; its error bodies are bare strings (400 unparseable, 422 wrong shape). */
-export class VenueInfoError extends Error {
+export class VenueInfoError extends Error implements ClassifiedError {
+  readonly errorCode = 'VENUE_ERROR';
   constructor(
     readonly status: number,
     readonly requestType: string,
@@ -35,6 +37,10 @@ export class VenueInfoError extends Error {
   ) {
     super(`venue info ${requestType}: HTTP ${status}: ${detail}`);
     this.name = 'VenueInfoError';
+  }
+
+  get errorKind(): ErrorKind {
+    return this.status >= 500 || this.status === 429 ? 'transient' : 'rejected';
   }
 }
 

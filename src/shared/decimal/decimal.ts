@@ -6,6 +6,7 @@
  * (no trailing zeros, no exponent, no '+', no '-0').
  */
 import DecimalJs from 'decimal.js';
+import type { ClassifiedError } from '../errorKinds.js';
 
 /** A private Decimal constructor so app settings can never change precision or rounding under us. */
 export const Decimal = DecimalJs.clone({ precision: 80, rounding: DecimalJs.ROUND_HALF_UP, toExpNeg: -100, toExpPos: 100 });
@@ -16,7 +17,10 @@ const WIRE_DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 /** Laxer input accepted from people typing (leading zeros, '.5', '5.'), still no exponent or '+'. */
 const INPUT_DECIMAL = /^-?(\d+\.?\d*|\.\d+)$/;
 
-export class DecimalError extends Error {
+export class DecimalError extends Error implements ClassifiedError {
+  /** Input errors: found before anything is signed. */
+  readonly errorKind = 'validation' as const;
+  readonly errorCode = 'VALIDATION_ERROR';
   constructor(
     message: string,
     readonly field?: string,

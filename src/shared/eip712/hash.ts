@@ -4,6 +4,7 @@
  * every trade, so this avoids the generic encoder's per-call type parsing (the spec's structs are flat:
  * no nested or array types, which is what makes this small).
  */
+import type { ClassifiedError } from '../errorKinds.js';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { DOMAIN_FIELDS, STRUCTS, domainFor, type Eip712Field, type MessageOf, type PrimaryType, type TypedData } from './domain.js';
 
@@ -23,7 +24,10 @@ export function typeHashOf(primaryType: PrimaryType): Uint8Array {
   return TYPEHASHES[primaryType];
 }
 
-export class TypedDataError extends Error {
+export class TypedDataError extends Error implements ClassifiedError {
+  /** Values are validated before signing; one that still cannot be encoded is a bug here. */
+  readonly errorKind = 'internal' as const;
+  readonly errorCode = 'SIGNING_ERROR';
   constructor(message: string) {
     super(message);
     this.name = 'TypedDataError';

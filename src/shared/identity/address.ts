@@ -5,8 +5,11 @@
  * index. Only subaccount 0 is addressable, so a valid account_id is the lowercase wallet plus 24 hex zeros.
  */
 import { getAddress } from 'ethers';
+import type { ClassifiedError } from '../errorKinds.js';
 
-export class IdentifierError extends Error {
+export class IdentifierError extends Error implements ClassifiedError {
+  readonly errorKind = 'validation' as const;
+  readonly errorCode = 'VALIDATION_ERROR';
   constructor(
     message: string,
     readonly field?: string,

@@ -4,6 +4,7 @@
  * callers read the items, so the envelope's `success` flag alone never makes an error out of a 200.
  */
 import { z } from 'zod';
+import type { ClassifiedError } from '../errorKinds.js';
 
 export const ERROR_CODES = [
   'INVALID_REQUEST',
@@ -19,7 +20,7 @@ export const ERROR_CODES = [
 export type KnownErrorCode = (typeof ERROR_CODES)[number];
 
 /** A service error: code (null for the code-less 409), HTTP status and the server's message. */
-export class ApiError extends Error {
+export class ApiError extends Error implements ClassifiedError {
   constructor(
     readonly code: string | null,
     readonly status: number,
@@ -32,10 +33,22 @@ export class ApiError extends Error {
   get isReplayedNonce(): boolean {
     return this.status === 409;
   }
+
+  /** A 5xx or 429 may pass; any other answer is the service's refusal. */
+  get errorKind(): 'rejected' | 'transient' {
+    return this.status >= 500 || this.status === 429 ? 'transient' : 'rejected';
+  }
+
+  /** The service's code; the code-less 409 is a replayed nonce. */
+  get errorCode(): string {
+    return this.code ?? (this.status === 409 ? 'NONCE_REPLAYED' : `HTTP_${this.status}`);
+  }
 }
 
 /** The response did not match the spec's shape; the message names the field. */
-export class DecodeError extends Error {
+export class DecodeError extends Error implements ClassifiedError {
+  readonly errorKind = 'rejected' as const;
+  readonly errorCode = 'BAD_RESPONSE';
   constructor(
     message: string,
     readonly issues: readonly { path: string; message: string }[] = [],

@@ -7,3 +7,4 @@ export * from './schemas/orders.js';
 export * from './schemas/account.js';
 export * from './schemas/companion.js';
 export * from './marketRules.js';
+export * from './tradingMath.js';

@@ -49,7 +49,7 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     expect(profile.sim.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
     expect(profile.mainnet.configured).toBe(false);
     // Mainnet without URLs is refused and the sim session keeps running.
-    expect((await h.fail('app:setProfile', { profile: 'mainnet' })).code).toBe('PROFILE_NOT_CONFIGURED');
+    expect(await h.fail('app:setProfile', { profile: 'mainnet' })).toMatchObject({ code: 'VALIDATION', reason: 'PROFILE_NOT_CONFIGURED' });
     expect((await h.call('app:getProfile', {})).sim.running).toBe(true);
   });
 
@@ -64,7 +64,7 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     expect(choice!.address).toBe(keystore.wallet.address);
     // The renderer never sees the path, only a token.
     expect(JSON.stringify(choice)).not.toContain(h.dataDir);
-    expect((await h.fail('wallet:connectKeystore', { file_token: choice!.file_token, password: 'wrong' })).code).toBe('WRONG_PASSWORD');
+    expect(await h.fail('wallet:connectKeystore', { file_token: choice!.file_token, password: 'wrong' })).toMatchObject({ code: 'VALIDATION', reason: 'WRONG_PASSWORD' });
     const view = await h.call('wallet:connectKeystore', { file_token: choice!.file_token, password: PASSWORD });
     expect(view.address).toBe(keystore.wallet.address);
     expect(view.signer).toMatchObject({ kind: 'keystore', label: 'Keystore main-wallet.json' });
@@ -291,7 +291,7 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
   it('switches to a configured mainnet profile and back; the simulator resumes from its saved state', async () => {
     const before = (await h.call('account:balance', {})).free_balance;
     // URLs the user fills in are validated before they are stored.
-    expect((await h.fail('app:setProfile', { profile: 'mainnet', mainnet: { base_url: 'not a url', venue_info_url: 'http://127.0.0.1:9/info' } })).code).toBe('INVALID_URL');
+    expect((await h.fail('app:setProfile', { profile: 'mainnet', mainnet: { base_url: 'not a url', venue_info_url: 'http://127.0.0.1:9/info' } })).reason).toBe('INVALID_URL');
     const onMainnet = await h.call('app:setProfile', { profile: 'mainnet', mainnet: { base_url: 'http://127.0.0.1:9/api/v1', venue_info_url: 'http://127.0.0.1:9/info' } });
     expect(onMainnet).toMatchObject({ active: 'mainnet', environment: 'Mainnet', sim: { running: false }, mainnet: { configured: true, venue_ws_url: null } });
     expect((await h.call('app:getInfo', {})).profile).toBe('mainnet');

@@ -91,7 +91,7 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
     expect(wrong.code).toBe('WRONG_CHAIN');
     expect((await h.call('companion:getSettings', {})).chains.find((c) => c.chain === 'arbitrum')?.rpc_source).toBe('simulator');
     const notUrl = await h.fail('companion:setRpcUrl', { chain: 'arbitrum', url: 'file:///etc/passwd' });
-    expect(notUrl.code).toBe('INVALID_URL');
+    expect(notUrl).toMatchObject({ code: 'VALIDATION', reason: 'INVALID_URL' });
     expect((await h.fail('companion:setRpcUrl', { chain: 'venue_core', url: `${origin()}/rpc/base` })).code).toBe('VALIDATION');
 
     const stored = await h.call('companion:setRpcUrl', { chain: 'arbitrum', url: `${origin()}/rpc/arbitrum/` });

@@ -26,10 +26,10 @@ describe('toIpcError', () => {
     [new VaultError('INVALID_INPUT', 'bad agent'), { code: 'VALIDATION', reason: 'INVALID_INPUT' }],
     [new LedgerError('DEVICE_LOCKED', 'The Ledger is locked'), { code: 'DEVICE_LOCKED' }],
     [new LedgerError('BLIND_SIGNING_DECLINED', 'declined'), { code: 'BLIND_SIGNING_DECLINED' }],
-    [new SignerError('WRONG_PASSWORD', 'wrong password for the keystore'), { code: 'WRONG_PASSWORD' }],
+    [new SignerError('WRONG_PASSWORD', 'wrong password for the keystore'), { code: 'VALIDATION', reason: 'WRONG_PASSWORD' }],
     [new OperationError('NO_TRADING_KEY', 'no key', { hint: 'create one' }), { code: 'NO_TRADING_KEY', hint: 'create one' }],
-    [new ProfileError('PROFILE_NOT_CONFIGURED', 'no URLs', { hint: 'fill them in' }), { code: 'PROFILE_NOT_CONFIGURED', hint: 'fill them in' }],
-    [new NetworkError('POST', 'http://x/orders', 'reset'), { code: 'NETWORK_ERROR' }],
+    [new ProfileError('PROFILE_NOT_CONFIGURED', 'no URLs', { hint: 'fill them in' }), { code: 'VALIDATION', kind: 'validation', reason: 'PROFILE_NOT_CONFIGURED', hint: 'fill them in' }],
+    [new NetworkError('POST', 'http://x/orders', 'reset'), { code: 'NETWORK_ERROR', kind: 'transient' }],
     [new TimeoutError('GET', 'http://x/markets', 1000, true), { code: 'TIMEOUT' }],
     [new WriteLandedUnknownResultError('POST /orders', 2, new Error('lost'), new ApiError(null, 409, 'used')), { code: 'LANDED_RESULT_UNKNOWN' }],
   ])('%s', (err, expected) => {
@@ -47,10 +47,26 @@ describe('toIpcError', () => {
   it('an unexpected error is INTERNAL; its text goes to the log, not the page', () => {
     const logged: string[] = [];
     const out = toIpcError(new TypeError('cannot read properties of undefined (reading secretThing)'), 'orders:place', { error: (m) => logged.push(m) });
-    expect(out).toEqual({ code: 'INTERNAL', message: 'orders:place failed unexpectedly; see the app log for details' });
+    expect(out).toEqual({ code: 'INTERNAL', kind: 'internal', message: 'orders:place failed unexpectedly; see the app log for details' });
     expect(logged.join()).toMatch(/secretThing/);
     expect(toIpcError('a string', 'x', quiet).code).toBe('INTERNAL');
     expect(toIpcError(null, 'x', quiet).code).toBe('INTERNAL');
+  });
+
+  it("a Node error with an uppercase code (ENOENT and its path) is internal: the path stays in main's log", () => {
+    const logged: string[] = [];
+    const enoent = Object.assign(new Error("ENOENT: no such file or directory, open '/home/alice/keys/main.json'"), { code: 'ENOENT' });
+    const out = toIpcError(enoent, 'wallet:connectKeystore', { error: (m) => logged.push(m) });
+    expect(out).toEqual({ code: 'INTERNAL', kind: 'internal', message: 'wallet:connectKeystore failed unexpectedly; see the app log for details' });
+    expect(JSON.stringify(out)).not.toMatch(/alice/);
+    expect(logged.join()).toMatch(/alice/);
+  });
+
+  it('the kind decides: validation is VALIDATION with the rule as reason, the rest keep their code and kind', () => {
+    expect(toIpcError(new ApiError(null, 503, 'busy'), 'x', quiet)).toMatchObject({ code: 'HTTP_503', kind: 'transient' });
+    expect(toIpcError(new ApiError('FORBIDDEN', 403, 'no key'), 'x', quiet)).toMatchObject({ code: 'FORBIDDEN', kind: 'rejected' });
+    expect(toIpcError(new SignerError('KEYSTORE_INVALID', 'not a keystore'), 'x', quiet)).toMatchObject({ code: 'VALIDATION', kind: 'validation', reason: 'KEYSTORE_INVALID' });
+    expect(toIpcError(new VaultError('KEYCHAIN_LOCKED', 'locked'), 'x', quiet)).toMatchObject({ code: 'KEYCHAIN_LOCKED', kind: 'transient' });
   });
 });
 
@@ -88,7 +104,7 @@ describe('dispatch / registerHandlers', () => {
       { amount: '5' },
       quiet,
     );
-    expect(r).toEqual({ ok: false, error: { code: 'VALIDATION', message: 'amount: 5 is more than the free balance', field: 'amount', reason: 'INSUFFICIENT_BALANCE' } });
+    expect(r).toEqual({ ok: false, error: { code: 'VALIDATION', kind: 'validation', message: 'amount: 5 is more than the free balance', field: 'amount', reason: 'INSUFFICIENT_BALANCE' } });
   });
 
   it('registers every channel, refuses untrusted frames and records each exchange', async () => {

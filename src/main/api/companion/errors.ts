@@ -6,12 +6,13 @@
  * input; retrying changes nothing). Transport failures stay NetworkError / TimeoutError and shape
  * mismatches DecodeError, as for the trading API.
  */
+import type { ClassifiedError, ErrorKind } from '../../../shared/errorKinds.js';
 import { NetworkError, TimeoutError } from '../errors.js';
 
 export type CompanionApiName = 'bridge' | 'points' | 'aggregator';
 
 /** The companion service answered with an error status. `serverMessage` is its `error` text (or `HTTP n`). */
-export class CompanionApiError extends Error {
+export class CompanionApiError extends Error implements ClassifiedError {
   constructor(
     readonly api: CompanionApiName,
     /** Route label, e.g. 'GET /quote'. */
@@ -21,6 +22,14 @@ export class CompanionApiError extends Error {
   ) {
     super(`${api} ${route}: HTTP ${status}: ${serverMessage}`);
     this.name = 'CompanionApiError';
+  }
+
+  get errorKind(): ErrorKind {
+    return this.status >= 500 || this.status === 429 ? 'transient' : 'rejected';
+  }
+
+  get errorCode(): string {
+    return `${this.api.toUpperCase()}_${this.status >= 500 ? 'UNAVAILABLE' : 'REJECTED'}`;
   }
 }
 

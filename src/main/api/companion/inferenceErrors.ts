@@ -16,6 +16,7 @@
  * (redactKey).
  */
 import { InferenceErrorSchema } from '../../../shared/protocol/index.js';
+import type { ClassifiedError, ErrorKind } from '../../../shared/errorKinds.js';
 
 export type InferenceErrorKind =
   | 'invalid_request'
@@ -45,7 +46,7 @@ export const INFERENCE_ACTIONS: Record<InferenceErrorKind, string> = {
 
 const RETRYABLE: ReadonlySet<InferenceErrorKind> = new Set(['rate_limited', 'host_unavailable']);
 
-export class InferenceError extends Error {
+export class InferenceError extends Error implements ClassifiedError {
   readonly action: string;
   /** True only for 429 and 502/503: worth the same request again after a backoff. */
   readonly retryable: boolean;
@@ -64,6 +65,18 @@ export class InferenceError extends Error {
     this.name = 'InferenceError';
     this.action = INFERENCE_ACTIONS[kind];
     this.retryable = RETRYABLE.has(kind);
+  }
+
+  get errorKind(): ErrorKind {
+    return this.retryable ? 'transient' : 'rejected';
+  }
+
+  get errorCode(): string {
+    return `INFERENCE_${this.kind.toUpperCase()}`;
+  }
+
+  get errorHint(): string {
+    return this.action;
   }
 }
 

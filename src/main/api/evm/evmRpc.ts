@@ -15,6 +15,7 @@
 import { FetchRequest, JsonRpcProvider, Network, isError, type TransactionReceipt, type TransactionRequest } from 'ethers';
 import { DEFAULT_TIMEOUT_MS, httpRequest, type FetchFn } from '../http.js';
 import { NetworkError, TimeoutError } from '../errors.js';
+import type { ClassifiedError, ErrorKind } from '../../../shared/errorKinds.js';
 
 export type EvmRpcErrorCode =
   /** No usable answer from the endpoint (refused, DNS, timeout, not JSON-RPC). */
@@ -32,7 +33,7 @@ export type EvmRpcErrorCode =
   /** Any other JSON-RPC error. */
   | 'RPC_ERROR';
 
-export class EvmRpcError extends Error {
+export class EvmRpcError extends Error implements ClassifiedError {
   /** Structured extras for --json output and the services (e.g. tx_hash of a receipt that did not come). Never secrets. */
   readonly details: Record<string, unknown> | undefined;
 
@@ -46,6 +47,15 @@ export class EvmRpcError extends Error {
     super(`${chain}: ${reason}`, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = 'EvmRpcError';
     this.details = options?.details;
+  }
+
+  /** No answer, or no receipt yet, may change; a revert, a wrong chain or a short balance will not. */
+  get errorKind(): ErrorKind {
+    return this.code === 'RPC_UNREACHABLE' || this.code === 'RECEIPT_TIMEOUT' ? 'transient' : 'rejected';
+  }
+
+  get errorCode(): string {
+    return this.code;
   }
 
   /** The same failure with more details (the caller knows what the transaction was for). */

@@ -41,16 +41,17 @@ export function companionFailure(err: unknown): unknown {
   if (err instanceof CompanionApiError) {
     const api = err.api.toUpperCase();
     return err.status >= 500
-      ? new OperationError(`${api}_UNAVAILABLE`, err.message, { status: err.status, cause: err, hint: `The ${err.api} service failed; retry later.` })
+      ? new OperationError(`${api}_UNAVAILABLE`, err.message, { kind: 'transient', status: err.status, cause: err, hint: `The ${err.api} service failed; retry later.` })
       : new OperationError(`${api}_REJECTED`, err.message, { status: err.status, cause: err, hint: `The ${err.api} service refused the request; the message names the parameter.` });
   }
   if (err instanceof InferenceError) {
-    return new OperationError(`INFERENCE_${err.kind.toUpperCase()}`, err.message, { status: err.status, cause: err, hint: err.action });
+    return new OperationError(err.errorCode, err.message, { kind: err.errorKind === 'transient' ? 'transient' : 'rejected', status: err.status, cause: err, hint: err.action });
   }
-  if (err instanceof EvmRpcError) return new OperationError(err.code, err.message, { cause: err, hint: RPC_HINTS[err.code], ...(err.details ? { details: err.details } : {}) });
-  if (err instanceof LedgerError) return new OperationError(`LEDGER_${err.code}`, err.message, { cause: err });
+  if (err instanceof EvmRpcError) return new OperationError(err.code, err.message, { kind: err.errorKind === 'transient' ? 'transient' : 'rejected', cause: err, hint: RPC_HINTS[err.code], ...(err.details ? { details: err.details } : {}) });
+  if (err instanceof LedgerError) return new OperationError(`LEDGER_${err.code}`, err.message, { kind: err.errorKind === 'transient' ? 'transient' : 'rejected', cause: err });
   if (err instanceof NetworkError || err instanceof TimeoutError) {
-    return new OperationError(err instanceof TimeoutError ? 'TIMEOUT' : 'NETWORK_ERROR', err.message, {
+    return new OperationError(err.errorCode, err.message, {
+      kind: 'transient',
       cause: err,
       // Read by app and command-line users alike, so it names both places a URL is set.
       hint: 'Is the companion service reachable? Check its URL (in the app: Settings › Companion services; on the command line: --bridge-url, --platform-url, --aggregator-url, --inference-url); for the simulator, is `perps sim` running?',

@@ -64,6 +64,7 @@ export async function readMark(ctx: Pick<TradingContext, 'venue'>, market: Marke
 export class WaitTimeoutError extends OperationError {
   constructor(what: string, timeoutMs: number, details?: Record<string, unknown>) {
     super('WAIT_TIMEOUT', `${what}: still not done after ${Math.round(timeoutMs / 1000)} s`, {
+      kind: 'transient',
       hint: 'Nothing was cancelled: the request is still on the service. Check it again later (e.g. `perps order get ID --wait`).',
       ...(details ? { details } : {}),
     });

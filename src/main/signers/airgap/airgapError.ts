@@ -3,6 +3,8 @@
  * belong to this request (another wallet, another message, an old QR code left on a screen), so those
  * cases have their own codes and the message says what the user should check.
  */
+import type { ClassifiedError, ErrorKind } from '../../../shared/errorKinds.js';
+
 export type AirgapErrorCode =
   /** Only AuthorizeAgent, RevokeAgent and Withdraw are signed by the main wallet. */
   | 'NOT_A_CUSTODY_ACTION'
@@ -23,7 +25,7 @@ export type AirgapErrorCode =
   /** A signature file could not be read or is too large. */
   | 'FILE_UNREADABLE';
 
-export class AirgapError extends Error {
+export class AirgapError extends Error implements ClassifiedError {
   constructor(
     readonly code: AirgapErrorCode,
     message: string,
@@ -31,5 +33,13 @@ export class AirgapError extends Error {
   ) {
     super(message, options);
     this.name = 'AirgapError';
+  }
+
+  get errorKind(): ErrorKind {
+    return this.code === 'INVALID_REQUEST' ? 'validation' : 'rejected';
+  }
+
+  get errorCode(): string {
+    return this.code;
   }
 }

@@ -5,6 +5,8 @@
  * and the services can switch on, the original error kept as `cause`.
  */
 
+import type { ClassifiedError, ErrorKind } from '../../../shared/errorKinds.js';
+
 export type LedgerErrorCode =
   /** No Ledger is plugged in (or none this process may open). */
   | 'NO_DEVICE'
@@ -35,7 +37,10 @@ export type LedgerErrorCode =
   /** Any other status word or transport failure. */
   | 'DEVICE_ERROR';
 
-export class LedgerError extends Error {
+/** The device may answer once the user acts (unlocks it, opens the app, plugs it in, closes Ledger Live). */
+const TRANSIENT_CODES: readonly LedgerErrorCode[] = ['NO_DEVICE', 'DEVICE_LOCKED', 'ETH_APP_NOT_OPEN', 'DISCONNECTED', 'TIMEOUT', 'DEVICE_BUSY'];
+
+export class LedgerError extends Error implements ClassifiedError {
   constructor(
     readonly code: LedgerErrorCode,
     message: string,
@@ -48,6 +53,15 @@ export class LedgerError extends Error {
 
   /** The device's status word when the failure came from one. */
   readonly statusCode?: number;
+
+  get errorKind(): ErrorKind {
+    if (this.code === 'INVALID_PATH') return 'validation';
+    return TRANSIENT_CODES.includes(this.code) ? 'transient' : 'rejected';
+  }
+
+  get errorCode(): string {
+    return this.code;
+  }
 }
 
 /** Status words the code switches on. Named here once so every comparison reads as what it means. */

@@ -7,6 +7,8 @@ import type { IpcError, IpcResult, PerpsApi } from '../../../shared/ipc';
 
 export class IpcQueryError extends Error {
   readonly code: string;
+  /** validation, rejected, transient or internal (absent on errors made in the renderer). */
+  readonly kind: IpcError['kind'];
   readonly hint: string | undefined;
   /** The specific rule behind a VALIDATION error (UNKNOWN_MARKET, INSUFFICIENT_BALANCE, ...). */
   readonly reason: string | undefined;
@@ -16,13 +18,14 @@ export class IpcQueryError extends Error {
     super(error.message);
     this.name = 'IpcQueryError';
     this.code = error.code;
+    this.kind = error.kind;
     this.hint = error.hint;
     this.reason = error.reason;
     this.field = error.field;
   }
 
   toIpcError(): IpcError {
-    return { code: this.code, message: this.message, ...(this.hint ? { hint: this.hint } : {}), ...(this.reason ? { reason: this.reason } : {}), ...(this.field ? { field: this.field } : {}) };
+    return { code: this.code, ...(this.kind ? { kind: this.kind } : {}), message: this.message, ...(this.hint ? { hint: this.hint } : {}), ...(this.reason ? { reason: this.reason } : {}), ...(this.field ? { field: this.field } : {}) };
   }
 }
 
@@ -40,7 +43,7 @@ export async function unwrap<T>(call: Promise<IpcResult<T>>): Promise<T> {
     result = await call;
   } catch (err) {
     // The bridge itself failed (the main process is gone or the channel is unknown): still a typed error.
-    throw new IpcQueryError({ code: 'IPC_UNAVAILABLE', message: err instanceof Error ? err.message : String(err), hint: 'The app core did not answer; restart the app if this persists.' });
+    throw new IpcQueryError({ code: 'IPC_UNAVAILABLE', kind: 'transient', message: err instanceof Error ? err.message : String(err), hint: 'The app core did not answer; restart the app if this persists.' });
   }
   if (result.ok) return result.value;
   throw new IpcQueryError(result.error);
@@ -53,9 +56,7 @@ export function asIpcError(err: unknown): IpcError {
   return { code: 'RENDERER', message: String(err) };
 }
 
-/** Codes that describe the request, not a passing fault: retrying them unchanged cannot help. */
-const PERMANENT = /^(INVALID|VALIDATION|FORBIDDEN|UNAUTHORIZED|NOT_FOUND|UNTRUSTED|NO_|PROFILE|KEYCHAIN|SIGNER|LEDGER|REJECTED|INSUFFICIENT|UNKNOWN)/;
-
+/** Only a transient failure (no answer, a 5xx, the core switching profiles) may pass by itself. */
 export function isRetryable(err: unknown): boolean {
-  return err instanceof IpcQueryError && !PERMANENT.test(err.code);
+  return err instanceof IpcQueryError && err.kind === 'transient';
 }

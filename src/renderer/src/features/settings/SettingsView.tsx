@@ -112,7 +112,7 @@ const PATH_FIELDS = ['path'] as const;
 function airgapFieldError(error: unknown, names: readonly string[]): string | undefined {
   let text = fieldError(error, names);
   // A path main cannot parse comes back as INVALID_PATH, without a field name.
-  if (text === undefined && names === PATH_FIELDS && error instanceof IpcQueryError && error.code === 'INVALID_PATH') text = error.message;
+  if (text === undefined && names === PATH_FIELDS && error instanceof IpcQueryError && (error.reason ?? error.code) === 'INVALID_PATH') text = error.message;
   return text?.replace(/^[\w-]+:[\w-]+: [\w.]+: /, '');
 }
 
