@@ -21,6 +21,9 @@
 import { z } from 'zod';
 import type { ChannelName, EventName } from './ipcChannels.js';
 import { ERROR_KINDS, type ErrorKind } from './errorKinds.js';
+import { OrderIntentSchema, type BracketIntent, type BracketLevel, type OrderIntent, type OrderKind, type SingleIntent } from './orders/intents.js';
+import { OrderReviewSchema, ReviewLegSchema, type OrderReview, type ReviewLeg } from './orders/review.js';
+import { TypedDataViewSchema, type TypedDataView } from './signingViews.js';
 import {
   AskRequestSchema,
   AssistantAnswerViewSchema,
@@ -34,6 +37,7 @@ import {
   CreditedPointsViewSchema,
   PointsEstimateRequestSchema,
   PointsEstimateViewSchema,
+  RECEIVER_CHANNELS,
   SetAssistantModelRequestSchema,
   SetInferenceKeyRequestSchema,
   SetPartnerCodeRequestSchema,
@@ -231,8 +235,12 @@ export const ConnectKeystoreRequestSchema = z.strictObject({
 });
 
 export const ConnectEnvRequestSchema = z.strictObject({
-  /** Name of an environment variable of the app's process holding the key (automation only). */
-  variable: z.string().regex(/^[A-Z_][A-Z0-9_]{0,63}$/, 'expected an environment variable name (A-Z, 0-9, _)'),
+  /**
+   * Name of an environment variable of the app's process holding the key (automation only). Only names
+   * starting with PERPS_ are eligible: the page must not be able to probe the app's other variables
+   * (whether HOME or a cloud token is set, and what shape it has).
+   */
+  variable: z.string().regex(/^PERPS_[A-Z0-9_]{1,58}$/, 'expected an environment variable named PERPS_… (A-Z, 0-9, _)'),
 });
 
 export const ConnectOfflineRequestSchema = z.strictObject({ address });
@@ -303,14 +311,7 @@ export const ImportedSignatureSchema = z.object({ signature: z.string().nullable
 
 // ---- signing review -----------------------------------------------------------------------------------
 
-export const TypedDataViewSchema = z.object({
-  domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int() }),
-  primaryType: z.string(),
-  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
-  /** Every member as signed: uint256 values as decimal strings, bools as booleans. */
-  message: z.record(z.string(), z.union([z.string(), z.boolean()])),
-});
-export type TypedDataView = z.infer<typeof TypedDataViewSchema>;
+export { TypedDataViewSchema, type TypedDataView };
 
 export const SigningReviewSchema = z.object({
   review_id: opaqueId,
@@ -424,6 +425,8 @@ export const MarketViewSchema = z.object({
   max_open_orders: z.number().int(),
   maker_fee_rate: dec,
   taker_fee_rate: dec,
+  initial_margin_ratio: dec,
+  maintenance_margin_ratio: dec,
   slippage_bps: z.number().int(),
 });
 export type MarketView = z.infer<typeof MarketViewSchema>;
@@ -462,78 +465,19 @@ export const WatchingBookSchema = z.object({ watching: z.string().nullable(), li
 
 // ---- orders -------------------------------------------------------------------------------------------
 
-const BracketLevelSchema = z.strictObject({
-  /** Mark-price threshold that arms-and-fires the leg. */
-  trigger_price: decimalIn,
-  /** Fire price; default: the market's slippage tolerance around the trigger price. */
-  limit_price: decimalIn.optional(),
-});
+export { OrderIntentSchema, type OrderIntent, type SingleIntent, type BracketIntent, type BracketLevel, type OrderKind };
+export { ReviewLegSchema as PreviewLegSchema, type ReviewLeg as PreviewLeg, type OrderReview };
 
-export const OrderRequestSchema = z.strictObject({
-  market: marketSymbol,
-  side: z.enum(SIDES),
-  order_type: z.enum(ORDER_TYPES),
-  size: decimalIn,
-  /** LIMIT: the price. MARKET: an explicit slippage bound (default: from the mark). TRIGGER: the fire price (default: from the trigger price). */
-  limit_price: decimalIn.optional(),
-  /** Default IOC for MARKET, GTC for LIMIT; omitted for TRIGGER. ALO is post-only. */
-  time_in_force: z.enum(TIME_IN_FORCE).optional(),
-  reduce_only: z.boolean().optional(),
-  leverage: z.number().int().min(1).max(1000).optional(),
-  /** Tolerance for a computed MARKET bound or fire price; default the market's slippage_bps. */
-  slippage_bps: z.number().int().min(0).max(5000).optional(),
-  /** TRIGGER orders only. */
-  trigger: z.strictObject({ trigger_price: decimalIn, tpsl: z.enum(TPSL) }).optional(),
-  /** MARKET or LIMIT entries only: whole-position TP and/or SL legs attached to this entry. */
-  bracket: z.strictObject({ tp: BracketLevelSchema.optional(), sl: BracketLevelSchema.optional() }).optional(),
-});
-export type OrderRequest = z.infer<typeof OrderRequestSchema>;
-
-export const PreviewLegSchema = z.object({
-  /** 'order' for a plain order; 'entry', 'tp', 'sl' for a bracket. */
-  label: z.enum(['order', 'entry', 'tp', 'sl']),
-  client_order_id: z.string(),
-  market: z.string(),
-  side: z.enum(SIDES),
-  order_type: z.enum(ORDER_TYPES),
-  size: dec,
-  limit_price: dec,
-  time_in_force: z.enum(TIME_IN_FORCE).nullable(),
-  reduce_only: z.boolean(),
-  leverage: z.number().int().nullable(),
-  trigger: z.object({ trigger_price: dec, tpsl: z.enum(TPSL), is_market: z.boolean() }).nullable(),
-  parent_client_order_id: z.string().nullable(),
-  /** size x limit_price (for a whole-position leg: the entry's size at the trigger price). */
-  notional: dec,
-  fee_kind: z.enum(['maker', 'taker']),
-  fee_rate: dec,
-  fee_estimate: dec,
-  summary: z.array(z.string()),
-  digest: hex32,
-  typed_data: TypedDataViewSchema,
-});
-export type PreviewLeg = z.infer<typeof PreviewLegSchema>;
-
-export const OrderPreviewSchema = z.object({
+/** An order's review (services' prepare step) under a short-lived id: orders:place takes only that id. */
+export const OrderPreviewSchema = OrderReviewSchema.extend({
   preview_id: opaqueId,
   valid_until: unixMs,
-  wallet: address,
-  /** The trading key that will sign. */
-  signer: address,
-  market: z.string(),
-  mark: dec.nullable(),
-  legs: z.array(PreviewLegSchema),
-  total_notional: dec,
-  total_fee_estimate: dec,
-  /** Initial margin the entry needs at its leverage (notional / leverage), when leverage is set. */
-  margin_required: dec.nullable(),
-  warnings: z.array(z.string()),
 });
 export type OrderPreview = z.infer<typeof OrderPreviewSchema>;
 
 export const PlaceOrdersRequestSchema = z.strictObject({ preview_id: opaqueId });
 export const PlacedLegSchema = z.object({
-  label: z.enum(['order', 'entry', 'tp', 'sl']),
+  label: z.string(),
   client_order_id: z.string(),
   order_id: z.string().nullable(),
   /** SUBMITTED means queued, not filled; follow orderStatus events. UNKNOWN: the answer was lost and the leg is not in history yet. */
@@ -775,7 +719,10 @@ export const TrackedWithdrawalsSchema = z.object({ withdrawals: z.array(TrackedW
 export const SettingsSchema = z.object({
   /** Default tolerance for MARKET orders; null: each market's own slippage_bps. */
   default_slippage_bps: z.number().int().min(0).max(5000).nullable(),
+  /** Leverage of an opening order that names none, on every market without its own default below. */
   default_leverage: z.number().int().min(1).max(1000),
+  /** Per-market defaults, by market symbol; they win over default_leverage. */
+  leverage_by_market: z.record(marketSymbol, z.number().int().min(1).max(1000)),
   /** Show the signing review before every order (off: the renderer may place right after preview). */
   confirm_orders: z.boolean(),
   /** Keys expiring within this many days are flagged and reported by keyExpiry events. */
@@ -786,6 +733,8 @@ export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z.strictObject({
   default_slippage_bps: z.number().int().min(0).max(5000).nullable().optional(),
   default_leverage: z.number().int().min(1).max(1000).optional(),
+  /** Replaces the whole map; a market absent from it falls back to default_leverage. */
+  leverage_by_market: z.record(marketSymbol, z.number().int().min(1).max(1000)).optional(),
   confirm_orders: z.boolean().optional(),
   key_expiry_warning_days: z.number().int().min(1).max(90).optional(),
   theme: z.enum(['dark', 'light']).optional(),
@@ -866,7 +815,7 @@ export const IPC_CHANNELS = {
   'markets:book': { request: BookRequestSchema, response: BookViewSchema },
   'markets:watchBook': { request: WatchBookRequestSchema, response: WatchingBookSchema },
 
-  'orders:preview': { request: z.strictObject({ order: OrderRequestSchema }), response: OrderPreviewSchema },
+  'orders:preview': { request: z.strictObject({ intent: OrderIntentSchema }), response: OrderPreviewSchema },
   'orders:place': { request: PlaceOrdersRequestSchema, response: PlaceOrdersResultSchema },
   'orders:modify': { request: ModifyOrderRequestSchema, response: ModifyOrderResultSchema },
   'orders:cancel': { request: CancelOrderRequestSchema, response: CancelResultSchema },
@@ -901,6 +850,7 @@ export const IPC_CHANNELS = {
   'companion:setRpcUrl': { request: SetRpcUrlRequestSchema, response: CompanionSettingsViewSchema },
   'companion:setPartnerCode': { request: SetPartnerCodeRequestSchema, response: CompanionSettingsViewSchema },
   'companion:setServiceUrl': { request: SetServiceUrlRequestSchema, response: CompanionSettingsViewSchema },
+  ...RECEIVER_CHANNELS,
 
   'bridge:tokenInfo': { request: TokenInfoRequestSchema, response: TokenInfoSchema },
   'bridge:quote': { request: BridgeQuoteRequestSchema, response: BridgeQuoteViewSchema },

@@ -80,6 +80,11 @@ export const CHANNEL_NAMES = [
   'companion:setRpcUrl',
   'companion:setPartnerCode',
   'companion:setServiceUrl',
+  // the receiver allowlist of bridges and swaps (adding takes a confirmation)
+  'companion:listReceivers',
+  'companion:addReceiver',
+  'companion:confirmReceiver',
+  'companion:removeReceiver',
   // bridge funding
   'bridge:tokenInfo',
   'bridge:quote',

@@ -69,6 +69,47 @@ export const SetRpcUrlRequestSchema = z.strictObject({ chain: chainId, url: http
 export const SetPartnerCodeRequestSchema = z.strictObject({ code: z.string().min(1).max(64) });
 export const SetServiceUrlRequestSchema = z.strictObject({ service: CompanionServiceSchema, url: httpUrl });
 
+// ---- receivers ----------------------------------------------------------------------------------------
+//
+// Bridges and swaps deliver to the connected main wallet, or to an address on the profile's receiver
+// allowlist; main refuses any other receiver (RECEIVER_NOT_ALLOWED) before quoting. The list changes only
+// through these channels, and adding is two calls: companion:addReceiver checks the address and answers a
+// pending confirmation with main's warning; companion:confirmReceiver adds it, and only with the address
+// given AGAIN (the user types it a second time). An id alone cannot add anything, so a single injected call
+// that replays an id does not either; the requests are strict objects so nothing else can ride along.
+
+/** Main's warning, shown before the user confirms a receiver. */
+export const RECEIVER_WARNING = 'Transfers to this address leave your wallet: only add addresses you control or trust.';
+const receiverLabel = z.string().min(1).max(48);
+
+export const ReceiverViewSchema = z.object({ address, label: z.string(), added_at: unixMs });
+export type ReceiverView = z.infer<typeof ReceiverViewSchema>;
+export const ReceiversSchema = z.object({ receivers: z.array(ReceiverViewSchema) });
+export type ReceiversView = z.infer<typeof ReceiversSchema>;
+
+export const AddReceiverRequestSchema = z.strictObject({ address, label: receiverLabel });
+export const PendingReceiverSchema = z.object({
+  /** Handle for companion:confirmReceiver; valid until expires_at, for this address only. */
+  confirmation_id: opaqueId,
+  /** Checksummed, as it will be stored. */
+  address,
+  label: z.string(),
+  warning: z.string(),
+  expires_at: unixMs,
+});
+export type PendingReceiver = z.infer<typeof PendingReceiverSchema>;
+/** `address` is the address typed a second time; it must be the pending one's. */
+export const ConfirmReceiverRequestSchema = z.strictObject({ confirmation_id: opaqueId, address });
+export const RemoveReceiverRequestSchema = z.strictObject({ address });
+
+/** The receiver channels' contract; src/shared/ipc.ts spreads it into its channel table. */
+export const RECEIVER_CHANNELS = {
+  'companion:listReceivers': { request: z.strictObject({}), response: ReceiversSchema },
+  'companion:addReceiver': { request: AddReceiverRequestSchema, response: PendingReceiverSchema },
+  'companion:confirmReceiver': { request: ConfirmReceiverRequestSchema, response: ReceiversSchema },
+  'companion:removeReceiver': { request: RemoveReceiverRequestSchema, response: ReceiversSchema },
+} as const;
+
 // ---- tokens -------------------------------------------------------------------------------------------
 
 export const TokenInfoRequestSchema = z.strictObject({ chain: chainId, token: tokenRef });
@@ -100,7 +141,7 @@ export const BridgeQuoteRequestSchema = z.strictObject({
   protocols: z.array(z.enum(BRIDGE_PROTOCOL_IDS)).min(1).max(BRIDGE_PROTOCOL_IDS.length),
   /** Integer, 100 = 1%; the service's default when omitted. */
   slippage_bps: z.number().int().min(0).max(10_000).optional(),
-  /** Default: the main wallet. */
+  /** Default: the main wallet. Any other address must be on the receiver allowlist (RECEIVER_NOT_ALLOWED). */
   receiver: address.optional(),
   /** USD value of the amount, for the core-spot minimum on transfers to venue_evm. */
   source_usd_value: usd.optional(),
@@ -222,6 +263,8 @@ export const SwapQuoteRequestSchema = z.strictObject({
   decimals: tokenDecimals,
   /** Fraction, 0.005 = 0.5% (this API's unit differs from the bridge's basis points). */
   slippage: z.string().max(16).regex(/^(0?\.\d+)$/, 'expected a fraction between 0 and 1 such as "0.005"'),
+  /** Default: the main wallet. Any other address must be on the receiver allowlist (RECEIVER_NOT_ALLOWED). */
+  receiver: address.optional(),
 });
 export type SwapQuoteRequest = z.input<typeof SwapQuoteRequestSchema>;
 

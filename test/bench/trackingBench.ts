@@ -12,9 +12,9 @@ import { TradingApiClient } from '../../src/main/api/tradingApiClient.js';
 import { PrivateKey } from '../../src/main/signers/secp256k1.js';
 import type { Signer } from '../../src/main/signers/signer.js';
 import { OrderTracker } from '../../src/main/services/orders/orderTracker.js';
-import { buildLeg, parseLegInput, signLegs } from '../../src/main/services/orders/buildOrder.js';
+import { buildLeg, parseLegInput, wireLeg } from '../../src/main/services/orders/buildOrder.js';
 import { Decimal, canonical } from '../../src/shared/decimal/index.js';
-import { authorizeAgentTypedData, digestOf } from '../../src/shared/eip712/index.js';
+import { authorizeAgentTypedData, digestOf, orderTypedData } from '../../src/shared/eip712/index.js';
 import { accountIdFromWallet } from '../../src/shared/identity/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { VenueInfoClient, joinMarkets } from '../../src/main/venue/index.js';
@@ -65,7 +65,12 @@ async function restingOrders(sim: RunningSimulator, api: TradingApiClient, count
       const size = canonical(new Decimal(market.min_order_value).mul(2).div(price).toDecimalPlaces(market.sz_decimals, Decimal.ROUND_CEIL));
       return buildLeg(parseLegInput({ market: SYMBOL, side: 'BUY', size, order_type: 'LIMIT', limit_price: canonical(price) }, 'bench'), market, mark, 'bench');
     });
-    const signed = await signLegs(legs, { network: 'testnet', accountId: accountIdFromWallet(wallet), wallet, signer: signerOf(agent), nonces });
+    const signer = signerOf(agent);
+    const signed = [];
+    for (const leg of legs) {
+      const body = wireLeg(leg, String(await nonces.next()));
+      signed.push({ ...body, signature: await signer.signTypedData(orderTypedData(accountIdFromWallet(wallet), body, 'testnet')) });
+    }
     const res = await api.placeOrders({ account_id: accountIdFromWallet(wallet), orders: signed });
     for (const l of res.legs) {
       if (l.status !== 'SUBMITTED' || !l.order_id) throw new Error(`bench order rejected: ${l.reason ?? '?'}`);

@@ -13,6 +13,7 @@ import type { Keychain } from '../vault/keychain.js';
 import { NonceSource } from '../nonces/nonceSource.js';
 import { openNodeSettings, type SettingsStore } from '../settings/settingsStore.js';
 import { TradingKeySigner } from '../signers/tradingKeySigner.js';
+import type { Signer } from '../signers/signer.js';
 import { toChecksumAddress } from '../../shared/identity/index.js';
 import type { Profile } from '../profiles/profiles.js';
 import { LiveConfig } from './liveConfig.js';
@@ -40,7 +41,8 @@ export interface ServiceContext {
   readonly api: TradingApiClient;
   readonly venue: VenueInfoClient;
   readonly vault: TradingKeyVault;
-  readonly nonces: NonceSource;
+  /** Single-use nonces per wallet (prepare steps reserve them; nothing else needs more than next()). */
+  readonly nonces: NonceReserver;
   readonly settings: SettingsStore;
   readonly config: LiveConfig;
   /** The service's clock (envelope timestamps): expiries are judged against it. */
@@ -51,7 +53,12 @@ export interface ServiceContext {
    * The wallet's trading key for this profile: stored locally, registered (the service answered an
    * expiry) and not expired by the service's clock. Latest expiry wins when there are several.
    */
-  tradingSigner(wallet: string): Promise<TradingKeySigner>;
+  tradingSigner(wallet: string): Promise<Signer>;
+}
+
+export interface NonceReserver {
+  /** The next nonce for `wallet`: greater than every one issued for it before, never repeated. */
+  next(wallet: string): Promise<number>;
 }
 
 const realSleep: SleepFn = (ms, signal) =>
@@ -93,7 +100,7 @@ export function createServiceContext(profile: Profile, options: ServiceContextOp
   const config = new LiveConfig(api, options.configTtlMs !== undefined ? { ttlMs: options.configTtlMs } : {});
   const clock = new ServerClock({ baseUrl: profile.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
 
-  async function tradingSigner(wallet: string): Promise<TradingKeySigner> {
+  async function tradingSigner(wallet: string): Promise<Signer> {
     let checksummed: string;
     try {
       checksummed = toChecksumAddress(wallet, 'wallet');

@@ -11,7 +11,6 @@ import { orderTypedData } from '../../../src/shared/eip712/index.js';
 import { canonical, parseDecimal } from '../../../src/shared/decimal/index.js';
 import type { ServiceContext } from '../../../src/main/services/serviceContext.js';
 import { OperationError, ValidationError } from '../../../src/main/services/errors.js';
-import { TradingKeySigner } from '../../../src/main/signers/tradingKeySigner.js';
 import {
   authorizeTradingKey,
   createTradingKey,
@@ -24,6 +23,7 @@ import {
 } from '../../../src/main/services/keys/index.js';
 import { rawKeytar } from '../../support/keychain.js';
 import { DAY_MS, SimHarness, cleanupKeychain, contextFor, newMainWallet, type MainWallet } from '../support/keysMoney.js';
+import type { Signer } from '../../../src/main/signers/signer.js';
 
 let h: SimHarness;
 let ctx: ServiceContext;
@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 /** A POST /orders body with one limit leg signed by `signer`, optionally carrying a different price than the one signed. */
-async function signedOrder(wallet: string, signer: TradingKeySigner, tamper = false): Promise<PlaceOrdersBody> {
+async function signedOrder(wallet: string, signer: Signer, tamper = false): Promise<PlaceOrdersBody> {
   const market = (await ctx.config.markets()).find((m) => m.is_active)!;
   const accountId = accountIdFromWallet(wallet);
   const price = canonical(parseDecimal(market.tick_size).mul(10));
@@ -64,7 +64,7 @@ function send(body: PlaceOrdersBody): Promise<unknown> {
   return ctx.api.placeOrders(body, { retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 } });
 }
 
-async function sendOrder(wallet: string, signer: TradingKeySigner, tamper = false): Promise<unknown> {
+async function sendOrder(wallet: string, signer: Signer, tamper = false): Promise<unknown> {
   return send(await signedOrder(wallet, signer, tamper));
 }
 

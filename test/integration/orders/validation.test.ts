@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, canonical } from '../../../src/shared/decimal/index.js';
 import type { Market } from '../../../src/shared/protocol/index.js';
 import { ValidationError } from '../../../src/main/services/errors.js';
-import { placeOrders, prepareOrders, type LegInput } from '../../../src/main/services/orders/index.js';
+import { placeOrders, prepareLegs, type LegInput } from '../../../src/main/services/orders/index.js';
 import { TradingWorld, Trader, priceAt, sizeFor } from './tradingWorld.js';
 
 let w: TradingWorld;
@@ -79,7 +79,7 @@ describe('order rules refuse before signing', () => {
     const leg: LegInput = { market: m.symbol, side: 'BUY', size: small, order_type: 'LIMIT', limit_price: canonical(price) };
     await refused([leg], /size$/);
     // Reduce-only legs are exempt: the same leg passes every client-side rule.
-    await expect(prepareOrders(w.ctx, { wallet: t.wallet, legs: [{ ...leg, reduce_only: true }] })).resolves.toBeDefined();
+    await expect(prepareLegs(w.ctx, { wallet: t.wallet, legs: [{ ...leg, reduce_only: true }] })).resolves.toBeDefined();
 
     // "After rounding": worth the minimum at the mark, but not at the SELL bound (mark minus a 20%
     // tolerance, rounded to the tick) that is the leg's limit_price.
@@ -102,9 +102,10 @@ describe('order rules refuse before signing', () => {
     if (open) {
       const oMark = await w.mark(open.symbol);
       const oPrice = new Decimal(priceAt(open, oMark, 0.9));
-      // A huge order value is no client-side violation where the ceiling is the '0' sentinel.
+      // A huge order value is no client-side violation where the ceiling is the '0' sentinel. (This account
+      // cannot pay for it: the free-balance check, a separate rule with its own tests, is set aside here.)
       const huge = canonical(new Decimal(capped.max_notional).mul(10).div(oPrice).toDecimalPlaces(open.sz_decimals, Decimal.ROUND_CEIL));
-      await expect(prepareOrders(w.ctx, { wallet: t.wallet, legs: [{ market: open.symbol, side: 'BUY', size: huge, order_type: 'LIMIT', limit_price: canonical(oPrice) }] })).resolves.toBeDefined();
+      await expect(prepareLegs(w.ctx, { wallet: t.wallet, legs: [{ market: open.symbol, side: 'BUY', size: huge, order_type: 'LIMIT', limit_price: canonical(oPrice) }] }, { checkBalance: false })).resolves.toBeDefined();
     }
   });
 
@@ -148,7 +149,7 @@ describe('order rules refuse before signing', () => {
     const leg: LegInput = { market: m.symbol, side: 'BUY', size: sizeFor(m, mark), order_type: 'LIMIT', limit_price: priceAt(m, mark, 0.9) };
     await refused([{ ...leg, leverage: m.max_leverage + 1 }], /leverage$/);
     await refused([{ ...leg, leverage: 0 }], /leverage$/);
-    await expect(prepareOrders(w.ctx, { wallet: t.wallet, legs: [{ ...leg, leverage: m.max_leverage }] })).resolves.toBeDefined();
+    await expect(prepareLegs(w.ctx, { wallet: t.wallet, legs: [{ ...leg, leverage: m.max_leverage }] })).resolves.toBeDefined();
   });
 
   it('values as JSON numbers are refused (they have been through a float)', async () => {
@@ -175,7 +176,7 @@ describe('order rules refuse before signing', () => {
     let v = await refused([entry, kid('TP', priceAt(m, new Decimal(entryPrice), 0.99))], /trigger_price$/);
     expect(v.message).toMatch(/bracket_tp_wrong_side/);
     // TP above the limit price but below the mark is fine for a LIMIT entry (the reference is the limit price).
-    await expect(prepareOrders(w.ctx, { wallet: t.wallet, legs: [entry, kid('TP', priceAt(m, mark, 0.95))] })).resolves.toBeDefined();
+    await expect(prepareLegs(w.ctx, { wallet: t.wallet, legs: [entry, kid('TP', priceAt(m, mark, 0.95))] })).resolves.toBeDefined();
     // A MARKET entry's reference is the mark: an SL above the mark is on the wrong side.
     v = await refused([{ market: m.symbol, side: 'BUY', size: sizeFor(m, mark), order_type: 'MARKET', client_order_id: 'e' }, kid('SL', priceAt(m, mark, 1.01))], /trigger_price$/);
     expect(v.message).toMatch(/bracket_sl_wrong_side/);
@@ -202,7 +203,7 @@ describe('order rules refuse before signing', () => {
     const v = await refused([entry, ...kids], /max_open_orders/, u);
     expect(v.message).toContain(String(m.max_open_orders));
     // MARKET and IOC legs never rest and do not count.
-    await expect(prepareOrders(w.ctx, { wallet: u.wallet, legs: [{ ...resting(100), time_in_force: 'IOC' }] })).resolves.toBeDefined();
+    await expect(prepareLegs(w.ctx, { wallet: u.wallet, legs: [{ ...resting(100), time_in_force: 'IOC' }] })).resolves.toBeDefined();
     // The entry with one leg fits exactly.
     const ok = await placeOrders(w.ctx, { wallet: u.wallet, legs: [entry, kids[0]!] }, { wait: true });
     expect(ok.success).toBe(true);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { ValidationError } from '../../../src/main/services/errors.js';
-import { placeOrders, prepareOrders } from '../../../src/main/services/orders/index.js';
+import { placeOrders, prepareLegs } from '../../../src/main/services/orders/index.js';
 import { adjustMargin, closePosition, readPosition, reversePosition, waitForPosition, waitForPositionChange } from '../../../src/main/services/positions/index.js';
 import { TradingWorld, Trader, priceAt, sizeFor } from '../orders/tradingWorld.js';
 
@@ -78,7 +78,7 @@ describe('positions', () => {
 
     // A plain reduce-only order now would meet close_trigger_coexistence: refused before sending.
     const before = await readPosition(w.ctx, t.accountId, SYM);
-    const refused = await prepareOrders(w.ctx, { wallet: t.wallet, legs: [{ market: SYM, side: 'SELL', size: before!.size, reduce_only: true }] }).catch((e: unknown) => e);
+    const refused = await prepareLegs(w.ctx, { wallet: t.wallet, legs: [{ market: SYM, side: 'SELL', size: before!.size, reduce_only: true }] }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ValidationError);
     expect((refused as ValidationError).message).toMatch(/close_trigger_coexistence/);
 

@@ -50,7 +50,7 @@ export function checkLifetimeDays(days: number | undefined): number {
 }
 
 /** The chain id signed into a custody action: any positive integer the body repeats; default the profile's. */
-export function checkChainId(ctx: ServiceContext, chainId: number | undefined): number {
+export function checkChainId(ctx: Pick<ServiceContext, 'profile'>, chainId: number | undefined): number {
   const id = chainId ?? ctx.profile.tradingChainId;
   if (!Number.isSafeInteger(id) || id <= 0) {
     throw new ValidationError(`must be a positive integer, got ${String(chainId)}`, { field: 'chain-id', code: 'INVALID_CHAIN_ID' });

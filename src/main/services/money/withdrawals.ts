@@ -1,24 +1,28 @@
 /**
- * Withdrawals (spec, "POST /account/withdraw" and the Withdrawal states).
+ * Withdrawals (spec, "POST /account/withdraw" and the Withdrawal states), in the two public steps of
+ * every signed action (signing/prepared.ts):
  *
- *   1. validate before signing: amount a positive decimal with at most 6 places (USDC), at least
- *      withdrawal.min_amount (from GET /config), at most free_balance; preview the new-wallet fee when
- *      the destination has never received a withdrawal (a preview: the venue decides);
- *   2. sign Withdraw with the main wallet (amount in base units), check it recovers the wallet, split it
- *      into { r, s, v };
- *   3. persist the signed body and nonce, THEN send; a lost answer means the identical body is sent
- *      again (never a new signature), and a 409 on it means it landed: it is found in withdrawal history;
- *   4. track it to COMPLETED / REJECTED / REFUNDED / FAILED (see tracker.ts), across restarts.
+ *   1. prepareWithdraw validates before signing: amount a positive decimal with at most 6 places (USDC)
+ *      and at most 64 characters, at least withdrawal.min_amount (from GET /config), at most
+ *      free_balance; previews the new-wallet fee when the destination has never received a withdrawal (a
+ *      preview: the venue decides). Then it reserves the nonce, makes the intent id and builds the exact
+ *      Withdraw typed data (amount in base units) and the view a person reviews;
+ *   2. submitWithdraw signs exactly that with the main wallet (the signature must recover it), splits it
+ *      into { r, s, v }, persists the signed body and nonce, THEN sends; a lost answer means the identical
+ *      body is sent again (never a new signature), and a 409 on it means it landed: it is found in
+ *      withdrawal history. An intent already stored is never signed again;
+ *   3. it is tracked to COMPLETED / REJECTED / REFUNDED / FAILED (see tracker.ts), across restarts.
  *
- * Steps 2 and 3 may also happen on two machines: signWithdrawalForLater signs on the one holding the main
- * wallet (no network), and submitSignedWithdrawal verifies, checks (1), persists and sends from an online
- * one, under the same rules.
+ * Steps 1 and 2 may also happen on two machines: prepareWithdrawForLater + signWithdrawalForLater on the
+ * one holding the main wallet (no network, no checks), and submitSignedWithdrawal verifies, checks,
+ * persists and sends from an online one, under the same rules.
  *
  * Submit-time rejections (HTTP 200, status REJECTED) become OperationErrors whose code is the reason.
  */
 import { randomUUID } from 'node:crypto';
-import { USDC_DECIMALS, canonical, parseDecimal, DecimalError, type Decimal } from '../../../shared/decimal/index.js';
-import { digestOf, joinSignature, recoverDigestSigner, splitSignature, withdrawTypedData } from '../../../shared/eip712/index.js';
+import { USDC_DECIMALS, canonical, parseDecimal, usdcToBaseUnits, DecimalError, type Decimal } from '../../../shared/decimal/index.js';
+import { digestOf, joinSignature, recoverDigestSigner, splitSignature, withdrawTypedData, type ServiceEnvironment } from '../../../shared/eip712/index.js';
+import { MAX_DECIMAL_INPUT_LENGTH } from '../../../shared/fieldSchemas.js';
 import { accountIdFromWallet, sameAddress, walletFromAccountId } from '../../../shared/identity/index.js';
 import {
   ApiError,
@@ -32,9 +36,11 @@ import {
 } from '../../../shared/protocol/index.js';
 import { NetworkError, TimeoutError, WriteLandedUnknownResultError } from '../../api/errors.js';
 import { MAX_PAGE_LIMIT } from '../../api/tradingApiClient.js';
+import { summarizeTypedData } from '../../signers/offlineSigner.js';
 import type { Signer } from '../../signers/signer.js';
 import type { ServiceContext } from '../serviceContext.js';
 import { OperationError, ValidationError } from '../errors.js';
+import { assertPreparedFor, reserveNonces, signPrepared, signRequest, type PreparedBase } from '../signing/prepared.js';
 import { checkAddress, checkChainId, checkSignerIsWallet } from '../keys/common.js';
 import { WithdrawalStore, type TrackedWithdrawal } from './withdrawalStore.js';
 
@@ -70,19 +76,35 @@ export interface WithdrawalCheck {
   warnings: string[];
 }
 
-/** Canonical whole-USDC amount of user input; refuses (never rounds) more than 6 places. */
+/** The largest amount Withdraw can sign: its amount is a uint256 of base units. */
+const UINT256_MAX = (1n << 256n) - 1n;
+const AMOUNT_HINT = 'Give the amount in whole USDC as a plain decimal, e.g. 25 or 25.5.';
+
+/**
+ * Canonical whole-USDC amount of user input; refuses (never rounds) more than 6 places, and refuses as
+ * bad input (INVALID_AMOUNT, nothing signed) text longer than any amount (the IPC bound) and an amount
+ * whose base units would not fit the signed uint256. The length bound alone keeps base units under
+ * 10^70 today; the uint256 check keeps holding if that shared bound ever grows.
+ */
 export function parseWithdrawAmount(input: string): string {
+  if (typeof input === 'string' && input.length > MAX_DECIMAL_INPUT_LENGTH) {
+    throw new ValidationError(`at most ${MAX_DECIMAL_INPUT_LENGTH} characters (got ${input.length})`, { field: 'amount', code: 'INVALID_AMOUNT', hint: AMOUNT_HINT });
+  }
   let d: Decimal;
   try {
     d = parseDecimal(input, 'amount');
   } catch (err) {
-    throw new ValidationError((err as DecimalError).message, { code: 'INVALID_AMOUNT', hint: 'Give the amount in whole USDC as a plain decimal, e.g. 25 or 25.5.' });
+    throw new ValidationError((err as DecimalError).message, { code: 'INVALID_AMOUNT', hint: AMOUNT_HINT });
   }
   if (d.lte(0)) throw new ValidationError(`must be positive, got '${input}'`, { field: 'amount', code: 'INVALID_AMOUNT' });
   if (d.decimalPlaces() > USDC_DECIMALS) {
     throw new ValidationError(`USDC has ${USDC_DECIMALS} decimals; '${input}' has ${d.decimalPlaces()} (it is not rounded for you)`, { field: 'amount', code: 'INVALID_AMOUNT' });
   }
-  return canonical(d);
+  const amount = canonical(d);
+  if (usdcToBaseUnits(amount) > UINT256_MAX) {
+    throw new ValidationError('is larger than a withdrawal can sign (a uint256 of USDC base units)', { field: 'amount', code: 'INVALID_AMOUNT', hint: AMOUNT_HINT });
+  }
+  return amount;
 }
 
 /** True when some withdrawal in the account's history went (or is going) to `destination`. */
@@ -160,33 +182,199 @@ export interface WithdrawOutcome {
   check: WithdrawalCheck | null;
 }
 
-function storeOf(ctx: ServiceContext): WithdrawalStore {
+export interface PrepareWithdrawInput {
+  wallet: string;
+  amount: string;
+  /** signature_chain_id; default the profile's chain id. */
+  chainId?: number;
+  /** The intent's idempotency key; a fresh one is made when omitted (one per prepared withdrawal). */
+  intentId?: string;
+}
+
+/** What a person reviews before the main wallet signs Withdraw. */
+export interface WithdrawView {
+  action: 'withdraw';
+  wallet: string;
+  account_id: string;
+  /** Canonical whole-USDC amount, as sent. */
+  amount: string;
+  /** The amount signed, in USDC base units (6 decimals). */
+  amount_base_units: string;
+  destination: string;
+  environment: ServiceEnvironment;
+  profile: string;
+  chain_id: number;
+  nonce: string;
+  intent_id: string;
+  /**
+   * Checked against the live /config and the balance. False when signed for another machine to submit
+   * (`withdraw --out`: that submit checks) or sent for the service to judge (executeWithdrawal).
+   */
+  checked: boolean;
+  free_balance: string | null;
+  min_amount: string | null;
+  fee_preview: FeePreview | null;
+  /** The signing request in words (the lines an offline device shows). */
+  summary: string[];
+  warnings: string[];
+}
+
+export interface PreparedWithdraw extends PreparedBase<'withdraw'> {
+  /** One intent, one signature, at most one withdrawal: submit never signs an intent already stored. */
+  readonly intentId: string;
+  readonly accountId: string;
+  readonly amount: string;
+  readonly nonce: string;
+  readonly chainId: number;
+  readonly environment: ServiceEnvironment;
+  /** The checks it was prepared under; null when it was not checked (see WithdrawView.checked). */
+  readonly check: WithdrawalCheck | null;
+  readonly view: WithdrawView;
+}
+
+function storeOf(ctx: Pick<ServiceContext, 'settings' | 'profile'>): WithdrawalStore {
   return new WithdrawalStore(ctx.settings, ctx.profile.name);
 }
 
-/** Validates, then signs, persists and submits. Resolves once the service has accepted it (REQUESTED). */
+/** An intent id: any short, non-blank text (the app makes UUIDs). */
+function checkIntentId(intentId: string | undefined): string {
+  if (intentId === undefined) return randomUUID();
+  if (typeof intentId !== 'string' || intentId.trim() === '' || intentId.length > 128) {
+    throw new ValidationError('must be 1 to 128 characters', { field: 'intentId', code: 'INVALID_INTENT_ID' });
+  }
+  return intentId;
+}
+
+/**
+ * The prepared Withdraw for `input`, after whatever checks the caller ran: the nonce is reserved only
+ * now, so a refused input never takes one. Nothing is read over the network.
+ */
+async function buildPrepared(ctx: Pick<ServiceContext, 'profile' | 'nonces'>, input: PrepareWithdrawInput, check: WithdrawalCheck | null, warnings: string[]): Promise<PreparedWithdraw> {
+  const wallet = checkAddress(input.wallet, 'wallet');
+  const amount = parseWithdrawAmount(input.amount);
+  const chainId = checkChainId(ctx, input.chainId);
+  const intentId = checkIntentId(input.intentId);
+  const accountId = accountIdFromWallet(wallet);
+  const environment = ctx.profile.environment;
+  const nonce = String((await reserveNonces(ctx.nonces, wallet, 1))[0]);
+  const request = signRequest('Withdraw', withdrawTypedData({ account_id: accountId, amount, nonce, signature_chain_id: chainId }, environment));
+  return {
+    action: 'withdraw',
+    profile: ctx.profile.name,
+    wallet,
+    signer: { role: 'main-wallet', address: wallet },
+    requests: [request],
+    intentId,
+    accountId,
+    amount,
+    nonce,
+    chainId,
+    environment,
+    check,
+    view: {
+      action: 'withdraw',
+      wallet,
+      account_id: accountId,
+      amount,
+      amount_base_units: usdcToBaseUnits(amount).toString(),
+      // Default rail: the destination is the wallet itself (spec: an EOA withdraws to its own wallet).
+      destination: wallet,
+      environment,
+      profile: ctx.profile.name,
+      chain_id: chainId,
+      nonce,
+      intent_id: intentId,
+      checked: check !== null,
+      free_balance: check?.free_balance ?? null,
+      min_amount: check?.min_amount ?? null,
+      fee_preview: check?.fee_preview ?? null,
+      summary: summarizeTypedData(request.typedData),
+      warnings: [...(check?.warnings ?? []), ...warnings],
+    },
+  };
+}
+
+/**
+ * Checks the withdrawal against the live /config and the balance (checkWithdrawal), then reserves its
+ * nonce and builds the exact Withdraw typed data for review. Nothing is signed or sent; a refused input
+ * takes no nonce. An intent id already stored here is refused: that withdrawal exists (resume it).
+ */
+export async function prepareWithdraw(ctx: ServiceContext, input: PrepareWithdrawInput): Promise<PreparedWithdraw> {
+  if (input.intentId !== undefined && storeOf(ctx).get(input.intentId)) {
+    throw new ValidationError(`withdrawal intent ${input.intentId} is already signed and stored here`, {
+      field: 'intentId',
+      code: 'INTENT_ALREADY_USED',
+      hint: 'Prepare it again without an intent id (a new withdrawal), or resume the stored one.',
+    });
+  }
+  const check = await checkWithdrawal(ctx, input);
+  return buildPrepared(ctx, { ...input, wallet: check.wallet, amount: check.amount }, check, []);
+}
+
+/**
+ * The offline half (`perps withdraw --out`): a Withdraw for another machine to submit. Nothing is read over
+ * the network; the balance and minimum are checked at submit (submitSignedWithdrawal), where the service
+ * is reachable. A new nonce is taken, so preparing twice makes two distinct withdrawals.
+ */
+export async function prepareWithdrawForLater(ctx: Pick<ServiceContext, 'profile' | 'nonces'>, input: Omit<PrepareWithdrawInput, 'intentId'>): Promise<PreparedWithdraw> {
+  return buildPrepared(ctx, input, null, ['Not checked against the balance or the minimum yet: that happens at submit, on the online machine.']);
+}
+
+/** Submits running per intent in this process: a second submit of the same one waits, then resumes it. */
+const submitting = new Map<string, Promise<unknown>>();
+
+/**
+ * Signs exactly the prepared Withdraw with the main wallet (signPrepared: the signer must be the wallet
+ * and its signature must recover it), persists the signed body, THEN sends it; see the module comment for
+ * what happens after a lost answer. An intent already stored here (a second submit of the same prepared
+ * withdrawal) is never signed again: it is resumed or reported, with `check` null.
+ */
+export async function submitWithdraw(ctx: ServiceContext, prepared: PreparedWithdraw, signer: Signer): Promise<WithdrawOutcome> {
+  assertPreparedFor(prepared, ctx.profile.name);
+  const key = `${ctx.profile.name}\u0000${prepared.intentId}`;
+  const running = submitting.get(key);
+  if (running) await running.catch(() => undefined);
+  const store = storeOf(ctx);
+  const existing = store.get(prepared.intentId);
+  if (existing) return { withdrawal: await settleIntent(ctx, existing), check: null };
+  const work = (async (): Promise<WithdrawOutcome> => {
+    // Read before the signature: the landed withdrawal cannot be older (TrackedWithdrawal.signed_at).
+    const signedAt = await ctx.clock.now();
+    const [signature] = await signPrepared(prepared, signer);
+    const body: WithdrawBody = { account_id: prepared.accountId, amount: prepared.amount, signature: splitSignature(signature!), nonce: prepared.nonce, signature_chain_id: prepared.chainId };
+    const record = newRecord(ctx, { wallet: prepared.wallet, accountId: prepared.accountId, amount: prepared.amount, nonce: prepared.nonce, body }, { intentId: prepared.intentId, signedAt });
+    // Persisted before the first byte goes out: from here on this intent can only ever be resent.
+    store.insert(record);
+    return { withdrawal: await settleIntent(ctx, record), check: prepared.check };
+  })();
+  submitting.set(key, work);
+  try {
+    return await work;
+  } finally {
+    if (submitting.get(key) === work) submitting.delete(key);
+  }
+}
+
+/** Validates, then signs, persists and submits, in one go. Resolves once the service has accepted it (REQUESTED). */
 export async function withdraw(ctx: ServiceContext, input: WithdrawInput): Promise<WithdrawOutcome> {
   const existing = input.intentId ? storeOf(ctx).get(input.intentId) : undefined;
   if (existing) return { withdrawal: await settleIntent(ctx, existing), check: null };
-  const check = await checkWithdrawal(ctx, input);
-  const withdrawal = await executeWithdrawal(ctx, { ...input, wallet: check.wallet, amount: check.amount });
-  return { withdrawal, check };
+  // A signer of another wallet is refused before a nonce is taken.
+  checkSignerIsWallet(input.signer, checkAddress(input.wallet, 'wallet'));
+  return submitWithdraw(ctx, await prepareWithdraw(ctx, input), input.signer);
 }
 
 /**
  * Signs, persists and submits WITHOUT the balance and minimum checks (the service is the judge). The
- * app uses withdraw(); this exists for callers that have already checked, and for tests that need the
- * service's own verdicts (BELOW_MIN, an asynchronous insufficient-balance REJECTED).
+ * app uses prepareWithdraw/submitWithdraw; this exists for tests that need the service's own verdicts
+ * (BELOW_MIN, an asynchronous insufficient-balance REJECTED).
  */
 export async function executeWithdrawal(ctx: ServiceContext, input: WithdrawInput): Promise<TrackedWithdrawal> {
-  const store = storeOf(ctx);
-  const existing = input.intentId ? store.get(input.intentId) : undefined;
+  const existing = input.intentId ? storeOf(ctx).get(input.intentId) : undefined;
   if (existing) return settleIntent(ctx, existing);
-  const signed = await signWithdrawBody(ctx, input, () => ctx.clock.now());
-  const record = newRecord(ctx, signed, { intentId: input.intentId ?? randomUUID(), signedAt: signed.signedAt });
-  // Persisted before the first byte goes out: from here on this intent can only ever be resent.
-  store.insert(record);
-  return settleIntent(ctx, record);
+  checkSignerIsWallet(input.signer, checkAddress(input.wallet, 'wallet'));
+  const prepared = await buildPrepared(ctx, input, null, ['Not checked against the balance or the minimum: the service judges it.']);
+  return (await submitWithdraw(ctx, prepared, input.signer)).withdrawal;
 }
 
 interface SignedWithdrawBody {
@@ -195,33 +383,9 @@ interface SignedWithdrawBody {
   amount: string;
   nonce: string;
   body: WithdrawBody;
-  /** `clock` read after the input checks and before the signature (see TrackedWithdrawal.signed_at). */
-  signedAt: number;
 }
 
-/**
- * Checks the input, reads `clock`, then signs Withdraw with the main wallet and checks the signature
- * recovers it. Nothing else touches the network (the nonce is local).
- */
-async function signWithdrawBody(ctx: ServiceContext, input: WithdrawInput, clock: () => Promise<number>): Promise<SignedWithdrawBody> {
-  const wallet = checkAddress(input.wallet, 'wallet');
-  const amount = parseWithdrawAmount(input.amount);
-  checkSignerIsWallet(input.signer, wallet);
-  const chainId = checkChainId(ctx, input.chainId);
-  const accountId = accountIdFromWallet(wallet);
-  const signedAt = await clock();
-  const nonce = String(await ctx.nonces.next(wallet));
-  const unsigned = { account_id: accountId, amount, nonce, signature_chain_id: chainId };
-  const typed = withdrawTypedData(unsigned, ctx.profile.environment);
-  const signature = await input.signer.signTypedData(typed);
-  const recovered = recoverDigestSigner(digestOf(typed), signature);
-  if (!sameAddress(recovered, wallet)) {
-    throw new OperationError('SIGNATURE_MISMATCH', `the Withdraw signature recovers ${recovered}, not ${wallet}; nothing was sent`);
-  }
-  return { wallet, accountId, amount, nonce, signedAt, body: { account_id: accountId, amount, signature: splitSignature(signature), nonce, signature_chain_id: chainId } };
-}
-
-function newRecord(ctx: ServiceContext, signed: Omit<SignedWithdrawBody, 'signedAt'>, meta: { intentId: string; signedAt: number }): TrackedWithdrawal {
+function newRecord(ctx: ServiceContext, signed: SignedWithdrawBody, meta: { intentId: string; signedAt: number }): TrackedWithdrawal {
   return {
     intent_id: meta.intentId,
     profile: ctx.profile.name,
@@ -272,26 +436,27 @@ export interface SignedWithdrawalFile {
 }
 
 /**
- * Signs a withdrawal and returns it as a file for another machine to submit. Nothing is read over the
- * network, sent or stored: the balance and minimum checks happen at submit, where the service is
- * reachable. A new nonce is taken, so signing twice makes two distinct withdrawals.
+ * Signs a withdrawal prepared for later (prepareWithdrawForLater) and returns it as a file for another
+ * machine to submit. Nothing is read over the network, sent or stored.
  */
-export async function signWithdrawalForLater(ctx: ServiceContext, input: WithdrawInput): Promise<SignedWithdrawalFile> {
+export async function signWithdrawalForLater(prepared: PreparedWithdraw, signer: Signer): Promise<SignedWithdrawalFile> {
   // The signing machine's own clock: it may have no network, and the service's clock is not needed here.
-  const signed = await signWithdrawBody(ctx, input, async () => Date.now());
-  const typed = withdrawTypedData(signed.body, ctx.profile.environment);
+  const signedAt = Date.now();
+  const [signature] = await signPrepared(prepared, signer);
+  const body: WithdrawBody = { account_id: prepared.accountId, amount: prepared.amount, signature: splitSignature(signature!), nonce: prepared.nonce, signature_chain_id: prepared.chainId };
+  const typed = withdrawTypedData(body, prepared.environment);
   return {
     format: SIGNED_WITHDRAWAL_FORMAT,
-    service_environment: ctx.profile.environment,
-    wallet: signed.wallet,
-    amount: signed.amount,
-    destination: signed.wallet,
-    signed_at: signed.signedAt,
+    service_environment: prepared.environment,
+    wallet: prepared.wallet,
+    amount: prepared.amount,
+    destination: prepared.wallet,
+    signed_at: signedAt,
     summary: [
-      `Withdraw ${signed.amount} USDC (${typed.message.amount} base units) from ${signed.wallet} to ${typed.message.destination} (the wallet itself)`,
-      `Environment: ${ctx.profile.environment}, signature chain id ${signed.body.signature_chain_id}, nonce ${signed.nonce}`,
+      `Withdraw ${prepared.amount} USDC (${typed.message.amount} base units) from ${prepared.wallet} to ${typed.message.destination} (the wallet itself)`,
+      `Environment: ${prepared.environment}, signature chain id ${body.signature_chain_id}, nonce ${prepared.nonce}`,
     ],
-    body: signed.body,
+    body,
   };
 }
 

@@ -6,11 +6,11 @@
  * string byte for byte), and every omitted value that the service would default is made explicit. A
  * MARKET leg without a price gets the slippage bound from the venue mark; a TRIGGER leg without a fire
  * price gets one from its trigger price. Signing builds the typed data from the leg exactly as it will be
- * sent, with one fresh nonce per leg from the NonceSource.
+ * sent, with the nonce reserved for it at prepare time (prepareOrder.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { Decimal, canonical, parseDecimal, DecimalError } from '../../../shared/decimal/index.js';
-import { orderTypedData, type Network } from '../../../shared/eip712/index.js';
+import { MAX_DECIMAL_INPUT_LENGTH } from '../../../shared/fieldSchemas.js';
 import {
   SIDES,
   SUBMITTABLE_ORDER_TYPES,
@@ -23,7 +23,6 @@ import {
   type TimeInForce,
   type Tpsl,
 } from '../../../shared/protocol/index.js';
-import type { Signer } from '../../signers/signer.js';
 import { ValidationError } from '../errors.js';
 import type { UnsignedLeg } from './orderValidation.js';
 import { slippageBound, slippageBpsFor } from './slippage.js';
@@ -61,6 +60,9 @@ function bad(label: string, field: string, message: string): never {
 /** Decimal text to its canonical spelling; a number or junk is a ValidationError naming the field. */
 export function decimalInput(value: unknown, label: string, field: string): string {
   if (typeof value === 'number') bad(label, field, `must be a decimal string such as "0.5", not a JSON number (a float may already have changed it)`);
+  // The bound every input door applies (IPC, intents): nothing longer is a price or a size, and a huge
+  // string would otherwise be signed and posted.
+  if (typeof value === 'string' && value.length > MAX_DECIMAL_INPUT_LENGTH) bad(label, field, `at most ${MAX_DECIMAL_INPUT_LENGTH} characters (got ${value.length})`);
   try {
     return canonical(parseDecimal(value, field));
   } catch (err) {
@@ -185,8 +187,8 @@ export function buildLeg(p: ParsedLegInput, market: Market, mark: Decimal | unde
   return leg;
 }
 
-/** The body of one leg in wire field order, with its nonce; the signature is added by signLeg. */
-function wireLeg(leg: UnsignedLeg, nonce: string): Omit<OrderLeg, 'signature'> {
+/** The body of one leg in wire field order, with its nonce; the signature is added when it is signed. */
+export function wireLeg(leg: UnsignedLeg, nonce: string): Omit<OrderLeg, 'signature'> {
   const out: Omit<OrderLeg, 'signature'> = {
     market: leg.market,
     side: leg.side,
@@ -201,28 +203,5 @@ function wireLeg(leg: UnsignedLeg, nonce: string): Omit<OrderLeg, 'signature'> {
   if (leg.leverage !== undefined) out.leverage = leg.leverage;
   if (leg.trigger) out.trigger = { ...leg.trigger };
   if (leg.parent_client_order_id !== undefined) out.parent_client_order_id = leg.parent_client_order_id;
-  return out;
-}
-
-export interface LegSigningContext {
-  network: Network;
-  accountId: string;
-  wallet: string;
-  signer: Signer;
-  nonces: { next(wallet: string): Promise<number> };
-}
-
-/** Signs one leg: the typed data is built from the body exactly as it will be sent. */
-export async function signLeg(leg: UnsignedLeg, c: LegSigningContext): Promise<OrderLeg> {
-  const nonce = String(await c.nonces.next(c.wallet));
-  const body = wireLeg(leg, nonce);
-  const signature = await c.signer.signTypedData(orderTypedData(c.accountId, body, c.network));
-  return { ...body, signature };
-}
-
-/** Each leg signed independently, in order (nonces strictly increase within the batch). */
-export async function signLegs(legs: readonly UnsignedLeg[], c: LegSigningContext): Promise<OrderLeg[]> {
-  const out: OrderLeg[] = [];
-  for (const leg of legs) out.push(await signLeg(leg, c));
   return out;
 }

@@ -15,6 +15,7 @@ import { cancelTypedData } from '../../../shared/eip712/index.js';
 import { MAX_LEGS_PER_BATCH, isTerminalOrderStatus, type CancelBatchBody, type ListedOrder } from '../../../shared/protocol/index.js';
 import { ApiError, NetworkError, TimeoutError, WriteLandedUnknownResultError, isNotFound } from '../../api/errors.js';
 import type { Signer } from '../../signers/signer.js';
+import { assertPreparedFor, reserveNonces, signPrepared, signRequest, type PreparedBase } from '../signing/prepared.js';
 import { OperationError, ValidationError } from '../errors.js';
 import { isPendingBracketLeg } from './brackets.js';
 import { pollUntil, walletIds, WaitTimeoutError, type TradingContext } from './orderContext.js';
@@ -108,13 +109,6 @@ async function resolveTypes(ctx: TradingContext, wallet: string, targets: readon
   return out;
 }
 
-async function cancelBody(ctx: TradingContext, signer: Signer, wallet: string, orderId: string, orderType: CancelOrderType): Promise<{ account: string; order_type: CancelOrderType; nonce: string; signature: string }> {
-  const nonce = String(await ctx.nonces.next(wallet));
-  const body = { account: wallet, order_type: orderType, nonce };
-  const signature = await signer.signTypedData(cancelTypedData(orderId, body, ctx.profile.network));
-  return { ...body, signature };
-}
-
 function maybeLanded(err: unknown): boolean {
   return err instanceof WriteLandedUnknownResultError || ((err instanceof NetworkError || err instanceof TimeoutError) && err.mayHaveLanded) || (err instanceof ApiError && err.status >= 500);
 }
@@ -182,95 +176,171 @@ async function confirmAll(ctx: TradingContext, wallet: string, results: CancelLe
   }
 }
 
-/** Cancels one order and (by default) confirms it left open-orders. */
-export async function cancelOrder(ctx: TradingContext, input: { wallet: string; orderId: string; orderType?: CancelOrderType }, options: CancelOptions = {}): Promise<CancelResult> {
-  const { wallet } = walletIds(input.wallet);
-  const [target] = await resolveTypes(ctx, wallet, [{ order_id: input.orderId, ...(input.orderType ? { order_type: input.orderType } : {}) }]);
+export interface CancelTargetView {
+  order_id: string;
+  order_type: CancelOrderType;
+}
+
+/** Cancels prepared for signing: one Cancel per order (path order id, the wallet as account). */
+export interface PreparedCancel extends PreparedBase<'cancel'> {
+  readonly targets: readonly CancelTargetView[];
+  readonly nonces: readonly string[];
+  /** POST /orders/{id}/cancel for one order, cancel-batch (chunks of 20) otherwise. */
+  readonly route: 'single' | 'batch';
+  /**
+   * Cancel-all only: bracket legs awaiting an entry that is cancelled too. They are not cancelled
+   * themselves (the service cancels them with their entry, bracket_parent_not_filled); submit waits for
+   * them to leave open-orders.
+   */
+  readonly followers: readonly string[];
+  /** Cancel-all on one market. */
+  readonly market: string | null;
+  readonly view: { wallet: string; market: string | null; targets: CancelTargetView[]; followers: string[]; summary: string[] };
+}
+
+async function prepareTargets(ctx: TradingContext, wallet: string, targets: readonly CancelTargetView[], extra: { route: 'single' | 'batch'; followers?: string[]; market?: string | null }): Promise<PreparedCancel> {
   const signer = await ctx.tradingSigner(wallet);
-  const body = await cancelBody(ctx, signer, wallet, target!.order_id, target!.order_type);
-  const result: CancelLegResult = { order_id: target!.order_id, order_type: target!.order_type, status: 'UNKNOWN', reason: null, confirmed: false, final_status: null, final_reason: null };
+  const nonces = (await reserveNonces(ctx.nonces, wallet, targets.length)).map(String);
+  const requests = targets.map((t, i) => signRequest(`cancel ${t.order_id}`, cancelTypedData(t.order_id, { account: wallet, order_type: t.order_type, nonce: nonces[i]! }, ctx.profile.network)));
+  const followers = extra.followers ?? [];
+  const market = extra.market ?? null;
+  return {
+    action: 'cancel',
+    profile: ctx.profile.name,
+    wallet,
+    signer: { role: 'trading-key', address: signer.address },
+    requests,
+    targets,
+    nonces,
+    route: extra.route,
+    followers,
+    market,
+    view: {
+      wallet,
+      market,
+      targets: [...targets],
+      followers,
+      summary: targets.length === 0 ? ['nothing to cancel'] : targets.map((t) => `Cancel ${t.order_type.toLowerCase()} order ${t.order_id}`),
+    },
+  };
+}
+
+/** One order: its type read from open-orders (or its record) when not given. */
+export async function prepareCancel(ctx: TradingContext, input: { wallet: string; orderId: string; orderType?: CancelOrderType }): Promise<PreparedCancel> {
+  const { wallet } = walletIds(input.wallet);
+  const targets = await resolveTypes(ctx, wallet, [{ order_id: input.orderId, ...(input.orderType ? { order_type: input.orderType } : {}) }]);
+  return prepareTargets(ctx, wallet, targets, { route: 'single' });
+}
+
+/** Many orders, through cancel-batch. */
+export async function prepareCancelOrders(ctx: TradingContext, input: { wallet: string; targets: CancelTarget[] }): Promise<PreparedCancel> {
+  const { wallet } = walletIds(input.wallet);
+  const targets = input.targets.length === 0 ? [] : await resolveTypes(ctx, wallet, input.targets);
+  return prepareTargets(ctx, wallet, targets, { route: 'batch' });
+}
+
+/**
+ * Every open order of the wallet (optionally on one market): resting limits, armed triggers and bracket
+ * legs awaiting their entry. A pending leg whose entry is cancelled too is left to the service (it
+ * cancels attached legs with bracket_parent_not_filled); legs that arm instead (a partly filled entry)
+ * are caught by another round (cancelAll).
+ */
+export async function prepareCancelAll(ctx: TradingContext, input: { wallet: string; market?: string }): Promise<PreparedCancel> {
+  const { wallet } = walletIds(input.wallet);
+  if (input.market !== undefined) await ctx.config.market(input.market, { allowInactive: true });
+  const rows = await openOrdersOf(ctx, wallet, input.market);
+  const cancellable = rows.filter((r) => cancelTypeOf(r) !== null);
+  const ids = new Set(cancellable.map((r) => r.order_id));
+  const followers = cancellable.filter((r) => isPendingBracketLeg(r) && ids.has(r.parent_order_id!));
+  const targets = cancellable.filter((r) => !followers.includes(r)).map((r) => ({ order_id: r.order_id, order_type: cancelTypeOf(r)! }));
+  return prepareTargets(ctx, wallet, targets, { route: 'batch', followers: followers.map((r) => r.order_id), market: input.market ?? null });
+}
+
+/**
+ * Signs the prepared cancels (exactly those) and sends them. A cancel answer of SUBMITTED only queues it;
+ * with `confirm` (default) each is confirmed by reading open-orders, and cancel-all waits for the
+ * followers too. A lost answer is always confirmed by reading.
+ */
+export async function submitCancel(ctx: TradingContext, prepared: PreparedCancel, signer: Signer, options: CancelOptions = {}): Promise<CancelResult> {
+  assertPreparedFor(prepared, ctx.profile.name);
+  const { wallet, targets } = prepared;
+  if (targets.length === 0) return { wallet, results: [] };
+  const signatures = await signPrepared(prepared, signer);
+  const results: CancelLegResult[] = targets.map((t) => ({ order_id: t.order_id, order_type: t.order_type, status: 'UNKNOWN', reason: null, confirmed: false, final_status: null, final_reason: null }));
   let lost: unknown = null;
-  try {
-    const res = await explainingForbidden(ctx, { wallet, agent: signer.address }, () => ctx.api.cancel(target!.order_id, body));
-    result.status = res.status;
-    result.reason = res.reason ?? null;
-  } catch (err) {
-    if (!maybeLanded(err)) throw err;
-    // The answer was lost: whether the cancel landed shows in open-orders.
-    lost = err;
+  if (prepared.route === 'single') {
+    const t = targets[0]!;
+    try {
+      const res = await explainingForbidden(ctx, { wallet, agent: signer.address }, () => ctx.api.cancel(t.order_id, { account: wallet, order_type: t.order_type, nonce: prepared.nonces[0]!, signature: signatures[0]! }));
+      results[0]!.status = res.status;
+      results[0]!.reason = res.reason ?? null;
+    } catch (err) {
+      if (!maybeLanded(err)) throw err;
+      // The answer was lost: whether the cancel landed shows in open-orders.
+      lost = err;
+    }
+  } else {
+    for (let i = 0; i < targets.length; i += MAX_LEGS_PER_BATCH) {
+      const chunk = targets.slice(i, i + MAX_LEGS_PER_BATCH);
+      const cancels: CancelBatchBody['cancels'] = chunk.map((t, k) => ({ order_id: t.order_id, order_type: t.order_type, nonce: prepared.nonces[i + k]!, signature: signatures[i + k]! }));
+      options.onProgress?.(`cancelling ${Math.min(i + chunk.length, targets.length)}/${targets.length}`);
+      try {
+        const res = await explainingForbidden(ctx, { wallet, agent: signer.address }, () => ctx.api.cancelBatch({ account: wallet, cancels }));
+        // Legs are index-aligned with the request; match by id anyway in case a server reorders them.
+        const byId = new Map(res.legs.map((l) => [l.order_id, l]));
+        for (const r of results.slice(i, i + chunk.length)) {
+          const leg = byId.get(r.order_id);
+          if (leg) {
+            r.status = leg.status;
+            r.reason = leg.reason ?? null;
+          }
+        }
+      } catch (err) {
+        // A lost answer leaves the legs UNKNOWN; confirmation below tells whether they landed.
+        if (!maybeLanded(err)) throw err;
+      }
+    }
   }
-  if (options.confirm !== false || lost) await confirmAll(ctx, wallet, [result], options);
-  if (lost && !result.confirmed) {
-    throw new OperationError('CANCEL_UNCONFIRMED', `the cancel of ${result.order_id} got no answer (${(lost as Error).message}) and the order is still open`, {
+  if (options.confirm !== false || lost || results.some((r) => r.status === 'UNKNOWN')) await confirmAll(ctx, wallet, results, options);
+  if (lost && !results[0]!.confirmed) {
+    throw new OperationError('CANCEL_UNCONFIRMED', `the cancel of ${results[0]!.order_id} got no answer (${(lost as Error).message}) and the order is still open`, {
+      kind: 'transient',
       hint: 'Run the cancel again: a new cancel is safe (the order can only be cancelled once).',
       cause: lost,
     });
   }
-  return { wallet, results: [result] };
+  // Legs that follow their entry leave with it; wait for them too before anyone lists again.
+  if (options.confirm !== false && prepared.followers.length > 0) {
+    await waitGoneFromOpenOrders(ctx, wallet, prepared.followers, { ...(prepared.market ? { market: prepared.market } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  }
+  return { wallet, results };
+}
+
+/** Cancels one order and (by default) confirms it left open-orders. */
+export async function cancelOrder(ctx: TradingContext, input: { wallet: string; orderId: string; orderType?: CancelOrderType }, options: CancelOptions = {}): Promise<CancelResult> {
+  const prepared = await prepareCancel(ctx, input);
+  return submitCancel(ctx, prepared, await ctx.tradingSigner(prepared.wallet), options);
 }
 
 /** Cancels many orders through cancel-batch (chunks of 20) and confirms them. */
 export async function cancelOrders(ctx: TradingContext, input: { wallet: string; targets: CancelTarget[] }, options: CancelOptions = {}): Promise<CancelResult> {
-  const { wallet } = walletIds(input.wallet);
-  if (input.targets.length === 0) return { wallet, results: [] };
-  const targets = await resolveTypes(ctx, wallet, input.targets);
-  const signer = await ctx.tradingSigner(wallet);
-  const results: CancelLegResult[] = [];
-  for (let i = 0; i < targets.length; i += MAX_LEGS_PER_BATCH) {
-    const chunk = targets.slice(i, i + MAX_LEGS_PER_BATCH);
-    const cancels: CancelBatchBody['cancels'] = [];
-    for (const t of chunk) {
-      const b = await cancelBody(ctx, signer, wallet, t.order_id, t.order_type);
-      cancels.push({ order_id: t.order_id, order_type: t.order_type, nonce: b.nonce, signature: b.signature });
-    }
-    options.onProgress?.(`cancelling ${Math.min(i + chunk.length, targets.length)}/${targets.length}`);
-    const chunkResults: CancelLegResult[] = chunk.map((t) => ({ order_id: t.order_id, order_type: t.order_type, status: 'UNKNOWN', reason: null, confirmed: false, final_status: null, final_reason: null }));
-    try {
-      const res = await explainingForbidden(ctx, { wallet, agent: signer.address }, () => ctx.api.cancelBatch({ account: wallet, cancels }));
-      // Legs are index-aligned with the request; match by id anyway in case a server reorders them.
-      const byId = new Map(res.legs.map((l) => [l.order_id, l]));
-      for (const r of chunkResults) {
-        const leg = byId.get(r.order_id);
-        if (leg) {
-          r.status = leg.status;
-          r.reason = leg.reason ?? null;
-        }
-      }
-    } catch (err) {
-      // A lost answer leaves the legs UNKNOWN; confirmation below tells whether they landed.
-      if (!maybeLanded(err)) throw err;
-    }
-    results.push(...chunkResults);
-  }
-  if (options.confirm !== false || results.some((r) => r.status === 'UNKNOWN')) await confirmAll(ctx, wallet, results, options);
-  return { wallet, results };
+  const prepared = await prepareCancelOrders(ctx, input);
+  return submitCancel(ctx, prepared, await ctx.tradingSigner(prepared.wallet), options);
 }
 
 /**
- * Cancels every open order of the wallet (optionally on one market): resting limits, armed triggers and
- * bracket legs awaiting their entry. A pending leg whose entry is cancelled too is left to the service
- * (it cancels attached legs with bracket_parent_not_filled); legs that arm instead (a partly filled
- * entry) are caught by the next round.
+ * Cancel-all in rounds (prepare, submit, list again), so legs that armed meanwhile (a partly filled
+ * entry) are caught too. Without confirmation a second round would cancel the same, still listed,
+ * orders again, so there is one round.
  */
 export async function cancelAll(ctx: TradingContext, input: { wallet: string; market?: string }, options: CancelOptions & { rounds?: number } = {}): Promise<CancelResult> {
   const { wallet } = walletIds(input.wallet);
-  if (input.market !== undefined) await ctx.config.market(input.market, { allowInactive: true });
   const results: CancelLegResult[] = [];
-  // Without confirmation a second round would cancel the same, still listed, orders again.
   const rounds = options.confirm === false ? 1 : (options.rounds ?? 3);
   for (let round = 0; round < rounds; round++) {
-    const rows = await openOrdersOf(ctx, wallet, input.market);
-    const cancellable = rows.filter((r) => cancelTypeOf(r) !== null);
-    const ids = new Set(cancellable.map((r) => r.order_id));
-    const followers = cancellable.filter((r) => isPendingBracketLeg(r) && ids.has(r.parent_order_id!));
-    const targets = cancellable.filter((r) => !followers.includes(r));
-    if (targets.length === 0) return { wallet, results, remaining: rows };
-    const res = await cancelOrders(ctx, { wallet, targets: targets.map((r) => ({ order_id: r.order_id, order_type: cancelTypeOf(r)! })) }, options);
-    results.push(...res.results);
-    // Legs that follow their entry leave with it; wait for them too before listing again.
-    if (options.confirm !== false) {
-      await waitGoneFromOpenOrders(ctx, wallet, followers.map((r) => r.order_id), { ...(input.market ? { market: input.market } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
-    }
+    const prepared = await prepareCancelAll(ctx, input);
+    if (prepared.targets.length === 0) return { wallet, results, remaining: await openOrdersOf(ctx, wallet, input.market) };
+    results.push(...(await submitCancel(ctx, prepared, await ctx.tradingSigner(wallet), options)).results);
   }
   return { wallet, results, remaining: await openOrdersOf(ctx, wallet, input.market) };
 }

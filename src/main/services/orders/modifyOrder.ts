@@ -26,6 +26,9 @@ import { readMark, walletIds, WaitBudget, type TradingContext } from './orderCon
 import { bracketWrongSide, checkPriceAndSize, triggerAlreadyPast, triggerFiresUp } from './orderValidation.js';
 import { OrderTracker, untilSettled, type TrackedOrder } from './orderTracker.js';
 import { explainingForbidden } from '../keys/explainForbidden.js';
+import type { Signer } from '../../signers/signer.js';
+import { summarizeTypedData } from '../../signers/offlineSigner.js';
+import { assertPreparedFor, reserveNonces, signPrepared, signRequest, type PreparedBase } from '../signing/prepared.js';
 
 export interface ModifyInput {
   wallet: string;
@@ -84,8 +87,29 @@ async function findOpen(ctx: TradingContext, wallet: string, orderId: string): P
   throw new ValidationError(`order ${orderId} is ${record.status} and not yet listed as open`, { field: 'order_id', code: 'ORDER_NOT_OPEN', hint: 'Wait for it to rest (`perps order get ID --wait`), then modify it.' });
 }
 
-/** Everything before signing; returns the body fields to sign. */
-export async function prepareModify(ctx: TradingContext, input: ModifyInput): Promise<{ wallet: string; accountId: string; row: ListedOrder; open: ListedOrder[]; fields: Omit<ModifyBody, 'nonce' | 'signature' | 'account_id'> }> {
+/** A modify prepared for signing: the order as it is now and exactly what replaces it. */
+export interface PreparedModify extends PreparedBase<'modify'> {
+  readonly accountId: string;
+  /** The order being modified, as open-orders listed it at prepare time. */
+  readonly row: ListedOrder;
+  /** Ids open at prepare time: after a lost answer, the replacement is a new id among the open ones. */
+  readonly openIds: readonly string[];
+  readonly fields: Omit<ModifyBody, 'nonce' | 'signature' | 'account_id'>;
+  readonly nonce: string;
+  readonly view: {
+    wallet: string;
+    order_id: string;
+    market: string;
+    side: 'BUY' | 'SELL';
+    order_type: string;
+    before: { limit_price: string; size: string; trigger_price: string | null };
+    after: { limit_price: string; size: string; trigger_price: string };
+    summary: string[];
+  };
+}
+
+/** Everything before signing: checks, the nonce, the exact Modify typed data. */
+export async function prepareModify(ctx: TradingContext, input: ModifyInput): Promise<PreparedModify> {
   const { wallet, accountId } = walletIds(input.wallet);
   const price = decimalInput(input.price, 'modify', 'price');
   const size = decimalInput(input.size, 'modify', 'size');
@@ -138,16 +162,49 @@ export async function prepareModify(ctx: TradingContext, input: ModifyInput): Pr
       }
     }
   }
-  return { wallet, accountId, row, open, fields: { client_order_id: input.clientOrderId ?? newClientOrderId('m'), limit_price: price, size, trigger_price: triggerPrice } };
+  const fields = { client_order_id: input.clientOrderId ?? newClientOrderId('m'), limit_price: price, size, trigger_price: triggerPrice };
+  const signer = await ctx.tradingSigner(wallet);
+  const [nonce] = (await reserveNonces(ctx.nonces, wallet, 1)).map(String);
+  const typed = modifyTypedData(row.order_id, { account_id: accountId, ...fields, nonce: nonce! }, ctx.profile.network);
+  return {
+    action: 'modify',
+    profile: ctx.profile.name,
+    wallet,
+    signer: { role: 'trading-key', address: signer.address },
+    requests: [signRequest(`modify ${row.order_id}`, typed)],
+    accountId,
+    row,
+    openIds: open.map((r) => r.order_id),
+    fields,
+    nonce: nonce!,
+    view: {
+      wallet,
+      order_id: row.order_id,
+      market: row.market,
+      side,
+      order_type: row.order_type,
+      before: { limit_price: row.limit_price, size: row.size, trigger_price: row.trigger_price ?? null },
+      after: { limit_price: price, size, trigger_price: triggerPrice },
+      summary: summarizeTypedData(typed),
+    },
+  };
 }
 
+/** Prepares and submits with the wallet's trading key, in one go. */
 export async function modifyOrder(ctx: TradingContext, input: ModifyInput, options: ModifyOptions = {}): Promise<ModifyOrderResult> {
-  const { wallet, accountId, row, open, fields } = await prepareModify(ctx, input);
-  const signer = await ctx.tradingSigner(wallet);
-  const nonce = String(await ctx.nonces.next(wallet));
-  const unsigned = { account_id: accountId, ...fields, nonce };
-  const signature = await signer.signTypedData(modifyTypedData(row.order_id, unsigned, ctx.profile.network));
-  const body: ModifyBody = { ...unsigned, signature };
+  const prepared = await prepareModify(ctx, input);
+  return submitModify(ctx, prepared, await ctx.tradingSigner(prepared.wallet), options);
+}
+
+/**
+ * Signs the prepared Modify and sends it. Success returns the new order's id and the old id is dead; the
+ * tracker follows the new id. With `wait`, the outcome says whether the swap happened.
+ */
+export async function submitModify(ctx: TradingContext, prepared: PreparedModify, signer: Signer, options: ModifyOptions = {}): Promise<ModifyOrderResult> {
+  assertPreparedFor(prepared, ctx.profile.name);
+  const { wallet, accountId, row, fields } = prepared;
+  const [signature] = await signPrepared(prepared, signer);
+  const body: ModifyBody = { account_id: accountId, ...fields, nonce: prepared.nonce, signature: signature! };
   const result: ModifyOrderResult = {
     wallet,
     old_order_id: row.order_id,
@@ -172,7 +229,7 @@ export async function modifyOrder(ctx: TradingContext, input: ModifyInput, optio
     const lost = err instanceof WriteLandedUnknownResultError || ((err instanceof NetworkError || err instanceof TimeoutError) && err.mayHaveLanded) || (err instanceof ApiError && err.status >= 500);
     if (!lost) throw err;
     options.onProgress?.('the answer was lost; looking for the new order');
-    const found = await findReplacement(ctx, wallet, row, fields, new Set(open.map((r) => r.order_id)));
+    const found = await findReplacement(ctx, wallet, row, fields, new Set(prepared.openIds));
     if (!found) {
       if (err instanceof WriteLandedUnknownResultError) return result;
       throw new OperationError('MODIFY_UNCONFIRMED', `the modify of ${row.order_id} got no answer (${(err as Error).message}) and no replacement order shows up`, {

@@ -14,7 +14,8 @@ import { OperationError, ValidationError } from '../errors.js';
 
 /** The parts of a ServiceContext the trading use cases need (a ServiceContext satisfies it). */
 // vault and clock: a 403 on a trading route is explained from the key listing and the local key record.
-export type TradingContext = Pick<ServiceContext, 'profile' | 'api' | 'venue' | 'config' | 'nonces' | 'sleep' | 'tradingSigner' | 'vault' | 'clock'>;
+// settings: the user's order defaults (leverage) apply when an intent leaves them out.
+export type TradingContext = Pick<ServiceContext, 'profile' | 'api' | 'venue' | 'config' | 'nonces' | 'sleep' | 'tradingSigner' | 'vault' | 'clock' | 'settings'>;
 
 export interface WalletIds {
   wallet: string;

@@ -14,6 +14,10 @@ import type { MarginBody, MarginRequest } from '../../../shared/protocol/index.j
 import { NetworkError, TimeoutError, WriteLandedUnknownResultError, isNotFound } from '../../api/errors.js';
 import { OperationError, ValidationError } from '../errors.js';
 import { pollUntil, walletIds, type TradingContext } from '../orders/orderContext.js';
+import { MAX_DECIMAL_INPUT_LENGTH } from '../../../shared/fieldSchemas.js';
+import type { Signer } from '../../signers/signer.js';
+import { summarizeTypedData } from '../../signers/offlineSigner.js';
+import { assertPreparedFor, reserveNonces, signPrepared, signRequest, type PreparedBase } from '../signing/prepared.js';
 import { explainingForbidden } from '../keys/explainForbidden.js';
 
 export interface MarginInput {
@@ -55,6 +59,7 @@ export function explainMarginReason(reason: string | null | undefined): string |
 /** The amount as sent: canonical, signed, non-zero. */
 export function marginAmount(value: unknown): string {
   if (typeof value !== 'string') throw new ValidationError('must be a signed decimal string such as "25" or "-10.5"', { field: 'amount' });
+  if (value.length > MAX_DECIMAL_INPUT_LENGTH) throw new ValidationError(`at most ${MAX_DECIMAL_INPUT_LENGTH} characters`, { field: 'amount' });
   let text: string;
   try {
     text = canonical(parseDecimal(value, 'amount'));
@@ -70,17 +75,56 @@ function fromRequest(base: Omit<MarginResult, 'status' | 'reason' | 'explanation
   return { ...base, request_id: r.request_id ?? requestId, status: r.status, reason: r.reason ?? null, explanation: explainMarginReason(r.reason) };
 }
 
-export async function adjustMargin(ctx: TradingContext, input: MarginInput, options: { wait?: boolean; timeoutMs?: number; onProgress?: (text: string) => void } = {}): Promise<MarginResult> {
+export interface PreparedMargin extends PreparedBase<'margin'> {
+  readonly accountId: string;
+  readonly market: string;
+  readonly amount: string;
+  readonly nonce: number;
+  readonly view: { wallet: string; market: string; amount: string; direction: 'add' | 'remove'; summary: string[] };
+}
+
+/** Checks the amount and market, reserves the nonce and builds UpdateIsolatedMargin; nothing is signed. */
+export async function prepareMargin(ctx: TradingContext, input: MarginInput): Promise<PreparedMargin> {
   const { wallet, accountId } = walletIds(input.wallet);
   const amount = marginAmount(input.amount);
   // Margin may be added to a position on a market that was deactivated since (it may need saving).
   await ctx.config.market(input.market, { allowInactive: true });
   const signer = await ctx.tradingSigner(wallet);
-  const nonce = await ctx.nonces.next(wallet);
-  const unsigned = { account_id: accountId, market: input.market, amount, nonce };
-  const signature = await signer.signTypedData(marginTypedData(unsigned, ctx.profile.network));
-  const body: MarginBody = { ...unsigned, signature };
-  const base = { wallet, market: input.market, amount };
+  const [nonce] = await reserveNonces(ctx.nonces, wallet, 1);
+  const typed = marginTypedData({ account_id: accountId, market: input.market, amount, nonce: nonce! }, ctx.profile.network);
+  const direction = amount.startsWith('-') ? 'remove' : 'add';
+  return {
+    action: 'margin',
+    profile: ctx.profile.name,
+    wallet,
+    signer: { role: 'trading-key', address: signer.address },
+    requests: [signRequest('margin', typed)],
+    accountId,
+    market: input.market,
+    amount,
+    nonce: nonce!,
+    view: { wallet, market: input.market, amount, direction, summary: summarizeTypedData(typed) },
+  };
+}
+
+/** Prepares and submits with the wallet's trading key, in one go. */
+export async function adjustMargin(ctx: TradingContext, input: MarginInput, options: MarginOptions = {}): Promise<MarginResult> {
+  const prepared = await prepareMargin(ctx, input);
+  return submitMargin(ctx, prepared, await ctx.tradingSigner(prepared.wallet), options);
+}
+
+export interface MarginOptions {
+  wait?: boolean;
+  timeoutMs?: number;
+  onProgress?: (text: string) => void;
+}
+
+export async function submitMargin(ctx: TradingContext, prepared: PreparedMargin, signer: Signer, options: MarginOptions = {}): Promise<MarginResult> {
+  assertPreparedFor(prepared, ctx.profile.name);
+  const { wallet, accountId, amount } = prepared;
+  const [signature] = await signPrepared(prepared, signer);
+  const body: MarginBody = { account_id: accountId, market: prepared.market, amount, nonce: prepared.nonce, signature: signature! };
+  const base = { wallet, market: prepared.market, amount };
 
   let submitted: MarginRequest;
   try {

@@ -1,41 +1,27 @@
 /**
- * Placing orders: POST /orders with 1..20 legs, each signed by the wallet's trading key.
+ * Submitting a prepared order (prepareOrder.ts): POST /orders with 1..20 legs, each signed by the
+ * wallet's trading key over exactly the typed data that was reviewed.
  *
- *  1. prepare: parse the legs, read the live market records, the venue marks that are needed (computed
- *     MARKET bounds, trigger sides, MARKET bracket references) and the account's open-order counts, then
- *     check every rule (orderValidation). A violation is a ValidationError: nothing signed or sent.
- *  2. sign each leg independently (one nonce each) and send the batch once. The API client resends the
- *     identical bytes after a lost answer, so the batch is processed at most once.
- *  3. per-leg results: SUBMITTED (queued, not filled) or REJECTED with the service's reason. When the
+ *  1. sign each leg (its reserved nonce) and send the batch once. The API client resends the identical
+ *     bytes after a lost answer, so the batch is processed at most once.
+ *  2. per-leg results: SUBMITTED (queued, not filled) or REJECTED with the service's reason. When the
  *     answer was lost for good (a resend met 409, or every attempt failed in transit) the legs are found
  *     by reading order-history (reconcile) instead of signing again, which could trade twice.
- *  4. optionally follow every order with the OrderTracker until it is terminal (MARKET and IOC legs) or
+ *  3. optionally follow every order with the OrderTracker until it is terminal (MARKET and IOC legs) or
  *     settled in a live state (resting limits, armed triggers, bracket legs).
  */
 import { Decimal } from '../../../shared/decimal/index.js';
-import type { ListedOrder, Market } from '../../../shared/protocol/index.js';
+import type { ListedOrder, OrderLeg } from '../../../shared/protocol/index.js';
 import { NetworkError, TimeoutError, WriteLandedUnknownResultError, ApiError, isTransientFailure } from '../../api/errors.js';
-import { OperationError, ValidationError } from '../errors.js';
-import { buildLeg, needsMarkToBuild, parseLegInput, signLegs, type LegInput, type ParsedLegInput } from './buildOrder.js';
-import { readMarks, walletIds, WaitBudget, type TradingContext } from './orderContext.js';
-import { legCountsTowardCap, validateBatch, type UnsignedLeg } from './orderValidation.js';
+import type { Signer } from '../../signers/signer.js';
+import { OperationError } from '../errors.js';
+import { assertPreparedFor, signPrepared } from '../signing/prepared.js';
+import { wireLeg } from './buildOrder.js';
+import { WaitBudget, type TradingContext } from './orderContext.js';
+import type { UnsignedLeg } from './orderValidation.js';
+import { prepareLegs, prepareOrder, type PrepareLegsInput, type PrepareOrderInput, type PreparedOrder } from './prepareOrder.js';
 import { OrderTracker, untilSettled, untilTerminal, type TrackedOrder, type UntilPredicate } from './orderTracker.js';
 import { explainingForbidden } from '../keys/explainForbidden.js';
-
-export interface PlaceOrdersInput {
-  wallet: string;
-  legs: LegInput[];
-  /** Names of the legs in error messages (default orders[i]); the CLI passes 'order', 'tp', 'sl'. */
-  labels?: string[];
-}
-
-export interface PreparedOrders {
-  wallet: string;
-  accountId: string;
-  legs: UnsignedLeg[];
-  labels: string[];
-  markets: Map<string, Market>;
-}
 
 export type PlacedStatus = 'SUBMITTED' | 'REJECTED' | 'UNKNOWN';
 
@@ -72,81 +58,32 @@ export interface PlaceOptions {
   reconcileTimeoutMs?: number;
 }
 
-function marketOr(markets: Map<string, Market>, symbol: string, label: string): Market {
-  const m = markets.get(symbol);
-  if (!m) {
-    throw new ValidationError(`unknown market '${symbol}'`, {
-      field: `${label}.market`,
-      code: 'UNKNOWN_MARKET',
-      hint: `Markets: ${[...markets.values()].filter((x) => x.is_active).map((x) => x.symbol).join(', ')}.`,
-    });
-  }
-  if (!m.is_active) throw new ValidationError(`market '${symbol}' is not active`, { field: `${label}.market`, code: 'MARKET_INACTIVE', hint: 'The service has disabled this market.' });
-  return m;
+/**
+ * Prepares legs given one by one (API field names) and submits them with the wallet's trading key: the
+ * command line's batch and scripts. Nothing is signed when preparing fails.
+ */
+export async function placeOrders(ctx: TradingContext, input: PrepareLegsInput, options: PlaceOptions = {}): Promise<PlaceOrdersResult> {
+  const prepared = await prepareLegs(ctx, input);
+  return submitOrder(ctx, prepared, await ctx.tradingSigner(prepared.wallet), options);
 }
 
-/** Markets whose mark the rules need: MARKET bounds, MARKET bracket references, armed triggers' sides. */
-function marketsNeedingMarks(parsed: readonly ParsedLegInput[]): Set<string> {
-  const need = new Set<string>();
-  const byCloid = new Map(parsed.map((p) => [p.client_order_id, p]));
-  const entriesWithKids = new Set(parsed.map((p) => p.parent_client_order_id).filter((x): x is string => x !== undefined));
-  for (const p of parsed) {
-    if (needsMarkToBuild(p)) need.add(p.market);
-    if (p.order_type === 'TRIGGER' && p.parent_client_order_id === undefined) need.add(p.market);
-    if (p.order_type === 'MARKET' && entriesWithKids.has(p.client_order_id)) need.add(p.market);
-    if (p.parent_client_order_id !== undefined) {
-      const entry = byCloid.get(p.parent_client_order_id);
-      if (entry && entry.order_type === 'MARKET') need.add(entry.market);
-    }
-  }
-  return need;
+/** Prepares an order intent and submits it with the wallet's trading key, in one go (the command line). */
+export async function placeOrder(ctx: TradingContext, input: PrepareOrderInput, options: PlaceOptions = {}): Promise<PlaceOrdersResult> {
+  const prepared = await prepareOrder(ctx, input);
+  return submitOrder(ctx, prepared, await ctx.tradingSigner(prepared.wallet), options);
 }
 
-/** Step 1: everything that happens before signing. Throws ValidationError; never signs or sends. */
-export async function prepareOrders(ctx: TradingContext, input: PlaceOrdersInput): Promise<PreparedOrders> {
-  const { wallet, accountId } = walletIds(input.wallet);
-  if (!Array.isArray(input.legs) || input.legs.length === 0) throw new ValidationError('at least one leg is required', { field: 'orders' });
-  const labels = input.legs.map((_, i) => input.labels?.[i] ?? `orders[${i}]`);
-  const parsed = input.legs.map((l, i) => parseLegInput(l, labels[i]!));
-  const all = await ctx.config.markets();
-  const markets = new Map(all.map((m) => [m.symbol, m]));
-  parsed.forEach((p, i) => marketOr(markets, p.market, labels[i]!));
-  const need = [...marketsNeedingMarks(parsed)].map((s) => markets.get(s)!);
-  const marks = await readMarks(ctx, need);
-  const legs = parsed.map((p, i) => buildLeg(p, markets.get(p.market)!, marks.get(p.market), labels[i]!));
-
-  // Reads the rules need: open-order counts where a leg would rest, armed reduce-only triggers where a
-  // reduce-only order would meet them (close_trigger_coexistence).
-  const capMarkets = [...new Set(legs.filter(legCountsTowardCap).map((l) => l.market))];
-  const openOrderCounts = new Map<string, number>();
-  for (const symbol of capMarkets) {
-    // open-orders lists live resting orders plus every trigger, armed or awaiting its entry: exactly
-    // what max_open_orders counts. `total` is all that is needed.
-    const page = await ctx.api.openOrders({ wallet, market: symbol, limit: 1 });
-    openOrderCounts.set(symbol, page.total);
-  }
-  let armedReduceOnlyTriggerMarkets: Set<string> | undefined;
-  if (legs.some((l) => l.reduce_only && l.order_type !== 'TRIGGER')) {
-    const triggers = await ctx.api.positionTriggers(wallet);
-    armedReduceOnlyTriggerMarkets = new Set(triggers.orders.filter((o) => o.reduce_only && o.order_type === 'TRIGGER' && !o.parent_order_id).map((o) => o.market));
-  }
-  validateBatch(legs, { markets, marks, openOrderCounts, ...(armedReduceOnlyTriggerMarkets ? { armedReduceOnlyTriggerMarkets } : {}) }, labels);
-  return { wallet, accountId, legs, labels, markets };
-}
-
-/** Steps 2-4. */
-export async function placeOrders(ctx: TradingContext, input: PlaceOrdersInput, options: PlaceOptions = {}): Promise<PlaceOrdersResult> {
-  const prepared = await prepareOrders(ctx, input);
-  return submitPrepared(ctx, prepared, options);
-}
-
-/** Signs and sends an already prepared batch (see prepareOrders). */
-export async function submitPrepared(ctx: TradingContext, prepared: PreparedOrders, options: PlaceOptions = {}): Promise<PlaceOrdersResult> {
+/**
+ * Signs exactly the prepared legs with `signer` (the trading key named at prepare) and sends the batch
+ * once; see the module comment for what happens after a lost answer and with `wait`.
+ */
+export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, signer: Signer, options: PlaceOptions = {}): Promise<PlaceOrdersResult> {
+  assertPreparedFor(prepared, ctx.profile.name);
   const { wallet, accountId, legs } = prepared;
-  const signer = await ctx.tradingSigner(wallet);
+  const signatures = await signPrepared(prepared, signer);
   // Ids already in the newest history page: after a lost answer, our legs are the new ids that match.
   const before = await historyIds(ctx, wallet);
-  const signed = await signLegs(legs, { network: ctx.profile.network, accountId, wallet, signer, nonces: ctx.nonces });
+  const signed: OrderLeg[] = legs.map((leg, i) => ({ ...wireLeg(leg, prepared.nonces[i]!), signature: signatures[i]! }));
   options.onProgress?.(`submitting ${legs.length} leg${legs.length === 1 ? '' : 's'}`);
 
   let placed: PlacedLeg[];
@@ -170,7 +107,7 @@ export async function submitPrepared(ctx: TradingContext, prepared: PreparedOrde
     if (!landed && placed.every((p) => p.status === 'UNKNOWN')) {
       // Nothing of it shows up: most likely it never landed. Still not safe to sign it again blindly.
       throw new OperationError('SUBMIT_UNCONFIRMED', `POST /orders failed (${(err as Error).message}) and none of the legs appears in order-history`, {
-        hint: 'Most likely nothing was placed. Check `perps orders history --wallet ADDR` before placing again.',
+        hint: 'Most likely nothing was placed. Check `perps history orders --wallet ADDR` before placing again.',
         cause: err,
       });
     }

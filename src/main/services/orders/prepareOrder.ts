@@ -1,0 +1,302 @@
+/**
+ * Preparing an order: from an intent (or legs given one by one) to a PreparedOrder, with nothing signed or
+ * sent.
+ *
+ *  1. the intent is checked against its kind's schema, the market is read live and the strategy expands
+ *     the intent into legs (an opening leg that names no leverage gets the user's default, never 0);
+ *  2. each leg is parsed and built (a MARKET bound from the venue mark, a fire price from the trigger
+ *     price), and every rule is checked against the live market records, the marks and the account's open
+ *     orders (orderValidation);
+ *  3. what it costs (notional, fees, initial margin: src/shared/protocol/tradingMath.ts) is checked against
+ *     the free balance: an order the account cannot pay for is refused here (INSUFFICIENT_BALANCE), as the
+ *     app's ticket would, instead of being signed and rejected later;
+ *  4. the trading key that will sign is resolved, one nonce per leg is reserved, and each leg's exact
+ *     typed data, digest and plain-language summary make the review.
+ */
+import { Decimal, canonical } from '../../../shared/decimal/index.js';
+import { orderTypedData } from '../../../shared/eip712/index.js';
+import { OrderIntentSchema, type OrderIntent } from '../../../shared/orders/intents.js';
+import type { OrderReview, ReviewLeg } from '../../../shared/orders/review.js';
+import { feeEstimate, feeKindOf, feeRateOf, initialMargin, orderNotional, type Market, type Position } from '../../../shared/protocol/index.js';
+import { typedDataView } from '../../../shared/signingViews.js';
+import { summarizeTypedData } from '../../signers/offlineSigner.js';
+import { ValidationError } from '../errors.js';
+import { defaultLeverageFor, readPreferences } from '../settings/preferences.js';
+import { reserveNonces, signRequest, type PreparedBase } from '../signing/prepared.js';
+import { buildLeg, needsMarkToBuild, parseLegInput, wireLeg, type LegInput, type ParsedLegInput } from './buildOrder.js';
+import { readMarks, walletIds, type TradingContext } from './orderContext.js';
+import { legCountsTowardCap, validateBatch, type UnsignedLeg } from './orderValidation.js';
+import { strategyFor } from './strategies/registry.js';
+
+/** Money is shown to 6 places (USDC); ratios keep more. */
+const MONEY_PLACES = 6;
+
+export interface PreparedOrder extends PreparedBase<'order'> {
+  readonly accountId: string;
+  /** Each leg exactly as it will be sent, minus nonce and signature. */
+  readonly legs: readonly UnsignedLeg[];
+  readonly labels: readonly string[];
+  /** One reserved nonce per leg, as sent (Unix-ms text). */
+  readonly nonces: readonly string[];
+  readonly view: OrderReview;
+}
+
+export interface PrepareOrderInput {
+  wallet: string;
+  /** An order intent (src/shared/orders/intents.ts); checked here, whoever built it. */
+  intent: unknown;
+}
+
+export interface PrepareLegsInput {
+  wallet: string;
+  legs: LegInput[];
+  /** Names of the legs in the review and in error messages (default orders[i]). */
+  labels?: string[];
+  /** The order kind for the review (a strategy's kind, or 'batch'). */
+  kind?: string;
+}
+
+/** How a composite action (close, reverse) prepares its legs. */
+export interface PrepareLegsOptions {
+  /**
+   * The armed triggers of the legs' markets are cancelled before these legs are sent (a close, lifecycle
+   * rule 4), so close_trigger_coexistence is not checked against the triggers armed now.
+   */
+  triggersCancelledFirst?: boolean;
+  /** Margin released before these legs are sent (a reverse closes first), added to the free balance. */
+  creditFree?: Decimal;
+  /** Check margin and fees against the free balance (default true). */
+  checkBalance?: boolean;
+}
+
+/** The intent checked against its kind's schema; a bad field is a ValidationError naming it. */
+export function parseIntent(raw: unknown): OrderIntent {
+  const parsed = OrderIntentSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join('.') || 'intent';
+    throw new ValidationError(issue?.message ?? 'not an order intent', { field, code: 'INVALID_INTENT' });
+  }
+  return parsed.data;
+}
+
+export async function prepareOrder(ctx: TradingContext, input: PrepareOrderInput): Promise<PreparedOrder> {
+  const intent = parseIntent(input.intent);
+  walletIds(input.wallet);
+  const market = await ctx.config.market(intent.market);
+  const strategy = strategyFor(intent.kind);
+  const marks = await readMarks(ctx, [market]).catch(() => new Map<string, Decimal>());
+  const prefs = readPreferences(ctx.settings);
+  const expanded = strategy.expand(intent as never, { market, mark: marks.get(market.symbol) ?? null, defaultLeverage: defaultLeverageFor(prefs, market), defaultSlippageBps: prefs.default_slippage_bps });
+  return prepareLegs(ctx, { wallet: input.wallet, legs: expanded.legs, labels: expanded.labels, kind: intent.kind });
+}
+
+/** Markets whose mark the rules need: MARKET bounds, MARKET bracket references, armed triggers' sides. */
+function marketsNeedingMarks(parsed: readonly ParsedLegInput[]): Set<string> {
+  const need = new Set<string>();
+  const entriesWithKids = new Set(parsed.map((p) => p.parent_client_order_id).filter((x): x is string => x !== undefined));
+  for (const p of parsed) {
+    if (needsMarkToBuild(p)) need.add(p.market);
+    // A standalone trigger is armed at once: it must not already be past the mark.
+    if (p.order_type === 'TRIGGER' && p.parent_client_order_id === undefined) need.add(p.market);
+    // A MARKET entry's bracket legs are judged against the mark at submit.
+    if (p.order_type === 'MARKET' && entriesWithKids.has(p.client_order_id)) need.add(p.market);
+  }
+  return need;
+}
+
+export async function prepareLegs(ctx: TradingContext, input: PrepareLegsInput, options: PrepareLegsOptions = {}): Promise<PreparedOrder> {
+  const { wallet, accountId } = walletIds(input.wallet);
+  if (!Array.isArray(input.legs) || input.legs.length === 0) throw new ValidationError('at least one leg is required', { field: 'orders' });
+  const labels = input.legs.map((_, i) => input.labels?.[i] ?? `orders[${i}]`);
+  const parsed = input.legs.map((leg, i) => parseLegInput(leg, labels[i]!));
+  // The trading key that will sign: refused first (NO_TRADING_KEY, with what to do) when there is none.
+  const signer = await ctx.tradingSigner(wallet);
+
+  const markets = new Map((await ctx.config.markets()).map((m) => [m.symbol, m]));
+  parsed.forEach((p, i) => marketOr(markets, p.market, labels[i]!));
+  const need = [...marketsNeedingMarks(parsed)].map((s) => markets.get(s)!);
+  // The review shows every leg's market mark and prices fees with it; a mark the rules do not need is
+  // read too, best effort.
+  const reviewed = [...new Set(parsed.map((p) => p.market))].filter((s) => !need.some((m) => m.symbol === s)).map((s) => markets.get(s)!);
+  const marks = await readMarks(ctx, need);
+  const warnings: string[] = [];
+  if (reviewed.length > 0) {
+    try {
+      for (const [k, v] of await readMarks(ctx, reviewed)) marks.set(k, v);
+    } catch (err) {
+      warnings.push(`no venue mark (${(err as Error).message}): fees assume resting limit orders pay the maker rate`);
+    }
+  }
+  const legs = parsed.map((p, i) => buildLeg(p, markets.get(p.market)!, marks.get(p.market), labels[i]!));
+
+  // Reads the rules need: open-order counts where a leg would rest, armed reduce-only triggers where a
+  // reduce-only order would meet them (close_trigger_coexistence), and what the account can pay.
+  const capMarkets = [...new Set(legs.filter(legCountsTowardCap).map((l) => l.market))];
+  const opens = legs.some((l) => !l.reduce_only) && options.checkBalance !== false;
+  const [counts, triggers, balance, positions] = await Promise.all([
+    // open-orders lists live resting orders plus every trigger, armed or awaiting its entry: exactly what
+    // max_open_orders counts. `total` is all that is needed.
+    Promise.all(capMarkets.map(async (symbol) => [symbol, (await ctx.api.openOrders({ wallet, market: symbol, limit: 1 })).total] as const)),
+    legs.some((l) => l.reduce_only && l.order_type !== 'TRIGGER') && !options.triggersCancelledFirst ? ctx.api.positionTriggers(wallet) : Promise.resolve(null),
+    opens ? ctx.api.balance(accountId) : Promise.resolve(null),
+    opens || legs.some((l) => l.size === '0') ? ctx.api.positions(accountId) : Promise.resolve(null),
+  ]);
+  const armedReduceOnlyTriggerMarkets = triggers ? new Set(triggers.orders.filter((o) => o.reduce_only && o.order_type === 'TRIGGER' && !o.parent_order_id).map((o) => o.market)) : undefined;
+  validateBatch(legs, { markets, marks, openOrderCounts: new Map(counts), ...(armedReduceOnlyTriggerMarkets ? { armedReduceOnlyTriggerMarkets } : {}) }, labels);
+
+  const costs = orderCosts(legs, markets, marks, positions?.positions ?? []);
+  const free = balance ? new Decimal(balance.free_balance) : null;
+  if (free !== null && costs.required.gt(free.plus(options.creditFree ?? 0))) {
+    throw new ValidationError(
+      `the order needs ${fixed(costs.margin)} USDC of initial margin and ${fixed(costs.openingFees)} USDC of fees, more than the free balance of ${canonical(free)} USDC`,
+      {
+        field: 'size',
+        code: 'INSUFFICIENT_BALANCE',
+        hint: 'Lower the size or raise the leverage (within max_leverage), or deposit first. The free balance excludes margin already posted to positions.',
+      },
+    );
+  }
+
+  const nonces = (await reserveNonces(ctx.nonces, wallet, legs.length)).map(String);
+  const requests = legs.map((leg, i) => signRequest(labels[i]!, orderTypedData(accountId, wireLeg(leg, nonces[i]!), ctx.profile.network)));
+  const firstMarket = legs[0]!.market;
+  const mark = marks.get(firstMarket) ?? null;
+  warnings.push(...crossingWarnings(legs, labels, marks));
+  if (legs.every((l) => l.reduce_only)) warnings.push('reduce-only: it can only shrink an open position');
+
+  const reviewLegs: ReviewLeg[] = legs.map((leg, i) => ({
+    label: labels[i]!,
+    client_order_id: leg.client_order_id,
+    market: leg.market,
+    side: leg.side,
+    order_type: leg.order_type,
+    size: leg.size,
+    limit_price: leg.limit_price,
+    time_in_force: leg.time_in_force ?? null,
+    reduce_only: leg.reduce_only,
+    leverage: leg.leverage ?? null,
+    trigger: leg.trigger ? { trigger_price: leg.trigger.trigger_price, tpsl: leg.trigger.tpsl, is_market: leg.trigger.is_market } : null,
+    parent_client_order_id: leg.parent_client_order_id ?? null,
+    notional: fixed(costs.legs[i]!.notional),
+    fee_kind: costs.legs[i]!.feeKind,
+    fee_rate: canonical(costs.legs[i]!.feeRate),
+    fee_estimate: fixed(costs.legs[i]!.fee),
+    summary: summarizeTypedData(requests[i]!.typedData),
+    digest: requests[i]!.digest,
+    typed_data: typedDataView(requests[i]!.typedData),
+  }));
+  return {
+    action: 'order',
+    profile: ctx.profile.name,
+    wallet,
+    signer: { role: 'trading-key', address: signer.address },
+    requests,
+    accountId,
+    legs,
+    labels,
+    nonces,
+    view: {
+      kind: input.kind ?? 'batch',
+      wallet,
+      signer: signer.address,
+      market: firstMarket,
+      mark: mark ? canonical(mark) : null,
+      legs: reviewLegs,
+      total_notional: fixed(costs.notional),
+      total_fee_estimate: fixed(costs.fees),
+      margin_required: fixed(costs.margin),
+      free_balance: free ? canonical(free) : null,
+      warnings,
+    },
+  };
+}
+
+function marketOr(markets: ReadonlyMap<string, Market>, symbol: string, label: string): Market {
+  const m = markets.get(symbol);
+  if (!m) {
+    throw new ValidationError(`unknown market '${symbol}'`, {
+      field: `${label}.market`,
+      code: 'UNKNOWN_MARKET',
+      hint: `Markets: ${[...markets.values()].filter((x) => x.is_active).map((x) => x.symbol).join(', ')}.`,
+    });
+  }
+  if (!m.is_active) throw new ValidationError(`market '${symbol}' is not active`, { field: `${label}.market`, code: 'MARKET_INACTIVE', hint: 'The service has disabled this market.' });
+  return m;
+}
+
+interface LegCost {
+  notional: Decimal;
+  feeKind: 'maker' | 'taker';
+  feeRate: Decimal;
+  fee: Decimal;
+}
+
+interface OrderCosts {
+  legs: LegCost[];
+  /** Legs that trade on their own (an attached TP/SL closes what its entry opened). */
+  notional: Decimal;
+  fees: Decimal;
+  /** Fees of the legs that open: paid from the free balance with the margin. */
+  openingFees: Decimal;
+  margin: Decimal;
+  /** Margin plus opening fees: what the free balance must cover. */
+  required: Decimal;
+}
+
+/**
+ * What each leg costs at the price it will trade near: a limit at its price, a trigger at its fire price,
+ * a MARKET leg at the worse of the mark and its bound. A whole-position trigger (size 0) is priced on the
+ * size it will close: its entry's size in a bracket, else the open position.
+ */
+function orderCosts(legs: readonly UnsignedLeg[], markets: ReadonlyMap<string, Market>, marks: ReadonlyMap<string, Decimal>, positions: readonly Position[]): OrderCosts {
+  const byCloid = new Map(legs.map((l) => [l.client_order_id, l]));
+  const net = new Map(positions.map((p) => [p.market, new Decimal(p.size)]));
+  const out: OrderCosts = { legs: [], notional: new Decimal(0), fees: new Decimal(0), openingFees: new Decimal(0), margin: new Decimal(0), required: new Decimal(0) };
+  for (const leg of legs) {
+    const market = markets.get(leg.market)!;
+    const mark = marks.get(leg.market) ?? null;
+    const price = leg.order_type === 'MARKET' && mark ? Decimal.max(mark, new Decimal(leg.limit_price)) : new Decimal(leg.limit_price);
+    const parent = leg.parent_client_order_id !== undefined ? byCloid.get(leg.parent_client_order_id) : undefined;
+    const size = leg.size !== '0' ? new Decimal(leg.size) : parent ? new Decimal(parent.size) : (net.get(leg.market)?.abs() ?? new Decimal(0));
+    const notional = orderNotional(size, price);
+    const feeKind = feeKindOf(leg, mark);
+    const feeRate = feeRateOf(market, feeKind);
+    const fee = feeEstimate(notional, feeRate);
+    out.legs.push({ notional, feeKind, feeRate, fee });
+    if (parent) continue;
+    out.notional = out.notional.plus(notional);
+    out.fees = out.fees.plus(fee);
+    if (leg.reduce_only) continue;
+    // A leg against the open position first closes it (no margin), and only the rest opens.
+    const signed = leg.side === 'BUY' ? size : size.neg();
+    const held = net.get(leg.market) ?? new Decimal(0);
+    const closing = !held.isZero() && held.isPos() !== signed.isPos() ? Decimal.min(held.abs(), size) : new Decimal(0);
+    const opening = size.minus(closing);
+    net.set(leg.market, held.plus(signed));
+    if (opening.isZero()) continue;
+    const openingNotional = orderNotional(opening, price);
+    out.margin = out.margin.plus(initialMargin(openingNotional, leg.leverage ?? 0, market, false));
+    out.openingFees = out.openingFees.plus(feeEstimate(openingNotional, feeRate));
+  }
+  out.required = out.margin.plus(out.openingFees);
+  return out;
+}
+
+function crossingWarnings(legs: readonly UnsignedLeg[], labels: readonly string[], marks: ReadonlyMap<string, Decimal>): string[] {
+  const out: string[] = [];
+  legs.forEach((leg, i) => {
+    const mark = marks.get(leg.market);
+    if (!mark || leg.order_type !== 'LIMIT') return;
+    const price = new Decimal(leg.limit_price);
+    const crosses = leg.side === 'BUY' ? price.gte(mark) : price.lte(mark);
+    if (!crosses) return;
+    if (leg.time_in_force === 'ALO') out.push(`${labels[i]}: a post-only order at ${leg.limit_price} crosses the mark ${mark.toFixed()} and will likely be rejected (post_only_would_take)`);
+    else out.push(`${labels[i]}: the limit price ${leg.limit_price} crosses the mark ${mark.toFixed()}: it will likely execute at once and pay the taker fee`);
+  });
+  return out;
+}
+
+function fixed(value: Decimal): string {
+  return canonical(value.toDecimalPlaces(MONEY_PLACES, Decimal.ROUND_HALF_UP));
+}

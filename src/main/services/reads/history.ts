@@ -1,0 +1,80 @@
+/**
+ * The account's histories as one use case for both front ends: which kinds there are, reading every row
+ * of one (newest first), and writing it as CSV. The app's export and `perps history ... --csv` write the
+ * same columns with the same writer (RFC 4180, CRLF), values exactly as the service sent them.
+ */
+import type { Deposit, Fill, FundingPayment, ListedOrder, Withdrawal } from '../../../shared/protocol/index.js';
+import { depositHistory, withdrawalHistory } from '../money/funds.js';
+import type { ServiceContext } from '../serviceContext.js';
+import { FILL_CSV_COLUMNS, FUNDING_CSV_COLUMNS, ORDER_CSV_COLUMNS, readFundingHistory, readOrderHistory, readTradeHistory, type MarketFilter } from './accountReads.js';
+import { toCsv, type CsvColumn } from './csv.js';
+
+export const HISTORY_KINDS = ['orders', 'fills', 'funding', 'deposits', 'withdrawals'] as const;
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
+
+export type History =
+  | { kind: 'orders'; rows: ListedOrder[] }
+  | { kind: 'fills'; rows: Fill[] }
+  | { kind: 'funding'; rows: FundingPayment[] }
+  | { kind: 'deposits'; rows: Deposit[] }
+  | { kind: 'withdrawals'; rows: Withdrawal[] };
+
+export type HistoryRow<K extends HistoryKind> = Extract<History, { kind: K }>['rows'][number];
+
+/** Deposits and withdrawals belong to the account, not to a market. */
+export function historyHasMarkets(kind: HistoryKind): boolean {
+  return kind === 'orders' || kind === 'fills' || kind === 'funding';
+}
+
+/** Every row of one history, newest first (every page is read). */
+export async function readHistory(ctx: ServiceContext, wallet: string, kind: HistoryKind, filter: MarketFilter = {}): Promise<History> {
+  switch (kind) {
+    case 'orders':
+      return { kind, rows: await readOrderHistory(ctx, wallet, filter) };
+    case 'fills':
+      return { kind, rows: await readTradeHistory(ctx, wallet, filter) };
+    case 'funding':
+      return { kind, rows: await readFundingHistory(ctx, wallet, filter) };
+    case 'deposits':
+      return { kind, rows: await depositHistory(ctx, wallet) };
+    case 'withdrawals':
+      return { kind, rows: await withdrawalHistory(ctx, wallet) };
+  }
+}
+
+/** CSV keeps raw values (Unix ms, empty for null) so spreadsheets and scripts need no parsing of ours. */
+export const DEPOSIT_CSV_COLUMNS: readonly CsvColumn<Deposit>[] = [
+  { header: 'tx_hash', value: (d) => d.tx_hash },
+  { header: 'amount', value: (d) => d.amount },
+  { header: 'source', value: (d) => d.source },
+  { header: 'status', value: (d) => d.status },
+  { header: 'detected_at', value: (d) => d.detected_at },
+  { header: 'credited_at', value: (d) => d.credited_at },
+];
+
+export const WITHDRAWAL_CSV_COLUMNS: readonly CsvColumn<Withdrawal>[] = [
+  { header: 'withdrawal_id', value: (w) => w.withdrawal_id },
+  { header: 'amount', value: (w) => w.amount },
+  { header: 'l1_send_amount', value: (w) => w.l1_send_amount },
+  { header: 'destination', value: (w) => w.destination },
+  { header: 'status', value: (w) => w.status },
+  { header: 'failure_reason', value: (w) => w.failure_reason },
+  { header: 'l1_tx_hash', value: (w) => w.l1_tx_hash },
+  { header: 'created_at', value: (w) => w.created_at },
+  { header: 'completed_at', value: (w) => w.completed_at },
+];
+
+export function historyCsv(history: History): string {
+  switch (history.kind) {
+    case 'orders':
+      return toCsv(history.rows, ORDER_CSV_COLUMNS);
+    case 'fills':
+      return toCsv(history.rows, FILL_CSV_COLUMNS);
+    case 'funding':
+      return toCsv(history.rows, FUNDING_CSV_COLUMNS);
+    case 'deposits':
+      return toCsv(history.rows, DEPOSIT_CSV_COLUMNS);
+    case 'withdrawals':
+      return toCsv(history.rows, WITHDRAWAL_CSV_COLUMNS);
+  }
+}

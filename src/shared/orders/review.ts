@@ -1,0 +1,59 @@
+/**
+ * What a person reviews before an order is signed: each leg exactly as it will be sent, what it costs
+ * (notional, fee kind and estimate, from src/shared/protocol/tradingMath.ts), the typed data and digest
+ * that will be signed, and the totals. The services' prepare step builds it; the app's review dialog and
+ * the command line's --dry-run show it.
+ */
+import { z } from 'zod';
+import { addressSchema, decimalOut } from '../fieldSchemas.js';
+import { SIDES, TIME_IN_FORCE, TPSL } from '../protocol/schemas/orders.js';
+import { TypedDataViewSchema } from '../signingViews.js';
+
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected 32 bytes of hex');
+
+export const ReviewLegSchema = z.object({
+  /** What the leg is: 'order' for a plain order; 'entry', 'tp', 'sl' for a bracket; others name themselves. */
+  label: z.string(),
+  client_order_id: z.string(),
+  market: z.string(),
+  side: z.enum(SIDES),
+  order_type: z.enum(['MARKET', 'LIMIT', 'TRIGGER']),
+  size: decimalOut,
+  limit_price: decimalOut,
+  time_in_force: z.enum(TIME_IN_FORCE).nullable(),
+  reduce_only: z.boolean(),
+  /** null: no leverage is signed (0), as on reduce-only legs, which post no margin. */
+  leverage: z.number().int().nullable(),
+  trigger: z.object({ trigger_price: decimalOut, tpsl: z.enum(TPSL), is_market: z.boolean() }).nullable(),
+  parent_client_order_id: z.string().nullable(),
+  /** |size| x limit_price (for a whole-position leg: the entry's size at its price). */
+  notional: decimalOut,
+  fee_kind: z.enum(['maker', 'taker']),
+  fee_rate: decimalOut,
+  fee_estimate: decimalOut,
+  /** Plain-language lines describing exactly what signing this leg authorizes. */
+  summary: z.array(z.string()),
+  digest: hex32,
+  typed_data: TypedDataViewSchema,
+});
+export type ReviewLeg = z.infer<typeof ReviewLegSchema>;
+
+export const OrderReviewSchema = z.object({
+  /** The order kind (single, bracket, ...), or 'batch' for legs given one by one. */
+  kind: z.string(),
+  wallet: addressSchema,
+  /** The trading key that will sign. */
+  signer: addressSchema,
+  market: z.string(),
+  mark: decimalOut.nullable(),
+  legs: z.array(ReviewLegSchema),
+  /** Notional of the legs that trade on their own (attached TP/SL legs close what the entry opens). */
+  total_notional: decimalOut,
+  total_fee_estimate: decimalOut,
+  /** Isolated margin the order posts when it fills: notional x max(1/leverage, initial_margin_ratio). */
+  margin_required: decimalOut,
+  /** The free balance read at prepare time (margin and fees come out of it). */
+  free_balance: decimalOut.nullable(),
+  warnings: z.array(z.string()),
+});
+export type OrderReview = z.infer<typeof OrderReviewSchema>;
