@@ -20,7 +20,7 @@ const FIELD_NAMES = [
   'signature', 'cancel', 'offset', 'limit', 'kind', 'interval', 'start_time', 'end_time', 'default_slippage_bps', 'default_leverage', 'confirm_orders',
   'key_expiry_warning_days', 'theme', 'fills', 'trigger_fires', 'withdrawals', 'key_expiry', 'chain', 'url', 'code', 'service', 'token', 'from_chain', 'to_chain',
   'from_token', 'to_token', 'decimals', 'protocols', 'receiver', 'source_usd_value', 'quote_id', 'quote_idx', 'points_usd', 'src', 'dst', 'src_tx', 'id', 'token_in',
-  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', 'n_sig_figs', 'fingerprint', '__proto__', 'constructor', 'prototype', 'toString',
+  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', 'n_sig_figs', 'fingerprint', 'label', 'confirmation_id', '__proto__', 'constructor', 'prototype', 'toString',
 ] as const;
 
 const leaf = fc.oneof(
@@ -81,7 +81,7 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'markets:candles': { market: 'ETH', interval: '1m' },
   'markets:book': { market: 'ETH', n_sig_figs: 5 },
   'markets:watchBook': { market: 'ETH', n_sig_figs: null },
-  'orders:preview': { order: { market: 'ETH', side: 'BUY', order_type: 'LIMIT', size: '0.01', limit_price: '3000', bracket: { sl: { trigger_price: '2900' } } } },
+  'orders:preview': { intent: { kind: 'bracket', market: 'ETH', side: 'BUY', order_type: 'LIMIT', size: '0.01', limit_price: '3000', sl: { trigger_price: '2900' } } },
   'orders:place': { preview_id: 'x' },
   'orders:modify': { order_id: 'o1', price: '3000', size: '0.01' },
   'orders:cancel': { order_id: 'o1', order_type: 'LIMIT' },
@@ -111,6 +111,10 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'companion:setRpcUrl': { chain: 'arbitrum', url: null },
   'companion:setPartnerCode': { code: 'perpsdesk' },
   'companion:setServiceUrl': { service: 'platform', url: 'http://127.0.0.1:1/platform' },
+  'companion:listReceivers': {},
+  'companion:addReceiver': { address: '0x' + 'b'.repeat(40), label: 'Savings' },
+  'companion:confirmReceiver': { confirmation_id: 'f0c1b1d2-0000-4000-8000-000000000000', address: '0x' + 'b'.repeat(40) },
+  'companion:removeReceiver': { address: '0x' + 'b'.repeat(40) },
   'bridge:tokenInfo': { chain: 'arbitrum', token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' },
   'bridge:quote': {
     from_chain: 'arbitrum', to_chain: 'base', from_token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', to_token: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',

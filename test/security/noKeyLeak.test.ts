@@ -55,12 +55,14 @@ describe('no key leaves the vault', () => {
     const eth = (await h.call('markets:list', {})).markets.find((m) => m.symbol === 'ETH')!;
     const mark = new Decimal(eth.mark!);
     const preview = await h.call('orders:preview', {
-      order: {
+      intent: {
+        kind: 'bracket',
         market: 'ETH',
         side: 'BUY',
         order_type: 'MARKET',
         size: '0.01',
-        bracket: { tp: { trigger_price: canonical(roundToStep(mark.times('1.1'), eth.tick_size, 'down')) }, sl: { trigger_price: canonical(roundToStep(mark.times('0.9'), eth.tick_size, 'down')) } },
+        tp: { trigger_price: canonical(roundToStep(mark.times('1.1'), eth.tick_size, 'down')) },
+        sl: { trigger_price: canonical(roundToStep(mark.times('0.9'), eth.tick_size, 'down')) },
       },
     });
     const placed = await h.call('orders:place', { preview_id: preview.preview_id });

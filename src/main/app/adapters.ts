@@ -18,6 +18,11 @@ export interface FileFilter {
 export interface DialogAdapter {
   chooseOpenFile(options: { title: string; filters: FileFilter[] }): Promise<string | null>;
   chooseSaveFile(options: { title: string; defaultName: string; filters: FileFilter[] }): Promise<string | null>;
+  /**
+   * A confirmation drawn by main, not by the page (a native message box in the app): for the few
+   * decisions a compromised page must not be able to make alone. Resolves true only on the confirm button.
+   */
+  confirm(options: { title: string; message: string; detail: string; confirmLabel: string }): Promise<boolean>;
 }
 
 /** Native notifications (fills, trigger fires, finished withdrawals, key expiry). */

@@ -1,29 +1,21 @@
 /**
- * The app's own preferences (order defaults, key-expiry window, theme, notification switches) and the
- * remembered wallet, in the settings store next to everything else non-secret. Reads fill in defaults
+ * The app's own preferences (the trading preferences it shares with the command line, notification
+ * switches) and the remembered wallet, in the settings store next to everything else non-secret. Reads fill in defaults
  * and ignore malformed stored values, so a hand-edited file cannot break start-up.
  */
 import type { NotificationPrefs, ProfileName, Settings } from '../../shared/ipc.js';
-import { NotificationPrefsSchema, SettingsSchema, SignerKindSchema, ProfileNameSchema } from '../../shared/ipc.js';
+import { NotificationPrefsSchema, SignerKindSchema, ProfileNameSchema } from '../../shared/ipc.js';
+import { readPreferences, updatePreferences } from '../services/settings/preferences.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
 import { ValidationError } from '../services/errors.js';
 import { normalizeDerivationPath } from '../signers/ledger/derivationPaths.js';
 
-const SETTINGS_KEY = 'app.settings';
 const NOTIFICATIONS_KEY = 'app.notifications';
 const WALLET_KEY = 'app.wallet';
 const PROFILE_KEY = 'app.profile';
 const AIRGAP_FINGERPRINT_KEY = 'airgap.fingerprint';
 const AIRGAP_PATH_KEY = 'airgap.path';
 export const DEFAULT_AIRGAP_PATH = "m/44'/60'/0'/0/0";
-
-export const DEFAULT_SETTINGS: Settings = {
-  default_slippage_bps: null,
-  default_leverage: 1,
-  confirm_orders: true,
-  key_expiry_warning_days: 14,
-  theme: 'dark',
-};
 
 export const DEFAULT_NOTIFICATIONS: NotificationPrefs = { fills: true, trigger_fires: true, withdrawals: true, key_expiry: true };
 
@@ -35,15 +27,13 @@ export interface RememberedWallet {
 export class AppSettings {
   constructor(private readonly store: SettingsStore) {}
 
+  /** The trading preferences the command line shares (services/settings/preferences.ts). */
   settings(): Settings {
-    const parsed = SettingsSchema.partial().safeParse(this.store.get(SETTINGS_KEY));
-    return { ...DEFAULT_SETTINGS, ...(parsed.success ? stripUndefined(parsed.data) : {}) };
+    return readPreferences(this.store);
   }
 
   updateSettings(patch: Partial<Settings>): Settings {
-    const next = SettingsSchema.parse({ ...this.settings(), ...stripUndefined(patch) });
-    this.store.set(SETTINGS_KEY, next);
-    return next;
+    return updatePreferences(this.store, patch);
   }
 
   notifications(): NotificationPrefs {

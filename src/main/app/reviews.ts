@@ -1,14 +1,11 @@
 /**
- * "What you review is what gets signed." A review (keys:review, orders:preview, withdraw:preview) builds
- * the exact EIP-712 typed data, nonce included, and keeps it under a short-lived id; the acting channel
- * takes only that id. The service then runs as usual, but with two constraints:
- *  - its nonce source hands out exactly the nonces reserved at review time, and
- *  - its signer is wrapped so that it signs only typed data whose digest equals the next reviewed one.
- * If a service ever built something else, the wrapper refuses (REVIEW_MISMATCH) and nothing is signed.
+ * "What you review is what gets signed." A review (keys:review, orders:preview, withdraw:preview) is a
+ * services Prepared (the exact EIP-712 typed data, nonces reserved) kept under a short-lived id; the acting
+ * channel takes only that id and submits exactly that Prepared, whose submit step signs only its own typed
+ * data (services/signing/prepared.ts refuses anything else, REVIEW_MISMATCH). A review is used once, and
+ * never crosses to another wallet or profile.
  */
 import { randomUUID } from 'node:crypto';
-import { bytesToHex, digestOf, type TypedData } from '../../shared/eip712/index.js';
-import type { Signer } from '../signers/signer.js';
 import { OperationError } from '../services/errors.js';
 
 export interface ReviewEntry<K extends string = string, P = unknown> {
@@ -61,41 +58,4 @@ export class ReviewStore {
     const now = this.now();
     for (const [id, e] of this.entries) if (e.validUntil < now) this.entries.delete(id);
   }
-}
-
-export function digestHex(data: TypedData): string {
-  return bytesToHex(digestOf(data));
-}
-
-/** A signer that signs only the reviewed digests, in order. */
-export function guardedSigner(inner: Signer, expectedDigests: readonly string[]): Signer {
-  const queue = [...expectedDigests];
-  return {
-    kind: inner.kind,
-    address: inner.address,
-    async signTypedData(data: TypedData): Promise<string> {
-      const expected = queue.shift();
-      const actual = digestHex(data);
-      if (expected === undefined || expected.toLowerCase() !== actual.toLowerCase()) {
-        throw new OperationError('REVIEW_MISMATCH', `the ${data.primaryType} to sign differs from the one reviewed; nothing was signed`, {
-          hint: 'Review it again and confirm the new review.',
-        });
-      }
-      return inner.signTypedData(data);
-    },
-  };
-}
-
-/** A nonce source that hands out exactly the reserved nonces, in order, for the reviewed wallet. */
-export function reservedNonces(wallet: string, nonces: readonly number[]): { next(wallet: string): Promise<number> } {
-  const queue = [...nonces];
-  return {
-    async next(w: string): Promise<number> {
-      const n = queue.shift();
-      if (n === undefined || w.toLowerCase() !== wallet.toLowerCase()) {
-        throw new OperationError('REVIEW_MISMATCH', 'the action needs more signatures than were reviewed; nothing more was signed', { hint: 'Review it again.' });
-      }
-      return n;
-    },
-  };
 }

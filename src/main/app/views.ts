@@ -4,7 +4,7 @@
  * optional fields become null, and nothing internal (signed bodies, signatures, nonces) is copied.
  */
 import { Decimal, canonical } from '../../shared/decimal/index.js';
-import type { TypedData } from '../../shared/eip712/index.js';
+import { typedDataView } from '../../shared/signingViews.js';
 import type {
   FillView,
   ListedOrderView,
@@ -13,7 +13,6 @@ import type {
   OrderStatusUpdate,
   PositionView,
   TrackedWithdrawalView,
-  TypedDataView,
 } from '../../shared/ipc.js';
 import type { Deposit, FundingPayment, ListedOrder, Market, Position, Withdrawal } from '../../shared/protocol/index.js';
 import type { TrackedWithdrawal } from '../services/money/withdrawalStore.js';
@@ -29,17 +28,7 @@ export function fixed(value: Decimal, places: number): string {
   return canonical(value.toDecimalPlaces(places, Decimal.ROUND_HALF_UP));
 }
 
-export function typedDataView(data: TypedData): TypedDataView {
-  const message: Record<string, string | boolean> = {};
-  for (const [k, v] of Object.entries(data.message as Record<string, unknown>)) {
-    message[k] = typeof v === 'boolean' ? v : String(v);
-  }
-  const types: Record<string, { name: string; type: string }[]> = {};
-  for (const [k, fields] of Object.entries(data.types as Record<string, readonly { name: string; type: string }[]>)) {
-    types[k] = fields.map((f) => ({ name: f.name, type: f.type }));
-  }
-  return { domain: { name: data.domain.name, version: data.domain.version, chainId: data.domain.chainId }, primaryType: data.primaryType, types, message };
-}
+export { typedDataView };
 
 export function listedOrderView(row: ListedOrder): ListedOrderView {
   const pendingParent = row.order_type === 'TRIGGER' && row.status === 'open' && typeof row.parent_order_id === 'string' && row.parent_order_id.length > 0;
@@ -228,6 +217,8 @@ export function marketView(m: Market, ctx: VenueAssetCtx | null): MarketView {
     max_open_orders: m.max_open_orders,
     maker_fee_rate: m.maker_fee_rate,
     taker_fee_rate: m.taker_fee_rate,
+    initial_margin_ratio: m.initial_margin_ratio,
+    maintenance_margin_ratio: m.maintenance_margin_ratio,
     slippage_bps: m.slippage_bps,
   };
 }

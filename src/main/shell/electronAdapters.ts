@@ -3,7 +3,7 @@
  * renderer through webContents.send, native open/save dialogs, native notifications. Thin on purpose:
  * the behaviour lives in the core, which is tested with doubles of these.
  */
-import { BrowserWindow, Notification, dialog, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
+import { BrowserWindow, Notification, dialog, type MessageBoxOptions, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
 import type { AppAdapters, AppLogger } from '../app/adapters.js';
 
 export function electronAdapters(getWindow: () => BrowserWindow | null, logger: AppLogger): AppAdapters {
@@ -29,6 +29,13 @@ export function electronAdapters(getWindow: () => BrowserWindow | null, logger: 
         const options: SaveDialogOptions = { title, defaultPath: defaultName, filters };
         const res = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
         return res.canceled ? null : (res.filePath ?? null);
+      },
+      async confirm({ title, message, detail, confirmLabel }) {
+        const win = getWindow();
+        // Cancel is the default and the Escape answer: only an explicit click on the confirm button says yes.
+        const options: MessageBoxOptions = { type: 'warning', title, message, detail, buttons: [confirmLabel, 'Cancel'], defaultId: 1, cancelId: 1, noLink: true };
+        const res = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+        return res.response === 0;
       },
     },
     notifications: {

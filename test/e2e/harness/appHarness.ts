@@ -64,7 +64,8 @@ export class E2eApp {
       appInfo: { name: 'Perps Desk', version: '0.1.0-e2e', platform: process.platform },
       adapters: {
         events: { send: (channel, payload) => app.forward(channel, payload) },
-        dialogs: { chooseOpenFile: async () => app.nextOpenFile, chooseSaveFile: async () => app.nextSaveFile },
+        // Main's own confirmation dialog is a native one in the app; here the person always clicks confirm.
+        dialogs: { chooseOpenFile: async () => app.nextOpenFile, chooseSaveFile: async () => app.nextSaveFile, confirm: async () => true },
         notifications: { notify: (n) => app.notifications.push(n) },
       },
       startSimulator: async ({ stateFile }) => {

@@ -81,7 +81,7 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     const before = await h.call('keys:list', {});
     expect(before.keys.find((k) => k.agent === agent)).toMatchObject({ status: 'NOT_AUTHORIZED', stored_locally: true });
     // Orders need an authorized key: refused before anything is signed.
-    expect((await h.fail('orders:preview', { order: { market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.01' } })).code).toBe('NO_TRADING_KEY');
+    expect((await h.fail('orders:preview', { intent: { kind: 'single', market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.01' } })).code).toBe('NO_TRADING_KEY');
 
     const review = await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 });
     expect(review.primary_type).toBe('AuthorizeAgent');
@@ -127,7 +127,7 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     const tp = canonical(roundToStep(mark.times('1.05'), eth.tick_size, 'down'));
     const sl = canonical(roundToStep(mark.times('0.95'), eth.tick_size, 'down'));
     const preview = await h.call('orders:preview', {
-      order: { market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.01', leverage: 5, bracket: { tp: { trigger_price: tp }, sl: { trigger_price: sl } } },
+      intent: { kind: 'bracket', market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.01', leverage: 5, tp: { trigger_price: tp }, sl: { trigger_price: sl } },
     });
     expect(preview.signer).toBe(agent);
     expect(preview.legs.map((l) => l.label)).toEqual(['entry', 'tp', 'sl']);
@@ -185,7 +185,7 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     const mark = new Decimal(eth.mark!);
     const price = canonical(roundToStep(mark.times('0.5'), eth.tick_size, 'down'));
     const sl = canonical(roundToStep(mark.times('0.4'), eth.tick_size, 'down'));
-    const preview = await h.call('orders:preview', { order: { market: 'ETH', side: 'BUY', order_type: 'LIMIT', size: '0.01', limit_price: price, bracket: { sl: { trigger_price: sl } } } });
+    const preview = await h.call('orders:preview', { intent: { kind: 'bracket', market: 'ETH', side: 'BUY', order_type: 'LIMIT', size: '0.01', limit_price: price, sl: { trigger_price: sl } } });
     expect(preview.legs[0]!.fee_kind).toBe('maker');
     const placed = await h.call('orders:place', { preview_id: preview.preview_id });
     const entryId = placed.legs[0]!.order_id!;

@@ -42,6 +42,9 @@ export class AppHarness {
   /** What the next open/save dialog answers (null = cancelled). */
   nextOpenFile: string | null = null;
   nextSaveFile: string | null = null;
+  /** What main's own confirmation dialog answers next (the user's click), and what it was asked. */
+  nextConfirm = true;
+  readonly confirmations: { title: string; message: string; detail: string }[] = [];
   readonly listeners = new Map<string, (event: IpcEventLike, payload: unknown) => Promise<unknown>>();
   core!: AppCore;
 
@@ -65,6 +68,10 @@ export class AppHarness {
         dialogs: {
           chooseOpenFile: async () => h.nextOpenFile,
           chooseSaveFile: async () => h.nextSaveFile,
+          confirm: async ({ title, message, detail }) => {
+            h.confirmations.push({ title, message, detail });
+            return h.nextConfirm;
+          },
         },
         notifications: { notify: (n) => h.notifications.push(n) },
       },

@@ -11,7 +11,8 @@ import { JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeClient } from '../../../src/main/api/companion/index.js';
 import { DEFAULT_RECEIPT_TIMEOUT_MS, EvmRpcClient, redactUrl } from '../../../src/main/api/evm/evmRpc.js';
-import { CompanionDesk } from '../../../src/main/app/companion/companionDesk.js';
+import { BridgeDesk } from '../../../src/main/app/companion/bridgeDesk.js';
+import { TransferRuns } from '../../../src/main/app/companion/transferRuns.js';
 import { RECEIPT_UNCONFIRMED, TransferTracker } from '../../../src/main/app/companion/transferTracker.js';
 import { ProfileError, simProfile } from '../../../src/main/profiles/profiles.js';
 import {
@@ -402,10 +403,10 @@ describe('the transfer tracker', () => {
     t.close();
   });
 
-  it('bridgeTrack follows again a transfer that ended in error after its source transaction was sent; a reverted one stays as it is', async () => {
+  it('bridge:track follows again a transfer that ended in error after its source transaction was sent; a reverted one stays as it is', async () => {
     const ctx = w.context();
     const t = tracker(() => ctx.bridge, 'test.transfers.refollow');
-    const desk = new CompanionDesk({ companion: ctx, tracker: t, wallet: null as never, inferenceKeys: null as never, reads: null as never, logger });
+    const desk = new BridgeDesk({ companion: ctx, tracker: t, wallet: null as never, logger }, new TransferRuns(t));
     const srcTx = await sentBridge();
     // As an older version left it: the receipt wait failed and the transfer was ended.
     const old = t.create({ kind: 'bridge', from_chain: 'arbitrum', to_chain: 'base', from_token: 'native', to_token: 'native', amount_units: '1', protocol: 'rail_fast', expected_out: '1' });
@@ -413,7 +414,7 @@ describe('the transfer tracker', () => {
     t.fail(old.id, new OperationError('RECEIPT_TIMEOUT', 'arbitrum: no receipt yet'));
     expect(view(t, old.id)).toMatchObject({ phase: 'error', final: true });
 
-    const again = desk.bridgeTrack({ src_tx: srcTx.toUpperCase().replace('0X', '0x') });
+    const again = desk.track({ src_tx: srcTx.toUpperCase().replace('0X', '0x') });
     expect(again).toMatchObject({ id: old.id, phase: 'tracking', final: false, error: null });
     expect(again.poll_error).toMatchObject({ code: RECEIPT_UNCONFIRMED });
     expect(again.steps.map((s) => s.phase)).toEqual(['preparing', 'confirming', 'error', 'tracking']);
@@ -426,9 +427,9 @@ describe('the transfer tracker', () => {
     const reverted = t.create({ kind: 'bridge', from_chain: 'arbitrum', to_chain: 'base', from_token: 'native', to_token: 'native', amount_units: '1', protocol: 'rail_fast', expected_out: '1' });
     t.update(reverted.id, { phase: 'confirming', src_tx: revertedTx });
     t.fail(reverted.id, new OperationError('TX_REVERTED', 'arbitrum: the transaction was mined but reverted'));
-    expect(desk.bridgeTrack({ src_tx: revertedTx })).toMatchObject({ id: reverted.id, phase: 'error', final: true, error: { code: 'TX_REVERTED' } });
+    expect(desk.track({ src_tx: revertedTx })).toMatchObject({ id: reverted.id, phase: 'error', final: true, error: { code: 'TX_REVERTED' } });
     // A done transfer is answered as it is, too.
-    expect(desk.bridgeTrack({ src_tx: srcTx })).toMatchObject({ id: old.id, phase: 'done' });
+    expect(desk.track({ src_tx: srcTx })).toMatchObject({ id: old.id, phase: 'done' });
     t.close();
   });
 });

@@ -1,56 +1,66 @@
 /**
- * The companion screens' channels: companion:* (service and per-chain JSON-RPC URLs, partner code),
- * bridge:*, swap:*, transfers:*, points:* and assistant:*, each mapped to the open profile's CompanionDesk.
+ * The companion screens' channels, each group mapped to its own desk of the open profile (a getter, since
+ * the desks change with the profile): companion:* (service and per-chain JSON-RPC URLs, partner code, the
+ * receiver allowlist) to the settings desk; bridge:* and transfers:* to the bridge desk; swap:*, points:*
+ * and assistant:* to theirs.
  */
-import type { AppCore } from '../../app/appCore.js';
+import type { AssistantDesk } from '../../app/companion/assistantDesk.js';
+import type { BridgeDesk } from '../../app/companion/bridgeDesk.js';
+import type { CompanionSettingsDesk } from '../../app/companion/companionSettingsDesk.js';
+import type { PointsDesk } from '../../app/companion/pointsDesk.js';
+import type { SwapDesk } from '../../app/companion/swapDesk.js';
 import type { HandlerGroup } from './types.js';
 
-export function companionHandlers(core: AppCore): HandlerGroup<'companion'> {
+export function companionHandlers(desk: () => CompanionSettingsDesk): HandlerGroup<'companion'> {
   return {
-    'companion:getSettings': async () => core.companion().settingsView(),
-    'companion:setRpcUrl': (r) => core.companion().setRpcUrl(r),
-    'companion:setPartnerCode': async (r) => core.companion().setPartnerCode(r),
-    'companion:setServiceUrl': async (r) => core.companion().setServiceUrl(r),
+    'companion:getSettings': async () => desk().view(),
+    'companion:setRpcUrl': (r) => desk().setRpcUrl(r),
+    'companion:setPartnerCode': async (r) => desk().setPartnerCode(r),
+    'companion:setServiceUrl': async (r) => desk().setServiceUrl(r),
+    'companion:listReceivers': async () => desk().receivers(),
+    'companion:addReceiver': async (r) => desk().addReceiver(r),
+    'companion:confirmReceiver': (r) => desk().confirmReceiver(r),
+    'companion:removeReceiver': async (r) => desk().removeReceiver(r),
   };
 }
 
-export function bridgeHandlers(core: AppCore): HandlerGroup<'bridge'> {
+export function bridgeHandlers(desk: () => BridgeDesk): HandlerGroup<'bridge'> {
   return {
-    'bridge:tokenInfo': (r) => core.companion().tokenInfo(r),
-    'bridge:quote': (r) => core.companion().bridgeQuote(r),
-    'bridge:send': async (r) => core.companion().bridgeSend(r),
-    'bridge:track': async (r) => core.companion().bridgeTrack(r),
+    'bridge:tokenInfo': (r) => desk().tokenInfo(r),
+    'bridge:quote': (r) => desk().quote(r),
+    'bridge:send': async (r) => desk().send(r),
+    'bridge:track': async (r) => desk().track(r),
   };
 }
 
-export function swapHandlers(core: AppCore): HandlerGroup<'swap'> {
+export function transfersHandlers(desk: () => BridgeDesk): HandlerGroup<'transfers'> {
   return {
-    'swap:quote': (r) => core.companion().swapQuote(r),
-    'swap:execute': async (r) => core.companion().swapExecute(r),
+    'transfers:list': async () => desk().transfers(),
+    'transfers:dismiss': async (r) => desk().dismissTransfer(r),
   };
 }
 
-export function transfersHandlers(core: AppCore): HandlerGroup<'transfers'> {
+export function swapHandlers(desk: () => SwapDesk): HandlerGroup<'swap'> {
   return {
-    'transfers:list': async () => core.companion().transfers(),
-    'transfers:dismiss': async (r) => core.companion().dismissTransfer(r),
+    'swap:quote': (r) => desk().quote(r),
+    'swap:execute': async (r) => desk().execute(r),
   };
 }
 
-export function pointsHandlers(core: AppCore): HandlerGroup<'points'> {
+export function pointsHandlers(desk: () => PointsDesk): HandlerGroup<'points'> {
   return {
-    'points:estimate': (r) => core.companion().pointsEstimate(r),
-    'points:credited': (r) => core.companion().creditedPoints(r),
+    'points:estimate': (r) => desk().estimate(r),
+    'points:credited': (r) => desk().credited(r),
   };
 }
 
-export function assistantHandlers(core: AppCore): HandlerGroup<'assistant'> {
+export function assistantHandlers(desk: () => AssistantDesk): HandlerGroup<'assistant'> {
   return {
-    'assistant:status': () => core.companion().assistantStatus(),
-    'assistant:setKey': (r) => core.companion().setInferenceKey(r),
-    'assistant:clearKey': () => core.companion().clearInferenceKey(),
-    'assistant:models': () => core.companion().assistantModels(),
-    'assistant:setModel': (r) => core.companion().setAssistantModel(r),
-    'assistant:ask': (r) => core.companion().ask(r),
+    'assistant:status': () => desk().status(),
+    'assistant:setKey': (r) => desk().setKey(r),
+    'assistant:clearKey': () => desk().clearKey(),
+    'assistant:models': () => desk().models(),
+    'assistant:setModel': (r) => desk().setModel(r),
+    'assistant:ask': (r) => desk().ask(r),
   };
 }

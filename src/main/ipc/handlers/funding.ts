@@ -1,11 +1,11 @@
 /** funding:* and account:* — deposit information from /config, the simulator's faucet, the free balance. */
-import type { AppCore } from '../../app/appCore.js';
+import type { FundsDesk } from '../../app/desks/fundsDesk.js';
 import type { HandlerGroup } from './types.js';
 
-export function fundingHandlers(core: AppCore): HandlerGroup<'funding' | 'account'> {
+export function fundingHandlers(desk: FundsDesk): HandlerGroup<'funding' | 'account'> {
   return {
-    'funding:depositInfo': () => core.depositInfo(),
-    'funding:faucet': (r) => core.faucet(r),
-    'account:balance': () => core.balance(),
+    'funding:depositInfo': () => desk.depositInfo(),
+    'funding:faucet': (r) => desk.faucet(r),
+    'account:balance': () => desk.balance(),
   };
 }

@@ -1,7 +1,8 @@
 /**
- * The complete handler table: one capability file per group of channels, each mapping its channels to
- * AppCore. The return type is the full Handlers table, so a channel added to the contract without a
- * handler fails to compile. Validation, sender checks and error mapping happen in registerHandlers.
+ * The complete handler table: one capability file per group of channels, each taking its own desk (the
+ * companion groups a getter of theirs, since those desks belong to the open profile). The return type is
+ * the full Handlers table, so a channel added to the contract without a handler fails to compile.
+ * Validation, sender checks and error mapping happen in registerHandlers.
  */
 import type { AppCore } from '../../app/appCore.js';
 import type { Handlers } from '../registerHandlers.js';
@@ -18,25 +19,27 @@ import { settingsHandlers } from './settings.js';
 import { ledgerHandlers, walletHandlers } from './wallet.js';
 import { withdrawHandlers } from './withdraw.js';
 
-export function createHandlers(core: AppCore): Handlers {
+export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Handlers {
+  const d = core.desks;
+  const companion = () => core.companion();
   return {
-    ...appHandlers(core),
-    ...walletHandlers(core),
-    ...ledgerHandlers(core),
-    ...promptHandlers(core),
-    ...keysHandlers(core),
-    ...fundingHandlers(core),
-    ...marketsHandlers(core),
-    ...ordersHandlers(core),
-    ...positionsHandlers(core),
-    ...historyHandlers(core),
-    ...withdrawHandlers(core),
-    ...settingsHandlers(core),
-    ...companionHandlers(core),
-    ...bridgeHandlers(core),
-    ...swapHandlers(core),
-    ...transfersHandlers(core),
-    ...pointsHandlers(core),
-    ...assistantHandlers(core),
+    ...appHandlers(d.app),
+    ...walletHandlers(d.wallet),
+    ...ledgerHandlers(d.wallet),
+    ...promptHandlers(d.wallet),
+    ...keysHandlers(d.keys),
+    ...fundingHandlers(d.funds),
+    ...marketsHandlers(d.markets),
+    ...ordersHandlers(d.orders),
+    ...positionsHandlers(d.positions),
+    ...historyHandlers(d.history),
+    ...withdrawHandlers(d.funds),
+    ...settingsHandlers(d.settings),
+    ...companionHandlers(() => companion().settings),
+    ...bridgeHandlers(() => companion().bridge),
+    ...swapHandlers(() => companion().swap),
+    ...transfersHandlers(() => companion().bridge),
+    ...pointsHandlers(() => companion().points),
+    ...assistantHandlers(() => companion().assistant),
   };
 }

@@ -1,12 +1,12 @@
 /** markets:* — market records joined to venue data (on venue_symbol / venue_asset_index), candles, and the order book. */
-import type { AppCore } from '../../app/appCore.js';
+import type { MarketsDesk } from '../../app/desks/marketsDesk.js';
 import type { HandlerGroup } from './types.js';
 
-export function marketsHandlers(core: AppCore): HandlerGroup<'markets'> {
+export function marketsHandlers(desk: MarketsDesk): HandlerGroup<'markets'> {
   return {
-    'markets:list': () => core.markets(),
-    'markets:candles': (r) => core.candles(r),
-    'markets:book': (r) => core.book(r),
-    'markets:watchBook': (r) => core.watchBook(r),
+    'markets:list': () => desk.markets(),
+    'markets:candles': (r) => desk.candles(r),
+    'markets:book': (r) => desk.book(r),
+    'markets:watchBook': (r) => desk.watchBook(r),
   };
 }

@@ -1,12 +1,12 @@
 /** positions:* — positions with PnL from the mark, close, reverse, isolated margin. */
-import type { AppCore } from '../../app/appCore.js';
+import type { PositionsDesk } from '../../app/desks/positionsDesk.js';
 import type { HandlerGroup } from './types.js';
 
-export function positionsHandlers(core: AppCore): HandlerGroup<'positions'> {
+export function positionsHandlers(desk: PositionsDesk): HandlerGroup<'positions'> {
   return {
-    'positions:list': () => core.positions(),
-    'positions:close': (r) => core.closePosition(r),
-    'positions:reverse': (r) => core.reversePosition(r),
-    'positions:adjustMargin': (r) => core.adjustMargin(r),
+    'positions:list': () => desk.list(),
+    'positions:close': (r) => desk.close(r),
+    'positions:reverse': (r) => desk.reverse(r),
+    'positions:adjustMargin': (r) => desk.adjustMargin(r),
   };
 }

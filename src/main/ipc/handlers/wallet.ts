@@ -1,22 +1,22 @@
 /** wallet:* and ledger:* — onboarding: the main wallet and its custody signer for this session. */
-import type { AppCore } from '../../app/appCore.js';
+import type { WalletDesk } from '../../app/desks/walletDesk.js';
 import type { HandlerGroup } from './types.js';
 
-export function walletHandlers(core: AppCore): HandlerGroup<'wallet'> {
+export function walletHandlers(desk: WalletDesk): HandlerGroup<'wallet'> {
   return {
-    'wallet:current': async () => core.walletView(),
-    'wallet:chooseKeystoreFile': () => core.chooseKeystoreFile(),
-    'wallet:connectKeystore': (r) => core.connectKeystore(r),
-    'wallet:connectEnv': (r) => core.connectEnv(r),
-    'wallet:connectOffline': (r) => core.connectOffline(r),
-    'wallet:disconnect': (r) => core.disconnect(r),
+    'wallet:current': async () => desk.view(),
+    'wallet:chooseKeystoreFile': () => desk.chooseKeystoreFile(),
+    'wallet:connectKeystore': (r) => desk.connectKeystore(r),
+    'wallet:connectEnv': (r) => desk.connectEnv(r),
+    'wallet:connectOffline': (r) => desk.connectOffline(r),
+    'wallet:disconnect': (r) => desk.disconnect(r),
   };
 }
 
-export function ledgerHandlers(core: AppCore): HandlerGroup<'ledger'> {
+export function ledgerHandlers(desk: WalletDesk): HandlerGroup<'ledger'> {
   return {
-    'ledger:listDevices': () => core.ledgerDevices(),
-    'ledger:listAccounts': (r) => core.ledgerAccounts(r),
-    'ledger:connect': (r) => core.ledgerConnect(r),
+    'ledger:listDevices': () => desk.ledgerDevices(),
+    'ledger:listAccounts': (r) => desk.ledgerAccounts(r),
+    'ledger:connect': (r) => desk.ledgerConnect(r),
   };
 }

@@ -1,11 +1,11 @@
 /** withdraw:* — preview (checks, new-wallet fee, exact typed data), submit a reviewed withdrawal, tracked list. */
-import type { AppCore } from '../../app/appCore.js';
+import type { FundsDesk } from '../../app/desks/fundsDesk.js';
 import type { HandlerGroup } from './types.js';
 
-export function withdrawHandlers(core: AppCore): HandlerGroup<'withdraw'> {
+export function withdrawHandlers(desk: FundsDesk): HandlerGroup<'withdraw'> {
   return {
-    'withdraw:preview': (r) => core.previewWithdraw(r),
-    'withdraw:submit': (r) => core.submitWithdraw(r),
-    'withdraw:list': () => core.trackedWithdrawals(),
+    'withdraw:preview': (r) => desk.previewWithdraw(r),
+    'withdraw:submit': (r) => desk.submitWithdraw(r),
+    'withdraw:list': () => desk.trackedWithdrawals(),
   };
 }

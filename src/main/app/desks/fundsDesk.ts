@@ -1,0 +1,77 @@
+/**
+ * funding:*, account:balance and withdraw:* — where to deposit, the simulator's faucet, the free balance,
+ * and withdrawals: withdraw:preview prepares one (checked against /config and the balance, its nonce
+ * reserved, one intent id per preview) and keeps the Prepared; withdraw:submit signs exactly that with the
+ * connected custody signer, stores it and sends it (a second submit of one review can never sign twice).
+ */
+import type { BalanceView, DepositInfo, IpcResponse, TrackedWithdrawalView, WithdrawPreview } from '../../../shared/ipc.js';
+import { Decimal, parseDecimal } from '../../../shared/decimal/index.js';
+import { OperationError, ValidationError } from '../../services/errors.js';
+import { balanceOf, depositInfo } from '../../services/money/funds.js';
+import { listTrackedWithdrawals, parseWithdrawAmount, prepareWithdraw, submitWithdraw, type PreparedWithdraw } from '../../services/money/withdrawals.js';
+import type { Session } from '../session.js';
+import { simDeposit } from '../simulator.js';
+import { trackedWithdrawalView } from '../views.js';
+import { signingReview } from './signingReview.js';
+
+/** The simulator's faucet hands out paper money, but not without bound: a typo should not mint billions. */
+const FAUCET_MAX = new Decimal(1_000_000);
+
+export class FundsDesk {
+  constructor(private readonly session: Session) {}
+
+  async depositInfo(): Promise<DepositInfo> {
+    const info = await depositInfo(this.session.ctx());
+    return { address: info.address, rails: info.rails, note: info.note, faucet_available: this.session.sim !== null };
+  }
+
+  async faucet(req: { amount: string }): Promise<IpcResponse<'funding:faucet'>> {
+    const sim = this.session.sim;
+    if (!sim || this.session.profile?.name !== 'sim') {
+      throw new OperationError('NOT_SIM_PROFILE', 'the faucet exists only on the simulator profile', { hint: 'On mainnet, deposit by a venue spot transfer to the deposit address.' });
+    }
+    const wallet = this.session.wallet.requireAddress();
+    const amount = parseWithdrawAmount(req.amount);
+    if (parseDecimal(amount).gt(FAUCET_MAX)) throw new ValidationError(`at most ${FAUCET_MAX.toFixed()} USDC per faucet request`, { field: 'amount', code: 'FAUCET_LIMIT' });
+    await simDeposit(sim.urls.control_url, wallet, amount, this.session.options.fetch ?? fetch);
+    this.session.raise({ type: 'history.changed', kinds: ['deposits'] });
+    return { wallet, amount };
+  }
+
+  async balance(): Promise<BalanceView> {
+    return balanceOf(this.session.ctx(), this.session.wallet.requireAddress());
+  }
+
+  async previewWithdraw(req: { amount: string }): Promise<WithdrawPreview> {
+    const wallet = this.session.wallet.requireAddress();
+    const signer = this.session.wallet.requireSigner();
+    const prepared = await prepareWithdraw(this.session.ctx(), { wallet, amount: req.amount });
+    const entry = this.session.reviews.put('withdraw', this.session.scope(), this.session.reviewTtl('custody'), prepared);
+    const check = prepared.check!;
+    return {
+      check: {
+        wallet: check.wallet,
+        amount: check.amount,
+        destination: check.destination,
+        free_balance: check.free_balance,
+        min_amount: check.min_amount,
+        fee_preview: check.fee_preview ? { new_wallet_fee: check.fee_preview.new_wallet_fee, estimated_l1_send_amount: check.fee_preview.estimated_l1_send_amount, note: check.fee_preview.note } : null,
+        warnings: check.warnings,
+      },
+      review: signingReview(entry.id, entry.validUntil, signer, prepared.requests[0]!.typedData),
+    };
+  }
+
+  async submitWithdraw(req: { review_id: string }): Promise<TrackedWithdrawalView> {
+    const { payload: prepared } = this.session.reviews.take<'withdraw', PreparedWithdraw>(req.review_id, 'withdraw', this.session.scope());
+    const outcome = await submitWithdraw(this.session.ctx(), prepared, this.session.wallet.requireSigner());
+    const view = trackedWithdrawalView(outcome.withdrawal);
+    this.session.raise({ type: 'withdrawals.changed', withdrawal: view });
+    this.session.raise({ type: 'history.changed', kinds: ['withdrawals'] });
+    return view;
+  }
+
+  async trackedWithdrawals(): Promise<{ withdrawals: TrackedWithdrawalView[] }> {
+    return { withdrawals: listTrackedWithdrawals(this.session.ctx(), { wallet: this.session.wallet.requireAddress() }).map(trackedWithdrawalView) };
+  }
+}

@@ -1,0 +1,33 @@
+/** settings:* and notifications:* — trading preferences (shared with the command line), the QR signer, notification switches. */
+import type { NotificationPrefs, Settings } from '../../../shared/ipc.js';
+import type { Session } from '../session.js';
+
+export class SettingsDesk {
+  constructor(private readonly session: Session) {}
+
+  get(): Settings {
+    return this.session.appSettings.settings();
+  }
+
+  set(patch: Partial<Settings>): Settings {
+    const next = this.session.appSettings.updateSettings(patch);
+    if (patch.key_expiry_warning_days !== undefined) this.session.raise({ type: 'keys.changed' });
+    return next;
+  }
+
+  getAirgap(): { fingerprint: string | null; path: string } {
+    return this.session.appSettings.airgap();
+  }
+
+  setAirgap(patch: { fingerprint?: string | null | undefined; path?: string | undefined }): { fingerprint: string | null; path: string } {
+    return this.session.appSettings.updateAirgap(patch);
+  }
+
+  getNotifications(): NotificationPrefs {
+    return this.session.appSettings.notifications();
+  }
+
+  setNotifications(patch: Partial<NotificationPrefs>): NotificationPrefs {
+    return this.session.appSettings.updateNotifications(patch);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * wallet:*, ledger:* and prompt:* — the main wallet (custody signer) and its connections, and the
+ * answers to what main asks the page (blind-signing consent, an offline signature).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { IpcResponse, KeystoreChoice, WalletView } from '../../../shared/ipc.js';
+import { ValidationError } from '../../services/errors.js';
+import { checkAddress } from '../../services/keys/common.js';
+import type { DerivationScheme } from '../../signers/ledger/derivationPaths.js';
+import type { Session } from '../session.js';
+
+/** Environment variables the page may name as a key source (the schema says so too; main checks again). */
+const ENV_KEY_PREFIX = 'PERPS_';
+
+export class WalletDesk {
+  constructor(private readonly session: Session) {}
+
+  private get dialogs() {
+    return this.session.options.adapters.dialogs;
+  }
+
+  view(): WalletView {
+    return this.session.wallet.view();
+  }
+
+  async chooseKeystoreFile(): Promise<KeystoreChoice> {
+    const file = await this.dialogs.chooseOpenFile({ title: 'Choose the main wallet keystore', filters: [{ name: 'Keystore', extensions: ['json'] }, { name: 'All files', extensions: ['*'] }] });
+    if (file === null) return null;
+    return this.session.wallet.rememberKeystoreFile(file);
+  }
+
+  /** Registers a keystore file by path, as the dialog would (tests; the command line has its own flow). */
+  async rememberKeystoreFile(file: string): Promise<KeystoreChoice> {
+    return this.session.wallet.rememberKeystoreFile(file);
+  }
+
+  async connectKeystore(req: { file_token: string; password: string }): Promise<WalletView> {
+    return this.session.afterWalletChange(await this.session.wallet.connectKeystore(req.file_token, req.password));
+  }
+
+  async connectEnv(req: { variable: string }): Promise<WalletView> {
+    if (!req.variable.startsWith(ENV_KEY_PREFIX)) {
+      throw new ValidationError(`only variables named ${ENV_KEY_PREFIX}… can hold the main wallet key`, { field: 'variable', code: 'ENV_NAME_NOT_ALLOWED' });
+    }
+    return this.session.afterWalletChange(await this.session.wallet.connectEnv(req.variable));
+  }
+
+  async connectOffline(req: { address: string }): Promise<WalletView> {
+    return this.session.afterWalletChange(await this.session.wallet.connectOffline(checkAddress(req.address, 'address')));
+  }
+
+  async disconnect(req: { forget?: boolean | undefined }): Promise<WalletView> {
+    const before = this.session.wallet.address();
+    const view = await this.session.wallet.disconnect(req.forget === true);
+    return this.session.afterWalletChange(view, before);
+  }
+
+  async ledgerDevices(): Promise<IpcResponse<'ledger:listDevices'>> {
+    return { devices: await this.session.wallet.listLedgerDevices() };
+  }
+
+  async ledgerAccounts(req: { device_id: string; scheme: DerivationScheme; start?: number | undefined; count?: number | undefined }): Promise<IpcResponse<'ledger:listAccounts'>> {
+    const accounts = await this.session.wallet.listLedgerAccounts(req.device_id, req.scheme, req.start, req.count);
+    return { accounts: accounts.map((a) => ({ path: a.path, index: a.index, address: a.address })) };
+  }
+
+  async ledgerConnect(req: { device_id: string; path: string }): Promise<WalletView> {
+    return this.session.afterWalletChange(await this.session.wallet.connectLedger(req.device_id, req.path));
+  }
+
+  // ---- prompts ------------------------------------------------------------------------------------------
+
+  respondBlindSigning(req: { prompt_id: string; accept: boolean }): { delivered: boolean } {
+    return { delivered: this.session.broker.respond(req.prompt_id, { accept: req.accept }) };
+  }
+
+  respondOfflineSignature(req: { prompt_id: string; signature: string } | { prompt_id: string; cancel: true }): { delivered: boolean } {
+    return { delivered: this.session.broker.respond(req.prompt_id, 'signature' in req ? { signature: req.signature } : { cancel: true }) };
+  }
+
+  async exportSigningRequest(req: { prompt_id: string }): Promise<{ saved: boolean; file_name: string | null }> {
+    const doc = this.session.broker.document(req.prompt_id);
+    if (doc === null) throw new ValidationError('no offline signature request is waiting with that id', { field: 'prompt_id', code: 'UNKNOWN_PROMPT' });
+    const file = await this.dialogs.chooseSaveFile({ title: 'Save the signing request', defaultName: 'perps-signing-request.json', filters: [{ name: 'JSON', extensions: ['json'] }] });
+    if (file === null) return { saved: false, file_name: null };
+    await fs.writeFile(file, doc, 'utf8');
+    return { saved: true, file_name: path.basename(file) };
+  }
+
+  async importSignatureFile(req: { prompt_id: string }): Promise<{ signature: string | null }> {
+    if (this.session.broker.document(req.prompt_id) === null) throw new ValidationError('no offline signature request is waiting with that id', { field: 'prompt_id', code: 'UNKNOWN_PROMPT' });
+    const file = await this.dialogs.chooseOpenFile({ title: 'Choose the signature file', filters: [{ name: 'Signature', extensions: ['txt', 'sig', 'json'] }, { name: 'All files', extensions: ['*'] }] });
+    if (file === null) return { signature: null };
+    const stat = await fs.stat(file);
+    // A signature is 132 characters; anything large is not one (and is not read into memory).
+    if (stat.size > 4096) throw new ValidationError('that file is too large to be a signature', { field: 'file', code: 'NOT_A_SIGNATURE' });
+    const text = (await fs.readFile(file, 'utf8')).trim();
+    let signature = text;
+    if (text.startsWith('{')) {
+      try {
+        const parsed = JSON.parse(text) as { signature?: unknown };
+        if (typeof parsed.signature === 'string') signature = parsed.signature;
+      } catch {
+        // Not JSON after all: the text itself is checked as a signature when it is submitted.
+      }
+    }
+    // A saved eth-signature UR (its parts one per line) is passed on whole; hex is at most 200 characters.
+    return { signature: /^ur:/i.test(signature) ? signature : signature.slice(0, 200) };
+  }
+}

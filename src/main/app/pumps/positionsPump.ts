@@ -1,0 +1,85 @@
+/**
+ * positions: refreshed on a slow timer (liquidations, fills of orders placed elsewhere), in a short burst
+ * after a fill or a position change (because /positions lags fills), and re-priced whenever a mark of a
+ * held market moves.
+ */
+import type { PositionView } from '../../../shared/ipc.js';
+import type { Position } from '../../../shared/protocol/index.js';
+import { readPositions } from '../../services/reads/accountReads.js';
+import { positionView } from '../views.js';
+import { Loop } from './loop.js';
+import type { MarksPump } from './marksPump.js';
+import { streamThrottle, type Pump, type PumpHost } from './pump.js';
+
+export class PositionsPump implements Pump {
+  private positions: Position[] = [];
+  private readonly throttle;
+  private readonly loop: Loop;
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(
+    private readonly host: PumpHost,
+    private readonly marks: MarksPump,
+  ) {
+    // One key: the latest snapshot replaces any older one still waiting.
+    this.throttle = streamThrottle<{ positions: PositionView[]; at: number }>(host, () => 'snapshot', (snapshots) => host.send('positions', snapshots[snapshots.length - 1]!));
+    this.loop = new Loop(
+      'positions refresh',
+      async () => {
+        await this.refresh();
+        return host.timings.positionsRefreshMs;
+      },
+      host.logger,
+    );
+    marks.onChange((market, at) => {
+      // Positions are re-priced from the new mark (the throttle keeps this at 10 a second at most).
+      if (this.positions.some((p) => p.market === market)) this.throttle.push({ positions: this.views(), at });
+    });
+    this.unsubscribe.push(host.events.on('positions.changed', () => this.refreshSoon()));
+  }
+
+  async start(): Promise<void> {
+    this.loop.kick();
+  }
+
+  kick(): void {
+    this.loop.kick();
+  }
+
+  async stop(): Promise<void> {
+    for (const off of this.unsubscribe) off();
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await this.loop.stop();
+    this.throttle.close();
+  }
+
+  views(positions: readonly Position[] = this.positions): PositionView[] {
+    return positions.map((p) => positionView(p, this.marks.latest(p.market)));
+  }
+
+  /** Reads /positions and publishes the snapshot. */
+  async refresh(): Promise<PositionView[]> {
+    const rows = await readPositions(this.host.ctx, this.host.wallet);
+    if (this.stopped) return [];
+    this.positions = rows;
+    const views = this.views(rows);
+    this.throttle.push({ positions: views, at: Date.now() });
+    return views;
+  }
+
+  /** /positions lags fills: read it a few times over the next seconds. */
+  refreshSoon(): void {
+    if (this.stopped) return;
+    for (const ms of this.host.timings.positionsAfterFillMs) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.refresh().catch((err: unknown) => this.host.logger.warn(`[pumps] positions refresh failed: ${(err as Error).message}`));
+      }, ms);
+      this.timers.add(timer);
+    }
+  }
+}
