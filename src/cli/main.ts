@@ -11,13 +11,12 @@ import * as sim from './commands/sim.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerKeysCommands } from './commands/keys.js';
 import { registerWithdrawCommands } from './commands/withdraw.js';
-import { registerMoneyHistoryCommands } from './commands/historyMoney.js';
 import { registerOrderCommands } from './commands/order.js';
 import { registerOrdersCommands } from './commands/orders.js';
 import { registerPositionCommands } from './commands/position.js';
 import { registerPositionsCommands } from './commands/positions.js';
 import { registerMarginCommands } from './commands/margin.js';
-import { registerTradeHistoryCommands } from './commands/history.js';
+import { registerHistoryCommands } from './commands/history.js';
 import { registerBridgeCommands } from './commands/bridge.js';
 import { registerPointsCommands } from './commands/points.js';
 import { registerSwapCommands } from './commands/swap.js';
@@ -34,13 +33,12 @@ const COMMANDS: readonly CommandModule[] = [
   { register: registerConfigCommands },
   { register: registerKeysCommands },
   { register: registerWithdrawCommands },
-  { register: registerMoneyHistoryCommands },
   { register: registerOrderCommands },
   { register: registerOrdersCommands },
   { register: registerPositionCommands },
   { register: registerPositionsCommands },
   { register: registerMarginCommands },
-  { register: registerTradeHistoryCommands },
+  { register: registerHistoryCommands },
   { register: registerBridgeCommands },
   { register: registerPointsCommands },
   { register: registerSwapCommands },

@@ -14,12 +14,15 @@ export function parseIntegerOption(value: string | undefined, flag: string): num
   return Number(value);
 }
 
-/** RFC 4180: quote a field when it holds a comma, quote or line break; double the quotes inside. */
-export function csvField(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+/** --timeout in seconds, as milliseconds. */
+export function timeoutOf(value: string | undefined): number | undefined {
+  const s = parseNumberOption(value, 'timeout');
+  if (s === undefined) return undefined;
+  if (s <= 0) throw new ValidationError('must be a positive number of seconds', { field: 'timeout' });
+  return s * 1000;
 }
 
-export function toCsv<R>(rows: readonly R[], columns: readonly { header: string; value: (row: R) => unknown }[]): string {
-  return [columns.map((c) => csvField(c.header)).join(','), ...rows.map((r) => columns.map((c) => csvField(c.value(r))).join(','))].join('\n');
+/** --json and --csv both claim stdout. */
+export function checkFormats(json: boolean | undefined, csv: boolean | undefined): void {
+  if (json === true && csv === true) throw new ValidationError('choose one of --json and --csv', { field: 'csv', code: 'USAGE' });
 }

@@ -5,6 +5,8 @@
  *   send   quote, encode the chosen route within the requestId's 30 seconds (re-quoting on expiry), approve
  *          an ERC-20 when needed, sign with the main wallet (--signer) and send through the source chain's
  *          JSON-RPC; with --wait, follow the order to done (exit 0), refunded or failed (exit 1)
+ *          (--dry-run: everything up to the first signature, then the transactions that would be signed are
+ *          printed; nothing is signed or sent, the signer only tells the sending address)
  *   track  the order of a source transaction now, or with --wait until it ends
  *   rpc    the JSON-RPC URL stored per chain (set, list, clear); `set` stores a URL only after it answered
  *          eth_chainId with that chain's id
@@ -20,8 +22,9 @@ import type { Command } from 'commander';
 import {
   bridgeStatus,
   parseSrcTx,
+  prepareBridgeSend,
   quoteBridge,
-  sendBridge,
+  submitBridgeSend,
   trackBridgeOrder,
   unsuccessfulBridgeError,
   type BridgeQuoteInput,
@@ -36,6 +39,7 @@ import { redactUrl } from '../../main/api/evm/evmRpc.js';
 import { EVM_CHAIN_IDS, parseUnits } from '../../main/services/chains/chainIds.js';
 import { OperationError, ValidationError } from '../../main/services/errors.js';
 import { addCompanionOptions, companionContextOf, jsonSafe, openTransactionSigner, type CompanionUrlOptions } from '../companionSupport.js';
+import { printDryRun } from '../dryRun.js';
 import { globalsOf } from '../globals.js';
 import { formatFields, formatTable, runAction, type Output } from '../output.js';
 import { parseIntegerOption, parseNumberOption } from '../parse.js';
@@ -66,6 +70,7 @@ interface SendOpts extends TransferOpts {
   timeout?: string;
   poll?: string;
   receiptTimeout?: string;
+  dryRun?: boolean;
 }
 
 interface TrackOpts extends CompanionUrlOptions {
@@ -226,6 +231,7 @@ export function registerBridgeCommands(program: Command): void {
     .option('--timeout <seconds>', 'with --wait: stop waiting after this long (the order goes on)')
     .option('--poll <seconds>', 'with --wait: seconds between status reads (default 3)')
     .option('--receipt-timeout <seconds>', 'stop waiting for the source transaction\'s receipt after this long (env PERPS_RECEIPT_TIMEOUT; default 300); the error then names the src_tx to track')
+    .option('--dry-run', 'quote, encode and check everything, then print the transactions that would be signed; sign and send nothing')
     .action(async (opts: SendOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
@@ -236,17 +242,24 @@ export function registerBridgeCommands(program: Command): void {
           const ctx = companionContextOf(g, opts, opts.fromChain);
           const input = quoteInput(opts, ctx.partnerCode());
           const receiptTimeoutMs = resolveReceiptTimeoutMs(ctx.resolveInput, opts.receiptTimeout);
+          if (opts.dryRun === true && opts.wait === true) throw new ValidationError('--dry-run sends nothing, so there is nothing to --wait for', { field: 'dry-run', code: 'USAGE' });
+          const onProgress = (p: BridgeSendProgress): void => progress.update(describeSendProgress(p));
+          // A dry run opens the signer too: it names the sending wallet (quotes, balances), and signs nothing.
           const opened = await openTransactionSigner(g.signer);
           let result;
           try {
-            result = await sendBridge(ctx, {
+            const prepared = await prepareBridgeSend(ctx, {
               ...input,
-              signer: opened.signer,
+              sender: opened.signer.address,
               ...(opts.protocol !== undefined ? { protocol: opts.protocol } : {}),
               ...(opts.srcUsd !== undefined && opts.dstUsd !== undefined ? { pointsUsd: { src: opts.srcUsd, dst: opts.dstUsd } } : {}),
-              onProgress: (p) => progress.update(describeSendProgress(p)),
-              ...(receiptTimeoutMs !== undefined ? { receiptTimeoutMs } : {}),
+              onProgress,
             });
+            if (opts.dryRun === true) {
+              progress.done();
+              return printDryRun(out, prepared, prepared.view);
+            }
+            result = await submitBridgeSend(ctx, prepared, opened.signer, { onProgress, ...(receiptTimeoutMs !== undefined ? { receiptTimeoutMs } : {}) });
           } finally {
             await opened.close();
           }

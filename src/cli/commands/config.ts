@@ -1,9 +1,15 @@
-/** `perps markets` and `perps config`: the service's live configuration (never hardcoded in the app). */
+/**
+ * `perps markets` and `perps config`: the service's live configuration (never hardcoded in the app), and
+ * `perps config leverage`: the default leverage the app and the command line both apply.
+ */
 import type { Command } from 'commander';
 import type { Market } from '../../shared/protocol/index.js';
 import { depositInfo } from '../../main/services/money/funds.js';
 import { saveProfileUrls } from '../../main/profiles/profiles.js';
+import { ValidationError } from '../../main/services/errors.js';
+import { DEFAULT_SETTINGS, defaultLeverageFor, readPreferences, updatePreferences } from '../../main/services/settings/preferences.js';
 import { contextOf, globalsOf } from '../globals.js';
+import { parseIntegerOption } from '../parse.js';
 import { formatFields, formatTable, runAction } from '../output.js';
 
 export function registerConfigCommands(program: Command): void {
@@ -35,7 +41,7 @@ export function registerConfigCommands(program: Command): void {
       });
     });
 
-  program
+  const config = program
     .command('config')
     .description('show the profile and the funding configuration (GET /config): deposit address, minimums, fees')
     .option('--save', "remember this profile's service URLs (from --base-url / --venue-url) in the data folder, once they answered")
@@ -60,6 +66,47 @@ export function registerConfigCommands(program: Command): void {
             ['new-wallet fee', `${config.withdrawal.new_wallet_fee} USDC (first withdrawal to a new destination)`],
             ['trader share', String(config.trader_share)],
           ]) + `\n\n${deposit.note}` + (opts.save === true ? `\n\nSaved these URLs for profile '${p.name}' in ${p.dataDir}.` : ''),
+        );
+      });
+    });
+
+  config
+    .command('leverage')
+    .description('show or set the default leverage of orders that name none (the app and the command line share it)')
+    .argument('[n]', 'the new default, 1..1000 (capped by each market\'s max_leverage)')
+    .option('--market <symbol>', 'set or clear the default of one market only (it wins over the global one)')
+    .option('--clear', 'remove the default (of --market, else reset the global one to 1x)')
+    .action(async (n: string | undefined, opts: { market?: string; clear?: boolean }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        if (n !== undefined && opts.clear === true) throw new ValidationError('give a leverage or --clear, not both', { field: 'clear', code: 'USAGE' });
+        const value = parseIntegerOption(n, 'n');
+        if (opts.market !== undefined && (value !== undefined || opts.clear === true)) await ctx.config.market(opts.market, { allowInactive: true });
+        let prefs = readPreferences(ctx.settings);
+        if (value !== undefined || opts.clear === true) {
+          if (opts.market !== undefined) {
+            const byMarket = { ...prefs.leverage_by_market };
+            if (value !== undefined) byMarket[opts.market] = value;
+            else delete byMarket[opts.market];
+            prefs = updatePreferences(ctx.settings, { leverage_by_market: byMarket });
+          } else {
+            prefs = updatePreferences(ctx.settings, { default_leverage: value ?? DEFAULT_SETTINGS.default_leverage });
+          }
+        }
+        const markets = await ctx.config.markets();
+        const effective = markets.filter((m) => m.is_active).map((m) => ({ market: m.symbol, leverage: defaultLeverageFor(prefs, m), max_leverage: m.max_leverage, own: prefs.leverage_by_market[m.symbol] !== undefined }));
+        out.result({ default_leverage: prefs.default_leverage, leverage_by_market: prefs.leverage_by_market, effective }, () =>
+          [
+            `default leverage: ${prefs.default_leverage}x (orders that name no --leverage, on markets without their own)`,
+            '',
+            formatTable(effective, [
+              { header: 'MARKET', value: (e) => e.market },
+              { header: 'LEVERAGE', value: (e) => `${e.leverage}x`, align: 'right' },
+              { header: 'FROM', value: (e) => (e.own ? 'market default' : 'global default') },
+              { header: 'MAX', value: (e) => `${e.max_leverage}x`, align: 'right' },
+            ]),
+          ].join('\n'),
         );
       });
     });

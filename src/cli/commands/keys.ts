@@ -10,22 +10,31 @@
  *   keys list --wallet ADDR
  *   keys revoke --wallet ADDR --agent ADDR --signer SPEC
  *   keys renew --wallet ADDR --agent ADDR --signer SPEC [--expires-in-days N]
+ *
+ * authorize, revoke and renew prepare (every check, the nonce, the exact typed data) and then sign and
+ * send; with --dry-run they print what would be signed instead and need no --signer (dryRun.ts).
+ * Authorizing an agent this data folder does not hold is the key ceremony's legitimate case (the key was
+ * made on the trading machine): it goes ahead, with a warning that says so.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ValidationError } from '../../main/services/errors.js';
 import {
-  authorizeTradingKey,
-  buildRegisterBody,
   checkAddress,
   checkLifetimeDays,
   createTradingKey,
   listTradingKeys,
-  renewTradingKey,
-  revokeTradingKey,
+  prepareAuthorize,
+  prepareRenew,
+  prepareRevoke,
+  signAuthorize,
+  submitAuthorize,
   submitRegisterBody,
+  submitRenew,
+  submitRevoke,
   type TradingKeyRow,
 } from '../../main/services/keys/index.js';
+import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf, signingContextOf, type GlobalOptions } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
 import { parseIntegerOption, parseNumberOption } from '../parse.js';
@@ -40,16 +49,20 @@ interface AuthorizeOpts {
   out?: string;
   name?: string;
   keyHint?: string;
+  dryRun?: boolean;
 }
+
+const DRY_RUN_HELP = 'print what would be signed (the review, the typed data and its digest); sign and send nothing (no --signer needed)';
 
 /** Opens the main-wallet signer after every cheap check passed, so a bad flag never asks for a password. */
 async function mainSigner(g: GlobalOptions, wallet: string): Promise<Signer> {
   return openSigner(parseSignerSpec(g.signer), { wallet, ...signerOptionsOf(g) });
 }
 
-function signerRequired(g: GlobalOptions): void {
-  // Parsed first so a missing or malformed --signer is a usage error before any network call.
-  parseSignerSpec(g.signer);
+function signerRequired(g: GlobalOptions, dryRun: boolean | undefined): void {
+  // Parsed first so a missing or malformed --signer is a usage error before any network call. A dry run
+  // signs nothing, so it needs none (one given is still checked).
+  if (dryRun !== true || g.signer !== undefined) parseSignerSpec(g.signer);
 }
 
 /** Writes a file atomically (temp then rename), readable only by the user: it holds a signed authorization. */
@@ -88,36 +101,42 @@ export function registerKeysCommands(program: Command): void {
     .option('--out <file>', 'write the ready register body here instead of registering it (submit it later with `perps keys submit`)')
     .option('--name <name>', 'register body name (at most 64 characters)')
     .option('--key-hint <hint>', 'register body key_hint (at most 32 characters)')
+    .option('--dry-run', DRY_RUN_HELP)
     .action(async (opts: AuthorizeOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
-        signerRequired(g);
+        signerRequired(g, opts.dryRun);
         const wallet = checkAddress(opts.wallet, 'wallet');
-        checkAddress(opts.agent, 'agent');
+        const agent = checkAddress(opts.agent, 'agent');
         const expiresInDays = checkLifetimeDays(parseNumberOption(opts.expiresInDays, 'expires-in-days'));
         const chainId = parseIntegerOption(opts.chainId, 'chain-id');
         // With --out this is the offline half of the ceremony: nothing is fetched (see signingContextOf).
         const ctx = opts.out !== undefined ? signingContextOf(g) : contextOf(g);
-        const signer = await mainSigner(g, wallet);
-        const input = {
+        // The ceremony authorizes a key made on another machine; the review then warns that it does.
+        const stored = ctx.vault.get({ environment: ctx.profile.name, wallet, agent }) !== undefined;
+        const prepared = await prepareAuthorize(ctx, {
           wallet,
-          agent: opts.agent,
-          signer,
+          agent,
           expiresInDays,
+          agentOrigin: stored ? 'local' : 'foreign',
           ...(chainId !== undefined ? { chainId } : {}),
           ...(opts.name !== undefined ? { name: opts.name } : {}),
           ...(opts.keyHint !== undefined ? { keyHint: opts.keyHint } : {}),
-        };
-        if (opts.out !== undefined) {
           // The expiry counts from this machine's clock (it may have no network); `keys submit` checks it
           // against the service's clock before sending.
-          const body = await buildRegisterBody(ctx, { ...input, now: Date.now() });
+          ...(opts.out !== undefined ? { now: Date.now() } : {}),
+        });
+        if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
+        for (const w of prepared.view.warnings) out.note(`warning: ${w}`);
+        const signer = await mainSigner(g, wallet);
+        if (opts.out !== undefined) {
+          const body = await signAuthorize(prepared, signer);
           await writePrivateFile(opts.out, JSON.stringify(body, null, 2) + '\n');
           const result = { out: opts.out, wallet: body.wallet_address, agent: body.agent_wallet_address, service_environment: body.service_environment, expires_at: body.expires_at, nonce: body.nonce, submitted: false };
           out.result(result, () => `Signed register body written to ${opts.out} (expires ${formatTime(body.expires_at)} by this machine's clock). Submit it with: perps keys submit ${opts.out}`);
           return;
         }
-        const r = await authorizeTradingKey(ctx, input);
+        const r = await submitAuthorize(ctx, prepared, signer);
         out.result(r, () =>
           formatFields([
             ['authorized', r.agent],
@@ -186,16 +205,19 @@ export function registerKeysCommands(program: Command): void {
     .requiredOption('--wallet <address>', 'main wallet')
     .requiredOption('--agent <address>', 'trading key address')
     .option('--chain-id <id>', 'signature chain id (default: the profile chain id)')
-    .action(async (opts: { wallet: string; agent: string; chainId?: string }, cmd: Command) => {
+    .option('--dry-run', DRY_RUN_HELP)
+    .action(async (opts: { wallet: string; agent: string; chainId?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
-        signerRequired(g);
+        signerRequired(g, opts.dryRun);
         const wallet = checkAddress(opts.wallet, 'wallet');
         checkAddress(opts.agent, 'agent');
         const chainId = parseIntegerOption(opts.chainId, 'chain-id');
         const ctx = contextOf(g);
+        const prepared = await prepareRevoke(ctx, { wallet, agent: opts.agent, ...(chainId !== undefined ? { chainId } : {}) });
+        if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
         const signer = await mainSigner(g, wallet);
-        const r = await revokeTradingKey(ctx, { wallet, agent: opts.agent, signer, ...(chainId !== undefined ? { chainId } : {}) });
+        const r = await submitRevoke(ctx, prepared, signer);
         out.result(r, () => `revoked ${r.agent} for ${r.wallet}${r.deleted_locally ? ' (local copy deleted)' : ''}`);
       });
     });
@@ -207,17 +229,20 @@ export function registerKeysCommands(program: Command): void {
     .requiredOption('--agent <address>', 'trading key address')
     .option('--expires-in-days <days>', 'new lifetime in days from now (default 90, at most 180)')
     .option('--chain-id <id>', 'signature chain id (default: the profile chain id)')
-    .action(async (opts: { wallet: string; agent: string; expiresInDays?: string; chainId?: string }, cmd: Command) => {
+    .option('--dry-run', DRY_RUN_HELP)
+    .action(async (opts: { wallet: string; agent: string; expiresInDays?: string; chainId?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
-        signerRequired(g);
+        signerRequired(g, opts.dryRun);
         const wallet = checkAddress(opts.wallet, 'wallet');
         checkAddress(opts.agent, 'agent');
         const expiresInDays = checkLifetimeDays(parseNumberOption(opts.expiresInDays, 'expires-in-days'));
         const chainId = parseIntegerOption(opts.chainId, 'chain-id');
         const ctx = contextOf(g);
+        const prepared = await prepareRenew(ctx, { wallet, agent: opts.agent, expiresInDays, ...(chainId !== undefined ? { chainId } : {}) });
+        if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
         const signer = await mainSigner(g, wallet);
-        const r = await renewTradingKey(ctx, { wallet, agent: opts.agent, signer, expiresInDays, ...(chainId !== undefined ? { chainId } : {}) });
+        const r = await submitRenew(ctx, prepared, signer);
         out.result(r, () => `renewed ${r.agent}: expires ${formatTime(r.expires_at)} (was ${formatTime(r.previous_expires_at)})`);
       });
     });

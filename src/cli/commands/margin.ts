@@ -2,14 +2,17 @@
  * `perps margin --wallet ADDR --market SYM --amount SIGNED_DEC [--wait]`: add (positive) or remove
  * (negative) isolated margin on the open position. Write a negative amount as `--amount=-10` or
  * `--amount -10`. Without --wait the command reports SUBMITTED; with it, APPLIED (exit 0) or REJECTED
- * with the service's reason (exit 1). A rejection at submit is exit 1 too.
+ * with the service's reason (exit 1). A rejection at submit is exit 1 too. --dry-run prints the signed
+ * UpdateIsolatedMargin that would be sent, and sends nothing.
  */
 import type { Command } from 'commander';
-import { adjustMargin, type MarginResult } from '../../main/services/positions/index.js';
+import { ValidationError } from '../../main/services/errors.js';
+import { prepareMargin, submitMargin, type MarginResult } from '../../main/services/positions/index.js';
+import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, runAction } from '../output.js';
+import { timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
-import { timeoutOf } from './order.js';
 
 function human(r: MarginResult): string {
   return formatFields([
@@ -30,14 +33,19 @@ export function registerMarginCommands(program: Command): void {
     .requiredOption('--amount <signed-decimal>', 'USDC: positive adds from free balance, negative removes (e.g. --amount=-10)')
     .option('--wait', 'follow the request until APPLIED or REJECTED')
     .option('--timeout <seconds>', 'with --wait: give up after this long')
-    .action(async (opts: { wallet: string; market: string; amount: string; wait?: boolean; timeout?: string }, cmd: Command) => {
+    .option('--dry-run', 'check it and print what would be signed; sign and send nothing')
+    .action(async (opts: { wallet: string; market: string; amount: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
       await runAction({ json }, async (out) => {
+        if (opts.dryRun === true && opts.wait === true) throw new ValidationError('--dry-run sends nothing, so there is nothing to --wait for', { field: 'dry-run', code: 'USAGE' });
         const timeoutMs = timeoutOf(opts.timeout);
+        const ctx = contextOf(g);
+        const prepared = await prepareMargin(ctx, { wallet: opts.wallet, market: opts.market, amount: opts.amount });
+        if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
         const progress = createProgress({ json });
         try {
-          const r = await adjustMargin(contextOf(g), { wallet: opts.wallet, market: opts.market, amount: opts.amount }, { wait: opts.wait === true, onProgress: (t) => progress.update(t), ...(timeoutMs ? { timeoutMs } : {}) });
+          const r = await submitMargin(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { wait: opts.wait === true, onProgress: (t) => progress.update(t), ...(timeoutMs ? { timeoutMs } : {}) });
           progress.done();
           out.result(r, () => human(r));
           if (r.status === 'REJECTED') {

@@ -1,16 +1,16 @@
 /**
- * `perps orders open|triggers|history --wallet ADDR [--market SYM] [--csv]`: the wallet's open orders
- * (resting, armed triggers and bracket legs awaiting their entry), its armed TP/SL triggers, and its
- * order history (one row per status change). Every page is read. --csv writes RFC 4180 CSV with the
- * service's values as they are.
+ * `perps orders open|triggers --wallet ADDR [--market SYM] [--csv]`: the wallet's open orders (resting,
+ * armed triggers and bracket legs awaiting their entry) and its armed TP/SL triggers. Every page is read.
+ * --csv writes RFC 4180 CSV with the service's values as they are. Order history is `perps history orders`.
  */
 import type { Command } from 'commander';
 import type { ListedOrder } from '../../shared/protocol/index.js';
-import { ORDER_CSV_COLUMNS, readOpenOrders, readOrderHistory, readTriggers, toCsv, type MarketFilter } from '../../main/services/reads/index.js';
+import { ORDER_CSV_COLUMNS, readOpenOrders, readTriggers, toCsv, type MarketFilter } from '../../main/services/reads/index.js';
 import type { ServiceContext } from '../../main/services/serviceContext.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatTable, runAction } from '../output.js';
-import { LISTED_ORDER_COLUMNS, checkFormats } from './order.js';
+import { LISTED_ORDER_COLUMNS } from '../orders/reports.js';
+import { checkFormats } from '../parse.js';
 
 interface ListOpts {
   wallet: string;
@@ -34,7 +34,7 @@ function listCommand(
     .action(async (opts: ListOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
-        checkFormats(g, opts.csv);
+        checkFormats(g.json, opts.csv);
         const rows = await read(contextOf(g), opts.wallet, opts.market ? { market: opts.market } : {});
         out.result({ orders: rows, total: rows.length }, () => (opts.csv === true ? toCsv(rows, ORDER_CSV_COLUMNS) : formatTable(rows, LISTED_ORDER_COLUMNS, empty)));
       });
@@ -42,8 +42,7 @@ function listCommand(
 }
 
 export function registerOrdersCommands(program: Command): void {
-  const orders = program.command('orders').description("the wallet's open orders, armed triggers and order history");
+  const orders = program.command('orders').description("the wallet's open orders and armed triggers (order history: `perps history orders`)");
   listCommand(orders, 'open', 'open orders: resting limits, armed triggers, bracket legs awaiting their entry', readOpenOrders, 'no open orders');
   listCommand(orders, 'triggers', 'armed reduce-only TP/SL triggers', readTriggers, 'no armed triggers');
-  listCommand(orders, 'history', 'order history, newest first (one row per status change)', readOrderHistory, 'no order history');
 }

@@ -4,7 +4,7 @@ import { POSITION_CSV_COLUMNS, readPositions, toCsv } from '../../main/services/
 import type { Position } from '../../shared/protocol/index.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatTable, runAction, type Column } from '../output.js';
-import { checkFormats } from './order.js';
+import { checkFormats } from '../parse.js';
 
 const COLUMNS: Column<Position>[] = [
   { header: 'MARKET', value: (p) => p.market },
@@ -26,7 +26,7 @@ export function registerPositionsCommands(program: Command): void {
     .action(async (opts: { wallet: string; csv?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
-        checkFormats(g, opts.csv);
+        checkFormats(g.json, opts.csv);
         const rows = await readPositions(contextOf(g), opts.wallet);
         out.result({ positions: rows }, () => (opts.csv === true ? toCsv(rows, POSITION_CSV_COLUMNS) : formatTable(rows, COLUMNS, 'no open positions')));
       });

@@ -1,14 +1,17 @@
 /**
  * `perps swap`: a same-chain swap through the service's aggregator, with the partner code, signed by the
  * main wallet (--signer) and sent through the chain's JSON-RPC like a bridge transaction (an ERC-20
- * approve first when the allowance is short). `--quote-only` shows the quote without signing anything.
+ * approve first when the allowance is short). `--quote-only` shows the quote without signing anything;
+ * `--dry-run` goes further (the balances, the approve, the gas: everything up to the first signature) and
+ * prints the transactions that would be signed, signing and sending nothing.
  */
 import type { Command } from 'commander';
 import { companionFailure, requirePartnerCode } from '../../main/services/companion/index.js';
 import { parseUnits } from '../../main/services/chains/chainIds.js';
-import { executeSwap, quoteSwap, validateSwapInput, type SwapProgress } from '../../main/services/swap/index.js';
+import { prepareSwap, quoteSwap, submitSwap, validateSwapInput, type SwapProgress } from '../../main/services/swap/index.js';
 import { ValidationError } from '../../main/services/errors.js';
 import { addCompanionOptions, companionContextOf, jsonSafe, openTransactionSigner, type CompanionUrlOptions } from '../companionSupport.js';
+import { printDryRun } from '../dryRun.js';
 import { globalsOf } from '../globals.js';
 import { formatFields, runAction } from '../output.js';
 import { parseIntegerOption } from '../parse.js';
@@ -25,6 +28,7 @@ interface SwapOpts extends CompanionUrlOptions {
   srcUsd?: string;
   dstUsd?: string;
   quoteOnly?: boolean;
+  dryRun?: boolean;
 }
 
 function describe(p: SwapProgress): string {
@@ -49,6 +53,7 @@ export function registerSwapCommands(program: Command): void {
     .option('--src-usd <usd>', 'USD value sold (with --dst-usd: estimate points before sending)')
     .option('--dst-usd <usd>', 'USD value bought')
     .option('--quote-only', 'show the quote; sign and send nothing')
+    .option('--dry-run', 'quote and check everything (balances, approve, gas), then print the transactions that would be signed; sign and send nothing')
     .action(async (opts: SwapOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
@@ -60,6 +65,7 @@ export function registerSwapCommands(program: Command): void {
           const source = requirePartnerCode(ctx.resolveInput, opts.source, 'for an aggregator swap (it earns the bonus points)');
           const amountIn = parseUnits(opts.amountIn, 'amount-in', parseIntegerOption(opts.decimals, 'decimals'));
           const base = { chain: opts.chain, tokenIn: opts.tokenIn, tokenOut: opts.tokenOut, amountIn, slippage: opts.slippage, source };
+          if (opts.quoteOnly === true && opts.dryRun === true) throw new ValidationError('give --quote-only or --dry-run, not both', { field: 'dry-run', code: 'USAGE' });
           if (opts.quoteOnly === true) {
             if (opts.receiver === undefined) throw new ValidationError('is required with --quote-only', { field: 'receiver' });
             const params = validateSwapInput({ ...base, receiver: opts.receiver });
@@ -73,15 +79,22 @@ export function registerSwapCommands(program: Command): void {
             );
             return;
           }
+          const onProgress = (p: SwapProgress): void => progress.update(describe(p));
+          // A dry run opens the signer too: it names the sending wallet (balances, allowance), and signs nothing.
           const opened = await openTransactionSigner(g.signer);
           try {
-            const r = await executeSwap(ctx, {
+            const prepared = await prepareSwap(ctx, {
               ...base,
-              signer: opened.signer,
+              sender: opened.signer.address,
               ...(opts.receiver !== undefined ? { receiver: opts.receiver } : {}),
               ...(opts.srcUsd !== undefined && opts.dstUsd !== undefined ? { pointsUsd: { src: opts.srcUsd, dst: opts.dstUsd } } : {}),
-              onProgress: (p) => progress.update(describe(p)),
+              onProgress,
             });
+            if (opts.dryRun === true) {
+              progress.done();
+              return printDryRun(out, prepared, prepared.view);
+            }
+            const r = await submitSwap(ctx, prepared, opened.signer, { onProgress });
             progress.done();
             out.result({ tx_hash: r.transaction.hash, params: r.params, quote: r.quote, transaction: jsonSafe(r.transaction), points: r.points, points_error: r.pointsError }, () =>
               formatFields([

@@ -7,6 +7,9 @@
  *   withdraw submit FILE [--wait]                                on an online machine: verify, check,
  *                                                                record, submit
  *   withdraw --resume [--wait]                                   resend unconfirmed stored ones, unchanged
+ *   withdraw --wallet ADDR --amount DEC --dry-run [--out FILE]   check and print what would be signed (the
+ *                                                                review, the typed data, its digest); sign,
+ *                                                                send and write nothing, no --signer needed
  *
  * A withdrawal is checked before anything is signed (exit 2 on a bad amount, under the minimum, over the
  * free balance); then signed by the main wallet, stored with its signature, submitted, and with --wait
@@ -25,14 +28,16 @@ import { balanceOf } from '../../main/services/money/funds.js';
 import { WithdrawalTracker } from '../../main/services/money/tracker.js';
 import type { TrackedWithdrawal } from '../../main/services/money/withdrawalStore.js';
 import {
-  checkWithdrawal,
-  executeWithdrawal,
+  prepareWithdraw,
+  prepareWithdrawForLater,
   resumeWithdrawals,
   signWithdrawalForLater,
   submitSignedWithdrawal,
+  submitWithdraw,
   unsuccessfulError,
 } from '../../main/services/money/withdrawals.js';
 import { describeFailure } from '../../main/services/errors.js';
+import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf, signingContextOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
 import { parseNumberOption } from '../parse.js';
@@ -46,6 +51,7 @@ interface WithdrawOpts {
   resume?: boolean;
   out?: string;
   timeout?: string;
+  dryRun?: boolean;
 }
 
 /** What the command prints of a stored withdrawal: everything but the signed body. */
@@ -106,6 +112,7 @@ export function registerWithdrawCommands(program: Command): void {
     .option('--resume', 'only resend unconfirmed stored withdrawals (unchanged) and report the open ones')
     .option('--out <file>', 'sign only: write the signed withdrawal to this file (no network), for `perps withdraw submit FILE` on an online machine')
     .option('--timeout <seconds>', 'with --wait: give up waiting after this long (tracking resumes next time)')
+    .option('--dry-run', 'check it and print what would be signed (the review, the typed data and its digest); sign, send and write nothing (no --signer needed)')
     .action(async (opts: WithdrawOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
@@ -114,9 +121,14 @@ export function registerWithdrawCommands(program: Command): void {
         const wallet = opts.wallet;
         const timeoutSec = parseNumberOption(opts.timeout, 'timeout');
         const timeoutMs = timeoutSec !== undefined ? timeoutSec * 1000 : undefined;
+        const dryRun = opts.dryRun === true;
+        if (dryRun && (opts.resume === true || opts.wait === true)) {
+          throw new ValidationError('--dry-run only prints what would be signed; --wait and --resume send', { field: 'dry-run', code: 'USAGE' });
+        }
         if (opts.resume !== true) {
           if (opts.amount === undefined) throw new ValidationError('is required (or use --resume)', { field: 'amount' });
-          parseSignerSpec(g.signer);
+          // A dry run signs nothing, so it needs no signer (one given is still checked).
+          if (!dryRun || g.signer !== undefined) parseSignerSpec(g.signer);
         }
         if (opts.out !== undefined) {
           if (opts.resume === true || opts.wait === true) {
@@ -124,8 +136,10 @@ export function registerWithdrawCommands(program: Command): void {
           }
           // The offline half: the profile gives the environment and chain id; nothing is fetched.
           const ctx = signingContextOf(g);
-          const signer = await openSigner(parseSignerSpec(g.signer), { wallet, ...signerOptionsOf(g) });
-          const file = await signWithdrawalForLater(ctx, { wallet, amount: opts.amount!, signer });
+          const prepared = await prepareWithdrawForLater(ctx, { wallet, amount: opts.amount! });
+          if (dryRun) return printDryRun(out, prepared, prepared.view);
+          const signer = await openSigner(parseSignerSpec(g.signer), { wallet: prepared.wallet, ...signerOptionsOf(g) });
+          const file = await signWithdrawalForLater(prepared, signer);
           await writePrivateFile(opts.out, JSON.stringify(file, null, 2) + '\n');
           const result = { out: opts.out, wallet: file.wallet, amount: file.amount, destination: file.destination, service_environment: file.service_environment, nonce: file.body.nonce, submitted: false };
           out.result(
@@ -134,6 +148,11 @@ export function registerWithdrawCommands(program: Command): void {
               `Signed withdrawal of ${file.amount} USDC written to ${opts.out}. It is not checked against the balance or the minimum yet: that happens at submit.\nSubmit it on the online machine with: perps withdraw submit ${opts.out} --wait`,
           );
           return;
+        }
+        if (dryRun) {
+          // Stored withdrawals are not resent either: a dry run sends nothing.
+          const prepared = await prepareWithdraw(contextOf(g), { wallet, amount: opts.amount! });
+          return printDryRun(out, prepared, prepared.view);
         }
         const ctx = contextOf(g);
         const progress = createProgress({ json });
@@ -167,14 +186,15 @@ export function registerWithdrawCommands(program: Command): void {
           return opts.wait === true && records.some((r) => r.status !== 'COMPLETED') ? 1 : undefined;
         }
 
-        const check = await checkWithdrawal(ctx, { wallet, amount: opts.amount! });
-        if (check.fee_preview) out.note(check.fee_preview.note);
-        for (const w of check.warnings) out.note(`warning: ${w}`);
-        const signer = await openSigner(parseSignerSpec(g.signer), { wallet: check.wallet, ...signerOptionsOf(g) });
-        progress.update(`submitting the withdrawal of ${check.amount} USDC`);
+        const prepared = await prepareWithdraw(ctx, { wallet, amount: opts.amount! });
+        const check = prepared.check;
+        if (check?.fee_preview) out.note(check.fee_preview.note);
+        for (const w of check?.warnings ?? []) out.note(`warning: ${w}`);
+        const signer = await openSigner(parseSignerSpec(g.signer), { wallet: prepared.wallet, ...signerOptionsOf(g) });
+        progress.update(`submitting the withdrawal of ${prepared.amount} USDC`);
         let record: TrackedWithdrawal;
         try {
-          record = await executeWithdrawal(ctx, { wallet: check.wallet, amount: check.amount, signer });
+          record = (await submitWithdraw(ctx, prepared, signer)).withdrawal;
           if (opts.wait === true) {
             progress.update(`withdrawal ${record.withdrawal_id ?? ''}: ${record.status ?? record.phase}`);
             record = await tracker.waitFor(record.intent_id, timeoutMs !== undefined ? { timeoutMs } : {});

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { Wallet, encryptKeystoreJsonSync, type TypedDataField } from 'ethers';
+import { TypedDataEncoder, Wallet, encryptKeystoreJsonSync, type TypedDataField } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/paths.js';
 import { rawKeytar, tempDir, testService, wipeService } from '../../support/keychain.js';
@@ -197,6 +197,29 @@ describe('key ceremony (offline main wallet)', SLOW, () => {
     const list = await perps(['keys', 'list', '--wallet', main.address, '--json'], onlineEnv());
     expect(list.code).toBe(0);
     expect(list.json['keys']).toEqual([expect.objectContaining({ agent, name: 'desk', status: 'ACTIVE', listed: true, stored_locally: true })]);
+  });
+
+  it('--dry-run of the offline half prints what would be signed, with the foreign-key warning: no network, no signer, no file', async () => {
+    const agent = Wallet.createRandom().address;
+    const register = path.join(carry, 'register-dry-run.json');
+    const keys = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--out', register, '--dry-run', '--json'], offlineEnv());
+    expect(keys.code, keys.stderr).toBe(0);
+    expect(keys.json).toMatchObject({ dry_run: true, action: 'authorize', signer: { role: 'main-wallet', address: main.address }, view: { agent, stored_locally: false, clock: 'local', environment: 'Testnet' } });
+    expect((keys.json['view'] as { warnings: string[] }).warnings.join('\n')).toMatch(/hands trading rights .* to a key this machine does not hold/);
+    const [request] = keys.json['requests'] as { digest: string; typed_data: RequestFile }[];
+    expect(request!.typed_data.primaryType).toBe('AuthorizeAgent');
+    const types = Object.fromEntries(Object.entries(request!.typed_data.types).filter(([k]) => k !== 'EIP712Domain'));
+    expect(request!.digest).toBe(TypedDataEncoder.hash(request!.typed_data.domain, types, request!.typed_data.message));
+
+    const withdrawal = path.join(carry, 'withdrawal-dry-run.json');
+    const money = await perps(['withdraw', '--wallet', main.address, '--amount', '7', '--out', withdrawal, '--dry-run', '--json'], offlineEnv());
+    expect(money.code, money.stderr).toBe(0);
+    expect(money.json).toMatchObject({ dry_run: true, action: 'withdraw', view: { amount: '7', checked: false, free_balance: null } });
+
+    expect(fs.existsSync(register)).toBe(false);
+    expect(fs.existsSync(withdrawal)).toBe(false);
+    expect(tripwireHits).toBe(0);
+    expect(await rawKeytar.findCredentials(offlineService)).toEqual([]);
   });
 });
 

@@ -170,6 +170,47 @@ describe('perps bridge / points / swap', () => {
     expect(r.json.params).toMatchObject({ chain: 'venue_evm', amountIn: (3n * ETH / 2n).toString(), slippage: '0.005', source: 'perpsdesk', receiver: wallet.address });
   });
 
+  it('bridge send and swap --dry-run: everything up to the first signature, the transactions that would be signed printed (exit 0); nothing is sent', async () => {
+    const arbitrum = new JsonRpcProvider(`${w.origin}/rpc/arbitrum`, undefined, { cacheTimeout: -1, staticNetwork: true });
+    const venue = new JsonRpcProvider(`${w.origin}/rpc/venue_evm`, undefined, { cacheTimeout: -1, staticNetwork: true });
+    try {
+      const before = { arbitrum: await arbitrum.getTransactionCount(wallet.address), venue: await venue.getTransactionCount(wallet.address), balance: await arbitrum.getBalance(wallet.address) };
+      const bridge = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast', '--source', 'perpsdesk', '--dry-run']);
+      expect(bridge.code, bridge.stderr).toBe(0);
+      expect(bridge.json).toMatchObject({
+        dry_run: true,
+        action: 'bridge',
+        signer: { role: 'main-wallet', address: wallet.address },
+        requests: [],
+        view: { from_chain: 'arbitrum', to_chain: 'base', amount: (ETH / 10n).toString(), sender: wallet.address, receiver: wallet.address, route: { protocol: 'rail_fast' } },
+      });
+      expect(BigInt(bridge.json.view.min_amount_out as string)).toBeLessThanOrEqual(BigInt(bridge.json.view.route.amount_out as string));
+      expect(bridge.json.view.transactions).toEqual([
+        expect.objectContaining({ tx: 'main', to: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), value: (ETH / 10n).toString(), gas_limit: expect.stringMatching(/^[1-9]\d*$/) }),
+      ]);
+
+      const usdc = tokenOf('venue_evm', 'USDC');
+      const swap = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'swap', '--chain', 'venue_evm', '--token-in', 'native', '--token-out', usdc, '--amount-in', '0.5', '--decimals', '18', '--slippage', '0.005', '--source', 'perpsdesk', '--dry-run']);
+      expect(swap.code, swap.stderr).toBe(0);
+      expect(swap.json).toMatchObject({ dry_run: true, action: 'swap', requests: [], view: { chain: 'venue_evm', amount_in: (ETH / 2n).toString(), token_out: usdc, receiver: wallet.address } });
+      expect(swap.json.view.amount_out).toMatch(/^\d+$/);
+      expect(swap.json.view.transactions).toEqual([expect.objectContaining({ tx: 'main', value: (ETH / 2n).toString() })]);
+
+      // Nothing was signed or broadcast on either chain.
+      expect(await arbitrum.getTransactionCount(wallet.address)).toBe(before.arbitrum);
+      expect(await venue.getTransactionCount(wallet.address)).toBe(before.venue);
+      expect(await arbitrum.getBalance(wallet.address)).toBe(before.balance);
+
+      // A dry run has nothing to wait for, and is not a quote-only run.
+      const wait = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast', '--dry-run', '--wait']);
+      expect(wait.code).toBe(2);
+      expect(wait.json.error.code).toBe('USAGE');
+    } finally {
+      arbitrum.destroy();
+      venue.destroy();
+    }
+  });
+
   it('bridge rpc set / list / clear, stored in the settings of the data folder, printed without path or query', async () => {
     const set = await perps(['bridge', 'rpc', 'set', 'arbitrum', `${w.origin}/rpc/arbitrum/`]);
     expect(set.code, set.stderr).toBe(0);

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Wallet, encryptKeystoreJsonSync } from 'ethers';
+import { TypedDataEncoder, Wallet, encryptKeystoreJsonSync } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/paths.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
@@ -70,6 +70,18 @@ const SLOW = { timeout: 120_000 };
 function nonceFile(dir = dataDir): string {
   const f = path.join(dir, 'nonces.json');
   return fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '';
+}
+
+interface DryRunRequest {
+  label: string;
+  digest: string;
+  typed_data: { domain: Record<string, unknown>; types: Record<string, { name: string; type: string }[]>; primaryType: string; message: Record<string, unknown> };
+}
+
+/** The EIP-712 digest any wallet computes (ethers) from the typed data a dry run printed. */
+function digestOfPrinted(r: DryRunRequest): string {
+  const types = Object.fromEntries(Object.entries(r.typed_data.types).filter(([k]) => k !== 'EIP712Domain'));
+  return TypedDataEncoder.hash(r.typed_data.domain, types, r.typed_data.message);
 }
 
 describe('perps markets / config', SLOW, () => {
@@ -138,6 +150,43 @@ describe('perps keys', SLOW, () => {
     expect(nonceFile()).toBe(before);
     const list = await perps(['keys', 'list', '--wallet', main.address, '--json']);
     expect((list.json['keys'] as { status: string }[]).every((k) => k.status === 'NOT_AUTHORIZED')).toBe(true);
+  });
+
+  it('--dry-run prints what authorize, renew and revoke would sign (exit 0, no --signer needed); nothing is sent', async () => {
+    const listBefore = await perps(['keys', 'list', '--wallet', main.address, '--json']);
+    const auth = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--expires-in-days', '30', '--dry-run', '--json']);
+    expect(auth.code, auth.stderr).toBe(0);
+    expect(auth.json).toMatchObject({
+      dry_run: true,
+      action: 'authorize',
+      signer: { role: 'main-wallet', address: main.address },
+      view: { wallet: main.address, agent, environment: 'Testnet', chain_id: 998, stored_locally: true, warnings: [] },
+    });
+    const [request] = auth.json['requests'] as DryRunRequest[];
+    expect(request).toMatchObject({ label: 'AuthorizeAgent', typed_data: { primaryType: 'AuthorizeAgent', domain: { name: 'Service Perps', version: '2', chainId: 998 }, message: { user: main.address, agent } } });
+    expect(request!.digest).toBe(digestOfPrinted(request!));
+
+    // An agent this data folder does not hold: the ceremony's case, said plainly.
+    const foreign = Wallet.createRandom().address;
+    const human = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', foreign, '--dry-run']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/DRY RUN: nothing was signed or sent/);
+    expect(human.stdout).toMatch(/hands trading rights .* to a key this machine does not hold/);
+    expect(human.stdout).toMatch(/digest: 0x[0-9a-f]{64}/);
+    const foreignJson = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', foreign, '--dry-run', '--json']);
+    expect((foreignJson.json['view'] as { warnings: string[] }).warnings[0]).toMatch(/does not hold/);
+
+    const renew = await perps(['keys', 'renew', '--wallet', main.address, '--agent', agent, '--dry-run', '--json']);
+    expect(renew.code, renew.stderr).toBe(0);
+    expect(renew.json).toMatchObject({ action: 'renew', view: { previous_expires_at: null } });
+    const revoke = await perps(['keys', 'revoke', '--wallet', main.address, '--agent', agent, '--dry-run', '--json']);
+    expect(revoke.code, revoke.stderr).toBe(0);
+    const [revokeRequest] = revoke.json['requests'] as DryRunRequest[];
+    expect(revokeRequest).toMatchObject({ label: 'RevokeAgent', typed_data: { primaryType: 'RevokeAgent' } });
+    expect(revokeRequest!.digest).toBe(digestOfPrinted(revokeRequest!));
+
+    // Nothing reached the service, and the local key is still there.
+    expect((await perps(['keys', 'list', '--wallet', main.address, '--json'])).json).toEqual(listBefore.json);
   });
 
   it('authorize, list, revoke', async () => {
@@ -215,6 +264,45 @@ describe('perps withdraw / balance / history', SLOW, () => {
     expect(historyAfter).toEqual(historyBefore);
   });
 
+  it('--dry-run checks and prints the Withdraw that would be signed (exit 0, no --signer needed); nothing is sent', async () => {
+    const historyBefore = (await perps(['history', 'withdrawals', '--wallet', main.address, '--json'])).json['withdrawals'] as unknown[];
+    const r = await perps(['withdraw', '--wallet', main.address, '--amount', '3.5', '--dry-run', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({
+      dry_run: true,
+      action: 'withdraw',
+      signer: { role: 'main-wallet', address: main.address },
+      view: { amount: '3.5', amount_base_units: '3500000', destination: main.address, checked: true, min_amount: h.sim.config.funding_config.withdrawal.min_amount },
+    });
+    const [request] = r.json['requests'] as DryRunRequest[];
+    expect(request).toMatchObject({ label: 'Withdraw', typed_data: { primaryType: 'Withdraw', message: { user: main.address, amount: '3500000' } } });
+    expect(request!.digest).toBe(digestOfPrinted(request!));
+    // The checks still refuse (exit 2), and a dry run has nothing to wait for.
+    const over = await perps(['withdraw', '--wallet', main.address, '--amount', '100000', '--dry-run', '--json']);
+    expect(over.json.error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', exit_code: 2 });
+    const wait = await perps(['withdraw', '--wallet', main.address, '--amount', '3.5', '--dry-run', '--wait', '--json']);
+    expect(wait.json.error).toMatchObject({ code: 'USAGE', exit_code: 2 });
+    expect((await perps(['history', 'withdrawals', '--wallet', main.address, '--json'])).json['withdrawals']).toEqual(historyBefore);
+    expect((await perps(['withdraw', '--wallet', main.address, '--resume', '--json'])).json).toEqual({ withdrawals: [] });
+  });
+
+  it('an amount longer than 64 characters is refused as INVALID_AMOUNT (exit 2) before anything is signed, even when only signing (--out)', async () => {
+    const before = nonceFile();
+    const out = path.join(tempDir('cli-long-amount'), 'withdrawal.json');
+    const huge = '9'.repeat(80);
+    const [signOnly, online] = await Promise.all([
+      perps(['withdraw', '--wallet', main.address, '--amount', huge, '--out', out, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json']),
+      perps(['withdraw', '--wallet', main.address, '--amount', '1'.repeat(65), '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json']),
+    ]);
+    for (const r of [signOnly, online]) {
+      expect(r.code).toBe(2);
+      expect(r.json.error).toMatchObject({ code: 'INVALID_AMOUNT', exit_code: 2 });
+      expect(r.stderr).not.toMatch(/automation only/); // the signer was never opened
+    }
+    expect(fs.existsSync(out)).toBe(false);
+    expect(nonceFile()).toBe(before);
+  });
+
   it('a submit-time rejection exits 1 with its reason', async () => {
     const fresh = Wallet.createRandom();
     await h.fund(fresh.address, '20');
@@ -231,7 +319,9 @@ describe('perps withdraw / balance / history', SLOW, () => {
     expect(deposits.json['deposits']).toEqual([expect.objectContaining({ amount: '100', status: 'CONFIRMED' })]);
     const csv = await perps(['history', 'withdrawals', '--wallet', main.address, '--csv']);
     expect(csv.code).toBe(0);
-    const lines = csv.stdout.trim().split('\n');
+    // One CSV writer for every export (the app's too): RFC 4180, every record ended by CRLF.
+    expect(csv.stdout.endsWith('\r\n')).toBe(true);
+    const lines = csv.stdout.trim().split('\r\n');
     expect(lines[0]).toBe('withdrawal_id,amount,l1_send_amount,destination,status,failure_reason,l1_tx_hash,created_at,completed_at');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(',10,');

@@ -1,0 +1,75 @@
+/**
+ * `--dry-run` on a signing command: the prepare step runs (every check against the live service, the
+ * nonce reserved, the exact typed data built) and what would be signed is printed; nothing is signed or
+ * sent, and the exit code is 0. A person reads the review (the view), then each signature's label, its
+ * EIP-712 typed data (domain, types, primaryType, message: what a wallet shows) and its digest, which any
+ * EIP-712 implementation recomputes from the typed data printed. Bridges and swaps sign transactions, not
+ * typed data: their view lists the transactions to sign (to, value, data, gas).
+ *
+ * With --json the one document is { dry_run: true, action, signer: { role, address }, view, requests:
+ * [{ label, digest, typed_data }] }.
+ */
+import type { PreparedBase } from '../main/services/signing/prepared.js';
+import { typedDataView, type TypedDataView } from '../shared/signingViews.js';
+import type { Output } from './output.js';
+
+export interface DryRunDocument {
+  dry_run: true;
+  action: string;
+  signer: { role: string; address: string };
+  view: unknown;
+  requests: { label: string; digest: string; typed_data: TypedDataView }[];
+}
+
+/** The --json document of a dry run (bigints, should a view hold any, as decimal strings). */
+export function dryRunDocument(prepared: PreparedBase, view: unknown): DryRunDocument {
+  return {
+    dry_run: true,
+    action: prepared.action,
+    signer: { role: prepared.signer.role, address: prepared.signer.address },
+    view: JSON.parse(JSON.stringify(view ?? null, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as unknown,
+    requests: prepared.requests.map((r) => ({ label: r.label, digest: r.digest, typed_data: typedDataView(r.typedData) })),
+  };
+}
+
+/** Prints what `prepared` would sign (the command's one result); signs and sends nothing. */
+export function printDryRun(out: Output, prepared: PreparedBase, view: unknown): void {
+  const doc = dryRunDocument(prepared, view);
+  out.result(doc, () => humanDryRun(doc));
+}
+
+function humanDryRun(doc: DryRunDocument): string {
+  const lines: string[] = [`DRY RUN: nothing was signed or sent. This ${doc.action} would be signed by the ${doc.signer.role} ${doc.signer.address}.`, ''];
+  lines.push(...render(doc.view, ''));
+  doc.requests.forEach((r, i) => {
+    const t = r.typed_data;
+    lines.push('', `signature ${i + 1} of ${doc.requests.length}: ${r.label}${r.label === t.primaryType ? '' : ` (${t.primaryType})`}`, `  digest: ${r.digest}`);
+    lines.push('  EIP-712 typed data:', `    domain: ${Object.entries(t.domain).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ')}`, `    primaryType: ${t.primaryType}`, '    types:');
+    // The encodeType strings: with the domain and message they are all a digest is computed from.
+    for (const [name, fields] of Object.entries(t.types)) lines.push(`      ${name}(${fields.map((f) => `${f.type} ${f.name}`).join(',')})`);
+    lines.push('    message:', ...Object.entries(t.message).map(([k, v]) => `      ${k}: ${String(v)}`));
+  });
+  if (doc.requests.length === 0) lines.push('', 'No typed data is signed: the wallet signs the transactions listed above.');
+  return lines.join('\n');
+}
+
+/** A plain-data value as indented "key: value" lines (objects nest, arrays list their items). */
+function render(value: unknown, indent: string): string[] {
+  if (value === null || typeof value !== 'object') return [`${indent}${scalar(value)}`];
+  const out: string[] = [];
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [`[${i + 1}]`, v]) : Object.entries(value as Record<string, unknown>);
+  for (const [key, v] of entries) {
+    if (v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0)) {
+      out.push(`${indent}${key}:`);
+      out.push(...render(v, `${indent}  `));
+    } else {
+      out.push(`${indent}${key}: ${Array.isArray(v) ? '(none)' : v !== null && typeof v === 'object' ? '{}' : scalar(v)}`);
+    }
+  }
+  return out;
+}
+
+function scalar(v: unknown): string {
+  if (v === null || v === undefined) return '-';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
