@@ -2,9 +2,11 @@
  * The companion screens: a bridge from arbitrum to base compared across routes, reviewed, signed by the
  * main wallet and followed to the bridge's pending state and then done; the points it earned; a swap on
  * base through the aggregator under the partner code; the companion settings; the assistant, off until a
- * key is set; and errors that stop a transfer before anything is sent.
+ * key is set; errors that stop a transfer before anything is sent; and the receiver allowlist (a receiver
+ * added in Settings after main's warning, then offered on the Bridge screen).
  */
 import type { Page } from '@playwright/test';
+import { Wallet } from 'ethers';
 import { expect, openApp, placeFromTicket, screenshot, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
 import { wipeService } from '../support/keychain.js';
@@ -293,6 +295,104 @@ test('the assistant: off until a key is set, then answers about positions', asyn
   await panel.getByRole('button', { name: 'Remove key' }).click();
   await page.getByRole('dialog', { name: 'Remove the inference key?' }).getByRole('button', { name: 'Remove key' }).click();
   await expect(panel).toContainText('The assistant is off', { timeout: 10_000 });
+  expect(pageErrors).toEqual([]);
+});
+
+/** 0x1234…abcd, as the receiver picker labels an address. */
+const short = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
+
+test('a receiver is added in Settings after main’s warning and the address typed again, then offered on the Bridge screen', async ({ page, server, pageErrors }) => {
+  app = await openApp(page, server, 'receivers', { onboard: true, ...FAST });
+  await companionControl(app, '/rpc/fund', { chain: 'arbitrum', address: app.mainWallet.address, amount: (2n * ETH).toString() });
+  const added: { address: string; label: string }[] = [];
+
+  for (const [i, size] of [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 680 },
+  ].entries()) {
+    await page.setViewportSize(size);
+    const name = (view: string) => `receivers-${size.width}x${size.height}-${view}`;
+    const friend = { address: Wallet.createRandom().address, label: i === 0 ? 'Cold wallet' : 'Savings on base' };
+
+    // The Bridge form offers the main wallet; another address is refused here already, with the way to add it.
+    await nav(page, 'Bridge');
+    const form = page.getByRole('form', { name: 'Bridge transfer' });
+    const receiver = form.getByLabel('Receiver', { exact: true });
+    // The form keeps its state across views: the main wallet is the choice until the user picks another.
+    if (i === 0) await expect(receiver.locator('option:checked')).toHaveText(`Your main wallet · ${short(app.mainWallet.address)}`);
+    await form.getByLabel('From chain').selectOption('arbitrum');
+    await form.getByLabel('To chain').selectOption('base');
+    await form.getByLabel('Amount to send').fill('0.1');
+    await receiver.selectOption({ label: 'Another address…' });
+    await form.getByLabel('Receiver address').fill(friend.address);
+    const refusal = form.getByRole('status', { name: 'Receiver not allowed' });
+    await expect(refusal).toContainText('not on your receiver allowlist');
+    await expect(form.getByRole('button', { name: 'Get quotes' })).toBeDisabled();
+    await refusal.scrollIntoViewIfNeeded();
+    await screenshot(page, name('bridge-not-allowed'));
+    expect.soft(await misfits(page)).toEqual([]);
+    await refusal.getByRole('button', { name: 'Add it in Settings' }).click();
+
+    // Settings: the address is carried over; main answers its warning, and the address must be typed again.
+    const addForm = page.getByRole('form', { name: 'Add a receiver' });
+    await expect(addForm.getByLabel('Receiver address')).toHaveValue(friend.address);
+    await addForm.getByLabel('Label').fill(friend.label);
+    await addForm.getByRole('button', { name: 'Add receiver…' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm the receiver' });
+    await expect(confirm.getByRole('alert', { name: 'Receiver warning' })).toContainText('leave your wallet: only add addresses you control or trust');
+    await expect(confirm.getByLabel('Receiver to add')).toContainText(friend.address);
+    await confirm.getByLabel('Type the address again').fill(Wallet.createRandom().address);
+    await expect(confirm.getByText('Not the same address')).toBeVisible();
+    await expect(confirm.getByRole('button', { name: 'Add receiver', exact: true })).toBeDisabled();
+    await screenshot(page, name('confirm'));
+    await confirm.getByLabel('Type the address again').fill(friend.address.toLowerCase());
+    await confirm.getByRole('button', { name: 'Add receiver', exact: true }).click();
+    await expect(confirm).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: 'Receiver added' })).toBeVisible();
+    added.push(friend);
+    const table = page.getByRole('table', { name: 'Receivers' });
+    for (const r of added) await expect(table.getByRole('row', { name: `Receiver ${r.label}` })).toContainText(r.address);
+    await table.scrollIntoViewIfNeeded();
+    await screenshot(page, name('settings'));
+    expect.soft(await misfits(page)).toEqual([]);
+
+    // Back on the Bridge screen every receiver added is offered; the one picked is quoted and reviewed as "another address".
+    await nav(page, 'Bridge');
+    for (const r of added) await expect(receiver.locator('option', { hasText: `${r.label} · ${short(r.address)}` })).toHaveCount(1);
+    await form.getByLabel('From chain').selectOption('arbitrum');
+    await form.getByLabel('To chain').selectOption('base');
+    await form.getByLabel('Amount to send').fill('0.1');
+    await receiver.selectOption({ label: `${friend.label} · ${short(friend.address)}` });
+    await expect(form.getByText(friend.address)).toBeVisible();
+    await form.getByRole('button', { name: 'Get quotes' }).click();
+    const routes = page.getByRole('table', { name: 'Bridge routes' });
+    await expect(routes).toBeVisible({ timeout: 10_000 });
+    await screenshot(page, name('bridge-offered'));
+    expect.soft(await misfits(page)).toEqual([]);
+    await routes.getByRole('row', { name: /^Route / }).first().getByRole('button').click();
+    const review = page.getByRole('dialog', { name: 'Review bridge · arbitrum → base' });
+    await expect(review.getByLabel('Bridge transfer')).toContainText('To (another address)');
+    await expect(review.getByLabel('Bridge transfer')).toContainText(friend.address);
+    await expect(review).toContainText('not to your main wallet');
+    await screenshot(page, name('bridge-review'));
+    await review.getByRole('button', { name: 'Close dialog' }).click();
+    await expect(review).toBeHidden();
+  }
+
+  // The Swap screen offers the same receivers.
+  await nav(page, 'Swap');
+  const swapReceiver = page.getByRole('form', { name: 'Swap', exact: true }).getByLabel('Receiver', { exact: true });
+  for (const r of added) await expect(swapReceiver.locator('option', { hasText: `${r.label} · ${short(r.address)}` })).toHaveCount(1);
+
+  // A receiver removed in Settings is no longer offered.
+  await nav(page, 'Settings');
+  await page.getByRole('button', { name: `Remove receiver ${added[0]!.label}` }).click();
+  await expect(page.getByRole('table', { name: 'Receivers' }).getByRole('row', { name: `Receiver ${added[0]!.label}` })).toBeHidden();
+  await nav(page, 'Bridge');
+  const receiver = page.getByRole('form', { name: 'Bridge transfer' }).getByLabel('Receiver', { exact: true });
+  await expect(receiver.locator('option', { hasText: added[1]!.label })).toHaveCount(1);
+  await expect(receiver.locator('option', { hasText: added[0]!.label })).toHaveCount(0);
+  expect((await app.call('companion:listReceivers', {})).receivers.map((r) => r.address)).toEqual([added[1]!.address]);
   expect(pageErrors).toEqual([]);
 });
 

@@ -20,14 +20,13 @@ import { ErrorLine } from '../../ui/States';
 import { useNow } from '../../ui/useNow';
 import { chainOptions, defaultSource, isRpcError, lacksRpc } from '../transfers/chains';
 import { NATIVE_CHOICE, overBalanceWarning, TokenPicker, useTokenSide, type TokenChoice } from '../transfers/TokenPicker';
+import { ReceiverOther, ReceiverSelect, useReceiverChoice } from '../transfers/ReceiverField';
 import { MissingRpcNotice, usdProblem, UsdValueField } from '../transfers/TransferFields';
 import { TransferPanels } from '../transfers/TransferPanels';
 import { TransferScreen } from '../transfers/TransferScreen';
 import { useTransferQuote, type QuoteContext } from '../transfers/useTransferQuote';
 import { BridgeReview } from './BridgeReview';
 import { CORE_SPOT_PROTOCOL, coreSpotApplies, coreSpotMinimumApplies } from './coreSpot';
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export type BridgeQuoteContext = QuoteContext<BridgeQuoteRequest>;
 
@@ -50,7 +49,7 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
   const [toChoice, setToChoice] = useState<TokenChoice>(NATIVE_CHOICE);
   const [protocols, setProtocols] = useState<string[]>(settings.protocols);
   const [slippage, setSlippage] = useState(() => fmt(dec(String(settings.default_slippage_bps))?.div(100) ?? null, { grouping: false, fallback: '1' }));
-  const [receiver, setReceiver] = useState('');
+  const receiver = useReceiverChoice(wallet.data?.address);
   const [review, setReview] = useState<BridgeRouteView | null>(null);
 
   const from = chains.find((c) => c.chain === fromChain);
@@ -60,7 +59,6 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
 
   const amountError = amountProblem(amount, fromSide.decimals);
   const slip = percentToBps(slippage, settings.max_slippage_bps);
-  const receiverError = receiver.trim() === '' || ADDRESS.test(receiver.trim()) ? undefined : 'An address: 0x followed by 40 hex characters';
   // Ticked protocols that can serve this pair (the core-spot swap only applies to the core-spot flow).
   const usable = protocols.filter((p) => p !== CORE_SPOT_PROTOCOL || coreSpotApplies(fromChain, toChain));
   // The minimum is main's rule only for the core-spot flow to venue_evm (venue_evm → venue_evm with
@@ -70,7 +68,7 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
   const coreSpotWarning =
     coreSpotMinimum && srcUsd.trim() !== '' && coreSpotMin && dec(srcUsd)?.lt(coreSpotMin) ? `Transfers to venue_evm through the venue’s spot layer need at least $${settings.core_spot_min_usd}` : undefined;
   const request: BridgeQuoteRequest | null =
-    from && to && fromSide.token && toSide.token && fromSide.decimals !== null && amount.trim() !== '' && !amountError && 'bps' in slip && usable.length > 0 && !receiverError && !usdProblem(srcUsd) && !usdProblem(dstUsd)
+    from && to && fromSide.token && toSide.token && fromSide.decimals !== null && amount.trim() !== '' && !amountError && 'bps' in slip && usable.length > 0 && !receiver.value.blocked && !usdProblem(srcUsd) && !usdProblem(dstUsd)
       ? {
           from_chain: from.chain,
           to_chain: to.chain,
@@ -80,7 +78,7 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
           decimals: fromSide.decimals,
           protocols: usable as BridgeQuoteRequest['protocols'],
           slippage_bps: slip.bps,
-          ...(receiver.trim() ? { receiver: receiver.trim() } : {}),
+          ...(receiver.value.receiver ? { receiver: receiver.value.receiver } : {}),
           ...(srcUsd.trim() ? { source_usd_value: srcUsd.trim() } : {}),
         }
       : null;
@@ -122,17 +120,28 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
           {from && (lacksRpc(from) || isRpcError(err)) && <MissingRpcNotice chain={from.chain} consequence="the app cannot read your balance there or send the transaction." />}
           <TokenPicker label="From token" chain={from} value={fromChoice} onChange={setFromChoice} side={fromSide} error={fieldError(err, FIELDS.fromToken)} />
           <TokenPicker label="To token" chain={to} value={toChoice} onChange={setToChoice} side={toSide} error={fieldError(err, FIELDS.toToken)} />
-          <TextField
-            label="Amount to send"
-            value={amount}
-            inputMode="decimal"
-            placeholder="0.0"
-            onChange={(e) => form.setAmount(e.target.value)}
-            suffix={fromSide.info.data?.symbol ?? undefined}
-            error={amountError ?? fieldError(err, FIELDS.amount) ?? fieldError(err, FIELDS.decimals)}
-            warning={overBalanceWarning(fromSide, amount)}
-            hint={fromSide.decimals === null && fromSide.token ? 'Needs the token’s decimals' : undefined}
-          />
+          <div className="grid2">
+            <TextField
+              label="Amount to send"
+              value={amount}
+              inputMode="decimal"
+              placeholder="0.0"
+              onChange={(e) => form.setAmount(e.target.value)}
+              suffix={fromSide.info.data?.symbol ?? undefined}
+              error={amountError ?? fieldError(err, FIELDS.amount) ?? fieldError(err, FIELDS.decimals)}
+              warning={overBalanceWarning(fromSide, amount)}
+              hint={fromSide.decimals === null && fromSide.token ? 'Needs the token’s decimals' : undefined}
+            />
+            <TextField
+              label="Slippage"
+              value={slippage}
+              inputMode="decimal"
+              suffix="%"
+              onChange={(e) => setSlippage(e.target.value)}
+              error={'error' in slip ? slip.error : fieldError(err, FIELDS.slippage)}
+              hint={'bps' in slip ? `${slip.bps} bps · default ${fmtBps(settings.default_slippage_bps)}` : undefined}
+            />
+          </div>
           <fieldset className="protocols" aria-describedby="bridge-protocols-msg">
             <legend className="field-label">Protocols</legend>
             <div className="row">
@@ -165,26 +174,8 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
               {usable.length === 0 ? 'Choose at least one protocol' : fieldError(err, FIELDS.protocols) ?? 'Routes are quoted only through the protocols ticked here'}
             </div>
           </fieldset>
-          <div className="grid2">
-            <TextField
-              label="Slippage"
-              value={slippage}
-              inputMode="decimal"
-              suffix="%"
-              onChange={(e) => setSlippage(e.target.value)}
-              error={'error' in slip ? slip.error : fieldError(err, FIELDS.slippage)}
-              hint={'bps' in slip ? `${slip.bps} bps · default ${fmtBps(settings.default_slippage_bps)}` : undefined}
-            />
-            <TextField
-              label="Receiver"
-              value={receiver}
-              placeholder={wallet.data?.address ?? '0x…'}
-              onChange={(e) => setReceiver(e.target.value)}
-              error={receiverError ?? fieldError(err, FIELDS.receiver)}
-              hint="Empty: your main wallet"
-              className="mono-input"
-            />
-          </div>
+          <ReceiverSelect choice={receiver} wallet={wallet.data?.address} error={fieldError(err, FIELDS.receiver)} />
+          <ReceiverOther choice={receiver} error={fieldError(err, FIELDS.receiver)} what="bridge" />
           <div className="grid2">
             <UsdValueField
               label="Value sent (USD)"

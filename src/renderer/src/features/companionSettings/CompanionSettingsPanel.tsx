@@ -1,7 +1,8 @@
-/** Settings → Companion services: per-chain JSON-RPC URLs, the partner code and the services' URLs. */
+/** Settings → Companion services: per-chain JSON-RPC URLs, the partner code, the receiver allowlist and the services' URLs. */
 import { useCompanionSettings } from '../../ipc/companionQueries';
 import { Panel } from '../../ui/Panel';
 import { ErrorState, Loading } from '../../ui/States';
+import { ReceiversSection } from './ReceiversSection';
 import { RpcUrlsSection } from './RpcUrlsSection';
 import { PartnerCodeSection, ServiceUrlsSection } from './ServicesSection';
 
@@ -17,6 +18,7 @@ export function CompanionSettingsPanel() {
           <>
             <RpcUrlsSection chains={settings.data.chains} />
             <PartnerCodeSection key={settings.data.partner_code ?? ''} code={settings.data.partner_code} />
+            <ReceiversSection />
             <ServiceUrlsSection services={settings.data.services} />
           </>
         )}

@@ -18,7 +18,9 @@ import { ErrorLine } from '../../ui/States';
 import { pushToast } from '../../ui/toast';
 import { TypedDataTable } from '../signing/SigningReviewView';
 
-const LEG_TITLE = { order: 'Order', entry: 'Entry', tp: 'Take profit', sl: 'Stop loss' } as const;
+const LEG_TITLES: Record<string, string> = { order: 'Order', entry: 'Entry', tp: 'Take profit', sl: 'Stop loss', close: 'Close' };
+/** A leg's title: the known labels in words, any other (a ladder's rung, say) as it is. */
+const legTitle = (label: string): string => LEG_TITLES[label] ?? label;
 
 export function usePlaceOrder(onPlaced: (r: PlaceOrdersResult) => void) {
   const client = useQueryClient();
@@ -50,8 +52,8 @@ export function usePlaceOrder(onPlaced: (r: PlaceOrdersResult) => void) {
       void client.invalidateQueries({ queryKey: qk.openOrders });
       void client.invalidateQueries({ queryKey: qk.triggers });
       const rejected = r.legs.filter((l) => l.status === 'REJECTED');
-      if (rejected.length === 0) pushToast({ tone: 'success', title: `Order submitted · ${preview.market}`, body: r.legs.map((l) => `${LEG_TITLE[l.label]} ${l.status.toLowerCase()}`).join(' · ') });
-      else pushToast({ tone: 'error', title: `${rejected.length} leg${rejected.length > 1 ? 's' : ''} rejected · ${preview.market}`, body: rejected.map((l) => `${LEG_TITLE[l.label]}: ${explainReason(l.reason)}`).join('\n') });
+      if (rejected.length === 0) pushToast({ tone: 'success', title: `Order submitted · ${preview.market}`, body: r.legs.map((l) => `${legTitle(l.label)} ${l.status.toLowerCase()}`).join(' · ') });
+      else pushToast({ tone: 'error', title: `${rejected.length} leg${rejected.length > 1 ? 's' : ''} rejected · ${preview.market}`, body: rejected.map((l) => `${legTitle(l.label)}: ${explainReason(l.reason)}`).join('\n') });
       onPlaced(r);
     },
   });
@@ -91,9 +93,9 @@ export function OrderPreviewDialog({ preview, onClose }: { preview: OrderPreview
       {preview.legs.map((leg) => {
         const placed = result?.legs.find((l) => l.client_order_id === leg.client_order_id);
         return (
-          <section key={leg.client_order_id} className="leg-card" aria-label={`${LEG_TITLE[leg.label]} leg`}>
+          <section key={leg.client_order_id} className="leg-card" aria-label={`${legTitle(leg.label)} leg`}>
             <h3>
-              {LEG_TITLE[leg.label]}
+              {legTitle(leg.label)}
               <Badge tone={leg.side === 'BUY' ? 'buy' : 'sell'}>{leg.side}</Badge>
               <Badge>{leg.order_type}</Badge>
               {leg.time_in_force && <Badge>{leg.time_in_force === 'ALO' ? 'Post-only (ALO)' : leg.time_in_force}</Badge>}

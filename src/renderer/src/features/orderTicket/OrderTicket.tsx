@@ -17,7 +17,7 @@ import { Segmented } from '../../ui/Segmented';
 import { ErrorLine } from '../../ui/States';
 import { useLiveMark } from '../markets/live';
 import { OrderPreviewDialog, usePlaceOrder } from './OrderPreviewDialog';
-import { checkTicket, initialTicket, maxSize, toOrderRequest, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
+import { checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
 
 export function OrderTicket({ market }: { market: MarketView }) {
   const settings = useSettings();
@@ -59,7 +59,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const direct = usePlaceOrder(() => undefined);
 
   const previewMutation = useMutation({
-    mutationFn: () => unwrap(perps().orders.preview({ order: toOrderRequest(t, market, slippage) })),
+    mutationFn: () => unwrap(perps().orders.preview({ intent: toIntent(t, market, slippage) })),
     onSuccess: (p) => {
       if (confirm) setPreview(p);
       else direct.mutate(p);

@@ -1,10 +1,12 @@
 /**
- * The order ticket as data: its fields, the checks run before anything is signed, and the request sent
- * to orders:preview. Pure functions over decimal strings (shared Decimal and market rules), so the
- * checks are the same ones main and the service apply, and the numbers shown are exact.
+ * The order ticket as data: its fields, the checks run before anything is signed, and the order intent
+ * sent to orders:preview. Pure functions over decimal strings: the market rules and the money arithmetic
+ * (notional, fee kind, initial margin) are the shared ones main's prepare step uses, so the ticket and the
+ * review show the same numbers.
  */
-import type { MarketView, OrderRequest } from '../../../../shared/ipc';
+import type { MarketView, OrderIntent } from '../../../../shared/ipc';
 import { checkNotional, checkPrice, checkSize } from '../../../../shared/protocol/marketRules';
+import { feeEstimate, feeKindOf, feeRateOf, initialMargin, orderNotional } from '../../../../shared/protocol/tradingMath';
 import { Decimal, dec, type DecimalValue } from '../../lib/decimal';
 
 export type Side = 'BUY' | 'SELL';
@@ -148,24 +150,18 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
 
   let notional: DecimalValue | null = null;
   if (size && reference && !size.isZero()) {
-    notional = size.mul(reference);
+    notional = orderNotional(size, reference);
     const rule = checkNotional(market, size.toFixed(), reference.toFixed(), reduceOnly);
     if (rule?.rule === 'below_min_order_value') errors.size = `Order value ${notional.toFixed(2)} is below the minimum ${market.min_order_value}`;
     else if (rule?.rule === 'above_max_notional') errors.size = `Order value exceeds the maximum ${market.max_notional}`;
   }
 
   // Fees: post-only and resting limits pay maker; market, IOC, crossing limits and fired triggers pay taker.
-  let feeKind: 'maker' | 'taker' = 'taker';
-  if (t.type === 'LIMIT') {
-    if (t.tif === 'ALO') feeKind = 'maker';
-    else if (t.tif === 'GTC') {
-      const crosses = limit && m ? (t.side === 'BUY' ? limit.gte(m) : limit.lte(m)) : false;
-      feeKind = crosses ? 'taker' : 'maker';
-    }
-  }
-  const feeRate = dec(feeKind === 'maker' ? market.maker_fee_rate : market.taker_fee_rate);
-  const fee = notional && feeRate ? notional.mul(feeRate) : null;
-  const margin = notional && !reduceOnly && t.leverage > 0 ? notional.div(t.leverage) : null;
+  const feeKind = t.type === 'LIMIT' ? feeKindOf({ order_type: 'LIMIT', side: t.side, time_in_force: t.tif, limit_price: limit?.toFixed() ?? '0' }, limit ? m : null) : 'taker';
+  const feeRate = feeRateOf(market, feeKind);
+  const fee = notional ? feeEstimate(notional, feeRate) : null;
+  // A reduce-only order posts no margin (0), an opening one notional x max(1/leverage, initial_margin_ratio).
+  const margin = notional && t.leverage > 0 ? initialMargin(notional, t.leverage, market, reduceOnly) : null;
 
   if (t.type === 'LIMIT' && t.tif === 'ALO' && limit && m && (t.side === 'BUY' ? limit.gte(m) : limit.lte(m))) {
     warnings.price = `Post-only: this price crosses the mark (${mark}); the venue will reject it as post_only_would_take.`;
@@ -205,39 +201,46 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
   return { errors, warnings, reference, referenceLabel, notional, feeKind, feeRate, fee, margin, ok };
 }
 
-/** The orders:preview request for a checked ticket. */
-export function toOrderRequest(t: TicketState, market: MarketView, slippageBps: number | null): OrderRequest {
+/** The order intent (orders:preview) for a checked ticket: a bracket when TP/SL levels are set, else a single order. */
+export function toIntent(t: TicketState, market: MarketView, slippageBps: number | null): OrderIntent {
   const isTrigger = t.type === 'TRIGGER';
-  const req: OrderRequest = {
-    market: market.symbol,
-    side: t.side,
-    order_type: t.type,
-    size: isTrigger && t.closeWhole ? '0' : t.size.trim(),
-  };
-  if (t.type === 'LIMIT') {
-    req.limit_price = t.price.trim();
-    req.time_in_force = t.tif;
-  }
-  if (t.type === 'MARKET') {
-    req.time_in_force = 'IOC';
-    if (slippageBps !== null) req.slippage_bps = slippageBps;
-  }
-  if (isTrigger) {
-    req.trigger = { trigger_price: t.triggerPrice.trim(), tpsl: t.tpsl };
-    req.reduce_only = true;
-    if (t.price.trim() !== '') req.limit_price = t.price.trim();
-    if (slippageBps !== null) req.slippage_bps = slippageBps;
-  } else {
-    if (t.reduceOnly) req.reduce_only = true;
-    req.leverage = t.leverage;
-  }
+  const slippage = slippageBps !== null ? { slippage_bps: slippageBps } : {};
   if (t.bracket && !isTrigger && !t.reduceOnly && (t.tp.trim() || t.sl.trim())) {
-    req.bracket = {
+    return {
+      kind: 'bracket',
+      market: market.symbol,
+      side: t.side,
+      order_type: t.type === 'LIMIT' ? 'LIMIT' : 'MARKET',
+      size: t.size.trim(),
+      leverage: t.leverage,
+      ...(t.type === 'LIMIT' ? { limit_price: t.price.trim(), time_in_force: t.tif } : { time_in_force: 'IOC' as const, ...slippage }),
       ...(t.tp.trim() ? { tp: { trigger_price: t.tp.trim() } } : {}),
       ...(t.sl.trim() ? { sl: { trigger_price: t.sl.trim() } } : {}),
     };
   }
-  return req;
+  if (isTrigger) {
+    return {
+      kind: 'single',
+      market: market.symbol,
+      side: t.side,
+      order_type: 'TRIGGER',
+      size: t.closeWhole ? '0' : t.size.trim(),
+      reduce_only: true,
+      trigger: { trigger_price: t.triggerPrice.trim(), tpsl: t.tpsl },
+      ...(t.price.trim() !== '' ? { limit_price: t.price.trim() } : {}),
+      ...slippage,
+    };
+  }
+  return {
+    kind: 'single',
+    market: market.symbol,
+    side: t.side,
+    order_type: t.type,
+    size: t.size.trim(),
+    leverage: t.leverage,
+    ...(t.reduceOnly ? { reduce_only: true } : {}),
+    ...(t.type === 'LIMIT' ? { limit_price: t.price.trim(), time_in_force: t.tif } : { time_in_force: 'IOC' as const, ...slippage }),
+  };
 }
 
 /** The largest size the free balance supports at this leverage and price, rounded down to sz_decimals. */

@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import type { CompanionSettingsView, SwapQuoteRequest, SwapQuoteView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
+import { useWallet } from '../../ipc/queries';
 import { dec } from '../../lib/decimal';
 import { fieldError, isShownAtField } from '../../lib/fieldErrors';
 import { fmtDateTime } from '../../lib/time';
@@ -18,6 +19,8 @@ import { ErrorLine } from '../../ui/States';
 import { chainOptions, defaultSource, isRpcError, lacksRpc } from '../transfers/chains';
 import { NATIVE_CHOICE, overBalanceWarning, TokenPicker, useTokenSide, type TokenChoice } from '../transfers/TokenPicker';
 import { TokenAmount } from '../transfers/TokenAmount';
+import { ReceiverOther, ReceiverSelect, useReceiverChoice } from '../transfers/ReceiverField';
+import { sameAddress } from '../transfers/receivers';
 import { MissingRpcNotice, usdProblem, UsdValueField } from '../transfers/TransferFields';
 import { TransferPanels } from '../transfers/TransferPanels';
 import { TransferReview } from '../transfers/TransferReview';
@@ -46,6 +49,8 @@ function SwapWorkspace({ settings }: { settings: CompanionSettingsView }) {
   const [outChoice, setOutChoice] = useState<TokenChoice>({ mode: 'custom', custom: '', decimals: '' });
   const [slippage, setSlippage] = useState('0.5');
   const [reviewing, setReviewing] = useState(false);
+  const wallet = useWallet();
+  const receiver = useReceiverChoice(wallet.data?.address);
 
   const row = evmChains.find((c) => c.chain === chain);
   const inSide = useTokenSide(inChoice, row, settings.native_token, true);
@@ -55,8 +60,16 @@ function SwapWorkspace({ settings }: { settings: CompanionSettingsView }) {
   const sameToken = inSide.token !== null && outSide.token !== null && inSide.token.toLowerCase() === outSide.token.toLowerCase();
 
   const request: SwapQuoteRequest | null =
-    row && inSide.token && outSide.token && !sameToken && inSide.decimals !== null && amount.trim() !== '' && !amountError && 'fraction' in slip
-      ? { chain: row.chain, token_in: inSide.token, token_out: outSide.token, amount: amount.trim(), decimals: inSide.decimals, slippage: slip.fraction }
+    row && inSide.token && outSide.token && !sameToken && inSide.decimals !== null && amount.trim() !== '' && !amountError && 'fraction' in slip && !receiver.value.blocked
+      ? {
+          chain: row.chain,
+          token_in: inSide.token,
+          token_out: outSide.token,
+          amount: amount.trim(),
+          decimals: inSide.decimals,
+          slippage: slip.fraction,
+          ...(receiver.value.receiver ? { receiver: receiver.value.receiver } : {}),
+        }
       : null;
   const stale = form.isStale(request);
   const err = form.error;
@@ -66,6 +79,7 @@ function SwapWorkspace({ settings }: { settings: CompanionSettingsView }) {
     tokenOut: ['token_out', 'tokenOut'],
     amount: ['amount', 'decimals'],
     slippage: ['slippage'],
+    receiver: ['receiver'],
   } as const;
 
   return (
@@ -112,6 +126,8 @@ function SwapWorkspace({ settings }: { settings: CompanionSettingsView }) {
               hint={'fraction' in slip ? `Sent as ${slip.fraction}` : undefined}
             />
           </div>
+          <ReceiverSelect choice={receiver} wallet={wallet.data?.address} error={fieldError(err, FIELDS.receiver)} />
+          <ReceiverOther choice={receiver} error={fieldError(err, FIELDS.receiver)} what="swap" />
           <div className="grid2">
             <UsdValueField label="Value in (USD)" value={srcUsd} onChange={form.setSrcUsd} hint="For the points estimate" />
             <UsdValueField label="Value out (USD)" value={dstUsd} onChange={form.setDstUsd} hint="Both values: estimates points" />
@@ -197,6 +213,8 @@ function SwapReview({
   onSent: (id: string) => void;
 }) {
   const pointsUsd = pointsUsdOf(ctx);
+  const wallet = useWallet().data?.address ?? null;
+  const ownReceiver = wallet !== null && sameAddress(quote.receiver, wallet);
   return (
     <TransferReview
       title={`Review swap · ${quote.chain}`}
@@ -216,10 +234,22 @@ function SwapReview({
     >
       <SwapQuoteSummary quote={quote} ctx={ctx} nativeToken={nativeToken} />
       <KVList>
-        <KV k="From and to (your main wallet)">
-          <span className="addr">{quote.receiver}</span>
-        </KV>
+        {ownReceiver ? (
+          <KV k="From and to (your main wallet)">
+            <span className="addr">{quote.receiver}</span>
+          </KV>
+        ) : (
+          <>
+            <KV k="From (your main wallet)">
+              <span className="addr">{wallet ?? '—'}</span>
+            </KV>
+            <KV k="To (another address)">
+              <span className="addr">{quote.receiver}</span>
+            </KV>
+          </>
+        )}
       </KVList>
+      {!ownReceiver && <p className="notice notice-warn">The tokens go to {quote.receiver}, not to your main wallet. Check the address: a swap cannot be called back.</p>}
     </TransferReview>
   );
 }
