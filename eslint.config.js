@@ -92,9 +92,34 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'electron', message: 'The command line never loads Electron.' }],
-          patterns: [{ group: ['**/main/ipc/**', '**/main/index*', '**/renderer/**', '**/preload/**'], message: 'The command line calls services, never IPC or the shell.' }],
+          patterns: [
+            { group: ['**/main/ipc/**', '**/main/index*', '**/renderer/**', '**/preload/**'], message: 'The command line calls services, never IPC or the shell.' },
+            { group: ['**/main/app/**'], message: "The command line calls services, never the app's session or desks." },
+          ],
         },
       ],
+    },
+  },
+  {
+    // IPC handlers take desks; they never reach the command line (both front ends meet in services only).
+    files: ['src/main/ipc/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**'], message: 'IPC handlers and the command line never import each other: both call the same services.' }] }],
+    },
+  },
+  {
+    // A desk is built by the app's composition root only; everything else may name its type (a handler
+    // group takes its desk), never construct or call into one by importing it.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/main/app/**', 'src/renderer/**', 'src/shared/**', 'src/preload/**', 'src/sim/**', 'src/cli/**', 'src/main/ipc/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/app/desks/**', '**/app/companion/*Desk*', '**/app/companion/companionDesks*'], message: 'Only src/main/app builds desks.', allowTypeImports: true }] }],
+    },
+  },
+  {
+    files: ['src/main/ipc/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/app/desks/**', '**/app/companion/*Desk*', '**/app/companion/companionDesks*'], message: 'IPC handlers take their desk; only src/main/app builds desks.', allowTypeImports: true }] }],
     },
   },
 );

@@ -47,6 +47,19 @@ describe('layering rules', () => {
     expect(await errorsFor('src/shared/probe.ts', "import { z } from 'zod';\nexport const s = z.string();\n")).toEqual([]);
   });
 
+  it('the command line and the IPC handlers never import each other, and the command line never reaches the app', async () => {
+    expect((await errorsFor('src/cli/probe.ts', "import { x } from '../main/ipc/registerHandlers.js'; export const y = x;")).join()).toMatch(/never IPC/);
+    expect((await errorsFor('src/cli/probe.ts', "import { x } from '../main/app/session.js'; export const y = x;")).join()).toMatch(/never the app/);
+    expect((await errorsFor('src/main/ipc/probe.ts', "import { x } from '../../cli/output.js'; export const y = x;")).join()).toMatch(/never import each other/);
+  });
+
+  it('nothing outside src/main/app imports a desk (a handler may name its type)', async () => {
+    expect((await errorsFor('src/main/ipc/handlers/probe.ts', "import { OrdersDesk } from '../../app/desks/ordersDesk.js'; export const y = OrdersDesk;")).join()).toMatch(/only src\/main\/app builds desks/i);
+    expect((await errorsFor('src/main/services/probe.ts', "import { OrdersDesk } from '../app/desks/ordersDesk.js'; export const y = OrdersDesk;")).join()).toMatch(/Only src\/main\/app builds desks/);
+    expect(await errorsFor('src/main/ipc/handlers/probe.ts', "import type { OrdersDesk } from '../../app/desks/ordersDesk.js';\nexport type Y = OrdersDesk;\n")).toEqual([]);
+    expect(await errorsFor('src/main/app/probe.ts', "import { OrdersDesk } from './desks/ordersDesk.js';\nexport const y = OrdersDesk;\n")).toEqual([]);
+  });
+
   it('the simulator may not import main, and the preload may not import main', async () => {
     expect((await errorsFor('src/sim/probe.ts', "import { x } from '../main/vault/index.js'; export const y = x;")).join()).toMatch(/src\/shared only/);
     expect((await errorsFor('src/preload/probe.ts', "import { x } from '../main/vault/index.js'; export const y = x;")).join()).toMatch(/shared IPC contract/);
