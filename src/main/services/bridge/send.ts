@@ -22,7 +22,7 @@ import type { CompanionContext } from '../companion/companionContext.js';
 import { withCompanionFailures } from '../companion/companionFailures.js';
 import { isNativeToken, parseWallet } from '../chains/chainIds.js';
 import { sendPreparedTransaction, type SendProgress, type SentTransaction } from '../chains/sendTransaction.js';
-import { planTransaction, type TransactionPlan } from '../chains/transactionPlan.js';
+import { assertPlannedSender, planTransaction, type TransactionPlan } from '../chains/transactionPlan.js';
 import { estimatePointsForTransfer, validatePointsEstimate, type TransferPoints } from '../points/estimate.js';
 import { sameAddress } from '../../../shared/identity/index.js';
 import { ValidationError } from '../errors.js';
@@ -268,13 +268,7 @@ export async function prepareQuotedBridgeSend(ctx: CompanionContext, input: Prep
  */
 export async function submitBridgeSend(ctx: CompanionContext, prepared: PreparedBridgeSend, txSigner: TransactionSigner, options: SubmitBridgeSendOptions = {}): Promise<BridgeSendResult> {
   assertPreparedFor(prepared, ctx.profile.name);
-  if (!sameAddress(txSigner.address, prepared.sender)) {
-    throw new ValidationError(`the signer is ${txSigner.address}, but this transfer was prepared for ${prepared.sender}; nothing was signed or sent`, {
-      field: 'signer',
-      code: 'SIGNER_MISMATCH',
-      hint: 'Prepare it again with the connected wallet.',
-    });
-  }
+  assertPlannedSender(prepared.sender, txSigner.address, 'transfer');
   const progress = options.onProgress ?? (() => undefined);
   const { params, encoded } = prepared;
   const rpc = await ctx.rpc(params.fromChain);

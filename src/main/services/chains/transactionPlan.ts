@@ -11,7 +11,8 @@
  */
 import type { EvmRpcClient } from '../../api/evm/evmRpc.js';
 import type { PreparedTx } from '../../api/companion/schemas.js';
-import { OperationError } from '../errors.js';
+import { sameAddress } from '../../../shared/identity/index.js';
+import { OperationError, ValidationError } from '../errors.js';
 import { approveData, readAllowance, readTokenBalance } from './erc20.js';
 import { parseWei } from './sendTransaction.js';
 
@@ -116,4 +117,15 @@ export async function planTransaction(input: PlanInput): Promise<TransactionPlan
     gas_balance: balance.toString(),
     token_balance: tokenBalance?.toString() ?? null,
   };
+}
+
+/** A prepared transfer is sent only by the wallet it was planned for (its balances, allowance, nonce). */
+export function assertPlannedSender(sender: string, signerAddress: string, what: string): void {
+  if (!sameAddress(signerAddress, sender)) {
+    throw new ValidationError(`the signer is ${signerAddress}, but this ${what} was prepared for ${sender}; nothing was signed or sent`, {
+      field: 'signer',
+      code: 'SIGNER_MISMATCH',
+      hint: 'Prepare it again with the connected wallet.',
+    });
+  }
 }

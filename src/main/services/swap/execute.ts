@@ -16,10 +16,9 @@ import type { CompanionContext } from '../companion/companionContext.js';
 import { withCompanionFailures } from '../companion/companionFailures.js';
 import { isNativeToken, parseWallet } from '../chains/chainIds.js';
 import { sendPreparedTransaction, type SendProgress, type SentTransaction } from '../chains/sendTransaction.js';
-import { planTransaction, type TransactionPlan } from '../chains/transactionPlan.js';
+import { assertPlannedSender, planTransaction, type TransactionPlan } from '../chains/transactionPlan.js';
 import { estimatePointsForTransfer, validatePointsEstimate, type TransferPoints } from '../points/estimate.js';
 import { sameAddress } from '../../../shared/identity/index.js';
-import { ValidationError } from '../errors.js';
 import { assertPreparedFor, type PreparedBase } from '../signing/prepared.js';
 import { checkSwapFloor, reviewedSwapFloor } from './floor.js';
 import { quoteSwap, validateSwapInput, type SwapInput, type SwapParams } from './quote.js';
@@ -182,13 +181,7 @@ export async function prepareSwap(ctx: CompanionContext, input: PrepareSwapInput
  */
 export async function submitSwap(ctx: CompanionContext, prepared: PreparedSwap, txSigner: TransactionSigner, options: SubmitSwapOptions = {}): Promise<SwapResult> {
   assertPreparedFor(prepared, ctx.profile.name);
-  if (!sameAddress(txSigner.address, prepared.sender)) {
-    throw new ValidationError(`the signer is ${txSigner.address}, but this swap was prepared for ${prepared.sender}; nothing was signed or sent`, {
-      field: 'signer',
-      code: 'SIGNER_MISMATCH',
-      hint: 'Prepare it again with the connected wallet.',
-    });
-  }
+  assertPlannedSender(prepared.sender, txSigner.address, 'swap');
   const progress = options.onProgress ?? (() => undefined);
   const rpc = await ctx.rpc(prepared.params.chain);
   try {
