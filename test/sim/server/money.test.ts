@@ -33,7 +33,7 @@ describe('deposits', () => {
 });
 
 describe('withdrawals', () => {
-  it('progresses REQUESTED -> ACCEPTED -> PROCESSING -> COMPLETED, locking funds and charging the new-wallet fee once', async () => {
+  it('progresses REQUESTED -> ACCEPTED -> PROCESSING -> COMPLETED, locking funds; the new-wallet fee only on a destination with no history, once', async () => {
     const t = await readyTrader(api, 22, '100');
     const r = await t.withdraw('10');
     expect(r.body.data.status).toBe('REQUESTED');
@@ -46,10 +46,15 @@ describe('withdrawals', () => {
     }
     expect(statuses).toEqual(['REQUESTED', 'ACCEPTED', 'PROCESSING', 'COMPLETED']);
     const w = WithdrawalSchema.parse((await api.get(`/withdrawal-history/${id}`)).body.data);
-    expect(w).toMatchObject({ amount: '10', l1_send_amount: '9', destination: t.wallet, failure_reason: null });
+    // The wallet deposited, so it has history: no new-wallet fee on its own withdrawal.
+    expect(w).toMatchObject({ amount: '10', l1_send_amount: '10', destination: t.wallet, failure_reason: null });
     expect(w.l1_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    // Second withdrawal to the same destination: no fee.
-    const second = await t.withdraw('5');
+    // A fresh Arbitrum-rail recipient has none: the fee on the first credit to it, then no more.
+    const recipient = Wallet.createRandom().address;
+    const first = await t.withdraw('10', { recipient });
+    await api.advance(6000);
+    expect((await api.get(`/withdrawal-history/${first.body.data.withdrawal_id}`)).body.data.l1_send_amount).toBe('9');
+    const second = await t.withdraw('5', { recipient });
     await api.advance(6000);
     expect((await api.get(`/withdrawal-history/${second.body.data.withdrawal_id}`)).body.data.l1_send_amount).toBe('5');
     const hist = WithdrawalHistorySchema.parse((await api.get(`/account/${t.accountId}/withdrawal-history?limit=1`)).body.data);
@@ -60,7 +65,8 @@ describe('withdrawals', () => {
   it('rejects at submit with BELOW_MIN, BELOW_MIN_AFTER_FEE, ABOVE_MAX and RATE_LIMITED (HTTP 200, no record)', async () => {
     const t = await readyTrader(api, 23, '1000');
     expect((await t.withdraw('1')).body.data).toEqual({ status: 'REJECTED', reason: 'BELOW_MIN' });
-    expect((await t.withdraw('2.5')).body.data).toEqual({ status: 'REJECTED', reason: 'BELOW_MIN_AFTER_FEE', new_wallet_fee: '1' });
+    // The fee applies to a destination with no history: a fresh recipient, not the depositing wallet itself.
+    expect((await t.withdraw('2.5', { recipient: Wallet.createRandom().address })).body.data).toEqual({ status: 'REJECTED', reason: 'BELOW_MIN_AFTER_FEE', new_wallet_fee: '1' });
     expect((await t.withdraw('100001')).body.data).toEqual({ status: 'REJECTED', reason: 'ABOVE_MAX' });
     // rate_limit_max is 5 signed requests per minute: the sixth is refused.
     expect((await t.withdraw('3')).body.data.status).toBe('REQUESTED');
