@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import { DepositHistorySchema, WithdrawalHistorySchema, WithdrawalSchema, MarginRequestSchema } from '../../../src/shared/protocol/index.js';
 import type { RunningSimulator } from '../../../src/sim/index.js';
-import { Trader, readyTrader, startTestSim, type Api } from './helpers.js';
+import { TRADING_CHAIN_ID, Trader, readyTrader, sign, startTestSim, type Api } from './helpers.js';
 
 let sim: RunningSimulator;
 let api: Api;
@@ -144,8 +144,14 @@ describe('margin requests', () => {
 
     expect((await t.margin('NOPE', '10')).body.data).toMatchObject({ status: 'REJECTED', reason: 'UNKNOWN_MARKET' });
     expect((await t.margin('BTC', '10.50')).body.data).toMatchObject({ status: 'REJECTED', reason: 'INVALID_REQUEST' });
-    const notString = await api.post('/positions/margin', { account_id: t.accountId, market: 'BTC', amount: 10, nonce: t.nextNonce(), signature: '0x' + '11'.repeat(65) });
-    // The margin table: a shape failure up front is REJECTED at HTTP 200.
+    // A non-string amount nobody signed is a signature failure (403), never a record under the account.
+    const unsigned = await api.post('/positions/margin', { account_id: t.accountId, market: 'BTC', amount: 10, nonce: t.nextNonce(), signature: '0x' + '11'.repeat(65) });
+    expect(unsigned.status).toBe(403);
+    // Signed by the trading key (amount signed as its JSON text "10"): the margin table's up-front
+    // shape failure, REJECTED at HTTP 200.
+    const nonce = t.nextNonce();
+    const signature = await sign(t.agent, 'UpdateIsolatedMargin', TRADING_CHAIN_ID, { account: t.accountId, market: 'BTC', amount: '10', nonce: String(nonce) });
+    const notString = await api.post('/positions/margin', { account_id: t.accountId, market: 'BTC', amount: 10, nonce, signature });
     expect(notString.status).toBe(200);
     expect(notString.body.data).toMatchObject({ status: 'REJECTED', reason: 'INVALID_REQUEST' });
     const noAccount = await api.post('/positions/margin', { account_id: t.wallet, market: 'BTC', amount: '10', nonce: t.nextNonce(), signature: '0x' + '11'.repeat(65) });
