@@ -20,14 +20,23 @@ export interface ControlRefusal {
 
 const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** The Host header's name part (no port), lowercase; null when absent or not a host[:port]. */
-function hostnameOf(host: string | undefined): string | null {
+/** The Host header as a URL (http://host[:port]); null when absent or anything beyond host[:port]. */
+function hostUrl(host: string | undefined): URL | null {
   if (!host) return null;
   try {
     const url = new URL(`http://${host}`);
-    // Anything beyond host[:port] (a path, credentials) makes the header malformed.
-    if (url.host !== host.toLowerCase()) return null;
-    return url.hostname;
+    if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return null;
+    return url;
+  } catch {
+    return null;
+  }
+}
+
+/** The Origin header's origin; null for 'null' (an opaque origin) or anything unparsable. */
+function originOf(origin: string): string | null {
+  try {
+    const parsed = new URL(origin).origin;
+    return parsed === 'null' ? null : parsed;
   } catch {
     return null;
   }
@@ -40,13 +49,12 @@ function isJson(contentType: string | undefined): boolean {
 
 /** Why a control request is refused, or null when it may go on. */
 export function controlRefusal(request: { readonly method: string; readonly headers: IncomingHttpHeaders }): ControlRefusal | null {
-  const host = request.headers.host;
-  const hostname = hostnameOf(host);
-  if (hostname === null || !LOOPBACK_HOSTNAMES.has(hostname)) {
+  const host = hostUrl(request.headers.host);
+  if (host === null || !LOOPBACK_HOSTNAMES.has(host.hostname)) {
     return { status: 403, code: 'FORBIDDEN', message: 'the control API answers only requests addressed to a loopback host (127.0.0.1, localhost, [::1])' };
   }
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== `http://${host!.toLowerCase()}`) {
+  if (origin !== undefined && originOf(origin) !== host.origin) {
     return { status: 403, code: 'FORBIDDEN', message: 'the control API refuses requests from another origin (a web page)' };
   }
   if (request.method !== 'GET' && request.method !== 'HEAD' && !isJson(request.headers['content-type'])) {

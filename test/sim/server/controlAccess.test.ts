@@ -53,8 +53,10 @@ describe('the control API refuses what a web page can send', () => {
     expect(write.json).toMatchObject({ success: false, error: { code: 'FORBIDDEN' } });
     const read = await rawRequest(`${sim.urls.control_url}/state`, { headers: { host: `evil.example:${port}` } });
     expect(read.status).toBe(403);
-    const noPort = await rawRequest(`${sim.urls.control_url}/state`, { headers: { host: 'evil.example' } });
-    expect(noPort.status).toBe(403);
+    for (const host of ['evil.example', `127.0.0.1.evil.example:${port}`, `evil.example@127.0.0.1:${port}`, `127.0.0.1:${port}/x`]) {
+      const res = await rawRequest(`${sim.urls.control_url}/state`, { headers: { host } });
+      expect(res.status, host).toBe(403);
+    }
     expect(await btcMark()).toBe(before);
   });
 
