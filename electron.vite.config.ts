@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { devContentSecurityPolicy } from './scripts/vite/devContentSecurityPolicy';
 
 // Three targets. The preload runs sandboxed, and a sandboxed preload cannot be an ES module, so it is
 // built as one self-contained CommonJS file with its dependencies bundled in (not externalized).
@@ -23,7 +24,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    plugins: [react()],
+    // The dev server's page gets a policy that lets HMR and the React refresh preamble work (serve only).
+    plugins: [react(), devContentSecurityPolicy()],
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },

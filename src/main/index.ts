@@ -77,8 +77,9 @@ if (!app.requestSingleInstanceLock()) {
 
     const preloadPath = path.join(here, '../preload/index.cjs');
     mainWindow = createMainWindow({ preloadPath, settings, ...(devServerUrl ? { devServerUrl } : {}) });
+    // macOS: clicking the dock icon with no window open makes a new one, on the same page as the first.
     app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow({ preloadPath, settings });
+      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow({ preloadPath, settings, ...(devServerUrl ? { devServerUrl } : {}) });
     });
   });
 

@@ -11,6 +11,7 @@ import http from 'node:http';
 import { createRequestListener, listen, type Mount, type RunningServer } from './runtime/router.js';
 import type { RouteModule } from './runtime/http.js';
 import type { BeforeRoute } from './runtime/router.js';
+import { errorResponse } from './core/response.js';
 
 export const PATHS = {
   base: '/api/v1',
@@ -91,6 +92,7 @@ export async function startServer(
     mountsFor(modules),
     (path) => ({ status: 404, body: { success: false, error: { code: 'NOT_FOUND', message: `no route ${path}` }, timestamp: now() } }),
     beforeRoute,
+    (limitBytes) => errorResponse(413, 'PAYLOAD_TOO_LARGE', `request body is over the ${limitBytes}-byte limit`, now()),
   );
   const server = http.createServer((req, res) => {
     void listener(req, res);

@@ -1,6 +1,6 @@
 /**
- * Electron adapters for the shell's rules (src/main/shell/appOrigin.ts): the app:// protocol, the
- * global web-contents guard, permission denial, and the main window. Thin on purpose: the decisions
+ * Electron adapters for the shell's rules (src/main/shell/appOrigin.ts, permissions.ts): the app://
+ * protocol, the global web-contents guard, the permission handlers, and the main window. Thin on purpose: the decisions
  * live in plain functions that are tested without Electron.
  */
 import { BrowserWindow, app, net, protocol, screen, session, shell, type WebContents } from 'electron';
@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { SettingsStore } from '../settings/settingsStore.js';
 import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, isAllowedExternalUrl, isTrustedFrameUrl, resolveAppFile } from './appOrigin.js';
+import { isPermissionAllowed } from './permissions.js';
 import { DEFAULT_SIZE, MIN_SIZE, loadWindowState, saveWindowState } from './windowState.js';
 
 /** Must run before app 'ready': the scheme is standard and secure so it has an origin and CSP applies. */
@@ -51,8 +52,13 @@ export function installSecurityGuards(externalHosts: readonly string[], devServe
       return { action: 'deny' };
     });
   });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  // Only the clipboard write of the app's own page (its copy buttons); see ./permissions.ts.
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback, details) => {
+    callback(isPermissionAllowed({ permission, requestingUrl: details.requestingUrl }, devServerUrl));
+  });
+  session.defaultSession.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) =>
+    isPermissionAllowed({ permission, requestingOrigin, requestingUrl: details.requestingUrl, embeddingOrigin: details.embeddingOrigin }, devServerUrl),
+  );
 }
 
 export function createMainWindow(options: { preloadPath: string; settings: SettingsStore; devServerUrl?: string }): BrowserWindow {

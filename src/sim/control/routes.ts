@@ -1,6 +1,7 @@
 /**
  * The control API under /sim, for tests and demos (never part of the service). Same envelope as the
- * trading API; bad input is 400 INVALID_REQUEST naming the field.
+ * trading API; bad input is 400 INVALID_REQUEST naming the field. Only local programs may call it
+ * (./localOnly.ts): a loopback Host, no foreign Origin, and JSON writes; else 403 or 415.
  *
  *   GET  /sim/state                     summary: clock, chaos, timings, accounts, positions, pending jobs, job errors
  *   GET  /sim/config                    the resolved simulator config (markets with sim knobs, timings, limits)
@@ -31,6 +32,7 @@ import { forceWithdrawalOutcome, withdrawalView } from '../money/withdrawals.js'
 import { forceMarginOutcome } from '../money/margin.js';
 import { liquidate } from '../liquidation/liquidation.js';
 import { orderRecord } from '../orders/views.js';
+import { controlRefusal } from './localOnly.js';
 
 export interface ControlVenue {
   setMark(venueSymbol: string, price: string): void;
@@ -229,6 +231,8 @@ export function createControlModule(deps: ControlDeps): RouteModule {
 
   return {
     handle(req: SimRequest): SimResponse {
+      const refusal = controlRefusal(req);
+      if (refusal) return errorResponse(refusal.status, refusal.code, refusal.message, clock.now());
       const handler = handlers[`${req.method} ${req.path}`];
       if (!handler) return errorResponse(404, 'NOT_FOUND', `no control route ${req.method} /sim${req.path}`, clock.now());
       try {

@@ -14,7 +14,10 @@ export type ErrorCode =
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
-  | 'INTERNAL_ERROR';
+  | 'INTERNAL_ERROR'
+  // Not in the spec's table: transport limits of this server (a body over 1 MiB) and of its control API.
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE';
 
 /**
  * A request-level failure. `code` is null only for the replayed-nonce 409, which the spec lists with

@@ -2,9 +2,10 @@
  * POST /positions/margin and GET /positions/margin/{requestId}.
  *
  * account_id, nonce (JSON integer) and signature must be well-formed (400 naming the field): without them
- * the request cannot be attributed. Then, per the spec's margin table, a shape failure of the rest
- * (`amount` or `market` not a string) is HTTP 200 `REJECTED` INVALID_REQUEST. Then the trading-key
- * signature (403) and the nonce (409). Up-front business rejections are HTTP 200 `REJECTED` too:
+ * the request cannot be attributed. Then the trading-key signature (403) and the nonce (409), before
+ * anything is recorded: a request nobody signed creates nothing under any account. Then, per the spec's
+ * margin table, a shape failure of the rest (`amount` or `market` not a string) is HTTP 200 `REJECTED`
+ * INVALID_REQUEST. Up-front business rejections are HTTP 200 `REJECTED` too:
  * UNKNOWN_MARKET, or INVALID_REQUEST for an amount that is not a non-zero canonical decimal with at most
  * 6 places. Otherwise SUBMITTED; margin_apply_ms later it is
  * APPLIED or REJECTED with NO_OPEN_POSITION, INSUFFICIENT_BALANCE (adding more than free_balance),
@@ -52,20 +53,31 @@ function record(ctx: SimContext, wallet: string, accountIdText: string, market: 
   return { request_id: r.request_id, status: reason ? 'REJECTED' : 'SUBMITTED', ...(reason ? { reason } : {}) };
 }
 
+/**
+ * The text signed for `market` or `amount`: a string exactly as sent. A member that is not a string is
+ * signed as its JSON text (10 -> "10", true -> "true"), the nearest reading of "hashed exactly as sent",
+ * and a missing one as ''. Only a holder of the account's trading key can produce either.
+ */
+function signedText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return JSON.stringify(value);
+}
+
 export function requestMargin(ctx: SimContext, raw: Record<string, unknown>): MarginAnswer {
   const head = parseOr400(MarginEnvelope, raw);
   const accountIdText = head.account_id.toLowerCase();
   const wallet = walletFromAccountId(accountIdText).toLowerCase();
-  // The margin table: a shape check failing up front is REJECTED at HTTP 200 with a reason. A market or
-  // amount that is not a string cannot be part of a signed UpdateIsolatedMargin, so no signature is
-  // checked and no nonce consumed; nothing changes but the REJECTED record.
+  const market = signedText(raw.market);
+  const amount = signedText(raw.amount);
+  // Signature and nonce first: a REJECTED record is still a record under the account, so only its
+  // trading key may cause one.
+  requireAgent(ctx, wallet, recoverMarginSigner(ctx.env.tradingChainId, { account_id: head.account_id, market, amount, nonce: head.nonce }, head.signature));
+  consumeNonces(ctx, 'trading', wallet, [String(head.nonce)]);
+  // The margin table: a shape check failing up front is REJECTED at HTTP 200 with a reason.
   const shape = MarginBodySchema.safeParse(raw);
-  if (!shape.success) {
-    return record(ctx, wallet, accountIdText, typeof raw.market === 'string' ? raw.market : '', typeof raw.amount === 'string' ? raw.amount : String(raw.amount), 'INVALID_REQUEST');
-  }
+  if (!shape.success) return record(ctx, wallet, accountIdText, market, amount, 'INVALID_REQUEST');
   const body: MarginBody = shape.data;
-  requireAgent(ctx, wallet, recoverMarginSigner(ctx.env.tradingChainId, body, body.signature));
-  consumeNonces(ctx, 'trading', wallet, [String(body.nonce)]);
 
   let reason: string | null = null;
   if (!ctx.markets.get(body.market)) reason = 'UNKNOWN_MARKET';

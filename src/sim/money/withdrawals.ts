@@ -17,7 +17,8 @@
  *   COMPLETED. REFUNDED returns the amount to free_balance; FAILED keeps it debited (it "could not be
  *   completed"; only a refund returns funds). Both, and a forced REJECTED, come from the control API.
  *
- * A destination is "new" (pays new_wallet_fee once) until a withdrawal to it is in flight or completed.
+ * A destination is "new" (pays new_wallet_fee once) while it has no history: no deposit from it and no
+ * withdrawal to it in flight or completed. A wallet withdrawing to itself has deposited, so pays no fee.
  */
 import { usdcToBaseUnits } from '../../shared/decimal/index.js';
 import { joinSignature } from '../../shared/eip712/index.js';
@@ -42,8 +43,14 @@ function unauthorized(): ApiFailure {
   return new ApiFailure(401, 'UNAUTHORIZED', 'withdrawal signature does not verify for the wallet of account_id');
 }
 
+/**
+ * `withdrawal.new_wallet_fee` is for "the first-ever credit to a destination with no history on it".
+ * A wallet that deposited has history (its transfer to the venue is on record, whatever the rail or
+ * amount), and so has one that a withdrawal already went to (in flight or completed).
+ */
 export function isNewDestination(ctx: SimContext, destination: string): boolean {
   const dest = destination.toLowerCase();
+  if ((ctx.store.depositsByWallet.get(dest)?.length ?? 0) > 0) return false;
   for (const w of ctx.store.withdrawals.values()) {
     if (w.destination.toLowerCase() === dest && (w.status === 'COMPLETED' || IN_FLIGHT.has(w.status))) return false;
   }

@@ -33,24 +33,58 @@ export interface RouteModule {
 
 export class BodyParseError extends Error {}
 
-const MAX_BODY_BYTES = 1024 * 1024;
+/** The most a request body may hold; a larger one is answered 413 without being read to the end. */
+export const MAX_BODY_BYTES = 1024 * 1024;
 
-export async function readBody(req: IncomingMessage): Promise<{ raw: string; json: unknown }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > MAX_BODY_BYTES) throw new BodyParseError('request body too large');
-    chunks.push(buf);
+/** A body over MAX_BODY_BYTES: the router answers 413 and closes the connection. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`request body is over the ${limitBytes}-byte limit`);
+    this.name = 'BodyTooLargeError';
   }
-  const raw = Buffer.concat(chunks).toString('utf8');
-  if (raw.length === 0) return { raw, json: undefined };
-  try {
-    return { raw, json: JSON.parse(raw) as unknown };
-  } catch {
-    throw new BodyParseError('request body is not valid JSON');
-  }
+}
+
+/**
+ * Reads the body as text and JSON. Past MAX_BODY_BYTES (declared in Content-Length, or counted while
+ * reading) it rejects with BodyTooLargeError and keeps discarding what still arrives: the request
+ * stream is never destroyed here, so the 413 can still be written on its socket.
+ */
+export function readBody(req: IncomingMessage): Promise<{ raw: string; json: unknown }> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.reject(new BodyTooLargeError(MAX_BODY_BYTES));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (err: Error): void => {
+      if (settled) return;
+      settled = true;
+      chunks.length = 0;
+      reject(err);
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) fail(new BodyTooLargeError(MAX_BODY_BYTES));
+      else chunks.push(chunk);
+    });
+    req.once('error', fail);
+    // A client that hangs up mid-body: 'close' without 'end'. Reported like the stream error it is.
+    req.once('close', () => {
+      if (!req.complete) fail(Object.assign(new Error('request aborted before its body ended'), { code: 'ECONNRESET' }));
+    });
+    req.once('end', () => {
+      if (settled) return;
+      settled = true;
+      const raw = Buffer.concat(chunks).toString('utf8');
+      if (raw.length === 0) return resolve({ raw, json: undefined });
+      try {
+        resolve({ raw, json: JSON.parse(raw) as unknown });
+      } catch {
+        reject(new BodyParseError('request body is not valid JSON'));
+      }
+    });
+  });
 }
 
 export function sendJson(res: ServerResponse, response: SimResponse): void {

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BodyParseError, readBody, sendJson, type RouteModule, type SimResponse } from './http.js';
+import { BodyParseError, BodyTooLargeError, readBody, sendJson, type RouteModule, type SimResponse } from './http.js';
 
 export interface Mount {
   /** Path prefix without a trailing slash, e.g. '/api/v1'. Longest prefix wins. */
@@ -24,7 +24,12 @@ export interface RunningServer {
 /** Hook run before routing (the chaos layer uses it for latency, errors and dropped connections). */
 export type BeforeRoute = (req: http.IncomingMessage, res: http.ServerResponse, prefix: string) => Promise<'continue' | 'handled'>;
 
-export function createRequestListener(mounts: readonly Mount[], notFound: (path: string) => SimResponse, beforeRoute?: BeforeRoute) {
+/** The 413 for a body over the limit, in the shape the server's callers expect. */
+export type TooLarge = (limitBytes: number) => SimResponse;
+
+const plainTooLarge: TooLarge = (limitBytes) => ({ status: 413, body: { error: `request body is over the ${limitBytes}-byte limit` } });
+
+export function createRequestListener(mounts: readonly Mount[], notFound: (path: string) => SimResponse, beforeRoute?: BeforeRoute, tooLarge: TooLarge = plainTooLarge) {
   const ordered = [...mounts].sort((a, b) => b.prefix.length - a.prefix.length);
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -41,6 +46,13 @@ export function createRequestListener(mounts: readonly Mount[], notFound: (path:
       try {
         body = await readBody(req);
       } catch (err) {
+        if (err instanceof BodyTooLargeError) {
+          // Refused before any module sees it. The rest of the body is not read: the connection closes
+          // after this answer, and the server goes on serving other connections.
+          const answer = tooLarge(err.limitBytes);
+          sendJson(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
+          return;
+        }
         if (!(err instanceof BodyParseError)) throw err;
         body = { raw: '', json: undefined };
         bodyError = err.message;
@@ -54,7 +66,8 @@ export function createRequestListener(mounts: readonly Mount[], notFound: (path:
         rawBody: body.raw,
         headers: req.headers,
         ...(bodyError ? { bodyError } : {}),
-        ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
+        // The socket is gone when the client hung up meanwhile; the module then answers nobody anyway.
+        ...(req.socket?.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
       });
       sendJson(res, answer ?? notFound(url.pathname));
     } catch (err) {

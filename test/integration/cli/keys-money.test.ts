@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TypedDataEncoder, Wallet, encryptKeystoreJsonSync } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/shared/decimal/index.js';
 import { REPO_ROOT } from '../../support/paths.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
 import { SimHarness } from '../support/keysMoney.js';
@@ -304,13 +305,15 @@ describe('perps withdraw / balance / history', SLOW, () => {
   });
 
   it('a submit-time rejection exits 1 with its reason', async () => {
+    // ABOVE_MAX passes every local check (minimum, free balance) and only the service refuses it. (A
+    // wallet withdrawing to itself has deposited, so it has history and never meets BELOW_MIN_AFTER_FEE.)
     const fresh = Wallet.createRandom();
-    await h.fund(fresh.address, '20');
-    const w = h.sim.config.funding_config.withdrawal;
-    const amount = String(Number(w.min_amount) + Number(w.new_wallet_fee) / 2);
+    const maxPerTx = h.sim.config.withdrawal_limits.max_per_tx;
+    const amount = new Decimal(maxPerTx).plus(1).toFixed();
+    await h.fund(fresh.address, amount);
     const r = await perps(['withdraw', '--wallet', fresh.address, '--amount', amount, '--signer', 'env:PERPS_FRESH', '--json'], baseEnv({ PERPS_FRESH: fresh.privateKey }));
     expect(r.code).toBe(1);
-    expect(r.json.error).toMatchObject({ code: 'BELOW_MIN_AFTER_FEE', new_wallet_fee: w.new_wallet_fee, exit_code: 1 });
+    expect(r.json.error).toMatchObject({ code: 'ABOVE_MAX', exit_code: 1 });
   });
 
   it('history deposits and withdrawals, as JSON and as CSV', async () => {

@@ -133,6 +133,57 @@ describe('asynchronous refusals (SUBMITTED -> REJECTED with reason)', () => {
 });
 
 describe('signing and shape', () => {
+  /** Margin requests on record in the whole simulator (control route), to show a refusal left none. */
+  async function marginRecords(): Promise<number> {
+    const res = await ctx.ctl.get('/state');
+    return expectOk(res).counts.margin_requests as number;
+  }
+
+  it('a request whose amount is not a string and that its trading key did not sign creates no record: the signature failure is answered first', async () => {
+    const t = await Trader.create(ctx, { fund: '5000' });
+    await openPosition(t, m, 'BUY');
+    const stranger = await Trader.create(ctx, { fund: null });
+    const before = await marginRecords();
+    const refusals: Res[] = [
+      // signed by a key that is not active for the account (anyone can make one)
+      await t.margin(m.symbol, 10, { signer: stranger.agent }),
+      // the account's own key, but over other content than what is sent
+      await t.margin(m.symbol, 10, { signAmount: '11' }),
+      // a market that is not a string either
+      await ctx.api.post('/positions/margin', { ...(await t.marginBody(m.symbol, 10, { signer: stranger.agent })), market: 7 }),
+    ];
+    for (const res of refusals) {
+      expectError(res, 403, 'FORBIDDEN');
+      expect(res.body.data, describeRes(res)).toBeUndefined();
+    }
+    // Without a signature at all the request cannot be attributed: 400 naming the field.
+    const unsigned = await t.marginBody(m.symbol, 10);
+    delete unsigned.signature;
+    const noSignature = await ctx.api.post('/positions/margin', unsigned);
+    expectError(noSignature, 400, 'INVALID_REQUEST');
+    expect(noSignature.body.error.message).toMatch(/signature/);
+    expect(await marginRecords()).toBe(before);
+    // Nothing was spent either: the refused nonce still works with a proper signature.
+    const nonce = ctx.nonce();
+    expectError(await t.margin(m.symbol, 10, { signer: stranger.agent, nonce }), 403, 'FORBIDDEN');
+    expect((await t.margin(m.symbol, 10, { nonce })).status).toBe(200);
+  });
+
+  it('properly signed with an amount that is not a string: HTTP 200 REJECTED INVALID_REQUEST, on record, and its nonce is spent', async () => {
+    const t = await Trader.create(ctx, { fund: '5000' });
+    await openPosition(t, m, 'BUY');
+    const before = await marginRecords();
+    const body = await t.marginBody(m.symbol, 10);
+    const res = await ctx.api.post('/positions/margin', body);
+    expect(res.status, describeRes(res)).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'REJECTED', reason: 'INVALID_REQUEST' });
+    expect(typeof res.body.data.request_id).toBe('string');
+    const read = await ctx.api.get(`/positions/margin/${encodeURIComponent(res.body.data.request_id)}`);
+    expect(expectOk(read)).toMatchObject({ request_id: res.body.data.request_id, status: 'REJECTED', reason: 'INVALID_REQUEST' });
+    expect(await marginRecords()).toBe(before + 1);
+    expectReplay(await ctx.api.post('/positions/margin', body));
+  });
+
   it('signed by a key that is not active for the account: 403 FORBIDDEN', async () => {
     const t = await Trader.create(ctx, { fund: '5000' });
     const other = await Trader.create(ctx, { fund: null });

@@ -214,6 +214,39 @@ describe('terminal outcomes set through the control route', () => {
   });
 });
 
+describe('the new-wallet fee: only a destination with no history on it pays it ("Funding config", l1_send_amount)', () => {
+  it('a wallet that deposited has history: its first withdrawal to itself pays no fee (l1_send_amount = amount)', async () => {
+    expect(fee.gt(0), 'needs a non-zero new_wallet_fee').toBe(true);
+    const t = await Trader.create(ctx, { register: false, fund: '1000' });
+    const amount = okAmount();
+    const id = expectRequested(await t.withdraw(amount));
+    const { w } = await waitWithdrawal(id, WD_TERMINAL);
+    expect(w.status).toBe('COMPLETED');
+    expect(w.destination.toLowerCase()).toBe(t.address.toLowerCase());
+    expect(D(w.l1_send_amount).eq(amount), `l1_send_amount ${w.l1_send_amount} of ${amount}`).toBe(true);
+  });
+
+  it('so a first withdrawal of exactly withdrawal.min_amount to its own deposited wallet is REQUESTED, not BELOW_MIN_AFTER_FEE', async () => {
+    const t = await Trader.create(ctx, { register: false, fund: '1000' });
+    const id = expectRequested(await t.withdraw(fmt(minWithdraw)));
+    const { w } = await waitWithdrawal(id, WD_TERMINAL);
+    expect(D(w.l1_send_amount).eq(minWithdraw)).toBe(true);
+  });
+
+  it('an Arbitrum-rail recipient that has deposited pays no fee; a recipient with no history pays it', async () => {
+    const t = await Trader.create(ctx, { register: false, fund: '1000' });
+    const amount = fmt(minWithdraw.plus(fee).plus(3).ceil());
+    const depositor = await Trader.create(ctx, { register: false, fund: '50' });
+    const toDepositor = (await waitWithdrawal(expectRequested(await t.withdraw(amount, { recipient: depositor.address })), WD_TERMINAL)).w;
+    expect(toDepositor.status).toBe('COMPLETED');
+    expect(D(toDepositor.l1_send_amount).eq(amount)).toBe(true);
+    const fresh = newWallet().address;
+    const toFresh = (await waitWithdrawal(expectRequested(await t.withdraw(amount, { recipient: fresh })), WD_TERMINAL)).w;
+    expect(toFresh.status).toBe('COMPLETED');
+    expect(D(toFresh.l1_send_amount).eq(D(amount).minus(fee))).toBe(true);
+  });
+});
+
 describe('submit rejections (HTTP 200, status REJECTED, reason)', () => {
   it('BELOW_MIN: under withdrawal.min_amount; no progression, balance untouched', async () => {
     const t = await Trader.create(ctx, { register: false, fund: '1000' });

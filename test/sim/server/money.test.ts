@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import { DepositHistorySchema, WithdrawalHistorySchema, WithdrawalSchema, MarginRequestSchema } from '../../../src/shared/protocol/index.js';
 import type { RunningSimulator } from '../../../src/sim/index.js';
-import { Trader, readyTrader, startTestSim, type Api } from './helpers.js';
+import { TRADING_CHAIN_ID, Trader, readyTrader, sign, startTestSim, type Api } from './helpers.js';
 
 let sim: RunningSimulator;
 let api: Api;
@@ -33,7 +33,7 @@ describe('deposits', () => {
 });
 
 describe('withdrawals', () => {
-  it('progresses REQUESTED -> ACCEPTED -> PROCESSING -> COMPLETED, locking funds and charging the new-wallet fee once', async () => {
+  it('progresses REQUESTED -> ACCEPTED -> PROCESSING -> COMPLETED, locking funds; the new-wallet fee only on a destination with no history, once', async () => {
     const t = await readyTrader(api, 22, '100');
     const r = await t.withdraw('10');
     expect(r.body.data.status).toBe('REQUESTED');
@@ -46,10 +46,15 @@ describe('withdrawals', () => {
     }
     expect(statuses).toEqual(['REQUESTED', 'ACCEPTED', 'PROCESSING', 'COMPLETED']);
     const w = WithdrawalSchema.parse((await api.get(`/withdrawal-history/${id}`)).body.data);
-    expect(w).toMatchObject({ amount: '10', l1_send_amount: '9', destination: t.wallet, failure_reason: null });
+    // The wallet deposited, so it has history: no new-wallet fee on its own withdrawal.
+    expect(w).toMatchObject({ amount: '10', l1_send_amount: '10', destination: t.wallet, failure_reason: null });
     expect(w.l1_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    // Second withdrawal to the same destination: no fee.
-    const second = await t.withdraw('5');
+    // A fresh Arbitrum-rail recipient has none: the fee on the first credit to it, then no more.
+    const recipient = Wallet.createRandom().address;
+    const first = await t.withdraw('10', { recipient });
+    await api.advance(6000);
+    expect((await api.get(`/withdrawal-history/${first.body.data.withdrawal_id}`)).body.data.l1_send_amount).toBe('9');
+    const second = await t.withdraw('5', { recipient });
     await api.advance(6000);
     expect((await api.get(`/withdrawal-history/${second.body.data.withdrawal_id}`)).body.data.l1_send_amount).toBe('5');
     const hist = WithdrawalHistorySchema.parse((await api.get(`/account/${t.accountId}/withdrawal-history?limit=1`)).body.data);
@@ -60,7 +65,8 @@ describe('withdrawals', () => {
   it('rejects at submit with BELOW_MIN, BELOW_MIN_AFTER_FEE, ABOVE_MAX and RATE_LIMITED (HTTP 200, no record)', async () => {
     const t = await readyTrader(api, 23, '1000');
     expect((await t.withdraw('1')).body.data).toEqual({ status: 'REJECTED', reason: 'BELOW_MIN' });
-    expect((await t.withdraw('2.5')).body.data).toEqual({ status: 'REJECTED', reason: 'BELOW_MIN_AFTER_FEE', new_wallet_fee: '1' });
+    // The fee applies to a destination with no history: a fresh recipient, not the depositing wallet itself.
+    expect((await t.withdraw('2.5', { recipient: Wallet.createRandom().address })).body.data).toEqual({ status: 'REJECTED', reason: 'BELOW_MIN_AFTER_FEE', new_wallet_fee: '1' });
     expect((await t.withdraw('100001')).body.data).toEqual({ status: 'REJECTED', reason: 'ABOVE_MAX' });
     // rate_limit_max is 5 signed requests per minute: the sixth is refused.
     expect((await t.withdraw('3')).body.data.status).toBe('REQUESTED');
@@ -138,8 +144,14 @@ describe('margin requests', () => {
 
     expect((await t.margin('NOPE', '10')).body.data).toMatchObject({ status: 'REJECTED', reason: 'UNKNOWN_MARKET' });
     expect((await t.margin('BTC', '10.50')).body.data).toMatchObject({ status: 'REJECTED', reason: 'INVALID_REQUEST' });
-    const notString = await api.post('/positions/margin', { account_id: t.accountId, market: 'BTC', amount: 10, nonce: t.nextNonce(), signature: '0x' + '11'.repeat(65) });
-    // The margin table: a shape failure up front is REJECTED at HTTP 200.
+    // A non-string amount nobody signed is a signature failure (403), never a record under the account.
+    const unsigned = await api.post('/positions/margin', { account_id: t.accountId, market: 'BTC', amount: 10, nonce: t.nextNonce(), signature: '0x' + '11'.repeat(65) });
+    expect(unsigned.status).toBe(403);
+    // Signed by the trading key (amount signed as its JSON text "10"): the margin table's up-front
+    // shape failure, REJECTED at HTTP 200.
+    const nonce = t.nextNonce();
+    const signature = await sign(t.agent, 'UpdateIsolatedMargin', TRADING_CHAIN_ID, { account: t.accountId, market: 'BTC', amount: '10', nonce: String(nonce) });
+    const notString = await api.post('/positions/margin', { account_id: t.accountId, market: 'BTC', amount: 10, nonce, signature });
     expect(notString.status).toBe(200);
     expect(notString.body.data).toMatchObject({ status: 'REJECTED', reason: 'INVALID_REQUEST' });
     const noAccount = await api.post('/positions/margin', { account_id: t.wallet, market: 'BTC', amount: '10', nonce: t.nextNonce(), signature: '0x' + '11'.repeat(65) });

@@ -4,7 +4,8 @@
  *   POST /rpc/fund        { chain, address, amount, token? }  amount in smallest units (wei without token)
  *   POST /inference/keys  { key, balance?, disabled?, deleted?, spendingLimit?, spent?, rateLimit? }
  *   POST /inference/hosts { model, host, up, failure? }  failure: unreachable (default) | error | partial
- * Errors: 400 `{ error }` for a bad body, 404 for an unknown model or host, 409 for forcing a settled order.
+ * Errors: 400 `{ error }` for a bad body, 404 for an unknown model or host, 409 for forcing a settled order;
+ * 403 or 415 for a request that is not from a local program (../../control/localOnly.ts).
  */
 import { z } from 'zod';
 import type { RouteModule, SimRequest, SimResponse } from '../../runtime/http.js';
@@ -14,6 +15,7 @@ import { isEvmAddress } from '../common/evm.js';
 import type { BridgeOrders } from '../bridge/orders.js';
 import type { RpcService } from '../rpc/module.js';
 import type { InferenceService } from '../inference/module.js';
+import { controlRefusal } from '../../control/localOnly.js';
 
 const finalState = z.enum(['done', 'refunded', 'failed']);
 const outcomeBody = z.union([
@@ -48,6 +50,8 @@ function isResponse(v: unknown): v is SimResponse {
 export function createControlModule(catalog: Catalog, orders: BridgeOrders, rpc: RpcService, inference: InferenceService): RouteModule {
   return {
     handle(req: SimRequest): SimResponse | null {
+      const refusal = controlRefusal(req);
+      if (refusal) return json(refusal.status, { error: refusal.message });
       if (req.method !== 'POST') return null;
       switch (req.path) {
         case '/bridge/outcome': {

@@ -1,0 +1,197 @@
+/**
+ * The BUILT main process (out/main/index.js) booted under Node, since no Electron binary can run here.
+ * A temporary copy of the app gets a fake `electron` (fakeElectron.cjs, which throws on any broken
+ * Electron rule); a child process (a clean module graph) imports the bundle, is made ready, loads the
+ * page through the app's app:// handler, runs the built preload as a sandboxed preload, calls channels
+ * through it against the in-process simulator and the real keychain (the D-Bus session of npm test),
+ * checks that untrusted frames are refused, and quits (bootScenario.mjs). This file asserts on its
+ * report.
+ */
+import { execFile } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../src/main/shell/appOrigin.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { makeAppCopy, type AppCopy } from './tempAppCopy.js';
+
+const SCENARIO = path.join(REPO_ROOT, 'test/boot/bootScenario.mjs');
+const BUILT_MAIN = path.join(REPO_ROOT, 'out/main/index.js');
+const DEV_SERVER_URL = 'http://localhost:5173';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the report is the child's JSON */
+interface BootRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  report: any;
+  userData: string;
+}
+
+const copies: AppCopy[] = [];
+const folders: string[] = [];
+
+async function bootApp(mode: 'app' | 'dev-activate'): Promise<BootRun> {
+  const copy = makeAppCopy();
+  copies.push(copy);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'perps-boot-data-'));
+  folders.push(home);
+  const userData = path.join(home, 'Perps Desk');
+  const reportFile = path.join(home, 'report.json');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PERPS_BOOT_USER_DATA: userData,
+    PERPS_BOOT_APP_VERSION: (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+    // A throwaway main wallet for wallet:connectEnv (read from the app process's environment).
+    PERPS_BOOT_MAIN_KEY: Wallet.createRandom().privateKey,
+  };
+  delete env['NODE_OPTIONS'];
+  delete env['ELECTRON_RENDERER_URL'];
+  if (mode === 'dev-activate') env['ELECTRON_RENDERER_URL'] = DEV_SERVER_URL;
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ['--preserve-symlinks', '--preserve-symlinks-main', SCENARIO, copy.bundle, reportFile, mode],
+      { env, cwd: copy.root, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 },
+      (err, out, errOut) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out, stderr: errOut }),
+    );
+  });
+  const report = fs.existsSync(reportFile) ? JSON.parse(fs.readFileSync(reportFile, 'utf8')) : null;
+  return { code, stdout, stderr, report, userData };
+}
+
+/** What to print when an assertion fails: the child's own account of the run. */
+function context(run: BootRun): string {
+  return `exit ${run.code}\nfatal: ${run.report?.fatal ?? '-'}\nerrors: ${JSON.stringify(run.report?.errors ?? [])}\nsteps: ${JSON.stringify(run.report?.steps ?? [])}\nstderr:\n${run.stderr.slice(-4000)}`;
+}
+
+beforeAll(() => {
+  // The suite runs after `electron-vite build` (scripts/test.sh); build here only when run on its own.
+  if (!fs.existsSync(BUILT_MAIN)) execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/electron-vite'), ['build'], { cwd: REPO_ROOT, stdio: 'ignore' });
+}, 120_000);
+
+afterAll(() => {
+  for (const c of copies) c.remove();
+  for (const f of folders) fs.rmSync(f, { recursive: true, force: true });
+});
+
+describe('the built main process, booted under a fake Electron', () => {
+  let run: BootRun;
+  beforeAll(async () => {
+    run = await bootApp('app');
+  }, 180_000);
+
+  it('runs to the end and exits 0: no Electron rule broken, no uncaught error', () => {
+    expect(run.report, context(run)).not.toBeNull();
+    expect(run.report.fatal, context(run)).toBeUndefined();
+    expect(run.report.errors, context(run)).toEqual([]);
+    expect(run.report.violations, context(run)).toEqual([]);
+    expect(run.code, context(run)).toBe(0);
+    expect(run.report.electronResolvedTo).toMatch(/node_modules[\\/]electron[\\/]index\.cjs$/);
+    expect(run.report.steps).toEqual(['imported', 'ready', 'window', 'page', 'channels', 'untrusted', 'permissions', 'quit']);
+  });
+
+  it('registers app:// as a standard, secure scheme before ready', () => {
+    expect(run.report.beforeReady.privilegedSchemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+  });
+
+  it('opens one window, shown, isolated and sandboxed, with the built preload', () => {
+    expect(run.report.window).toMatchObject({
+      count: 1,
+      shown: true,
+      preloadExists: true,
+      webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false },
+    });
+  });
+
+  it('serves the page through its app:// handler: 200 with the CSP header for the HTML, its script and its style', () => {
+    const { html, scripts, styles, escape, otherHost } = run.report.page;
+    expect(html).toMatchObject({ url: 'app://perps/index.html', status: 200 });
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(styles.length).toBeGreaterThan(0);
+    for (const r of [html, ...scripts, ...styles]) {
+      expect(r.status, r.url).toBe(200);
+      expect(r.headers['content-security-policy'], r.url).toBe(CONTENT_SECURITY_POLICY);
+      expect(r.headers['x-content-type-options'], r.url).toBe('nosniff');
+    }
+    for (const r of scripts) expect(r.headers['content-type']).toMatch(/^text\/javascript/);
+    for (const r of styles) expect(r.headers['content-type']).toMatch(/^text\/css/);
+    expect(escape.status).toBe(404);
+    expect(otherHost.status).toBe(404);
+  });
+
+  it('runs the built preload sandboxed: it requires only electron and exposes only window.perps', () => {
+    expect(run.report.preload).toEqual({ required: ['electron'], exposed: ['perps'] });
+  });
+
+  it('answers channels through the preload, against the in-process simulator', () => {
+    const { info, profile, settings, markets, wallet, faucet, balance, badPayload } = run.report.calls;
+    expect(info).toMatchObject({ ok: true, value: { name: 'Perps Desk', profile: 'sim' } });
+    expect(profile).toMatchObject({ ok: true, value: { active: 'sim', environment: 'Testnet', sim: { running: true } } });
+    expect(settings.ok, JSON.stringify(settings)).toBe(true);
+    expect(markets.ok, JSON.stringify(markets).slice(0, 400)).toBe(true);
+    expect(markets.value.markets.length).toBeGreaterThan(0);
+    expect(wallet.ok, JSON.stringify(wallet)).toBe(true);
+    // The faucet goes through the simulator's control API (a JSON POST from the main process).
+    expect(faucet).toMatchObject({ ok: true, value: { amount: '250' } });
+    expect(balance).toMatchObject({ ok: true, value: { free_balance: '250' } });
+    expect(badPayload).toMatchObject({ ok: false, error: { code: expect.any(String) } });
+  });
+
+  it('refuses untrusted frames: their IPC, navigation away, redirects, webviews and new windows', () => {
+    for (const [url, result] of Object.entries(run.report.untrusted)) {
+      expect(result, url).toMatchObject({ ok: false, error: { code: 'UNTRUSTED_SENDER' } });
+    }
+    expect(run.report.navigation).toMatchObject({
+      toEvil: true,
+      toFile: true,
+      redirectToEvil: true,
+      toApp: false,
+      webview: true,
+      openEvil: { action: 'deny' },
+      openAllowed: { action: 'deny' },
+      openedExternally: ['https://github.com/perps-desk'],
+    });
+  });
+
+  it('grants clipboard-sanitized-write to the app page only, and no other permission, in both handlers', () => {
+    expect(run.report.permissions).toEqual({
+      clipboardApp: { request: true, check: true },
+      clipboardEvil: { request: false, check: false },
+      mediaApp: { request: false, check: false },
+      clipboardReadApp: { request: false, check: false },
+    });
+  });
+
+  it('quits with every window closed and the simulator state saved', () => {
+    expect(run.report.afterQuit.windows).toBe(0);
+    expect(run.report.afterQuit.stateFile).toMatchObject({ exists: true, version: expect.any(Number) });
+  });
+
+  it('leaves the data folder 0700 and every file in it 0600', () => {
+    const modes = run.report.afterQuit.modes as { path: string; type: string; mode: string }[];
+    expect(modes.length).toBeGreaterThan(1);
+    const wrong = modes.filter((m) => m.mode !== (m.type === 'dir' ? '700' : '600'));
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('npm run dev on macOS', () => {
+  it('reopens the window on the dev server URL when the dock icon is clicked (activate)', async () => {
+    const dev = await bootApp('dev-activate');
+    expect(dev.report?.fatal, context(dev)).toBeUndefined();
+    expect(dev.report.violations, context(dev)).toEqual([]);
+    expect(dev.report.firstUrl).toBe(DEV_SERVER_URL);
+    // The last window closed; on macOS the app stays open.
+    expect(dev.report.windowsAfterClose).toBe(0);
+    expect(dev.report.quitPhaseAfterClose).toBe('running');
+    expect(dev.report.activatedUrl).toBe(DEV_SERVER_URL);
+    expect(dev.report.activatedPreload).toEqual(['electron']);
+    expect(dev.report.errors, context(dev)).toEqual([]);
+    expect(dev.code, context(dev)).toBe(0);
+  }, 180_000);
+});
