@@ -247,10 +247,10 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     });
   });
 
-  it('previews a withdrawal (new-wallet fee), submits the reviewed one and follows it to COMPLETED', async () => {
+  it('previews a withdrawal (no new-wallet fee: the wallet deposited), submits the reviewed one and follows it to COMPLETED', async () => {
     const preview = await h.call('withdraw:preview', { amount: '100' });
     expect(preview.check).toMatchObject({ wallet, amount: '100', destination: wallet });
-    expect(preview.check.fee_preview).toMatchObject({ new_wallet_fee: '1', estimated_l1_send_amount: '99' });
+    expect(preview.check.fee_preview).toBeNull();
     expect(preview.review.primary_type).toBe('Withdraw');
     expect(preview.review.typed_data.message).toMatchObject({ user: wallet, destination: wallet, amount: '100000000' });
     const tracked = await h.call('withdraw:submit', { review_id: preview.review.review_id });

@@ -14,7 +14,7 @@ import { EnvKeySigner } from '../../../src/main/signers/envKeySigner.js';
 import type { Signer } from '../../../src/main/signers/signer.js';
 import type { TradingKeyMetadata, TradingKeyRef } from '../../../src/main/vault/tradingKeyVault.js';
 import type { TypedData } from '../../../src/shared/eip712/index.js';
-import type { Withdrawal, WithdrawBody, WithdrawResult } from '../../../src/shared/protocol/index.js';
+import type { Deposit, Withdrawal, WithdrawBody, WithdrawResult } from '../../../src/shared/protocol/index.js';
 
 export const SIM_PROFILE: Profile = {
   name: 'sim',
@@ -107,6 +107,8 @@ export interface FakeWorldOptions {
   newWalletFee?: string;
   /** Withdrawal history of every account. */
   history?: Withdrawal[];
+  /** Deposit history of every account (a wallet that deposited has history: no new-wallet fee). */
+  deposits?: Deposit[];
   profile?: Profile;
 }
 
@@ -123,6 +125,10 @@ export function fakeWorld(options: FakeWorldOptions = {}): FakeWorld {
     async balance(accountId: string) {
       calls.push(`balance ${accountId}`);
       return { account: accountId, free_balance: options.freeBalance ?? '100' };
+    },
+    async depositHistory(accountId: string) {
+      calls.push(`depositHistory ${accountId}`);
+      return { account: accountId, deposits: options.deposits ?? [] };
     },
     async *withdrawalHistoryPages(accountId: string) {
       calls.push(`withdrawalHistoryPages ${accountId}`);

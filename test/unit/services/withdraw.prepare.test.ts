@@ -96,6 +96,15 @@ describe('prepareWithdraw', () => {
     expect(Number(again.nonce)).toBeGreaterThan(Number(p.nonce));
   });
 
+  it('previews no new-wallet fee for a wallet that has deposited: it has history (spec, Funding config)', async () => {
+    const main = new CountingSigner();
+    const deposit = { tx_hash: '0x' + 'a'.repeat(64), amount: '50', source: 'send', status: 'CONFIRMED', detected_at: 1, credited_at: 2 } as const;
+    const w = fakeWorld({ freeBalance: '50', deposits: [deposit] });
+    const p = await prepareWithdraw(w.ctx, { wallet: main.address, amount: '12.5' });
+    expect(p.view.fee_preview).toBeNull();
+    expect(w.calls).toContain(`depositHistory ${accountIdFromWallet(main.address)}`);
+  });
+
   it('refuses a bad amount, under the minimum, over the free balance: no nonce taken', async () => {
     const main = new CountingSigner();
     const w = fakeWorld({ freeBalance: '20', minAmount: '2' });

@@ -107,8 +107,13 @@ export function parseWithdrawAmount(input: string): string {
   return amount;
 }
 
-/** True when some withdrawal in the account's history went (or is going) to `destination`. */
-async function destinationHasHistory(ctx: ServiceContext, accountId: string, destination: string): Promise<boolean> {
+/**
+ * True when `destination` has history with the venue (spec: the new-wallet fee is charged on "the
+ * first-ever credit to a destination with no history on it"): a withdrawal that went (or is going) to
+ * it, or, for the wallet itself, any deposit it made (its transfer to the venue is on record).
+ */
+async function destinationHasHistory(ctx: ServiceContext, accountId: string, wallet: string, destination: string): Promise<boolean> {
+  if (sameAddress(wallet, destination) && (await ctx.api.depositHistory(accountId, { limit: 1 })).deposits.length > 0) return true;
   for await (const page of ctx.api.withdrawalHistoryPages(accountId)) {
     if (page.some((w) => sameAddress(w.destination, destination) && COUNTS_AS_HISTORY.has(w.status))) return true;
   }
@@ -125,7 +130,7 @@ export async function checkWithdrawal(ctx: ServiceContext, input: { wallet: stri
   const [funding, balance, hasHistory] = await Promise.all([
     ctx.config.funding(),
     ctx.api.balance(accountId),
-    destinationHasHistory(ctx, accountId, destination),
+    destinationHasHistory(ctx, accountId, wallet, destination),
   ]);
   const value = parseDecimal(amount);
   const min = parseDecimal(funding.withdrawal.min_amount, 'withdrawal.min_amount');
