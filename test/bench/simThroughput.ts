@@ -34,7 +34,18 @@ interface SignedLeg {
   digest: Uint8Array;
 }
 
-const agentKeepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+/**
+ * Kept-alive connections to the simulator. Each round gets fresh ones (newAgent in beforeRound): signing
+ * and bare recovery block this event loop for seconds on a loaded machine, long enough for the server's
+ * 5 s keep-alive timeout to close an idle socket without this side noticing, and a request sent on it
+ * then dies with "socket hang up".
+ */
+let agentKeepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function newAgent(): void {
+  agentKeepAlive.destroy();
+  agentKeepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+}
 
 function post(url: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -147,6 +158,7 @@ export async function runSimThroughputBench(options: SimThroughputOptions = {}):
       beforeRound: () => {
         round = signBatches(requestsPerRound);
         bodies = round.map(bodyOf);
+        newAgent();
       },
       sides: {
         // Seconds per leg, for the simulator accepting this round's legs and for bare recovery of them.
