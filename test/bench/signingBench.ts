@@ -42,7 +42,7 @@ function time(iterations: number, fn: (i: number) => unknown): number {
   return ((performance.now() - start) * 1000) / iterations;
 }
 
-export async function runSigningBench(iterations = 1500, rounds = 9): Promise<GateResult[]> {
+export async function runSigningBench(iterations = 600, rounds = 15): Promise<GateResult[]> {
   const key = PrivateKey.fromHex(KEY_HEX);
   const raw = Uint8Array.from(Buffer.from(KEY_HEX.slice(2), 'hex'));
   const wallet = new Wallet(KEY_HEX);
