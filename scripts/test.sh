@@ -20,6 +20,6 @@ echo -n perps-test | gnome-keyring-daemon --unlock --components=secrets >/dev/nu
 
 echo "== typecheck"; npm run --silent typecheck
 echo "== lint"; npm run --silent lint
-echo "== build"; npx electron-vite build >/dev/null
+echo "== build"; npm run --silent build >/dev/null
 echo "== unit, keychain and integration tests"; npx vitest run "$@"
 echo "== end-to-end tests (Chromium)"; npx playwright test

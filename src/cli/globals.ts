@@ -3,56 +3,25 @@
  * ServiceContext. Subcommands read them with globalsOf(command) (commander's optsWithGlobals), so an
  * option may be written before or after the subcommand name.
  */
-import { Command, Option } from 'commander';
-import { ProfileError, resolveProfile, PROFILE_NAMES, type Profile } from '../main/profiles/profiles.js';
+import { ProfileError, resolveProfile, type Profile } from '../main/profiles/profiles.js';
+import { nodeHttpFetch } from '../main/api/nodeHttpFetch.js';
 import { createServiceContext, type ServiceContext } from '../main/services/serviceContext.js';
+import type { GlobalOptions } from './globalOptions.js';
 
-export interface GlobalOptions {
-  baseUrl?: string;
-  venueUrl?: string;
-  profile?: string;
-  dataDir?: string;
-  json?: boolean;
-  /** Main-wallet signer spec (keystore:FILE, env:VAR, offline, ledger[:PATH]). */
-  signer?: string;
-  /** Ledger: consent to blind signing given up front (see signerSpec.ts). */
-  allowBlindSigning?: boolean;
-  /** Offline signer: where the signing request goes instead of stdout. */
-  requestOut?: string;
-  /** Offline signer: an .html page or a folder for the animated eth-sign-request QR code. */
-  qr?: string;
-  /** Offline signer with --qr: the QR signer's master key fingerprint (8 hex). */
-  qrFingerprint?: string;
-  /** Offline signer with --qr: the wallet's derivation path on the QR signer. */
-  qrPath?: string;
-}
-
-export function addGlobalOptions(program: Command): Command {
-  return program
-    .addOption(new Option('--profile <name>', `service profile (env PERPS_PROFILE; default sim)`).choices([...PROFILE_NAMES]))
-    .option('--base-url <url>', 'trading API root including /api/v1 (env PERPS_BASE_URL)')
-    .option('--venue-url <url>', "the venue's info API URL (env PERPS_VENUE_URL)")
-    .option('--data-dir <dir>', 'settings, nonces and tracked withdrawals (env PERPS_DATA_DIR; default: the app data folder)')
-    .option('--json', 'print exactly one JSON document on stdout')
-    .option('--signer <spec>', 'main-wallet signer: keystore:FILE | env:VAR | offline | ledger[:PATH]')
-    .option('--allow-blind-signing', 'ledger: accept blind signing (the device shows only two hashes) without asking on the terminal')
-    .option('--request-out <file>', 'offline signer: write the signing request (typed data JSON) to this file instead of stdout')
-    .option('--qr <file.html|dir>', 'offline signer: also write the request as an animated eth-sign-request QR code (a page, or numbered frames in a folder)')
-    .option('--qr-fingerprint <hex>', "offline signer with --qr: the QR signer's master key fingerprint (8 hex characters)")
-    .option('--qr-path <path>', `offline signer with --qr: the wallet's derivation path on the QR signer (default m/44'/60'/0'/0/0)`);
-}
-
-export function globalsOf(command: Command): GlobalOptions {
-  return command.optsWithGlobals<GlobalOptions>();
-}
+// The options themselves live in globalOptions.ts, which loads nothing heavy (`perps --help` needs them
+// before any command is loaded); subcommands keep importing everything from here.
+export { addGlobalOptions, globalsOf, type GlobalOptions } from './globalOptions.js';
 
 export function profileOf(globals: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Profile {
   return resolveProfile({ profile: globals.profile, baseUrl: globals.baseUrl, venueUrl: globals.venueUrl, dataDir: globals.dataDir }, env);
 }
 
-/** The services of the resolved profile; the keychain service name honours PERPS_KEYCHAIN_SERVICE. */
+/**
+ * The services of the resolved profile; the keychain service name honours PERPS_KEYCHAIN_SERVICE. They
+ * talk HTTP through node:http (nodeHttpFetch.ts says why: a command's start-up time).
+ */
 export function contextOf(globals: GlobalOptions, env: NodeJS.ProcessEnv = process.env): ServiceContext {
-  return createServiceContext(profileOf(globals, env), { env });
+  return createServiceContext(profileOf(globals, env), { env, fetch: nodeHttpFetch });
 }
 
 /**
@@ -76,5 +45,5 @@ export function signingContextOf(globals: GlobalOptions, env: NodeJS.ProcessEnv 
     if (!(err instanceof ProfileError) || err.code !== 'PROFILE_NOT_CONFIGURED') throw err;
     profile = profileOf({ ...globals, baseUrl: globals.baseUrl ?? SIGNING_ONLY_BASE_URL, venueUrl: globals.venueUrl ?? SIGNING_ONLY_VENUE_URL }, env);
   }
-  return createServiceContext(profile, { env });
+  return createServiceContext(profile, { env, fetch: nodeHttpFetch });
 }

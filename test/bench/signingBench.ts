@@ -5,24 +5,16 @@
  *    curve library (@noble/curves): target at most 1.35x;
  *  - ethers' Wallet.signTypedData on the same message vs the app: target at least 1.5x slower.
  * Prices and sizes vary across iterations so memoised string hashes are not flattered by one repeated leg.
+ * Measured and judged by measure.ts: interleaved rounds, the median of per-round ratios, a re-measure.
  */
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { Wallet } from 'ethers';
 import { PrivateKey } from '../../src/main/signers/secp256k1.js';
 import { orderTypedData, typedDataDigest } from '../../src/shared/eip712/index.js';
+import { measureGates, type GateResult } from './measure.js';
 
 const KEY_HEX = '0xb9a4f30fc15099bf03e114352100efa3afd93462563608a3236453c331ce85a5';
 const ACCOUNT = '0x5ec6b8eef87319d7f9035260faee6f8ee2405ae1000000000000000000000000';
-
-export interface SigningBenchResult {
-  bareMicros: number;
-  appMicros: number;
-  ethersMicros: number;
-  /** app / bare: must be <= 1.35 */
-  appOverBare: number;
-  /** ethers / app: must be >= 1.5 */
-  ethersOverApp: number;
-}
 
 function legs(n: number) {
   return Array.from({ length: n }, (_, i) => ({
@@ -50,7 +42,7 @@ function time(iterations: number, fn: (i: number) => unknown): number {
   return ((performance.now() - start) * 1000) / iterations;
 }
 
-export async function runSigningBench(iterations = 1500): Promise<SigningBenchResult> {
+export async function runSigningBench(iterations = 600, rounds = 15): Promise<GateResult[]> {
   const key = PrivateKey.fromHex(KEY_HEX);
   const raw = Uint8Array.from(Buffer.from(KEY_HEX.slice(2), 'hex'));
   const wallet = new Wallet(KEY_HEX);
@@ -75,14 +67,17 @@ export async function runSigningBench(iterations = 1500): Promise<SigningBenchRe
   time(200, appSign);
   time(200, bareSign);
   await timeAsync(100, ethersSign);
-  // Interleave rounds and keep the best of each, so background noise hits all three alike.
-  let bare = Infinity;
-  let app = Infinity;
-  let eth = Infinity;
-  for (let round = 0; round < 3; round++) {
-    bare = Math.min(bare, time(iterations, bareSign));
-    app = Math.min(app, time(iterations, appSign));
-    eth = Math.min(eth, await timeAsync(Math.ceil(iterations / 3), ethersSign));
-  }
-  return { bareMicros: bare, appMicros: app, ethersMicros: eth, appOverBare: app / bare, ethersOverApp: eth / app };
+  const us = (x: number) => `${x.toFixed(1)}us`;
+  return measureGates({
+    rounds,
+    sides: {
+      bare: () => time(iterations, bareSign),
+      app: () => time(iterations, appSign),
+      ethers: () => timeAsync(Math.ceil(iterations / 3), ethersSign),
+    },
+    gates: [
+      { name: 'Order leg signing / bare secp256k1 signature', of: (r) => r.app / r.bare, target: { op: '<=', value: 1.35 }, detail: (m) => `${us(m.app)} vs ${us(m.bare)}` },
+      { name: 'ethers signTypedData / app Order leg signing', of: (r) => r.ethers / r.app, target: { op: '>=', value: 1.5 }, detail: (m) => `${us(m.ethers)} vs ${us(m.app)}` },
+    ],
+  });
 }

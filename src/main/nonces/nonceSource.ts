@@ -10,7 +10,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { toChecksumAddress } from '../../shared/identity/index.js';
 
 export interface NonceSourceOptions {
@@ -76,6 +75,8 @@ export class NonceSource {
 
   private async takeLease(wallet: string, wanted: number): Promise<Lease> {
     if (!fs.existsSync(this.file)) fs.writeFileSync(this.file, '{}\n', { mode: 0o600 });
+    // Imported here, the first time a lease is taken: commands that sign nothing never load it.
+    const { default: lockfile } = await import('proper-lockfile');
     const release = await lockfile.lock(this.file, { retries: { retries: 50, minTimeout: 5, maxTimeout: 50 }, stale: 10_000 });
     try {
       const marks = this.readMarks();

@@ -13,9 +13,14 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { TRADING_CHAIN_ID, serviceEnvironmentOf, type Network, type ServiceEnvironment } from '../../shared/eip712/index.js';
+// domain.js, not the eip712 index: the index also loads the hashing and signature libraries, which
+// resolving a profile never needs (the command line's start-up time).
+import { TRADING_CHAIN_ID, serviceEnvironmentOf, type Network, type ServiceEnvironment } from '../../shared/eip712/domain.js';
 import { openNodeSettings, type SettingsStore } from '../settings/settingsStore.js';
 import type { ClassifiedError } from '../../shared/errorKinds.js';
+import { DEFAULT_PROFILE, PROFILE_NAMES, type ProfileName } from './profileNames.js';
+
+export { DEFAULT_PROFILE, PROFILE_NAMES, type ProfileName };
 
 /**
  * A profile cannot be resolved: unknown name, a malformed URL, or an address that is not configured.
@@ -47,10 +52,6 @@ export class ProfileError extends Error implements ClassifiedError {
     return this.hint;
   }
 }
-
-export const PROFILE_NAMES = ['sim', 'mainnet'] as const;
-export type ProfileName = (typeof PROFILE_NAMES)[number];
-export const DEFAULT_PROFILE: ProfileName = 'sim';
 
 export interface Profile {
   name: ProfileName;

@@ -4,8 +4,11 @@
  * the library electron-store is built on, with an absolute folder. Both satisfy this interface.
  * Secrets never go here: private keys live only in the OS keychain.
  */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
+import { getProperty, hasProperty } from 'dot-prop';
 
 export interface SettingsStore {
   get(key: string): unknown;
@@ -16,15 +19,45 @@ export interface SettingsStore {
   readonly path: string;
 }
 
-/** Opens the settings store for plain Node code in `dataDir` (must be absolute). */
+type ConfClass = typeof Conf;
+let confClass: ConfClass | undefined;
+
+/** conf, loaded on first use: synchronously (require of an ES module, Node >= 20.19), as writes are. */
+function loadConf(): ConfClass {
+  confClass ??= (createRequire(import.meta.url)('conf') as { default: ConfClass }).default;
+  return confClass;
+}
+
+/**
+ * Opens the settings store for plain Node code in `dataDir` (must be absolute).
+ *
+ * Until the first write, reads parse the file conf keeps (`<dataDir>/<name>.json`, plain JSON, keys as
+ * dot paths resolved by dot-prop, as conf itself does) without loading conf; the first write loads conf
+ * and from then on conf does everything. Why: conf's import (it brings ajv and semver) costs a command
+ * line run more than all the rest of its start-up, and most commands only read settings. Each read parses
+ * the file afresh, as conf's own reads do, so a write by another process is seen at once, and a file
+ * that is not valid JSON is an error here as it is in conf.
+ */
 export function openNodeSettings(dataDir: string, name = 'settings'): SettingsStore {
   if (!path.isAbsolute(dataDir)) throw new Error(`settings folder must be an absolute path, got '${dataDir}'`);
-  const conf = new Conf<Record<string, unknown>>({ cwd: dataDir, configName: name, projectName: 'perps-desk' });
+  const file = path.join(dataDir, `${name}.json`);
+  let conf: Conf<Record<string, unknown>> | undefined;
+  const writer = (): Conf<Record<string, unknown>> => (conf ??= new (loadConf())<Record<string, unknown>>({ cwd: dataDir, configName: name, projectName: 'perps-desk' }));
+  const stored = (): Record<string, unknown> => {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw err;
+    }
+    return JSON.parse(text) as Record<string, unknown>;
+  };
   return {
-    get: (key) => conf.get(key),
-    set: (key, value) => conf.set(key, value),
-    has: (key) => conf.has(key),
-    delete: (key) => conf.delete(key),
-    path: conf.path,
+    get: (key) => (conf ? conf.get(key) : getProperty(stored(), key)),
+    set: (key, value) => writer().set(key, value),
+    has: (key) => (conf ? conf.has(key) : hasProperty(stored(), key)),
+    delete: (key) => writer().delete(key),
+    path: file,
   };
 }

@@ -8,7 +8,9 @@
  */
 import { TypedDataError, digestOf, type TypedData } from '../../shared/eip712/index.js';
 import { toChecksumAddress } from '../../shared/identity/index.js';
-import { PrivateKey } from '../signers/secp256k1.js';
+// Type only: the secp256k1 code (and its curve library) is imported where a key is made or read, so
+// commands that never sign (`perps markets`) do not load it at start-up.
+import type { PrivateKey } from '../signers/secp256k1.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
 import { osKeychain, type Keychain } from './keychain.js';
 import { VaultError } from './vaultError.js';
@@ -82,6 +84,7 @@ export class TradingKeyVault {
     const wallet = checkAddress(input.wallet, 'wallet');
     const name = (input.name ?? 'Perps Desk').trim();
     if (name.length === 0 || name.length > 64) throw new VaultError('INVALID_INPUT', 'name must be 1 to 64 characters');
+    const { PrivateKey } = await import('../signers/secp256k1.js');
     const key = PrivateKey.generate();
     const meta: TradingKeyMetadata = { environment, wallet, agent: key.address, name, expires_at: null, created_at: this.now() };
     const entry = TradingKeyVault.entryName(meta);
@@ -162,6 +165,7 @@ export class TradingKeyVault {
     if (cached) return cached;
     const secret = await this.keychain.get(this.service, entry);
     if (secret === null) throw new VaultError('KEY_NOT_FOUND', `no trading key ${ref.agent} for ${ref.wallet} in ${ref.environment}`);
+    const { PrivateKey } = await import('../signers/secp256k1.js');
     let key: PrivateKey;
     try {
       key = PrivateKey.fromHex(secret);

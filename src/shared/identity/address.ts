@@ -4,7 +4,7 @@
  * account_id is the service's ledger key: the lowercase wallet, 11 zero bytes, then a one-byte subaccount
  * index. Only subaccount 0 is addressable, so a valid account_id is the lowercase wallet plus 24 hex zeros.
  */
-import { getAddress } from 'ethers';
+import { keccak_256 } from '@noble/hashes/sha3';
 import type { ClassifiedError } from '../errorKinds.js';
 
 export class IdentifierError extends Error implements ClassifiedError {
@@ -21,6 +21,24 @@ export class IdentifierError extends Error implements ClassifiedError {
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX_ACCOUNT_ID = /^0x[0-9a-fA-F]{64}$/;
+const ascii = new TextEncoder();
+
+/**
+ * The EIP-55 form of a well-formed address: hex digit i is upper case when nibble i of
+ * keccak256(the lowercase hex digits as ASCII) is 8 or more. Written on @noble/hashes (which the EIP-712
+ * code loads anyway) rather than taken from ethers' getAddress, whose import alone costs every command
+ * more than the rest of its start-up; test/unit/identity.test.ts holds it to ethers' answers.
+ */
+function checksummed(address: string): string {
+  const hex = address.slice(2).toLowerCase();
+  const hash = keccak_256(ascii.encode(hex));
+  let out = '0x';
+  for (let i = 0; i < hex.length; i++) {
+    const nibble = i % 2 === 0 ? hash[i >> 1]! >> 4 : hash[i >> 1]! & 0x0f;
+    out += nibble >= 8 ? hex[i]!.toUpperCase() : hex[i]!;
+  }
+  return out;
+}
 
 /**
  * Validates an EVM address and returns its EIP-55 checksummed form. All-lowercase and all-uppercase
@@ -30,11 +48,11 @@ export function toChecksumAddress(value: unknown, field = 'address'): string {
   if (typeof value !== 'string' || !HEX_ADDRESS.test(value)) {
     throw new IdentifierError(`expected 0x followed by 40 hex characters`, field);
   }
-  try {
-    return getAddress(value);
-  } catch {
-    throw new IdentifierError(`'${value}' fails its EIP-55 checksum (a mistyped character?)`, field);
-  }
+  const sum = checksummed(value);
+  const digits = value.slice(2);
+  const mixedCase = /[a-f]/.test(digits) && /[A-F]/.test(digits);
+  if (mixedCase && sum !== value) throw new IdentifierError(`'${value}' fails its EIP-55 checksum (a mistyped character?)`, field);
+  return sum;
 }
 
 export function isAddress(value: unknown): value is string {
@@ -74,5 +92,5 @@ export function parseAccountId(value: unknown, field = 'account_id'): string {
 
 /** The checksummed wallet an account_id derives from. */
 export function walletFromAccountId(accountId: string): string {
-  return getAddress(parseAccountId(accountId).slice(0, 42));
+  return checksummed(parseAccountId(accountId).slice(0, 42));
 }

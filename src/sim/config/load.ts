@@ -13,7 +13,24 @@ import { fileURLToPath } from 'node:url';
 import { formatPath } from '../../shared/protocol/envelope.js';
 import { SimConfigSchema, type SimConfig } from './schema.js';
 
-export const DEFAULT_CONFIG_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../resources/sim/default-config.json');
+const DEFAULT_CONFIG_RELATIVE = path.join('resources', 'sim', 'default-config.json');
+
+/**
+ * resources/ sits at the package root. This module runs from src/sim/config (tsx, tests) or from a
+ * bundle chunk (out/cli/chunks, out/main), at different depths, so the root is found by walking up to the
+ * nearest folder that has the file rather than by a fixed number of '..'.
+ */
+function findDefaultConfig(): string {
+  const start = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, DEFAULT_CONFIG_RELATIVE);
+    if (fs.existsSync(candidate)) return candidate;
+    // At the file system root: report the path the source layout expects (reading it then says it is missing).
+    if (path.dirname(dir) === dir) return path.resolve(start, '../../..', DEFAULT_CONFIG_RELATIVE);
+  }
+}
+
+export const DEFAULT_CONFIG_PATH = findDefaultConfig();
 
 export class SimConfigError extends Error {
   constructor(message: string) {

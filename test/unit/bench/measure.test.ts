@@ -1,0 +1,65 @@
+/**
+ * The bench's measuring helper (test/bench/measure.ts), on scripted measurements: the verdict is the
+ * median of per-round ratios (a few disturbed rounds do not move it), sides take turns going first, and
+ * a miss is re-measured before it fails.
+ */
+import { describe, expect, it } from 'vitest';
+import { formatResult, measureGates, roundOrder, spreadOf, type MeasureSpec } from '../../bench/measure.js';
+
+/** Sides that return the next scripted number each time they are measured, recording the order. */
+function scripted(values: Record<'app' | 'bare', number[]>, calls: string[] = []): MeasureSpec<'app' | 'bare'>['sides'] {
+  const next = { app: 0, bare: 0 };
+  return {
+    app: () => (calls.push('app'), values.app[next.app++]!),
+    bare: () => (calls.push('bare'), values.bare[next.bare++]!),
+  };
+}
+
+const gate = { name: 'app / bare', of: (r: Record<'app' | 'bare', number>) => r.app / r.bare, target: { op: '<=' as const, value: 1.35 } };
+
+describe('measureGates', () => {
+  it('judges the median of per-round ratios: two rounds slowed by load on one side do not fail a steady 1.2x', async () => {
+    const [r] = await measureGates({ rounds: 7, gates: [gate], sides: scripted({ app: [12, 12, 30, 12, 12, 29, 12], bare: [10, 10, 10, 10, 10, 10, 10] }) });
+    expect(r!.passed).toBe(true);
+    expect(r!.attempts).toHaveLength(1);
+    expect(r!.attempts[0]!.spread).toMatchObject({ median: 1.2, min: 1.2, max: 3, rounds: 7 });
+  });
+
+  it('re-measures a miss and passes on a good second measurement, printing both', async () => {
+    const calls: string[] = [];
+    const [r] = await measureGates({ rounds: 3, gates: [gate], sides: scripted({ app: [20, 20, 20, 12, 12, 12], bare: [10, 10, 10, 10, 10, 10] }, calls) });
+    expect(calls).toHaveLength(12);
+    expect(r!.passed).toBe(true);
+    expect(r!.attempts.map((a) => a.spread.median)).toEqual([2, 1.2]);
+    expect(formatResult(r!)).toMatch(/^PASS {2}app \/ bare \(target <= 1\.350x\): 1\.200x .*re-measured after a first 2\.000x/);
+  });
+
+  it('fails when the second measurement misses too', async () => {
+    const [r] = await measureGates({ rounds: 3, gates: [gate], sides: scripted({ app: [20, 20, 20, 19, 19, 19], bare: [10, 10, 10, 10, 10, 10] }) });
+    expect(r!.passed).toBe(false);
+    expect(formatResult(r!)).toMatch(/^FAIL .*1\.900x \(spread IQR 1\.900x\.\.1\.900x, range 1\.900x\.\.1\.900x, 3 rounds\)/);
+  });
+
+  it('keeps the first verdict of a gate that passed while another gate is re-measured', async () => {
+    const inverse = { name: 'bare / app', of: (r: Record<'app' | 'bare', number>) => r.bare / r.app, target: { op: '>=' as const, value: 0.4 } };
+    const [a, b] = await measureGates({ rounds: 1, gates: [gate, inverse], sides: scripted({ app: [20, 12], bare: [10, 10] }) });
+    expect(a!.attempts).toHaveLength(2);
+    expect(b!.attempts).toHaveLength(1);
+    expect(b!.attempts[0]!.spread.median).toBe(0.5);
+  });
+
+  it('refuses a measurement that is not a finite number', async () => {
+    await expect(measureGates({ rounds: 1, gates: [gate], sides: scripted({ app: [Number.NaN], bare: [1] }) })).rejects.toThrow(/'app' measured NaN/);
+  });
+});
+
+describe('rounds and spread', () => {
+  it('each side goes first equally often', () => {
+    const firsts = Array.from({ length: 6 }, (_, r) => roundOrder(['node', 'help', 'markets'], r)[0]);
+    expect(firsts).toEqual(['node', 'help', 'markets', 'node', 'help', 'markets']);
+  });
+
+  it('median and quartiles interpolate between the measured values', () => {
+    expect(spreadOf([4, 1, 3, 2])).toEqual({ median: 2.5, q1: 1.75, q3: 3.25, min: 1, max: 4, rounds: 4 });
+  });
+});
