@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TypedDataEncoder } from 'ethers';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { REPO_ROOT } from '../../support/paths.js';
 import { TradingWorld, priceAt, sizeFor } from '../orders/tradingWorld.js';
@@ -164,6 +165,69 @@ describe.concurrent('perps order / orders / position / margin / positions / hist
     const r = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', sizeFor(m, mark), '--type', 'limit', '--tif', 'alo', '--price', priceAt(m, mark, 1.02), '--wait']);
     expect(r.code).toBe(1);
     expect((r.json as J).legs[0].final).toMatchObject({ status: 'REJECTED', reason: 'post_only_would_take' });
+  });
+
+  it('the app\'s defaults: without --leverage it signs 1x (never 0, the market maximum), or the default set with `config leverage`', async () => {
+    const t = await w.trader();
+    const m = w.market(SYM);
+    const mark = await w.mark(SYM);
+    const price = priceAt(m, mark, 0.9);
+    const size = sizeFor(m, new Decimal(price));
+    const first = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', size, '--type', 'limit', '--price', price]);
+    expect(first.code, first.stderr).toBe(0);
+    expect((first.json as J).legs[0].leg.leverage).toBe(1);
+    const human = await perps(['order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', size, '--type', 'limit', '--price', priceAt(m, mark, 0.89)]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stderr).toMatch(/signed with leverage 1x \(your default/);
+    expect(human.stdout).toMatch(/LEV[\s\S]*1x/);
+
+    const set = await perps(['--json', 'config', 'leverage', '4', '--market', SYM]);
+    expect(set.code, set.stderr).toBe(0);
+    expect((set.json as J).effective.find((e: J) => e.market === SYM)).toMatchObject({ leverage: 4, own: true });
+    const second = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', size, '--type', 'limit', '--price', priceAt(m, mark, 0.88)]);
+    expect((second.json as J).legs[0].leg.leverage).toBe(4);
+    // What was signed is what the service holds: its margin rate is 1/4, not the market's maximum.
+    expect((await perps(['--json', 'config', 'leverage', '--clear', '--market', SYM])).code).toBe(0);
+    const help = await perps(['order', 'place', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--leverage <n> .*default: your default for the market, `perps config leverage`, else 1x/);
+  });
+
+  it('an order the free balance cannot pay for is refused before signing: exit 2, nothing sent', async () => {
+    const u = await w.trader('50');
+    const m = w.market(SYM);
+    const mark = await w.mark(SYM);
+    const price = priceAt(m, mark, 0.95);
+    // Worth about 10 times the balance, at 2x: the margin alone is 5 times what the account holds.
+    const size = new Decimal(500).div(price).toDecimalPlaces(m.sz_decimals, Decimal.ROUND_CEIL).toFixed();
+    const r = await perps(['--json', 'order', 'place', '--wallet', u.wallet, '--market', SYM, '--side', 'buy', '--size', size, '--type', 'limit', '--price', price, '--leverage', '2']);
+    expect(r.code).toBe(2);
+    expect((r.json as J).error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', exit_code: 2 });
+    expect((await w.ctx.api.orderHistory({ wallet: u.wallet })).total).toBe(0);
+  });
+
+  it('--dry-run prints exactly what would be signed and sends nothing (exit 0)', async () => {
+    const t = await w.trader();
+    const m = w.market(SYM);
+    const mark = await w.mark(SYM);
+    const price = priceAt(m, mark, 0.9);
+    const size = sizeFor(m, new Decimal(price));
+    const dry = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', size, '--type', 'limit', '--price', price, '--sl', priceAt(m, mark, 0.8), '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const doc = dry.json as J;
+    expect(doc).toMatchObject({ dry_run: true, action: 'order', signer: { role: 'trading-key', address: t.agent }, view: { kind: 'bracket', market: SYM } });
+    expect(doc.requests.map((r: J) => r.label)).toEqual(['entry', 'sl']);
+    for (const r of doc.requests as J[]) {
+      // The digest printed is the EIP-712 digest of the typed data printed (computed independently).
+      const { domain, types, message } = r.typed_data;
+      const { EIP712Domain: _domain, ...structs } = types;
+      expect(TypedDataEncoder.hash(domain, structs, message)).toBe(r.digest);
+    }
+    const modify = await perps(['--json', 'order', 'cancel-all', '--wallet', t.wallet, '--dry-run']);
+    expect(modify.code, modify.stderr).toBe(0);
+    expect((modify.json as J).view.targets).toEqual([]);
+    expect((await w.ctx.api.orderHistory({ wallet: t.wallet })).total).toBe(0);
+    // A dry run cannot wait for anything.
+    expect((await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', size, '--type', 'limit', '--price', price, '--dry-run', '--wait'])).code).toBe(2);
   });
 
   it('margin APPLIED (exit 0) and REJECTED with its reason (exit 1); positions', async () => {
