@@ -1,15 +1,21 @@
 /** Orders rule 4 as pure checks: tick, px/sz decimals, min_order_value after rounding, max_notional sentinel. */
 import { describe, expect, it } from 'vitest';
-import { checkNotional, checkPrice, checkSize, hasNoNotionalCeiling } from '../../src/shared/protocol/index.js';
+import { checkNotional, checkPrice, checkPricePlaces, checkSize, hasNoNotionalCeiling } from '../../src/shared/protocol/index.js';
 
 const market = { symbol: 'BTC', tick_size: '0.5', px_decimals: 1, sz_decimals: 4, min_order_value: '10', max_notional: '1000000' };
 
 describe('market rules', () => {
-  it('price_off_tick even within px_decimals; too many places first', () => {
+  it('price_off_tick even within px_decimals; the tick binds harder, so off-tick with too many places is off-tick', () => {
     expect(checkPrice(market, '65000.5')).toBeNull();
     expect(checkPrice(market, '65000.3')).toMatchObject({ rule: 'price_off_tick', field: 'limit_price' });
-    expect(checkPrice(market, '65000.25')).toMatchObject({ rule: 'price_too_precise' });
-    expect(checkPrice(market, '65000.3', 'trigger_price')).toMatchObject({ field: 'trigger_price' });
+    expect(checkPrice(market, '65000.25')).toMatchObject({ rule: 'price_off_tick' });
+    // On a tick finer than px_decimals allows (a misconfigured market), the places still bind.
+    expect(checkPrice({ ...market, tick_size: '0.05' }, '65000.05')).toMatchObject({ rule: 'price_too_precise' });
+  });
+
+  it('a trigger price takes no tick rule (the spec puts it on limit_price only), only px_decimals', () => {
+    expect(checkPricePlaces(market, '65000.3')).toBeNull();
+    expect(checkPricePlaces(market, '65000.25')).toMatchObject({ rule: 'price_too_precise', field: 'trigger_price' });
   });
 
   it('size decimals', () => {

@@ -16,14 +16,26 @@ export type MarketRuleViolation =
 type PriceField = 'limit_price' | 'trigger_price';
 type RulesMarket = Pick<Market, 'symbol' | 'tick_size' | 'px_decimals' | 'sz_decimals' | 'min_order_value' | 'max_notional'>;
 
-/** Price: at most px_decimals places, and an exact multiple of tick_size (which binds harder). */
+/**
+ * A limit price (Orders rule 4): an exact multiple of tick_size and at most px_decimals places. The tick
+ * binds harder, so a price that breaks both is reported off-tick (the service's own reason,
+ * price_off_tick), not as too precise.
+ */
 export function checkPrice(market: RulesMarket, price: string, field: PriceField = 'limit_price'): MarketRuleViolation | null {
   const p = parseDecimal(price, field);
-  if (decimalPlaces(p) > market.px_decimals) {
-    return { rule: 'price_too_precise', field, message: `${field} ${price} has more than ${market.px_decimals} decimal places (${market.symbol})` };
-  }
   if (!isMultipleOf(p, market.tick_size)) {
     return { rule: 'price_off_tick', field, message: `${field} ${price} is not a multiple of the tick size ${market.tick_size} (${market.symbol})` };
+  }
+  return checkPricePlaces(market, price, field);
+}
+
+/**
+ * A trigger price (a TP/SL threshold, a bracket level): the spec puts the tick rule on limit_price only, so
+ * a threshold needs just to fit px_decimals, as the service's prices do.
+ */
+export function checkPricePlaces(market: RulesMarket, price: string, field: PriceField = 'trigger_price'): MarketRuleViolation | null {
+  if (decimalPlaces(parseDecimal(price, field)) > market.px_decimals) {
+    return { rule: 'price_too_precise', field, message: `${field} ${price} has more than ${market.px_decimals} decimal places (${market.symbol})` };
   }
   return null;
 }

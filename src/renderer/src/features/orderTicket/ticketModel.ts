@@ -5,7 +5,7 @@
  * review show the same numbers.
  */
 import type { MarketView, OrderIntent } from '../../../../shared/ipc';
-import { checkNotional, checkPrice, checkSize } from '../../../../shared/protocol/marketRules';
+import { checkNotional, checkPrice, checkPricePlaces, checkSize } from '../../../../shared/protocol/marketRules';
 import { feeEstimate, feeKindOf, feeRateOf, initialMargin, orderNotional } from '../../../../shared/protocol/tradingMath';
 import { Decimal, dec, type DecimalValue } from '../../lib/decimal';
 
@@ -78,8 +78,12 @@ function positive(s: string): DecimalValue | null {
   return d && d.gt(0) ? d : null;
 }
 
+/**
+ * A limit (or fire) price takes the tick rule; a trigger threshold or bracket level only px_decimals, as
+ * the spec puts the tick on limit_price alone (the checks main and the service make).
+ */
 function priceRule(market: MarketView, value: string, field: 'limit_price' | 'trigger_price'): string | undefined {
-  const v = checkPrice(market, value.trim(), field);
+  const v = field === 'limit_price' ? checkPrice(market, value.trim(), field) : checkPricePlaces(market, value.trim(), field);
   if (!v) return undefined;
   return v.rule === 'price_off_tick' ? `Not a multiple of the tick size ${market.tick_size}` : `At most ${market.px_decimals} decimal places`;
 }
