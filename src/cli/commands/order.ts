@@ -17,7 +17,7 @@
  * field). A leg the service rejects, or that ends without doing what was asked (a MARKET order that did
  * not fill, a FAILED order), makes the command exit 1 after printing every leg's result.
  */
-import { readFile } from 'node:fs/promises';
+import { readJsonFile } from '../jsonFile.js';
 import type { Command } from 'commander';
 import type { ListedOrder } from '../../shared/protocol/index.js';
 import { ValidationError } from '../../main/services/errors.js';
@@ -172,18 +172,7 @@ function progressFor(json: boolean): Progress {
 
 /** Reads and parses a batch file: an array of legs or { orders: [...] }. */
 async function readBatchFile(file: string): Promise<LegInput[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ValidationError(`cannot read ${file}: ${(err as Error).message}`, { field: 'FILE' });
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new ValidationError(`${file} is not valid JSON: ${(err as Error).message}`, { field: 'FILE' });
-  }
+  const parsed = await readJsonFile(file, { what: 'a JSON batch of orders', field: 'FILE' });
   const legs = Array.isArray(parsed) ? parsed : typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as { orders?: unknown }).orders) ? (parsed as { orders: unknown[] }).orders : null;
   if (!legs) throw new ValidationError(`${file} must hold an array of legs or { "orders": [...] }`, { field: 'FILE' });
   for (const [i, leg] of legs.entries()) {
