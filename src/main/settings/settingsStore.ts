@@ -1,11 +1,19 @@
 /**
- * The settings store: non-secret app data (profiles, trading-key metadata, window bounds, tracked
- * withdrawals). In the Electron app this is electron-store; plain Node (command line, tests) uses conf,
- * the library electron-store is built on, with an absolute folder. Both satisfy this interface.
- * Secrets never go here: private keys live only in the OS keychain.
+ * The settings store: non-secret app data (profiles, trading-key metadata, window bounds, companion
+ * settings and transfers). In the Electron app this is electron-store (electronSettings.ts); plain Node
+ * (command line, tests) uses conf, the library electron-store is built on, with an absolute folder. Both
+ * satisfy this interface and are opened with the same private modes (settingsFileOptions).
+ * Secrets never go here: private keys live only in the OS keychain. The file still holds RPC URLs that
+ * carry provider API keys, so it is 0600 in a 0700 folder.
+ *
+ * conf (15.x) re-reads the file on every get and set and writes it atomically; withdrawal records do not
+ * live here but in files of their own (services/money/withdrawalStore.ts), so no writer of another key
+ * can overwrite them with a stale copy.
  */
 import path from 'node:path';
 import Conf from 'conf';
+import { PRIVATE_FILE_MODE } from '../files/atomicWrite.js';
+import { ensurePrivateFolder, tightenMode } from '../files/privateFolder.js';
 
 export interface SettingsStore {
   get(key: string): unknown;
@@ -16,10 +24,30 @@ export interface SettingsStore {
   readonly path: string;
 }
 
-/** Opens the settings store for plain Node code in `dataDir` (must be absolute). */
-export function openNodeSettings(dataDir: string, name = 'settings'): SettingsStore {
+/** What conf and electron-store share: enough to wrap either as a SettingsStore. */
+export interface ConfLike {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  has(key: string): boolean;
+  delete(key: string): void;
+  readonly path: string;
+}
+
+export const SETTINGS_NAME = 'settings';
+
+/**
+ * Prepares `dataDir` for a settings file named `name` and returns the options both conf and
+ * electron-store take: the folder is made (or tightened to) 0700, an existing file from an older
+ * version is tightened to 0600, and every later write creates the file 0600 (configFileMode).
+ */
+export function settingsFileOptions(dataDir: string, name = SETTINGS_NAME): { cwd: string; configFileMode: number } {
   if (!path.isAbsolute(dataDir)) throw new Error(`settings folder must be an absolute path, got '${dataDir}'`);
-  const conf = new Conf<Record<string, unknown>>({ cwd: dataDir, configName: name, projectName: 'perps-desk' });
+  ensurePrivateFolder(dataDir);
+  tightenMode(path.join(dataDir, `${name}.json`), PRIVATE_FILE_MODE);
+  return { cwd: dataDir, configFileMode: PRIVATE_FILE_MODE };
+}
+
+export function settingsStoreOf(conf: ConfLike): SettingsStore {
   return {
     get: (key) => conf.get(key),
     set: (key, value) => conf.set(key, value),
@@ -27,4 +55,10 @@ export function openNodeSettings(dataDir: string, name = 'settings'): SettingsSt
     delete: (key) => conf.delete(key),
     path: conf.path,
   };
+}
+
+/** Opens the settings store for plain Node code in `dataDir` (must be absolute). */
+export function openNodeSettings(dataDir: string, name = SETTINGS_NAME): SettingsStore {
+  const conf = new Conf<Record<string, unknown>>({ ...settingsFileOptions(dataDir, name), configName: name, projectName: 'perps-desk' });
+  return settingsStoreOf(conf);
 }
