@@ -14,6 +14,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import lockfile from 'proper-lockfile';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
 import { WithdrawalStore, type TrackedWithdrawal } from '../../../src/main/services/money/withdrawalStore.js';
@@ -118,6 +119,31 @@ describe('withdrawal records shared by processes', { timeout: 300_000 }, () => {
       killedAfter.push(victim.reported().length);
     }
     expect(killedAfter.every((n) => n >= 5)).toBe(true);
+  });
+});
+
+describe('the lock of a record', () => {
+  it('an update from another process waits while the record is locked, then applies; a lock left by a killed writer is taken over', async () => {
+    const dataDir = path.join(root, 'locking');
+    const store = new WithdrawalStore(openNodeSettings(dataDir), 'sim');
+    const a = writer(dataDir, 'lock', '1');
+    expect(await a.exited, a.stderr()).toBe(0);
+    const file = path.join(dataDir, 'withdrawals', 'lock-0.json');
+    const release = await lockfile.lock(file, { realpath: false });
+    const waiting = writer(dataDir, 'lock-0', 'note=from the other process');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(waiting.child.exitCode).toBeNull();
+    expect(store.get('lock-0')?.note).toBeNull();
+    await release();
+    expect(await waiting.exited, waiting.stderr()).toBe(0);
+    expect(store.get('lock-0')?.note).toBe('from the other process');
+
+    // A writer killed while holding the lock leaves FILE.lock behind; once stale it is taken over.
+    fs.mkdirSync(`${file}.lock`);
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(`${file}.lock`, old, old);
+    expect(store.update('lock-0', { note: 'after a stale lock' }).note).toBe('after a stale lock');
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
   });
 });
 
