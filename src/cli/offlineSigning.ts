@@ -14,14 +14,14 @@
  *  4. Whatever the route, the signature must recover --wallet over this request's digest (and a UR must
  *     answer this request's id) before it is returned, so nothing is ever sent on a wrong signature.
  */
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { TypedData } from '../shared/eip712/index.js';
 import { sameAddress, toChecksumAddress } from '../shared/identity/index.js';
+import { writeFileAtomic } from '../main/files/atomicWrite.js';
 import { OperationError, ValidationError } from '../main/services/errors.js';
 import type { Signer } from '../main/signers/signer.js';
 import { SignerError } from '../main/signers/signerError.js';
@@ -202,15 +202,11 @@ function writeTo(stream: Writable, text: string): Promise<void> {
   });
 }
 
-/** Temp file then rename, so a watcher on the other side never reads half a request. */
+/** main's atomic writer (exclusive random temp, never through a symlink), so a watcher never reads half a request. */
 async function writeAtomically(file: string, text: string | Buffer): Promise<void> {
-  const tmp = `${file}.${randomUUID()}.tmp`;
   try {
-    await writeFile(tmp, text);
-    await rename(tmp, file);
+    await writeFileAtomic(file, text);
   } catch (err) {
-    // Our own temp file only; the write failure is what the caller must see.
-    await unlink(tmp).catch(() => undefined);
     throw new SignerError('OFFLINE_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -6,13 +6,12 @@
 import { app, BrowserWindow, ipcMain } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Store from 'electron-store';
 import { AppCore } from './app/appCore.js';
 import { consoleLogger } from './app/adapters.js';
 import type { SimLauncher } from './app/simulator.js';
 import { createHandlers } from './ipc/handlers/index.js';
 import { registerHandlers } from './ipc/registerHandlers.js';
-import type { SettingsStore } from './settings/settingsStore.js';
+import { openElectronSettings } from './settings/electronSettings.js';
 import { isTrustedFrameUrl } from './shell/appOrigin.js';
 import { electronAdapters } from './shell/electronAdapters.js';
 import { createMainWindow, installSecurityGuards, registerAppSchemePrivileges, serveRenderer } from './shell/electronShell.js';
@@ -49,14 +48,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   void app.whenReady().then(async () => {
-    const store = new Store<Record<string, unknown>>({ name: 'settings' });
-    const settings: SettingsStore = {
-      get: (k) => store.get(k),
-      set: (k, v) => store.set(k, v),
-      has: (k) => store.has(k),
-      delete: (k) => store.delete(k),
-      path: store.path,
-    };
+    const settings = openElectronSettings(app.getPath('userData'));
     installSecurityGuards(EXTERNAL_LINK_HOSTS, devServerUrl);
     serveRenderer(path.join(here, '../renderer'));
 

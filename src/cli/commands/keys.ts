@@ -16,9 +16,7 @@
  * Authorizing an agent this data folder does not hold is the key ceremony's legitimate case (the key was
  * made on the trading machine): it goes ahead, with a warning that says so.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { ValidationError } from '../../main/services/errors.js';
 import {
   checkAddress,
   checkLifetimeDays,
@@ -37,6 +35,8 @@ import {
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf, signingContextOf, type GlobalOptions } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
+import { writePrivateFile } from '../outFile.js';
+import { readJsonFile } from '../jsonFile.js';
 import { parseIntegerOption, parseNumberOption } from '../parse.js';
 import { openSigner, parseSignerSpec, signerOptionsOf } from '../signerSpec.js';
 import type { Signer } from '../../main/signers/signer.js';
@@ -63,13 +63,6 @@ function signerRequired(g: GlobalOptions, dryRun: boolean | undefined): void {
   // Parsed first so a missing or malformed --signer is a usage error before any network call. A dry run
   // signs nothing, so it needs none (one given is still checked).
   if (dryRun !== true || g.signer !== undefined) parseSignerSpec(g.signer);
-}
-
-/** Writes a file atomically (temp then rename), readable only by the user: it holds a signed authorization. */
-async function writePrivateFile(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text, { mode: 0o600 });
-  await rename(tmp, file);
 }
 
 export function registerKeysCommands(program: Command): void {
@@ -156,12 +149,7 @@ export function registerKeysCommands(program: Command): void {
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
-        let raw: unknown;
-        try {
-          raw = JSON.parse(await readFile(file, 'utf8'));
-        } catch (err) {
-          throw new ValidationError(`cannot read a JSON register body from ${file}: ${(err as Error).message}`, { field: 'file', code: 'INVALID_REGISTER_BODY' });
-        }
+        const raw = await readJsonFile(file, { what: 'a JSON register body', field: 'file', code: 'INVALID_REGISTER_BODY' });
         const ctx = contextOf(g);
         const r = await submitRegisterBody(ctx, raw);
         out.result(r, () =>

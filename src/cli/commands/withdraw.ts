@@ -21,7 +21,6 @@
  * submitted again is recognised (here: resumed from its record; from another data folder: the service's
  * 409 says it landed, and it is found in history), so one signature is one withdrawal at most.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ValidationError } from '../../main/services/errors.js';
 import { balanceOf } from '../../main/services/money/funds.js';
@@ -40,6 +39,8 @@ import { describeFailure } from '../../main/services/errors.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf, signingContextOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
+import { writePrivateFile } from '../outFile.js';
+import { readJsonFile } from '../jsonFile.js';
 import { parseNumberOption } from '../parse.js';
 import { createProgress } from '../progress.js';
 import { openSigner, parseSignerSpec, signerOptionsOf } from '../signerSpec.js';
@@ -87,13 +88,6 @@ function humanWithdrawal(r: TrackedWithdrawal): string {
     ...(r.completed_at ? ([['completed', formatTime(r.completed_at)]] as const) : []),
     ...(r.note ? ([['note', r.note]] as const) : []),
   ]);
-}
-
-/** Atomic (temp then rename) and readable only by the user: the file is a signed withdrawal. */
-async function writePrivateFile(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text, { mode: 0o600 });
-  await rename(tmp, file);
 }
 
 async function waitForAll(tracker: WithdrawalTracker, ids: Set<string>, timeoutMs: number | undefined): Promise<TrackedWithdrawal[]> {
@@ -222,12 +216,7 @@ export function registerWithdrawCommands(program: Command): void {
       await runAction({ json }, async (out) => {
         const timeoutSec = parseNumberOption(opts.timeout, 'timeout');
         const timeoutMs = timeoutSec !== undefined ? timeoutSec * 1000 : undefined;
-        let raw: unknown;
-        try {
-          raw = JSON.parse(await readFile(file, 'utf8'));
-        } catch (err) {
-          throw new ValidationError(`cannot read a signed withdrawal from ${file}: ${(err as Error).message}`, { field: 'file', code: 'INVALID_WITHDRAWAL_FILE', cause: err });
-        }
+        const raw = await readJsonFile(file, { what: 'a signed withdrawal', field: 'file', code: 'INVALID_WITHDRAWAL_FILE' });
         const ctx = contextOf(g);
         const progress = createProgress({ json });
         const tracker = new WithdrawalTracker(ctx, { onUpdate: (r) => progress.update(`withdrawal ${r.withdrawal_id ?? r.intent_id}: ${r.status ?? r.phase}`) });

@@ -3,26 +3,15 @@
  * decimal strings. A leg that opens and names no leverage gets the user's default for its market (the
  * same rule as `order place` and the app), so a batch never signs leverage 0 by omission.
  */
-import { readFile } from 'node:fs/promises';
 import type { LegInput } from '../../main/services/orders/index.js';
 import { ValidationError } from '../../main/services/errors.js';
+import { readJsonFile } from '../jsonFile.js';
 import { defaultLeverageFor, readPreferences } from '../../main/services/settings/preferences.js';
 import type { ServiceContext } from '../../main/services/serviceContext.js';
 
-/** Reads and parses a batch file: an array of legs or { orders: [...] }. */
+/** Reads and parses a batch file: an array of legs or { orders: [...] } (a malformed file is located, never quoted). */
 export async function readBatchFile(file: string): Promise<LegInput[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ValidationError(`cannot read ${file}: ${(err as Error).message}`, { field: 'FILE' });
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new ValidationError(`${file} is not valid JSON: ${(err as Error).message}`, { field: 'FILE' });
-  }
+  const parsed = await readJsonFile(file, { what: 'a JSON batch of orders', field: 'FILE' });
   const legs = Array.isArray(parsed) ? parsed : typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as { orders?: unknown }).orders) ? (parsed as { orders: unknown[] }).orders : null;
   if (!legs) throw new ValidationError(`${file} must hold an array of legs or { "orders": [...] }`, { field: 'FILE' });
   for (const [i, leg] of legs.entries()) {

@@ -11,6 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { toChecksumAddress } from '../../shared/identity/index.js';
+import { PRIVATE_FILE_MODE, writeFileAtomicSync } from '../files/atomicWrite.js';
+import { ensurePrivateFolder } from '../files/privateFolder.js';
 
 export interface NonceSourceOptions {
   /** Folder holding nonces.json (the app's data folder). */
@@ -37,7 +39,7 @@ export class NonceSource {
 
   constructor(options: NonceSourceOptions) {
     if (!path.isAbsolute(options.dataDir)) throw new Error(`nonce folder must be absolute, got '${options.dataDir}'`);
-    fs.mkdirSync(options.dataDir, { recursive: true });
+    ensurePrivateFolder(options.dataDir);
     this.file = path.join(options.dataDir, FILE);
     this.now = options.now ?? Date.now;
     this.leaseSize = options.leaseSize ?? 1000;
@@ -74,7 +76,7 @@ export class NonceSource {
   }
 
   private async takeLease(wallet: string, wanted: number): Promise<Lease> {
-    if (!fs.existsSync(this.file)) fs.writeFileSync(this.file, '{}\n', { mode: 0o600 });
+    this.createMarksFile();
     // Imported here, the first time a lease is taken: commands that sign nothing never load it.
     const { default: lockfile } = await import('proper-lockfile');
     const release = await lockfile.lock(this.file, { retries: { retries: 50, minTimeout: 5, maxTimeout: 50 }, stale: 10_000 });
@@ -83,12 +85,22 @@ export class NonceSource {
       const start = Math.max(wanted, (marks[wallet] ?? 0) + 1);
       const end = start + this.leaseSize;
       marks[wallet] = end - 1;
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(marks, null, 2) + '\n', { mode: 0o600 });
-      fs.renameSync(tmp, this.file);
+      writeFileAtomicSync(this.file, JSON.stringify(marks, null, 2) + '\n');
       return { next: start, end };
     } finally {
       await release();
+    }
+  }
+
+  /**
+   * The lock needs the file to exist. Created exclusively: two processes starting together must not both
+   * write an empty file, or the second would erase a mark the first had already leased under the lock.
+   */
+  private createMarksFile(): void {
+    try {
+      fs.writeFileSync(this.file, '{}\n', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
 

@@ -8,13 +8,13 @@
  * The signature that comes back is verified to recover the wallet BEFORE it is returned: a signature by
  * another key, over other data, or malformed is a typed SignerError and nothing is sent.
  */
-import { randomUUID } from 'node:crypto';
-import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, stat, unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { baseUnitsToUsdc } from '../../shared/decimal/index.js';
 import { bytesToHex, digestOf, type TypedData } from '../../shared/eip712/index.js';
 import { toChecksumAddress } from '../../shared/identity/index.js';
+import { writeFileAtomic } from '../files/atomicWrite.js';
 import type { Signer } from './signer.js';
 import { SignerError } from './signerError.js';
 import { verifySignature } from './verifySignature.js';
@@ -154,16 +154,15 @@ function isoOf(ms: string): string {
 
 // ---- sinks and sources ----------------------------------------------------------------------------------
 
-/** Writes the request to `path`, atomically (temp file then rename), so a watcher never reads half a file. */
+/**
+ * Writes the request to `path` with the atomic writer (exclusive random temp, 0600, never through a
+ * symlink), so a watcher never reads half a file.
+ */
 export function fileSink(path: string): OfflineSink {
   return async (document) => {
-    const tmp = `${path}.${randomUUID()}.tmp`;
     try {
-      await writeFile(tmp, document, 'utf8');
-      await rename(tmp, path);
+      await writeFileAtomic(path, document);
     } catch (err) {
-      // Best-effort cleanup of our own temp file; the write failure below is what the caller must see.
-      await unlink(tmp).catch(() => undefined);
       throw new SignerError('OFFLINE_IO', `cannot write the signing request to ${path}: ${(err as Error).message}`, { cause: err });
     }
   };

@@ -3,6 +3,7 @@
  * and pending jobs, the venue's prices and candles, the companions' state, the clock and the random
  * streams. Written atomically (temp file + rename) so a crash mid-save never leaves half a file.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EngineSnapshot } from '../engine.js';
@@ -23,12 +24,30 @@ export interface SimStateFile {
 
 export class StateFileError extends Error {}
 
+/**
+ * Written privately (0600; a folder it creates is 0700) through an unguessable temporary name opened
+ * exclusively, never through a symlink: in the app the state file sits in the user's data folder. The
+ * simulator depends on src/shared only, so it cannot use main's atomic writer and does the same here.
+ */
 export function saveStateFile(file: string, state: SimStateFile): void {
   const dir = path.dirname(path.resolve(file));
-  fs.mkdirSync(dir, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(state));
-  fs.renameSync(tmp, file);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = path.join(dir, `.${path.basename(file)}.${randomBytes(16).toString('hex')}.tmp`);
+  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
+  let renamed = false;
+  try {
+    try {
+      fs.writeFileSync(fd, JSON.stringify(state));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) throw new StateFileError(`state file ${file} is a symbolic link; refusing to replace it`);
+    fs.renameSync(tmp, file);
+    renamed = true;
+  } finally {
+    if (!renamed) fs.rmSync(tmp, { force: true });
+  }
 }
 
 /** Reads a state file; null when it does not exist yet (first run). */

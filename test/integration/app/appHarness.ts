@@ -54,8 +54,9 @@ export class AppHarness {
     readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  static async start(label: string, options: { env?: NodeJS.ProcessEnv; core?: Partial<AppCoreOptions> } = {}): Promise<AppHarness> {
-    const h = new AppHarness(tempDir(`app-${label}`), testService(`app-${label}`), options.env ?? {});
+  /** `dataDir`: a folder of the test's choosing (it may not exist yet); by default a fresh temporary one. */
+  static async start(label: string, options: { env?: NodeJS.ProcessEnv; core?: Partial<AppCoreOptions>; dataDir?: string } = {}): Promise<AppHarness> {
+    const h = new AppHarness(options.dataDir ?? tempDir(`app-${label}`), testService(`app-${label}`), options.env ?? {});
     const settings = openNodeSettings(h.dataDir);
     const capture = (level: string) => (m: string) => h.logs.push(`${level} ${m}`);
     const logger: AppLogger = { info: capture('info'), warn: capture('warn'), error: capture('error') };

@@ -159,29 +159,85 @@ export const REDACTED = '[redacted]';
  */
 export const MIN_REDACTED_RUN = 8;
 
-/** `text` with the key, and every run of at least MIN_REDACTED_RUN of its characters, replaced by REDACTED. */
-export function redactKey(text: string, apiKey: string | undefined): string {
-  const key = apiKey?.trim() ?? '';
-  if (key === '' || text === '') return text;
-  // A key shorter than the run length can only be matched whole.
-  const minRun = Math.min(MIN_REDACTED_RUN, key.length);
-  // Longest-common-substring table, one row at a time: run[j] is the length of the common run ending at the
-  // current text character and key[j - 1]. Every text character inside a long enough run is marked.
-  const covered = new Uint8Array(text.length);
-  // Two rows, swapped each step: the previous text character's runs and the current one's.
-  let prev = new Uint32Array(key.length + 1);
-  let run = new Uint32Array(key.length + 1);
+/**
+ * The spellings of the key a message may echo besides the key itself. Gateways and proxies quote what
+ * they received: an Authorization header in base64 (Basic auth encodes `user:key`, so the key can start
+ * at any of the three byte offsets of a base64 group), a URL with the key percent-encoded, a hex dump of
+ * the bytes. Case changes, base64url's alphabet and separators are handled by comparing skeletons (see
+ * skeletonOf), so each spelling is listed once.
+ */
+function encodedSpellings(key: string): string[] {
+  const bytes = Buffer.from(key, 'utf8');
+  const spellings = [key, bytes.toString('hex'), encodeURIComponent(key)];
+  for (let offset = 0; offset < 3; offset++) {
+    // Base64 of the key after `offset` other bytes; only the characters made of key bits alone are kept.
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    spellings.push(encoded.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6)));
+  }
+  return [...new Set(spellings)];
+}
+
+/**
+ * A string's letters and digits, lower-cased, with the index in the original of each. Comparing
+ * skeletons finds an echo whatever its case (an upper-cased key, hex in capitals), whatever separates
+ * its pieces (a key split by spaces, line breaks or dashes) and in base64url as in base64 (they differ
+ * only in `+/` against `-_`). Random key material matches an ordinary word's skeleton for 8 characters
+ * with a chance of about 36^-8 per position pair, so nothing ordinary is cut.
+ */
+function skeletonOf(text: string): { chars: string; at: number[] } {
+  let chars = '';
+  const at: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (/[0-9A-Za-z]/.test(c)) {
+      chars += c.toLowerCase();
+      at.push(i);
+    }
+  }
+  return { chars, at };
+}
+
+/**
+ * Marks in `covered` every index of `text` inside a common run of at least `minRun` characters of
+ * `text` and `needle`. Longest-common-substring table, one row at a time: run[j] is the length of the
+ * common run ending at the current text character and needle[j - 1].
+ */
+function markRuns(text: string, needle: string, minRun: number, mark: (from: number, to: number) => void): void {
+  let prev = new Uint32Array(needle.length + 1);
+  let run = new Uint32Array(needle.length + 1);
   for (let i = 0; i < text.length; i++) {
     run.fill(0);
     let longest = 0;
-    for (let j = 1; j <= key.length; j++) {
-      if (text[i] !== key[j - 1]) continue;
+    for (let j = 1; j <= needle.length; j++) {
+      if (text[i] !== needle[j - 1]) continue;
       const n = (prev[j - 1] ?? 0) + 1;
       run[j] = n;
       longest = Math.max(longest, n);
     }
-    if (longest >= minRun) covered.fill(1, i + 1 - longest, i + 1);
+    if (longest >= minRun) mark(i + 1 - longest, i);
     [prev, run] = [run, prev];
+  }
+}
+
+/**
+ * `text` with the key, and every run of at least MIN_REDACTED_RUN of its characters, replaced by
+ * REDACTED, in any of the spellings an echo may use: as is, in another case, split by separators,
+ * base64 or base64url, percent-encoded or hex.
+ */
+export function redactKey(text: string, apiKey: string | undefined): string {
+  const key = apiKey?.trim() ?? '';
+  if (key === '' || text === '') return text;
+  const covered = new Uint8Array(text.length);
+  // The key character for character (case aside), separators included: a key shorter than the run
+  // length can only be matched whole.
+  markRuns(text.toLowerCase(), key.toLowerCase(), Math.min(MIN_REDACTED_RUN, key.length), (from, to) => covered.fill(1, from, to + 1));
+  // Every spelling by skeleton; a run covers the original characters from its first to its last, so the
+  // separators inside a split key go too.
+  const textSkeleton = skeletonOf(text);
+  for (const spelling of encodedSpellings(key)) {
+    const needle = skeletonOf(spelling).chars;
+    if (needle === '') continue;
+    markRuns(textSkeleton.chars, needle, Math.min(MIN_REDACTED_RUN, needle.length), (from, to) => covered.fill(1, textSkeleton.at[from]!, textSkeleton.at[to]! + 1));
   }
   let out = '';
   for (let i = 0; i < text.length; i++) {

@@ -1,14 +1,29 @@
 /**
- * Withdrawals this data folder signed, persisted in the settings store so that tracking survives a
- * restart and no withdrawal is ever sent twice by accident. A record is written with its signed body
- * and nonce BEFORE the first send: after a crash or a lost answer the identical body is sent again (the
- * nonce makes the service accept it at most once), and a second signature for the same intent is
- * never made.
+ * Withdrawals this data folder signed, persisted so that tracking survives a restart and no withdrawal
+ * is ever sent twice by accident. A record is written with its signed body and nonce BEFORE the first
+ * send: after a crash or a lost answer the identical body is sent again (the nonce makes the service
+ * accept it at most once), and a second signature for the same intent is never made.
+ *
+ * Each record is its own file, <data folder>/withdrawals/<intent>.json (0600, folder 0700), written
+ * atomically under a per-record lock (proper-lockfile). They used to be one list in settings.json,
+ * which the app and the command line share and rewrite whole: two processes inserting at once kept 149
+ * of 300 records, and any writer of another settings key (trading-key metadata, companion transfers,
+ * window bounds) could put back a stale copy of the list. A record lost after its body was sent is a
+ * withdrawal neither tracked nor resumable, so records now share no file with anything: an insert
+ * creates a file nobody else writes, an update rewrites one record under its lock, and a crash (even
+ * kill -9) at any point leaves either the old file or the whole new one. Lists from older versions are
+ * moved into files once (migrateLegacyRecords), then removed from settings.json.
  *
  * The store holds signatures over withdrawals to the user's own wallet (needed for the identical
  * resend). They authorize nothing else and are never logged.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
 import type { WithdrawalStatus, WithdrawBody } from '../../../shared/protocol/index.js';
+import { isAtomicWriteTemp, writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import type { SettingsStore } from '../../settings/settingsStore.js';
 
 export type WithdrawalPhase =
@@ -59,19 +74,154 @@ export interface TrackedWithdrawal {
   note: string | null;
 }
 
-const KEY = 'money.withdrawals';
+/** Where older versions kept every record, as one list in settings.json. */
+const LEGACY_KEY = 'money.withdrawals';
+/** The records' folder, beside settings.json in the data folder. */
+export const WITHDRAWALS_FOLDER = 'withdrawals';
+
+/** A lock older than this belonged to a process that died (a live one is held for milliseconds). */
+const LOCK_STALE_MS = 5_000;
+/** Waiting longer than this for a record's lock is an error, not a hang. */
+const LOCK_WAIT_MS = LOCK_STALE_MS * 3;
+/** Leftovers of a killed writer (temporary files, lock folders) older than this are removed. */
+const LEFTOVER_AGE_MS = 10 * 60_000;
 
 /** Every phase but DONE and UNMATCHED still needs work (a send, a match or tracking). */
 export function isOpen(r: TrackedWithdrawal): boolean {
   return r.phase === 'SIGNED' || r.phase === 'LANDED' || r.phase === 'TRACKING';
 }
 
+/** A record file could not be read as a record: named, never quoted (it holds a signed body). */
+export class WithdrawalStoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'WithdrawalStoreError';
+  }
+}
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** The record's file name: the intent id itself when it is a safe name (UUIDs are), else its hash. */
+function fileNameOf(intentId: string): string {
+  return SAFE_ID.test(intentId) ? `${intentId}.json` : `~${createHash('sha256').update(intentId).digest('hex')}.json`;
+}
+
+function isRecordFileName(name: string): boolean {
+  return name.endsWith('.json') && !name.startsWith('.');
+}
+
+function looksLikeRecord(v: unknown): v is TrackedWithdrawal {
+  const r = v as Partial<TrackedWithdrawal> | null;
+  return typeof r === 'object' && r !== null && !Array.isArray(r) && typeof r.intent_id === 'string' && r.intent_id !== '' && typeof r.profile === 'string';
+}
+
+const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks this thread for `ms` (the store's callers are synchronous, so the wait for a lock is too). */
+function sleepSync(ms: number): void {
+  Atomics.wait(sleepBuffer, 0, 0, ms);
+}
+
+/**
+ * Runs `work` holding the lock of one record file (proper-lockfile: an atomic mkdir of FILE.lock, taken
+ * over once older than LOCK_STALE_MS, so a writer killed while holding it blocks that record for
+ * seconds, not forever). Other processes sharing the data folder wait their turn.
+ */
+function withRecordLock<T>(file: string, work: () => T): T {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let release: () => void;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      release = lockfile.lockSync(file, { realpath: false, stale: LOCK_STALE_MS });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+      if (Date.now() > deadline) {
+        throw new WithdrawalStoreError(`the withdrawal record ${path.basename(file)} stayed locked by another Perps Desk process for ${LOCK_WAIT_MS / 1000} s`, { cause: err });
+      }
+      sleepSync(Math.min(2 + attempt * 2, 25));
+    }
+  }
+  try {
+    return work();
+  } finally {
+    release();
+  }
+}
+
+function readRecordFile(file: string): TrackedWithdrawal | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Written only atomically, so this is damage from outside; the content is not quoted (a signed body).
+    throw new WithdrawalStoreError(`the withdrawal record ${file} is not valid JSON; move it out of the folder after checking the withdrawal in history`);
+  }
+  if (!looksLikeRecord(parsed)) throw new WithdrawalStoreError(`the withdrawal record ${file} does not hold a withdrawal record`);
+  return parsed;
+}
+
+function writeRecordFile(file: string, record: TrackedWithdrawal): void {
+  writeFileAtomicSync(file, JSON.stringify(record, null, 2) + '\n');
+}
+
+/** Removes what a killed writer left behind: temporary files and lock folders long past any use. */
+function removeLeftovers(dir: string): void {
+  const cutoff = Date.now() - LEFTOVER_AGE_MS;
+  for (const name of fs.readdirSync(dir)) {
+    if (!isAtomicWriteTemp(name) && !name.endsWith('.json.lock')) continue;
+    const p = path.join(dir, name);
+    const stats = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (stats && stats.mtimeMs < cutoff) fs.rmSync(p, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Moves the records an older version kept in settings.json into their own files, then drops the list.
+ * Safe to repeat and to run in two processes at once: a record whose file exists is left alone (the file
+ * is newer), every file is durable before the list is touched, and a crash in between only means the
+ * next start finds the list again and skips what is already moved. An entry that is not a record is
+ * kept in settings.json rather than destroyed.
+ */
+function migrateLegacyRecords(settings: SettingsStore, dir: string): void {
+  const legacy = settings.get(LEGACY_KEY);
+  if (!Array.isArray(legacy)) return;
+  const unreadable: unknown[] = [];
+  for (const r of legacy) {
+    if (!looksLikeRecord(r)) {
+      unreadable.push(r);
+      continue;
+    }
+    const file = path.join(dir, fileNameOf(r.intent_id));
+    withRecordLock(file, () => {
+      if (!fs.existsSync(file)) writeRecordFile(file, r);
+    });
+  }
+  if (unreadable.length === 0) settings.delete(LEGACY_KEY);
+  else if (unreadable.length !== legacy.length) settings.set(LEGACY_KEY, unreadable);
+}
+
 export class WithdrawalStore {
+  private readonly dir: string;
+
   constructor(
-    private readonly settings: SettingsStore,
+    settings: SettingsStore,
     private readonly profile: string,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    if (!path.isAbsolute(settings.path)) throw new Error(`the settings file must have an absolute path, got '${settings.path}'`);
+    this.dir = path.join(path.dirname(settings.path), WITHDRAWALS_FOLDER);
+    ensurePrivateFolder(this.dir);
+    migrateLegacyRecords(settings, this.dir);
+    removeLeftovers(this.dir);
+  }
 
   /** This profile's records, oldest first. */
   list(filter: { wallet?: string; open?: boolean } = {}): TrackedWithdrawal[] {
@@ -84,7 +234,8 @@ export class WithdrawalStore {
   }
 
   get(intentId: string): TrackedWithdrawal | undefined {
-    return this.readAll().find((r) => r.intent_id === intentId && r.profile === this.profile);
+    const r = readRecordFile(this.fileOf(intentId));
+    return r && r.intent_id === intentId && r.profile === this.profile ? r : undefined;
   }
 
   /** Finds a record by its service id. */
@@ -92,28 +243,44 @@ export class WithdrawalStore {
     return this.list().find((r) => r.withdrawal_id === withdrawalId);
   }
 
+  /** Stores a new record durably (fsynced) before returning; an intent already stored is refused. */
   insert(record: TrackedWithdrawal): void {
-    const all = this.readAll();
-    if (all.some((r) => r.intent_id === record.intent_id)) throw new Error(`withdrawal intent ${record.intent_id} is already stored`);
-    this.settings.set(KEY, [...all, record]);
+    if (!looksLikeRecord(record)) throw new WithdrawalStoreError('a withdrawal record needs an intent_id and a profile');
+    const file = this.fileOf(record.intent_id);
+    withRecordLock(file, () => {
+      if (fs.existsSync(file)) throw new Error(`withdrawal intent ${record.intent_id} is already stored`);
+      writeRecordFile(file, record);
+    });
   }
 
   /**
-   * Read-modify-write of one record. The file is re-read first, so a record changed by another process
-   * sharing the data folder (the app and the command line) keeps that process's other changes.
+   * Read-modify-write of one record under its lock. The file is re-read first, so a record changed by
+   * another process sharing the data folder (the app and the command line) keeps that process's other
+   * changes.
    */
   update(intentId: string, patch: Partial<Omit<TrackedWithdrawal, 'intent_id' | 'body' | 'nonce' | 'profile'>>): TrackedWithdrawal {
-    const all = this.readAll();
-    const i = all.findIndex((r) => r.intent_id === intentId);
-    if (i < 0) throw new Error(`withdrawal intent ${intentId} is not stored`);
-    const next = { ...all[i]!, ...patch, updated_at: this.now() };
-    all[i] = next;
-    this.settings.set(KEY, all);
-    return next;
+    const file = this.fileOf(intentId);
+    return withRecordLock(file, () => {
+      const current = readRecordFile(file);
+      if (!current || current.intent_id !== intentId) throw new Error(`withdrawal intent ${intentId} is not stored`);
+      const next = { ...current, ...patch, updated_at: this.now() };
+      writeRecordFile(file, next);
+      return next;
+    });
   }
 
+  private fileOf(intentId: string): string {
+    return path.join(this.dir, fileNameOf(intentId));
+  }
+
+  /** Every record in the folder, oldest signature first (ties by intent id, so the order is stable). */
   private readAll(): TrackedWithdrawal[] {
-    const raw = this.settings.get(KEY);
-    return Array.isArray(raw) ? (raw as TrackedWithdrawal[]) : [];
+    const records: TrackedWithdrawal[] = [];
+    for (const name of fs.readdirSync(this.dir)) {
+      if (!isRecordFileName(name)) continue;
+      const r = readRecordFile(path.join(this.dir, name));
+      if (r) records.push(r);
+    }
+    return records.sort((a, b) => a.signed_at - b.signed_at || (a.intent_id < b.intent_id ? -1 : a.intent_id > b.intent_id ? 1 : 0));
   }
 }

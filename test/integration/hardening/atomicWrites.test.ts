@@ -1,0 +1,82 @@
+/**
+ * Issue 13, point 2, in-process writers: the nonce file, the simulator's state file and the offline
+ * signer's request file. A link planted at the temporary name an old version used (FILE.PID.tmp) or at
+ * the file itself never receives a byte; files are 0600 whatever the umask. (atomicWriter.test.ts tests
+ * the writer under them.)
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Wallet } from 'ethers';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NonceSource } from '../../../src/main/nonces/nonceSource.js';
+import { fileSink } from '../../../src/main/signers/offlineSigner.js';
+import { startSimulator } from '../../../src/sim/index.js';
+import { tempDir } from '../../support/keychain.js';
+
+const root = tempDir('atomic-writes');
+const attacker = path.join(root, 'attacker');
+fs.mkdirSync(attacker);
+let umask: number;
+
+beforeEach(() => {
+  // The most permissive umask: a file's mode must come from the writer, not from the environment.
+  umask = process.umask(0);
+});
+afterEach(() => {
+  process.umask(umask);
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function folder(label: string): string {
+  return fs.mkdtempSync(path.join(root, `${label}-`));
+}
+
+function loot(name: string): string {
+  return path.join(attacker, name);
+}
+
+function mode(p: string): number {
+  return fs.lstatSync(p).mode & 0o777;
+}
+
+describe('a link at the old predictable temporary name receives nothing', () => {
+  it('nonces.json', async () => {
+    const dataDir = folder('nonces');
+    fs.symlinkSync(loot('nonces'), path.join(dataDir, `nonces.json.${process.pid}.tmp`));
+    const nonce = await new NonceSource({ dataDir }).next(Wallet.createRandom().address);
+    expect(nonce).toBeGreaterThan(0);
+    expect(fs.existsSync(loot('nonces'))).toBe(false);
+    expect(mode(path.join(dataDir, 'nonces.json'))).toBe(0o600);
+  });
+
+  it("the simulator's state file (and the folder it creates is 0700)", async () => {
+    const stateFile = path.join(folder('sim'), 'sim', 'state.json');
+    fs.mkdirSync(path.dirname(stateFile), { mode: 0o700 });
+    fs.symlinkSync(loot('sim-state'), `${stateFile}.${process.pid}.tmp`);
+    const sim = await startSimulator({ port: 0, seed: 3, stateFile });
+    await sim.stop();
+    expect(fs.existsSync(loot('sim-state'))).toBe(false);
+    expect(mode(stateFile)).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(stateFile, 'utf8'))).toMatchObject({ version: 1 });
+
+    const fresh = path.join(folder('sim-fresh'), 'made-by-sim', 'state.json');
+    const again = await startSimulator({ port: 0, seed: 3, stateFile: fresh });
+    await again.stop();
+    expect(mode(path.dirname(fresh))).toBe(0o700);
+    expect(mode(fresh)).toBe(0o600);
+  });
+});
+
+describe('a link at the file itself is refused, and its target untouched', () => {
+  it("the offline signer's request file", async () => {
+    const dir = folder('request');
+    const target = path.join(dir, 'request.json');
+    fs.writeFileSync(loot('request'), 'unchanged');
+    fs.symlinkSync(loot('request'), target);
+    await expect(fileSink(target)('{"request":1}')).rejects.toMatchObject({ code: 'OFFLINE_IO', message: expect.stringContaining('symbolic link') });
+    expect(fs.readFileSync(loot('request'), 'utf8')).toBe('unchanged');
+    expect(fs.lstatSync(target).isSymbolicLink()).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual(['request.json']);
+  });
+
+});
