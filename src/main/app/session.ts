@@ -8,10 +8,10 @@
  * Profile switches and shutdown run one at a time. A review never crosses to another wallet or profile
  * (its scope), and a wallet change clears them.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sameAddress } from '../../shared/identity/index.js';
 import { eventWireChannel, type EventName, type IpcEventPayload, type ProfileName, type WalletView } from '../../shared/ipc.js';
+import { ensurePrivateFolder } from '../files/privateFolder.js';
 import { resolveProfile, simProfile, type Profile } from '../profiles/profiles.js';
 import { InferenceKeyStore } from '../services/assistant/apiKeyStore.js';
 import { accountReadsOf } from '../services/assistant/accountContext.js';
@@ -155,7 +155,8 @@ export class Session {
     if (name === 'sim') {
       if (!this.options.startSimulator) throw new OperationError('NO_SIMULATOR', 'this build cannot start the simulator', { kind: 'internal' });
       const stateFile = path.join(this.options.dataDir, 'sim', 'state.json');
-      await fs.mkdir(path.dirname(stateFile), { recursive: true });
+      // Inside the private data folder, and private itself (the state holds every paper account).
+      ensurePrivateFolder(path.dirname(stateFile));
       sim = await this.options.startSimulator({ stateFile });
       profile = simProfile(sim.urls, this.options.dataDir);
     } else {

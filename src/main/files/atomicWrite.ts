@@ -19,12 +19,17 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { open, rename, unlink, lstat } from 'node:fs/promises';
 import path from 'node:path';
+import type { ClassifiedError } from '../../shared/errorKinds.js';
 
 /** Files Perps Desk writes are readable by their owner only. */
 export const PRIVATE_FILE_MODE = 0o600;
 
 /** Why a write was refused before anything was written. */
-export class UnsafeTargetError extends Error {
+export class UnsafeTargetError extends Error implements ClassifiedError {
+  readonly errorKind = 'rejected' as const;
+  readonly errorCode = 'UNSAFE_OUTPUT_FILE';
+  readonly errorHint = 'Choose a path that is not a symbolic link, preferably in a folder only you can write to.';
+
   constructor(
     readonly file: string,
     reason: string,

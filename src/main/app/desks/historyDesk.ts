@@ -4,9 +4,9 @@
  * a table scrolling through windows sees one consistent list and the service is not walked again for
  * each window; new activity (a 'history.changed' event) and a wallet or profile change drop the copy.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { IpcResponse } from '../../../shared/ipc.js';
+import { writeFileAtomic } from '../../files/atomicWrite.js';
 import { historyCsv, historyHasMarkets, readHistory, type History, type HistoryKind } from '../../services/reads/history.js';
 import type { Session } from '../session.js';
 import { depositView, fillView, fundingView, listedOrderView, withdrawalRowView } from '../views.js';
@@ -79,7 +79,7 @@ export class HistoryDesk {
       filters: [{ name: 'CSV', extensions: ['csv'] }],
     });
     if (file === null) return { saved: false, file_name: null, rows: history.rows.length };
-    await fs.writeFile(file, csv, 'utf8');
+    await writeFileAtomic(file, csv);
     return { saved: true, file_name: path.basename(file), rows: history.rows.length };
   }
 }

@@ -5,6 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { IpcResponse, KeystoreChoice, WalletView } from '../../../shared/ipc.js';
+import { writeFileAtomic } from '../../files/atomicWrite.js';
 import { ValidationError } from '../../services/errors.js';
 import { checkAddress } from '../../services/keys/common.js';
 import type { DerivationScheme } from '../../signers/ledger/derivationPaths.js';
@@ -84,7 +85,7 @@ export class WalletDesk {
     if (doc === null) throw new ValidationError('no offline signature request is waiting with that id', { field: 'prompt_id', code: 'UNKNOWN_PROMPT' });
     const file = await this.dialogs.chooseSaveFile({ title: 'Save the signing request', defaultName: 'perps-signing-request.json', filters: [{ name: 'JSON', extensions: ['json'] }] });
     if (file === null) return { saved: false, file_name: null };
-    await fs.writeFile(file, doc, 'utf8');
+    await writeFileAtomic(file, doc);
     return { saved: true, file_name: path.basename(file) };
   }
 
