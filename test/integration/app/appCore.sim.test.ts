@@ -5,6 +5,7 @@
  * TP + SL) with its events (order status, fills, positions, marks; throttled), history windows and CSV
  * export, closing the position, a withdrawal followed to COMPLETED, and the key revoked.
  */
+import { Wallet } from 'ethers';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,7 +65,11 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     expect(choice!.address).toBe(keystore.wallet.address);
     // The renderer never sees the path, only a token.
     expect(JSON.stringify(choice)).not.toContain(h.dataDir);
-    expect(await h.fail('wallet:connectKeystore', { file_token: choice!.file_token, password: 'wrong' })).toMatchObject({ code: 'VALIDATION', reason: 'WRONG_PASSWORD' });
+    const wrong = await h.fail('wallet:connectKeystore', { file_token: choice!.file_token, password: 'wrong' });
+    expect(wrong).toMatchObject({ code: 'VALIDATION', reason: 'WRONG_PASSWORD' });
+    // Main keeps paths: the page is told which keystore by its name, never where it lives.
+    expect(JSON.stringify(wrong)).toContain('main-wallet.json');
+    expect(JSON.stringify(wrong)).not.toContain(h.dataDir);
     const view = await h.call('wallet:connectKeystore', { file_token: choice!.file_token, password: PASSWORD });
     expect(view.address).toBe(keystore.wallet.address);
     expect(view.signer).toMatchObject({ kind: 'keystore', label: 'Keystore main-wallet.json' });
@@ -72,6 +77,23 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     // A used token cannot be replayed.
     expect((await h.fail('wallet:connectKeystore', { file_token: choice!.file_token, password: PASSWORD })).reason).toBe('UNKNOWN_FILE_TOKEN');
     await h.waitFor('a session event with the wallet', () => h.eventsOf<IpcEventPayload<'session'>>('session').some((e) => e.payload.wallet.address === wallet));
+  });
+
+  it('the page can name only PERPS_ variables as a key source, and learns nothing of the others', async () => {
+    h.env['HOME_KEY_PROBE'] = '0x' + '11'.repeat(32);
+    const probe = await h.fail('wallet:connectEnv', { variable: 'HOME_KEY_PROBE' });
+    expect(probe).toMatchObject({ code: 'INVALID_PAYLOAD', field: 'variable' });
+    expect(JSON.stringify(probe)).not.toMatch(/hex|private key|secp256k1/i);
+    expect((await h.fail('wallet:connectEnv', { variable: 'PATH' })).code).toBe('INVALID_PAYLOAD');
+    expect((await h.fail('wallet:connectEnv', { variable: 'PERPS_NOT_SET_HERE' })).reason).toBe('ENV_KEY_MISSING');
+    expect((await h.call('wallet:current', {})).address).toBe(wallet);
+  });
+
+  it('authorizes only trading keys held in this keychain: a key the page names is refused before signing', async () => {
+    const foreign = Wallet.createRandom().address;
+    const refused = await h.fail('keys:review', { action: 'authorize', agent: foreign, expires_in_days: 30 });
+    expect(refused).toMatchObject({ code: 'VALIDATION', reason: 'AGENT_NOT_LOCAL' });
+    expect((await h.call('keys:list', {})).keys.some((k) => k.agent === foreign)).toBe(false);
   });
 
   it('creates a trading key in the keychain and authorizes exactly the reviewed typed data', async () => {

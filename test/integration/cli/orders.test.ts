@@ -98,6 +98,14 @@ describe.concurrent('perps order / orders / position / margin / positions / hist
     expect(r.code).toBe(2);
     expect((r.json as J).error).toMatchObject({ code: 'VALIDATION_ERROR', exit_code: 2 });
     expect((r.json as J).error.message).toMatch(/limit_price.*tick_size/);
+    // A decimal of any length used to be signed and posted: now the 64-character bound of every input
+    // door applies before signing (exit 2), however the size is written.
+    const huge = await perps(['--json', 'order', 'place', '--wallet', u.wallet, '--market', SYM, '--side', 'buy', '--size', '1'.repeat(80), '--type', 'limit', '--price', priceAt(m, mark, 0.9)]);
+    expect(huge.code).toBe(2);
+    expect((huge.json as J).error.message).toMatch(/at most 64 characters/);
+    const hugeBatch = path.join(w.dataDir, `huge-${u.wallet}.json`);
+    fs.writeFileSync(hugeBatch, JSON.stringify([{ market: SYM, side: 'BUY', size: '0.' + '1'.repeat(200), order_type: 'LIMIT', limit_price: priceAt(m, mark, 0.9) }]));
+    expect((await perps(['--json', 'order', 'batch', '--wallet', u.wallet, hugeBatch])).code).toBe(2);
     // Bad usage (a missing required option) is 2 as well.
     const usage = await perps(['--json', 'order', 'place', '--wallet', u.wallet, '--market', SYM, '--size', '1']);
     expect(usage.code).toBe(2);
