@@ -16,7 +16,7 @@ import path from 'node:path';
 import type Conf from 'conf';
 import { getProperty, hasProperty } from 'dot-prop';
 import { PRIVATE_FILE_MODE } from '../files/atomicWrite.js';
-import { ensurePrivateFolder, tightenMode } from '../files/privateFolder.js';
+import { PRIVATE_FOLDER_MODE, ensurePrivateFolder, tightenMode } from '../files/privateFolder.js';
 
 export interface SettingsStore {
   get(key: string): unknown;
@@ -80,10 +80,16 @@ function loadConf(): ConfClass {
  * that is not valid JSON is an error here as it is in conf.
  */
 export function openNodeSettings(dataDir: string, name = SETTINGS_NAME): SettingsStore {
-  const options = settingsFileOptions(dataDir, name);
+  if (!path.isAbsolute(dataDir)) throw new Error(`settings folder must be an absolute path, got '${dataDir}'`);
   const file = path.join(dataDir, `${name}.json`);
+  // A folder or file an older version left readable by others is tightened now; a folder that is not
+  // there yet is made (private) by the first write, so a command that only reads creates nothing.
+  if (fs.existsSync(dataDir)) {
+    tightenMode(dataDir, PRIVATE_FOLDER_MODE);
+    tightenMode(file, PRIVATE_FILE_MODE);
+  }
   let conf: Conf<Record<string, unknown>> | undefined;
-  const writer = (): Conf<Record<string, unknown>> => (conf ??= new (loadConf())<Record<string, unknown>>({ ...options, configName: name, projectName: 'perps-desk' }));
+  const writer = (): Conf<Record<string, unknown>> => (conf ??= new (loadConf())<Record<string, unknown>>({ ...settingsFileOptions(dataDir, name), configName: name, projectName: 'perps-desk' }));
   const stored = (): Record<string, unknown> => {
     let text: string;
     try {

@@ -7,6 +7,9 @@
  * The services only read from these; the integration tests (test/integration/...) cover the same steps
  * against the simulator over real HTTP.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Wallet } from 'ethers';
 import type { Profile } from '../../../src/main/profiles/profiles.js';
 import type { ServiceContext } from '../../../src/main/services/serviceContext.js';
@@ -70,7 +73,8 @@ export class FakeVault {
 
 export class FakeSettings {
   readonly values = new Map<string, unknown>();
-  readonly path = '/nonexistent/perps-unit/settings.json';
+  /** A fresh folder each: stores that keep files beside settings.json (withdrawal records) never share one. */
+  readonly path = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'perps-unit-')), 'settings.json');
   get(key: string): unknown {
     // A deep copy, as a JSON file would give: no caller can change a stored value in place.
     const v = this.values.get(key);
