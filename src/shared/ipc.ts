@@ -320,6 +320,8 @@ export const SigningReviewSchema = z.object({
   signer: z.object({ kind: z.enum(['keystore', 'env', 'offline', 'ledger', 'trading-key']), address }),
   /** Plain-language lines describing exactly what signing authorizes. */
   summary: z.array(z.string()),
+  /** What the person should weigh before signing (a key this machine does not hold, ...). */
+  warnings: z.array(z.string()),
   digest: hex32,
   typed_data: TypedDataViewSchema,
   /** Unix ms after which the review id is refused (preview again). */
@@ -358,6 +360,15 @@ export const KeyReviewRequestSchema = z.strictObject({
   action: z.enum(['authorize', 'renew', 'revoke']),
   agent: address,
   /** authorize/renew: lifetime in days, default 90, at most 180. */
+  expires_in_days: z.number().positive().max(180).optional(),
+});
+
+/**
+ * Authorizing a trading key this machine does not hold (made on another device, the key ceremony): its own
+ * channel, because main shows its own warning first and keys:review refuses such an agent.
+ */
+export const ForeignKeyReviewRequestSchema = z.strictObject({
+  agent: address,
   expires_in_days: z.number().positive().max(180).optional(),
 });
 
@@ -802,6 +813,7 @@ export const IPC_CHANNELS = {
   'keys:list': { request: empty, response: TradingKeyListSchema },
   'keys:create': { request: CreateKeyRequestSchema, response: CreatedKeySchema },
   'keys:review': { request: KeyReviewRequestSchema, response: SigningReviewSchema },
+  'keys:reviewForeign': { request: ForeignKeyReviewRequestSchema, response: SigningReviewSchema },
   'keys:authorize': { request: ReviewIdRequestSchema, response: AuthorizeResultSchema },
   'keys:renew': { request: ReviewIdRequestSchema, response: AuthorizeResultSchema },
   'keys:revoke': { request: ReviewIdRequestSchema, response: RevokeResultSchema },

@@ -32,6 +32,7 @@ export const CHANNEL_NAMES = [
   'keys:list',
   'keys:create',
   'keys:review',
+  'keys:reviewForeign',
   'keys:authorize',
   'keys:renew',
   'keys:revoke',

@@ -71,6 +71,7 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'keys:list': {},
   'keys:create': { name: 'fuzz' },
   'keys:review': { action: 'authorize', agent: '0x' + 'b'.repeat(40), expires_in_days: 30 },
+  'keys:reviewForeign': { agent: '0x' + 'b'.repeat(40), expires_in_days: 30 },
   'keys:authorize': { review_id: 'r1' },
   'keys:renew': { review_id: 'r1' },
   'keys:revoke': { review_id: 'r1' },

@@ -94,6 +94,20 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     const refused = await h.fail('keys:review', { action: 'authorize', agent: foreign, expires_in_days: 30 });
     expect(refused).toMatchObject({ code: 'VALIDATION', reason: 'AGENT_NOT_LOCAL' });
     expect((await h.call('keys:list', {})).keys.some((k) => k.agent === foreign)).toBe(false);
+
+    // The separate flow for a key made on another device: main's own dialog first; a "no" prepares nothing.
+    h.nextConfirm = false;
+    expect((await h.fail('keys:reviewForeign', { agent: foreign, expires_in_days: 7 })).code).toBe('FOREIGN_KEY_NOT_CONFIRMED');
+    expect(h.confirmations.at(-1)?.message).toContain(foreign);
+    h.nextConfirm = true;
+    const review = await h.call('keys:reviewForeign', { agent: foreign, expires_in_days: 7 });
+    expect(review.primary_type).toBe('AuthorizeAgent');
+    expect(review.warnings.join(' ')).toMatch(/does not hold/);
+    const authorized = await h.call('keys:authorize', { review_id: review.review_id });
+    expect(authorized).toMatchObject({ agent: foreign, stored_locally: false });
+    expect((await h.call('keys:list', {})).keys.find((k) => k.agent === foreign)).toMatchObject({ status: 'ACTIVE', stored_locally: false });
+    // Revoked again, so it plays no part in the rest of this session.
+    await h.call('keys:revoke', { review_id: (await h.call('keys:review', { action: 'revoke', agent: foreign })).review_id });
   });
 
   it('creates a trading key in the keychain and authorizes exactly the reviewed typed data', async () => {

@@ -59,7 +59,29 @@ export class KeysDesk {
     else if (req.action === 'renew') prepared = await prepareRenew(ctx, { wallet, agent: req.agent, ...days });
     else prepared = await prepareAuthorize(ctx, { wallet, agent: req.agent, agentOrigin: 'local', ...days });
     const entry = this.session.reviews.put('key', this.session.scope(), this.session.reviewTtl('custody'), prepared);
-    return signingReview(entry.id, entry.validUntil, signer, prepared.requests[0]!.typedData);
+    return signingReview(entry.id, entry.validUntil, signer, prepared.requests[0]!.typedData, prepared.view.warnings);
+  }
+
+  /**
+   * Authorizing a key this machine does not hold (created on another device): main first shows its own
+   * warning (a native dialog the page can neither draw nor answer), and only then prepares the
+   * authorization, whose review repeats the warning.
+   */
+  async reviewForeign(req: { agent: string; expires_in_days?: number | undefined }): Promise<SigningReview> {
+    const ctx = this.session.ctx();
+    const wallet = this.session.wallet.requireAddress();
+    const signer = this.session.wallet.requireSigner();
+    const yes = await this.session.options.adapters.dialogs.confirm({
+      title: 'Authorize a key from another device',
+      message: `Give trading rights over ${wallet} to ${req.agent}?`,
+      detail:
+        'This key is not in this computer\'s keychain. Once authorized, whoever holds it can place and cancel orders and move margin for your account (not withdraw) until it expires or you revoke it. Continue only if you created this key yourself on another device.',
+      confirmLabel: 'Review the authorization',
+    });
+    if (!yes) throw new OperationError('FOREIGN_KEY_NOT_CONFIRMED', 'authorizing a key from another device was declined; nothing was prepared or signed', { hint: 'Create the key here instead (New trading key).' });
+    const prepared = await prepareAuthorize(ctx, { wallet, agent: req.agent, agentOrigin: 'foreign', ...(req.expires_in_days !== undefined ? { expiresInDays: req.expires_in_days } : {}) });
+    const entry = this.session.reviews.put('key', this.session.scope(), this.session.reviewTtl('custody'), prepared as KeyPrepared);
+    return signingReview(entry.id, entry.validUntil, signer, prepared.requests[0]!.typedData, prepared.view.warnings);
   }
 
   private take<A extends KeyPrepared['action']>(reviewId: string, action: A): Extract<KeyPrepared, { action: A }> {

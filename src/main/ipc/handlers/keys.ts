@@ -7,6 +7,7 @@ export function keysHandlers(desk: KeysDesk): HandlerGroup<'keys'> {
     'keys:list': () => desk.list(),
     'keys:create': (r) => desk.create(r),
     'keys:review': (r) => desk.review(r),
+    'keys:reviewForeign': (r) => desk.reviewForeign(r),
     'keys:authorize': (r) => desk.authorize(r),
     'keys:renew': (r) => desk.renew(r),
     'keys:revoke': (r) => desk.revoke(r),

@@ -16,11 +16,18 @@ type Result = IpcResponse<'keys:authorize'> | IpcResponse<'keys:revoke'>;
 
 const VERB: Record<KeyAction, string> = { authorize: 'Sign and authorize', renew: 'Sign and renew', revoke: 'Sign and revoke' };
 
-export function KeyReview({ action, agent, days, onDone, onCancel }: { action: KeyAction; agent: string; days?: number; onDone: (r: Result) => void; onCancel?: () => void }) {
+/**
+ * `foreign`: the agent was created on another device. Main asks its own confirmation first and the review
+ * carries its warning; the page cannot skip either.
+ */
+export function KeyReview({ action, agent, days, foreign = false, onDone, onCancel }: { action: KeyAction; agent: string; days?: number; foreign?: boolean; onDone: (r: Result) => void; onCancel?: () => void }) {
   const client = useQueryClient();
   const review = useQuery({
-    queryKey: ['keys', 'review', action, agent, days ?? null],
-    queryFn: () => unwrap(perps().keys.review({ action, agent, ...(action !== 'revoke' && days ? { expires_in_days: days } : {}) })),
+    queryKey: ['keys', 'review', action, agent, days ?? null, foreign],
+    queryFn: () =>
+      foreign
+        ? unwrap(perps().keys.reviewForeign({ agent, ...(days ? { expires_in_days: days } : {}) }))
+        : unwrap(perps().keys.review({ action, agent, ...(action !== 'revoke' && days ? { expires_in_days: days } : {}) })),
     // A review carries a nonce and a short validity: never reuse a cached one.
     gcTime: 0,
     staleTime: Infinity,

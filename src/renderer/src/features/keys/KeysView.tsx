@@ -34,6 +34,7 @@ export function KeysView() {
   const keys = useKeys();
   const [pending, setPending] = useState<Pending>(null);
   const [adding, setAdding] = useState(false);
+  const [foreign, setForeign] = useState(false);
   const [renewDays, setRenewDays] = useState('90');
   return (
     <div className="view-pad">
@@ -41,6 +42,9 @@ export function KeysView() {
         <h1>Trading keys</h1>
         <span className="muted">Keys sign orders for your account. They can never withdraw, and revoking one takes effect at once.</span>
         <span className="grow" style={{ flex: 1 }} />
+        <Button variant="ghost" onClick={() => setForeign(true)}>
+          Key from another device…
+        </Button>
         <Button variant="primary" onClick={() => setAdding(true)}>
           New trading key
         </Button>
@@ -133,6 +137,7 @@ export function KeysView() {
         </Dialog>
       )}
       {adding && <AddKeyDialog onClose={() => setAdding(false)} />}
+      {foreign && <ForeignKeyDialog onClose={() => setForeign(false)} />}
     </div>
   );
 }
@@ -174,6 +179,53 @@ function AddKeyDialog({ onClose }: { onClose: () => void }) {
             pushToast({ tone: 'success', title: 'Trading key authorized' });
             onClose();
           }}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+/**
+ * Authorizing a key created on another device (the other half of the key ceremony): the key is not in
+ * this keychain, so main asks its own confirmation before the review, and the review says so again.
+ */
+function ForeignKeyDialog({ onClose }: { onClose: () => void }) {
+  const [agent, setAgent] = useState('');
+  const [days, setDays] = useState('90');
+  const [reviewing, setReviewing] = useState(false);
+  const valid = /^0x[0-9a-fA-F]{40}$/.test(agent.trim());
+  return (
+    <Dialog open title="Authorize a key from another device" onClose={onClose} width={640}>
+      {!reviewing ? (
+        <div className="stack">
+          <p className="notice notice-warn" role="note">
+            Only for a key you created yourself on another device. Whoever holds it can trade for your account (never withdraw) until it
+            expires or you revoke it.
+          </p>
+          <div className="grid2">
+            <TextField label="Trading key address" value={agent} placeholder="0x…" spellCheck={false} onChange={(e) => setAgent(e.target.value)} error={agent && !valid ? 'An address is 0x and 40 hex characters' : undefined} />
+            <SelectField label="Lifetime" value={days} onChange={(e) => setDays(e.target.value)} options={DAYS} />
+          </div>
+          <div className="actions">
+            <Button variant="ghost" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button variant="primary" disabled={!valid} onClick={() => setReviewing(true)}>
+              Continue
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <KeyReview
+          action="authorize"
+          foreign
+          agent={agent.trim()}
+          days={Number(days)}
+          onDone={() => {
+            pushToast({ tone: 'success', title: 'Key from another device authorized' });
+            onClose();
+          }}
+          onCancel={() => setReviewing(false)}
         />
       )}
     </Dialog>

@@ -105,6 +105,11 @@ export function SigningReviewView({ review, title }: { review: SigningReview; ti
         <dt>Signer address</dt>
         <dd className="addr">{review.signer.address}</dd>
       </div>
+      {review.warnings.map((w) => (
+        <p key={w} className="notice notice-warn" role="alert">
+          {w}
+        </p>
+      ))}
       {review.summary.length > 0 && (
         <ul className="summary-lines" aria-label="Summary">
           {review.summary.map((line) => (
