@@ -8,3 +8,4 @@ export * from './schemas/account.js';
 export * from './schemas/companion.js';
 export * from './marketRules.js';
 export * from './tradingMath.js';
+export * from './riskMath.js';
