@@ -53,10 +53,12 @@ import {
   TransferViewSchema,
   TransfersSchema,
 } from './ipcCompanion.js';
+import { AccountHealthViewSchema, LiquidationWarningPctSchema, POSITION_RISK_FIELDS, RiskWarningEventSchema } from './ipcRisk.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
 export type { ChannelName, EventName, StreamEventName, PromptEventName } from './ipcChannels.js';
 export * from './ipcCompanion.js';
+export * from './ipcRisk.js';
 
 // ---- errors and results -------------------------------------------------------------------------------
 
@@ -580,6 +582,8 @@ export const PositionViewSchema = z.object({
   closeable: dec,
   status: z.string(),
   version: z.number().int(),
+  // Risk (issue 14): liquidation estimate, its distance, the armed TP/SL, why closeable is 0 (ipcRisk.ts).
+  ...POSITION_RISK_FIELDS,
 });
 export type PositionView = z.infer<typeof PositionViewSchema>;
 
@@ -739,6 +743,8 @@ export const SettingsSchema = z.object({
   /** Keys expiring within this many days are flagged and reported by keyExpiry events. */
   key_expiry_warning_days: z.number().int().min(1).max(90),
   theme: z.enum(['dark', 'light']),
+  /** Warn (riskWarning event, notification) when a position's mark is within this percent of its liquidation estimate. */
+  liquidation_warning_pct: LiquidationWarningPctSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z.strictObject({
@@ -749,6 +755,7 @@ export const SettingsPatchSchema = z.strictObject({
   confirm_orders: z.boolean().optional(),
   key_expiry_warning_days: z.number().int().min(1).max(90).optional(),
   theme: z.enum(['dark', 'light']).optional(),
+  liquidation_warning_pct: LiquidationWarningPctSchema.optional(),
 });
 
 export const NotificationPrefsSchema = z.object({
@@ -760,6 +767,8 @@ export const NotificationPrefsSchema = z.object({
   withdrawals: z.boolean(),
   /** When a trading key enters the expiry warning window or expires. */
   key_expiry: z.boolean(),
+  /** When a position's mark comes within the warning distance of its liquidation estimate (once per crossing). */
+  liquidation_warning: z.boolean(),
 });
 export type NotificationPrefs = z.infer<typeof NotificationPrefsSchema>;
 export const NotificationPrefsPatchSchema = z.strictObject({
@@ -767,6 +776,7 @@ export const NotificationPrefsPatchSchema = z.strictObject({
   trigger_fires: z.boolean().optional(),
   withdrawals: z.boolean().optional(),
   key_expiry: z.boolean().optional(),
+  liquidation_warning: z.boolean().optional(),
 });
 
 /**
@@ -821,6 +831,7 @@ export const IPC_CHANNELS = {
   'funding:depositInfo': { request: empty, response: DepositInfoSchema },
   'funding:faucet': { request: FaucetRequestSchema, response: FaucetResultSchema },
   'account:balance': { request: empty, response: BalanceViewSchema },
+  'account:health': { request: empty, response: AccountHealthViewSchema },
 
   'markets:list': { request: empty, response: MarketsListSchema },
   'markets:candles': { request: CandlesRequestSchema, response: CandlesSchema },
@@ -946,6 +957,8 @@ export const IPC_EVENTS = {
   transfers: z.object({ transfers: z.array(TransferViewSchema) }),
   /** Offline signer: show/export the request, answer with prompt:respondOfflineSignature. */
   offlineSignatureRequest: OfflineSignatureRequestSchema,
+  /** Positions within the warning distance of their liquidation estimate (the latest set; empty clears). */
+  riskWarning: RiskWarningEventSchema,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type IpcEventPayload<E extends EventName> = z.infer<(typeof IPC_EVENTS)[E]>;

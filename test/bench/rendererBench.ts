@@ -91,6 +91,11 @@ function position(m: MarketView, i: number): PositionView {
     closeable: '1.5',
     status: 'OPEN',
     version: 1,
+    liquidation_price: null,
+    liquidation_distance: null,
+    tp: null,
+    sl: null,
+    closeable_note: null,
   };
 }
 
@@ -167,8 +172,8 @@ function syntheticMain(historyRows: number): Handlers {
       environment: 'Testnet',
       keys: [{ agent: AGENT, name: 'bench', status: 'ACTIVE', listed: true, stored_locally: true, expires_at: now + 30 * 86_400_000, expires_in_ms: 30 * 86_400_000, expiring_soon: false, created_at: now }],
     }),
-    'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark' }),
-    'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true }),
+    'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark', liquidation_warning_pct: 10 }),
+    'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true }),
     'account:balance': async () => ({ wallet: WALLET, account_id: `${WALLET}${'0'.repeat(24)}`, free_balance: '100000' }),
     'markets:list': async () => ({ markets: MARKETS, at: now }),
     'markets:candles': async (r) => candles(r.market),

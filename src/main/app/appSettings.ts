@@ -17,7 +17,7 @@ const AIRGAP_FINGERPRINT_KEY = 'airgap.fingerprint';
 const AIRGAP_PATH_KEY = 'airgap.path';
 export const DEFAULT_AIRGAP_PATH = "m/44'/60'/0'/0/0";
 
-export const DEFAULT_NOTIFICATIONS: NotificationPrefs = { fills: true, trigger_fires: true, withdrawals: true, key_expiry: true };
+export const DEFAULT_NOTIFICATIONS: NotificationPrefs = { fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true };
 
 export interface RememberedWallet {
   address: string;

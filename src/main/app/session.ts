@@ -241,6 +241,7 @@ export class Session {
       send: (event, payload) => this.send(event, payload),
       notify: (kind, title, body) => this.notify(kind, title, body),
       keyWarningDays: () => this.appSettings.settings().key_expiry_warning_days,
+      liquidationWarningPct: () => this.appSettings.settings().liquidation_warning_pct,
     });
     s.pumps = pumps;
     pumps.start().catch((err: unknown) => this.logger.warn(`[app] starting the event streams failed: ${(err as Error).message}`));

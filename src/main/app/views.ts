@@ -17,6 +17,7 @@ import type {
 import type { Deposit, FundingPayment, ListedOrder, Market, Position, Withdrawal } from '../../shared/protocol/index.js';
 import type { TrackedWithdrawal } from '../services/money/withdrawalStore.js';
 import type { TrackedOrder } from '../services/orders/orderTracker.js';
+import { positionRiskView, type PositionRiskInputs } from '../services/reads/positionRisk.js';
 import type { VenueAssetCtx } from '../venue/schemas.js';
 import type { Fill } from '../../shared/protocol/index.js';
 
@@ -141,33 +142,13 @@ export function trackedWithdrawalView(r: TrackedWithdrawal): TrackedWithdrawalVi
   };
 }
 
-/** PnL from the mark: size x (mark - entry); return on the posted isolated margin. */
-export function positionView(p: Position, mark: string | undefined): PositionView {
-  const size = new Decimal(p.size);
-  const view: PositionView = {
-    id: p.id,
-    market: p.market,
-    side: size.isNeg() ? 'SHORT' : 'LONG',
-    size: p.size,
-    entry_price: p.entry_price,
-    mark: mark ?? null,
-    notional: null,
-    unrealized_pnl: null,
-    return_on_margin: null,
-    isolated_margin: p.isolated_margin,
-    closeable: p.closeable,
-    status: p.status,
-    version: p.version,
-  };
-  if (mark !== undefined) {
-    const m = new Decimal(mark);
-    const pnl = size.times(m.minus(p.entry_price));
-    view.notional = fixed(size.abs().times(m), MONEY_PLACES);
-    view.unrealized_pnl = fixed(pnl, MONEY_PLACES);
-    const margin = new Decimal(p.isolated_margin);
-    if (margin.gt(0)) view.return_on_margin = fixed(pnl.div(margin), RATIO_PLACES);
-  }
-  return view;
+/**
+ * PnL from the mark: size x (mark - entry); return on the posted isolated margin; with the market and the
+ * armed triggers, the liquidation estimate and the TP/SL too (services/reads/positionRisk.ts, shared with
+ * the command line).
+ */
+export function positionView(p: Position, mark: string | undefined, risk: Omit<PositionRiskInputs, 'mark'> = {}): PositionView {
+  return positionRiskView(p, { ...risk, mark });
 }
 
 export function orderStatusUpdate(o: TrackedOrder): OrderStatusUpdate {

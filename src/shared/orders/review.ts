@@ -54,6 +54,15 @@ export const OrderReviewSchema = z.object({
   margin_required: decimalOut,
   /** The free balance read at prepare time (margin and fees come out of it). */
   free_balance: decimalOut.nullable(),
+  /**
+   * The position this order would leave on its market (src/shared/protocol/riskMath.ts), an estimate: the
+   * legs that trade now or rest fill at their price (a MARKET leg at the mark), a standalone trigger at its
+   * fire price, attached TP/SL legs are left out. Liquidation is the estimate for that position. Null when
+   * the order would leave the market flat.
+   */
+  position_after: z
+    .object({ size: decimalOut, entry_price: decimalOut, isolated_margin: decimalOut, liquidation_price: decimalOut.nullable() })
+    .nullable(),
   warnings: z.array(z.string()),
 });
 export type OrderReview = z.infer<typeof OrderReviewSchema>;

@@ -1,14 +1,15 @@
 /**
- * funding:*, account:balance and withdraw:* — where to deposit, the simulator's faucet, the free balance,
- * and withdrawals: withdraw:preview prepares one (checked against /config and the balance, its nonce
+ * funding:*, account:balance, account:health and withdraw:* — where to deposit, the simulator's faucet, the
+ * free balance, the account's computed health figures, and withdrawals: withdraw:preview prepares one (checked against /config and the balance, its nonce
  * reserved, one intent id per preview) and keeps the Prepared; withdraw:submit signs exactly that with the
  * connected custody signer, stores it and sends it (a second submit of one review can never sign twice).
  */
-import type { BalanceView, DepositInfo, IpcResponse, TrackedWithdrawalView, WithdrawPreview } from '../../../shared/ipc.js';
+import type { AccountHealthView, BalanceView, DepositInfo, IpcResponse, TrackedWithdrawalView, WithdrawPreview } from '../../../shared/ipc.js';
 import { Decimal, parseDecimal } from '../../../shared/decimal/index.js';
 import { OperationError, ValidationError } from '../../services/errors.js';
 import { balanceOf, depositInfo } from '../../services/money/funds.js';
 import { listTrackedWithdrawals, parseWithdrawAmount, prepareWithdraw, submitWithdraw, type PreparedWithdraw } from '../../services/money/withdrawals.js';
+import { readAccountHealth } from '../../services/reads/accountHealth.js';
 import type { Session } from '../session.js';
 import { simDeposit } from '../simulator.js';
 import { trackedWithdrawalView } from '../views.js';
@@ -40,6 +41,12 @@ export class FundsDesk {
 
   async balance(): Promise<BalanceView> {
     return balanceOf(this.session.ctx(), this.session.wallet.requireAddress());
+  }
+
+  /** Equity, maintenance margin, margin ratio, leverage, withdrawable: computed (no equity endpoint), priced at the streamed marks. */
+  async health(): Promise<AccountHealthView> {
+    const pumps = this.session.pumps;
+    return readAccountHealth(this.session.ctx(), this.session.wallet.requireAddress(), pumps ? { marks: (m) => pumps.latestMark(m) } : {});
   }
 
   async previewWithdraw(req: { amount: string }): Promise<WithdrawPreview> {

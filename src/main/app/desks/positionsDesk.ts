@@ -6,7 +6,9 @@
 import type { IpcResponse, PositionView } from '../../../shared/ipc.js';
 import { prepareMargin, submitMargin } from '../../services/positions/margin.js';
 import { prepareClose, prepareReverse, submitClose, submitReverse } from '../../services/positions/closePosition.js';
-import { readPositions } from '../../services/reads/accountReads.js';
+import type { Position } from '../../../shared/protocol/index.js';
+import { walletIds } from '../../services/orders/orderContext.js';
+import { readPositionViews } from '../../services/reads/positionRisk.js';
 import type { Session } from '../session.js';
 import { positionView } from '../views.js';
 
@@ -27,9 +29,16 @@ export class PositionsDesk {
   async list(): Promise<{ positions: PositionView[]; at: number }> {
     const pumps = this.session.pumps;
     if (pumps) return { positions: await pumps.refreshPositions(), at: Date.now() };
-    // Without running streams there are no marks yet: positions come back without PnL.
-    const rows = await readPositions(this.session.ctx(), this.wallet());
-    return { positions: rows.map((p) => positionView(p, undefined)), at: Date.now() };
+    // Without running streams the marks are read from the venue once.
+    const { positions } = await readPositionViews(this.session.ctx(), this.wallet());
+    return { positions, at: Date.now() };
+  }
+
+  /** A position after an action, priced like the stream's (mark, liquidation estimate, armed TP/SL). */
+  private async riskView(p: Position): Promise<PositionView> {
+    const ctx = this.session.ctx();
+    const [markets, triggers] = await Promise.all([ctx.config.markets(), ctx.api.positionTriggers(walletIds(this.wallet()).wallet)]);
+    return positionView(p, this.mark(p.market), { market: markets.find((m) => m.symbol === p.market), triggers: triggers.orders });
   }
 
   async close(req: { market: string; slippage_bps?: number | undefined }): Promise<IpcResponse<'positions:close'>> {
@@ -42,7 +51,7 @@ export class PositionsDesk {
       closed: res.closed,
       order_id: res.order.order_id,
       cancelled_triggers: res.cancelled_triggers.length,
-      position_after: res.position_after ? positionView(res.position_after, this.mark(res.market)) : null,
+      position_after: res.position_after ? await this.riskView(res.position_after) : null,
     };
   }
 
@@ -57,7 +66,7 @@ export class PositionsDesk {
     });
     const res = await submitReverse(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { timeoutMs: POSITION_ACTION_TIMEOUT_MS });
     this.changed();
-    return { market: res.market, position_after: positionView(res.position_after, this.mark(res.market)) };
+    return { market: res.market, position_after: await this.riskView(res.position_after) };
   }
 
   async adjustMargin(req: { market: string; amount: string }): Promise<IpcResponse<'positions:adjustMargin'>> {

@@ -12,6 +12,8 @@ export class SettingsDesk {
   set(patch: Partial<Settings>): Settings {
     const next = this.session.appSettings.updateSettings(patch);
     if (patch.key_expiry_warning_days !== undefined) this.session.raise({ type: 'keys.changed' });
+    // The liquidation warning is judged on each re-pricing: re-read the positions now rather than at the next tick.
+    if (patch.liquidation_warning_pct !== undefined) this.session.raise({ type: 'positions.changed' });
     return next;
   }
 

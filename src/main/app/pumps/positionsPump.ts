@@ -1,18 +1,26 @@
 /**
  * positions: refreshed on a slow timer (liquidations, fills of orders placed elsewhere), in a short burst
  * after a fill or a position change (because /positions lags fills), and re-priced whenever a mark of a
- * held market moves.
+ * held market moves. Each refresh also reads position-triggers (the armed TP/SL shown on each position)
+ * and the markets (their maintenance_margin_ratio prices the liquidation estimate); every re-pricing is
+ * looked at by the liquidation watch (riskWarning stream, notifications).
  */
 import type { PositionView } from '../../../shared/ipc.js';
-import type { Position } from '../../../shared/protocol/index.js';
+import type { ListedOrder, Market, Position } from '../../../shared/protocol/index.js';
+import { walletIds } from '../../services/orders/orderContext.js';
 import { readPositions } from '../../services/reads/accountReads.js';
 import { positionView } from '../views.js';
+import { LiquidationWatch } from './liquidationWatch.js';
 import { Loop } from './loop.js';
 import type { MarksPump } from './marksPump.js';
 import { streamThrottle, type Pump, type PumpHost } from './pump.js';
 
 export class PositionsPump implements Pump {
   private positions: Position[] = [];
+  /** The armed reduce-only triggers read with the positions (position-triggers). */
+  private triggers: ListedOrder[] = [];
+  private markets = new Map<string, Market>();
+  private readonly watch: LiquidationWatch;
   private readonly throttle;
   private readonly loop: Loop;
   private readonly unsubscribe: (() => void)[] = [];
@@ -25,6 +33,7 @@ export class PositionsPump implements Pump {
   ) {
     // One key: the latest snapshot replaces any older one still waiting.
     this.throttle = streamThrottle<{ positions: PositionView[]; at: number }>(host, () => 'snapshot', (snapshots) => host.send('positions', snapshots[snapshots.length - 1]!));
+    this.watch = new LiquidationWatch(host);
     this.loop = new Loop(
       'positions refresh',
       async () => {
@@ -35,7 +44,7 @@ export class PositionsPump implements Pump {
     );
     marks.onChange((market, at) => {
       // Positions are re-priced from the new mark (the throttle keeps this at 10 a second at most).
-      if (this.positions.some((p) => p.market === market)) this.throttle.push({ positions: this.views(), at });
+      if (this.positions.some((p) => p.market === market)) this.publish(this.views(), at);
     });
     this.unsubscribe.push(host.events.on('positions.changed', () => this.refreshSoon()));
   }
@@ -55,19 +64,28 @@ export class PositionsPump implements Pump {
     this.timers.clear();
     await this.loop.stop();
     this.throttle.close();
+    this.watch.close();
   }
 
   views(positions: readonly Position[] = this.positions): PositionView[] {
-    return positions.map((p) => positionView(p, this.marks.latest(p.market)));
+    return positions.map((p) => positionView(p, this.marks.latest(p.market), { market: this.markets.get(p.market), triggers: this.triggers }));
   }
 
-  /** Reads /positions and publishes the snapshot. */
+  private publish(views: PositionView[], at: number): void {
+    this.throttle.push({ positions: views, at });
+    this.watch.update(views, at);
+  }
+
+  /** Reads /positions, the armed triggers and the markets, and publishes the snapshot. */
   async refresh(): Promise<PositionView[]> {
-    const rows = await readPositions(this.host.ctx, this.host.wallet);
+    const { ctx, wallet } = this.host;
+    const [rows, triggers, markets] = await Promise.all([readPositions(ctx, wallet), ctx.api.positionTriggers(walletIds(wallet).wallet), ctx.config.markets()]);
     if (this.stopped) return [];
     this.positions = rows;
+    this.triggers = triggers.orders;
+    this.markets = new Map(markets.map((m) => [m.symbol, m]));
     const views = this.views(rows);
-    this.throttle.push({ positions: views, at: Date.now() });
+    this.publish(views, Date.now());
     return views;
   }
 

@@ -37,7 +37,7 @@ export const DEFAULT_PUMP_TIMINGS: PumpTimings = {
   marksPollMs: 2_000,
 };
 
-export type NotificationKind = 'fills' | 'trigger_fires' | 'withdrawals' | 'key_expiry';
+export type NotificationKind = 'fills' | 'trigger_fires' | 'withdrawals' | 'key_expiry' | 'liquidation_warning';
 
 export interface PumpHost {
   readonly ctx: ServiceContext;
@@ -52,6 +52,8 @@ export interface PumpHost {
   notify(kind: NotificationKind, title: string, body: string): void;
   /** Days before expiry at which a key is reported. */
   keyWarningDays(): number;
+  /** Percent of the mark within which a position's liquidation estimate is warned about. */
+  liquidationWarningPct(): number;
 }
 
 export interface Pump {

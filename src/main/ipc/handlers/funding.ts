@@ -1,4 +1,4 @@
-/** funding:* and account:* — deposit information from /config, the simulator's faucet, the free balance. */
+/** funding:* and account:* — deposit information from /config, the simulator's faucet, the free balance, the account's health. */
 import type { FundsDesk } from '../../app/desks/fundsDesk.js';
 import type { HandlerGroup } from './types.js';
 
@@ -7,5 +7,6 @@ export function fundingHandlers(desk: FundsDesk): HandlerGroup<'funding' | 'acco
     'funding:depositInfo': () => desk.depositInfo(),
     'funding:faucet': (r) => desk.faucet(r),
     'account:balance': () => desk.balance(),
+    'account:health': () => desk.health(),
   };
 }

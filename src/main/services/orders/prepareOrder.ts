@@ -11,7 +11,8 @@
  *     the free balance: an order the account cannot pay for is refused here (INSUFFICIENT_BALANCE), as the
  *     app's ticket would, instead of being signed and rejected later;
  *  4. the trading key that will sign is resolved, one nonce per leg is reserved, and each leg's exact
- *     typed data, digest and plain-language summary make the review.
+ *     typed data, digest and plain-language summary make the review, with the position the order would
+ *     leave (size, entry, margin, liquidation estimate: positionAfter.ts).
  */
 import { Decimal, canonical } from '../../../shared/decimal/index.js';
 import { orderTypedData } from '../../../shared/eip712/index.js';
@@ -26,6 +27,7 @@ import { reserveNonces, signRequest, type PreparedBase } from '../signing/prepar
 import { buildLeg, needsMarkToBuild, parseLegInput, wireLeg, type LegInput, type ParsedLegInput } from './buildOrder.js';
 import { readMarks, walletIds, type TradingContext } from './orderContext.js';
 import { legCountsTowardCap, validateBatch, type UnsignedLeg } from './orderValidation.js';
+import { reviewPositionAfter } from './positionAfter.js';
 import { strategyFor } from './strategies/registry.js';
 
 /** Money is shown to 6 places (USDC); ratios keep more. */
@@ -140,12 +142,13 @@ export async function prepareLegs(ctx: TradingContext, input: PrepareLegsInput, 
     Promise.all(capMarkets.map(async (symbol) => [symbol, (await ctx.api.openOrders({ wallet, market: symbol, limit: 1 })).total] as const)),
     legs.some((l) => l.reduce_only && l.order_type !== 'TRIGGER') && !options.triggersCancelledFirst ? ctx.api.positionTriggers(wallet) : Promise.resolve(null),
     opens ? ctx.api.balance(accountId) : Promise.resolve(null),
-    opens || legs.some((l) => l.size === '0') ? ctx.api.positions(accountId) : Promise.resolve(null),
+    // Always: costs net legs against the open position, and the review shows the position it leaves.
+    ctx.api.positions(accountId),
   ]);
   const armedReduceOnlyTriggerMarkets = triggers ? new Set(triggers.orders.filter((o) => o.reduce_only && o.order_type === 'TRIGGER' && !o.parent_order_id).map((o) => o.market)) : undefined;
   validateBatch(legs, { markets, marks, openOrderCounts: new Map(counts), ...(armedReduceOnlyTriggerMarkets ? { armedReduceOnlyTriggerMarkets } : {}) }, labels);
 
-  const costs = orderCosts(legs, markets, marks, positions?.positions ?? []);
+  const costs = orderCosts(legs, markets, marks, positions.positions);
   const free = balance ? new Decimal(balance.free_balance) : null;
   if (free !== null && costs.required.gt(free.plus(options.creditFree ?? 0))) {
     throw new ValidationError(
@@ -207,6 +210,7 @@ export async function prepareLegs(ctx: TradingContext, input: PrepareLegsInput, 
       total_fee_estimate: fixed(costs.fees),
       margin_required: fixed(costs.margin),
       free_balance: free ? canonical(free) : null,
+      position_after: reviewPositionAfter(legs, markets.get(firstMarket)!, marks.get(firstMarket), positions.positions.find((p) => p.market === firstMarket)),
       warnings,
     },
   };

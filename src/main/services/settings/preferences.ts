@@ -1,7 +1,7 @@
 /**
  * The user's trading preferences, shared by the app and the command line (both read the same settings
  * file): default leverage (global and per market), default slippage, the confirmation switch, the key
- * expiry window and the theme. Reads fill in defaults and ignore malformed stored values, so a
+ * expiry window, the theme and the liquidation warning distance. Reads fill in defaults and ignore malformed stored values, so a
  * hand-edited file cannot break start-up; writes are validated, and a bad value changes nothing.
  */
 import { SettingsSchema, type Settings } from '../../../shared/ipc.js';
@@ -18,6 +18,7 @@ export const DEFAULT_SETTINGS: Settings = {
   confirm_orders: true,
   key_expiry_warning_days: 14,
   theme: 'dark',
+  liquidation_warning_pct: 10,
 };
 
 export function readPreferences(store: SettingsStore): Settings {
