@@ -1,0 +1,186 @@
+/**
+ * Risk and position management through the real IPC handlers (issue 14, points 1 and 2): AppCore on the
+ * sim profile, a bracket entry placed through orders:preview / orders:place, then the venue mark moved
+ * through the simulator's control API.
+ *  - the review carries position_after (size, entry, margin and liquidation estimate of what it leaves);
+ *  - positions (stream and positions:list) carry the liquidation estimate and its distance, the armed
+ *    whole-position TP and SL, and why closeable is 0;
+ *  - account:health computes equity, maintenance margin, margin ratio, leverage and withdrawable, and says so;
+ *  - riskWarning lists the positions within the user's distance of their estimate (and clears), and the
+ *    liquidation_warning notification fires once per crossing, again only after a recovery, never when
+ *    switched off; the distance is the setting liquidation_warning_pct.
+ */
+import { Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal, canonical, roundToStep } from '../../../src/shared/decimal/index.js';
+import type { IpcEventPayload, MarketView, PositionView } from '../../../src/shared/ipc.js';
+import { liquidationPrice } from '../../../src/shared/protocol/index.js';
+import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
+
+const MAIN = 'PERPS_RISK_MAIN_KEY';
+const SYM = 'ETH';
+
+describe('liquidation estimate, account health and the liquidation warning (sim profile, through IPC)', () => {
+  let h: AppHarness;
+  let sim: RunningSimulator;
+  let eth: MarketView;
+  let liq: Decimal;
+
+  const control = async (route: string, body: unknown): Promise<void> => {
+    const res = await fetch(sim.urls.control_url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status, route).toBe(200);
+  };
+  /** A mark on the tick grid at `factor` times the estimate. */
+  const markAt = (factor: string): string => canonical(roundToStep(liq.mul(factor), eth.tick_size, 'nearest'));
+  const lastPositions = (): PositionView[] | undefined => h.eventsOf<IpcEventPayload<'positions'>>('positions').at(-1)?.payload.positions;
+  const riskEvents = () => h.eventsOf<IpcEventPayload<'riskWarning'>>('riskWarning').map((e) => e.payload);
+  const warningsSent = () => h.notifications.filter((n) => /near liquidation/.test(n.title)).length;
+  /** Sets the mark and waits until the positions stream has re-priced at it. */
+  const moveMark = async (mark: string): Promise<PositionView> => {
+    await control('/mark', { market: SYM, price: mark });
+    return h.waitFor(`positions priced at ${mark}`, () => lastPositions()?.find((p) => p.market === SYM && p.mark === mark));
+  };
+  /** Waits for the latest riskWarning to list the ETH position (or to be empty). */
+  const bannerShows = (listed: boolean) =>
+    h.waitFor(`a riskWarning ${listed ? 'listing' : 'without'} ${SYM}`, () => {
+      const last = riskEvents().at(-1);
+      return last !== undefined && last.warnings.some((w) => w.market === SYM) === listed && last;
+    });
+
+  beforeAll(async () => {
+    h = await AppHarness.start('risk', {
+      env: { [MAIN]: Wallet.createRandom().privateKey },
+      core: {
+        startSimulator: async ({ stateFile }) => {
+          sim = await startSimulator({ port: 0, seed: 14, stateFile, config: FAST_SIM_CONFIG });
+          return sim;
+        },
+      },
+    });
+    await control('/freeze-marks', {});
+    // Funding is paid into isolated margin: a zero rate keeps the estimate where the test put it.
+    await control('/funding-rate', { market: SYM, rate: '0' });
+    await h.call('wallet:connectEnv', { variable: MAIN });
+    const { agent } = await h.call('keys:create', { name: 'risk' });
+    const review = await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 });
+    await h.call('keys:authorize', { review_id: review.review_id });
+    await h.call('funding:faucet', { amount: '5000' });
+    await h.waitFor('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000');
+    eth = (await h.call('markets:list', {})).markets.find((m) => m.symbol === SYM)!;
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.stop();
+    h?.cleanup();
+  });
+
+  it('defaults: warn at 10 % of the mark, notification on; health without positions is the free balance', async () => {
+    expect((await h.call('settings:get', {})).liquidation_warning_pct).toBe(10);
+    expect((await h.call('notifications:get', {})).liquidation_warning).toBe(true);
+    const health = await h.call('account:health', {});
+    expect(health).toMatchObject({ free_balance: '5000', equity: '5000', posted_margin: '0', unrealized_pnl: '0', maintenance_margin: '0', account_leverage: '0', withdrawable: '5000', computed: true });
+    expect(health.note).toMatch(/computed/i);
+    expect(health.note).toMatch(/no equity endpoint/);
+  });
+
+  it('the review shows the position the order leaves; the position then carries its estimate, TP, SL and why it cannot close', async () => {
+    const mark = new Decimal(eth.mark!);
+    const size = '0.5';
+    const tp = canonical(roundToStep(mark.mul('1.3'), eth.tick_size, 'down'));
+    const sl = canonical(roundToStep(mark.mul('0.6'), eth.tick_size, 'down'));
+    const preview = await h.call('orders:preview', { intent: { kind: 'bracket', market: SYM, side: 'BUY', order_type: 'MARKET', size, leverage: 5, tp: { trigger_price: tp }, sl: { trigger_price: sl } } });
+    // A MARKET entry is estimated at the mark; the attached TP/SL are left out.
+    expect(preview.position_after).toMatchObject({ size, entry_price: canonical(mark) });
+    const margin = mark.mul(size).div(5).toDecimalPlaces(6, Decimal.ROUND_UP);
+    expect(preview.position_after!.isolated_margin).toBe(canonical(margin));
+    expect(preview.position_after!.liquidation_price).toBe(canonical(liquidationPrice({ size, entry_price: mark, isolated_margin: margin }, eth.maintenance_margin_ratio)!));
+    const placed = await h.call('orders:place', { preview_id: preview.preview_id });
+    expect(placed.success).toBe(true);
+
+    const view = await h.waitFor('the ETH long with its armed TP and SL', () => lastPositions()?.find((p) => p.market === SYM && p.tp !== null && p.sl !== null));
+    liq = liquidationPrice(view, eth.maintenance_margin_ratio)!;
+    expect(view.liquidation_price).toBe(canonical(liq));
+    expect(view.liquidation_distance).toBe(canonical(new Decimal(view.mark!).minus(liq).div(view.mark!).toDecimalPlaces(8, Decimal.ROUND_HALF_UP)));
+    const { triggers } = await h.call('orders:listTriggers', { market: SYM });
+    expect(view.tp).toEqual({ order_id: triggers.find((t) => t.tpsl === 'tp')!.order_id, trigger_price: tp, limit_price: triggers.find((t) => t.tpsl === 'tp')!.limit_price });
+    expect(view.sl).toMatchObject({ order_id: triggers.find((t) => t.tpsl === 'sl')!.order_id, trigger_price: sl });
+    expect(view).toMatchObject({ closeable: '0', closeable_note: 'Close cancels the armed TP/SL first' });
+    // positions:list answers the same view.
+    const listed = (await h.call('positions:list', {})).positions.find((p) => p.market === SYM)!;
+    expect(listed).toMatchObject({ liquidation_price: view.liquidation_price, tp: view.tp, sl: view.sl, closeable_note: view.closeable_note });
+  });
+
+  it('account:health: equity = free + posted margin + uPnL at the mark; maintenance, ratio and leverage from it', async () => {
+    const pos = await moveMark(markAt('1.3'));
+    const health = await h.call('account:health', {});
+    const free = new Decimal(health.free_balance);
+    const equity = free.plus(pos.isolated_margin).plus(pos.unrealized_pnl!);
+    const notional = new Decimal(pos.size).abs().mul(pos.mark!);
+    const maintenance = notional.mul(eth.maintenance_margin_ratio);
+    expect(health).toMatchObject({
+      posted_margin: pos.isolated_margin,
+      unrealized_pnl: pos.unrealized_pnl,
+      equity: canonical(equity),
+      open_notional: canonical(notional),
+      maintenance_margin: canonical(maintenance.toDecimalPlaces(6, Decimal.ROUND_HALF_UP)),
+      margin_ratio: canonical(maintenance.div(equity).toDecimalPlaces(8, Decimal.ROUND_HALF_UP)),
+      account_leverage: canonical(notional.div(equity).toDecimalPlaces(8, Decimal.ROUND_HALF_UP)),
+      withdrawable: health.free_balance,
+      unpriced_markets: [],
+    });
+  });
+
+  it('warns once per crossing: banner and one notification inside 10 %, nothing new while inside, again only after recovering', async () => {
+    expect(riskEvents().some((e) => e.warnings.length > 0)).toBe(false);
+    const before = warningsSent();
+    const inside = await moveMark(markAt('1.05'));
+    const shown = await bannerShows(true);
+    expect(shown.threshold_pct).toBe(10);
+    expect(shown.warnings.find((w) => w.market === SYM)).toMatchObject({ position_id: inside.id, side: 'LONG', mark: inside.mark, liquidation_price: inside.liquidation_price, distance: inside.liquidation_distance });
+    await h.waitFor('the notification', () => warningsSent() === before + 1);
+    expect(h.notifications.at(-1)!.body).toContain(inside.liquidation_price!);
+
+    // Deeper inside, then just outside 10 % but short of the 12.5 % recovery, then inside again: no new notification.
+    await moveMark(markAt('1.03'));
+    await moveMark(markAt('1.12'));
+    await bannerShows(false);
+    await moveMark(markAt('1.04'));
+    await bannerShows(true);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(warningsSent()).toBe(before + 1);
+
+    // Recovered (past 12.5 %), then crossing again: a second notification.
+    await moveMark(markAt('1.3'));
+    await bannerShows(false);
+    await moveMark(markAt('1.05'));
+    await h.waitFor('a second notification after the recovery', () => warningsSent() === before + 2);
+  });
+
+  it('switched off, the notification stays silent while the banner still shows; the distance follows the setting', async () => {
+    await h.call('notifications:set', { liquidation_warning: false });
+    const before = warningsSent();
+    await moveMark(markAt('1.3'));
+    await bannerShows(false);
+    await moveMark(markAt('1.05'));
+    await bannerShows(true);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(warningsSent()).toBe(before);
+    await h.call('notifications:set', { liquidation_warning: true });
+
+    // 1.3 x the estimate is about 23 % away: outside the default 10 %, inside 25 %.
+    await moveMark(markAt('1.3'));
+    await bannerShows(false);
+    expect((await h.call('settings:set', { liquidation_warning_pct: 25 })).liquidation_warning_pct).toBe(25);
+    const shown = await bannerShows(true);
+    expect(shown.threshold_pct).toBe(25);
+    await h.waitFor('a notification at the new distance', () => warningsSent() === before + 1);
+    expect((await h.fail('settings:set', { liquidation_warning_pct: 0 })).code).toBe('INVALID_PAYLOAD');
+    expect((await h.fail('settings:set', { liquidation_warning_pct: 101 })).code).toBe('INVALID_PAYLOAD');
+    expect((await h.call('settings:get', {})).liquidation_warning_pct).toBe(25);
+  });
+
+  it('logged no errors along the way', () => {
+    expect(h.logs.filter((l) => l.startsWith('error'))).toEqual([]);
+  });
+});
