@@ -30,11 +30,13 @@ export interface CommandGroup {
 /** Every top-level command, in the order `perps --help` lists them. Adding a command is adding a line. */
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { term: 'sim [options]', description: 'run the local simulator of the trading service (paper trading, tests)', load: async () => [(await import('./commands/sim.js')).register] },
-  { term: 'markets [options]', description: 'list the markets the service offers (GET /markets)', load: async () => [(await import('./commands/config.js')).registerConfigCommands] },
+  { term: 'markets [options]', description: "list the markets the service offers (GET /markets) with the venue's mark, 24 h change, funding and open interest", load: async () => [(await import('./commands/config.js')).registerConfigCommands] },
   { term: 'config [options]', description: 'show the profile and the funding configuration (GET /config): deposit address, minimums, fees', load: async () => [(await import('./commands/config.js')).registerConfigCommands] },
+  { term: 'book [options] <market>', description: "the venue's order book of a market, grouped as in the app (--sig-figs)", load: async () => [(await import('./commands/marketData.js')).registerMarketDataCommands] },
+  { term: 'price <market>', description: 'the venue mark of a market', load: async () => [(await import('./commands/marketData.js')).registerMarketDataCommands] },
   { term: 'keys', description: 'trading keys (agents): create, authorize, list, revoke, renew', load: async () => [(await import('./commands/keys.js')).registerKeysCommands] },
   { term: 'withdraw [options]', description: 'withdraw USDC to the wallet itself (signed by the main wallet), optionally waiting until it completes', load: async () => [(await import('./commands/withdraw.js')).registerWithdrawCommands] },
-  { term: 'balance [options]', description: "the account's free balance (excludes posted margin, unrealized PnL and funds held by withdrawals in flight)", load: async () => [(await import('./commands/withdraw.js')).registerWithdrawCommands] },
+  { term: 'balance [options]', description: "the account's free balance and health: posted margin, unrealized PnL, computed equity, maintenance margin, margin ratio, leverage", load: async () => [(await import('./commands/withdraw.js')).registerWithdrawCommands] },
   { term: 'history', description: "account history: orders, trades, funding, deposits, withdrawals (--csv like the app's export)", load: async () => [(await import('./commands/history.js')).registerHistoryCommands] },
   { term: 'order', description: "place, follow, modify and cancel orders (signed by the wallet's trading key)", load: async () => [(await import('./commands/order.js')).registerOrderCommands] },
   { term: 'orders', description: "the wallet's open orders and armed triggers (order history: `perps history orders`)", load: async () => [(await import('./commands/orders.js')).registerOrdersCommands] },

@@ -1,31 +1,38 @@
 /**
- * `perps markets` and `perps config`: the service's live configuration (never hardcoded in the app), and
+ * `perps markets` and `perps config`: the service's live configuration (never hardcoded in the app), the
+ * markets with the venue's mark, 24 h change, hourly funding and open interest, and
  * `perps config leverage`: the default leverage the app and the command line both apply.
  */
 import type { Command } from 'commander';
-import type { Market } from '../../shared/protocol/index.js';
 import { depositInfo } from '../../main/services/money/funds.js';
+import { readMarketsWithVenue, type MarketWithVenue } from '../../main/services/reads/marketData.js';
 import { saveProfileUrls } from '../../main/profiles/profiles.js';
 import { ValidationError } from '../../main/services/errors.js';
 import { DEFAULT_SETTINGS, defaultLeverageFor, readPreferences, updatePreferences } from '../../main/services/settings/preferences.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { parseIntegerOption } from '../parse.js';
 import { formatFields, formatTable, runAction } from '../output.js';
+import { fixedPlaces, percent } from '../numbers.js';
 
 export function registerConfigCommands(program: Command): void {
   program
     .command('markets')
-    .description('list the markets the service offers (GET /markets)')
+    .description('list the markets the service offers (GET /markets) with the venue\'s mark, 24 h change, funding and open interest')
     .option('--all', 'include inactive markets')
     .action(async (opts: { all?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
         const ctx = contextOf(g);
-        const markets = (await ctx.config.markets()).filter((m) => opts.all === true || m.is_active);
+        // Joined to the venue on venue_asset_index / venue_symbol, never on symbol.
+        const markets = await readMarketsWithVenue(ctx, { all: opts.all === true });
         out.result(markets, () =>
-          formatTable<Market>(markets, [
+          formatTable<MarketWithVenue>(markets, [
             { header: 'SYMBOL', value: (m) => m.symbol },
             { header: 'VENUE', value: (m) => `${m.venue_symbol}#${m.venue_asset_index}` },
+            { header: 'MARK', value: (m) => fixedPlaces(m.mark, m.px_decimals), align: 'right' },
+            { header: '24H', value: (m) => percent(m.change_24h, 2, true), align: 'right' },
+            { header: 'FUNDING 1H', value: (m) => percent(m.funding_rate, 4, true), align: 'right' },
+            { header: 'OI', value: (m) => fixedPlaces(m.open_interest, m.sz_decimals), align: 'right' },
             { header: 'MAX LEV', value: (m) => String(m.max_leverage), align: 'right' },
             { header: 'TICK', value: (m) => m.tick_size, align: 'right' },
             { header: 'SZ DEC', value: (m) => String(m.sz_decimals), align: 'right' },
@@ -34,6 +41,7 @@ export function registerConfigCommands(program: Command): void {
             { header: 'MAKER', value: (m) => m.maker_fee_rate, align: 'right' },
             { header: 'TAKER', value: (m) => m.taker_fee_rate, align: 'right' },
             { header: 'IMR', value: (m) => m.initial_margin_ratio, align: 'right' },
+            { header: 'MMR', value: (m) => m.maintenance_margin_ratio, align: 'right' },
             { header: 'ISOLATED ONLY', value: (m) => (m.only_isolated ? 'yes' : 'no') },
             { header: 'ACTIVE', value: (m) => (m.is_active ? 'yes' : 'no') },
           ]),

@@ -1,20 +1,55 @@
-/** `perps positions --wallet ADDR [--csv]`: every open position of the account. */
+/**
+ * `perps positions --wallet ADDR [--csv]`: every open position of the account as a trader reads it: mark,
+ * unrealized PnL, return on margin, the ESTIMATED liquidation price (the service publishes none: computed
+ * from size, entry, isolated margin and the market's maintenance_margin_ratio), the armed TP/SL and what
+ * can be closed now. The table rounds prices and sizes to the market's px_decimals / sz_decimals (the
+ * liquidation estimate toward the mark, so it never promises more room) and money to cents; --json and
+ * --csv carry full precision.
+ */
 import type { Command } from 'commander';
-import { POSITION_CSV_COLUMNS, readPositions, toCsv } from '../../main/services/reads/index.js';
-import type { Position } from '../../shared/protocol/index.js';
+import { POSITION_VIEW_CSV_COLUMNS, readPositionViews } from '../../main/services/reads/positionRisk.js';
+import { toCsv } from '../../main/services/reads/csv.js';
+import type { PositionView } from '../../shared/ipc.js';
+import { liquidationForDisplay, type Market } from '../../shared/protocol/index.js';
 import { contextOf, globalsOf } from '../globals.js';
+import { cents, fixedPlaces, percent } from '../numbers.js';
 import { formatTable, runAction, type Column } from '../output.js';
 import { checkFormats } from '../parse.js';
 
-const COLUMNS: Column<Position>[] = [
-  { header: 'MARKET', value: (p) => p.market },
-  { header: 'SIDE', value: (p) => (p.size.startsWith('-') ? 'short' : 'long') },
-  { header: 'SIZE', value: (p) => p.size, align: 'right' },
-  { header: 'ENTRY', value: (p) => p.entry_price, align: 'right' },
-  { header: 'MARGIN', value: (p) => p.isolated_margin, align: 'right' },
-  { header: 'CLOSEABLE', value: (p) => p.closeable, align: 'right' },
-  { header: 'STATUS', value: (p) => p.status },
-  { header: 'VERSION', value: (p) => String(p.version), align: 'right' },
+interface Row {
+  view: PositionView;
+  market: Market | undefined;
+}
+
+/** Prices to the market's decimals; the service's text as it is when the market is no longer listed. */
+const px = (r: Row, v: string | null | undefined): string => (v === null || v === undefined ? '-' : r.market ? fixedPlaces(v, r.market.px_decimals) : v);
+const sz = (r: Row, v: string): string => (r.market ? fixedPlaces(v, r.market.sz_decimals) : v);
+
+function liquidationText(r: Row): string {
+  const liq = r.view.liquidation_price;
+  if (liq === null) return r.market ? 'none' : '-';
+  return r.market ? liquidationForDisplay(r.view.size, liq, r.market.px_decimals).toFixed(r.market.px_decimals) : liq;
+}
+
+function closeableText(r: Row): string {
+  const text = sz(r, r.view.closeable);
+  // Armed TP/SL hold the whole position (lifecycle rule 3): `perps position close` cancels them first.
+  return r.view.closeable_note !== null ? `${text} (TP/SL armed)` : text;
+}
+
+const COLUMNS: Column<Row>[] = [
+  { header: 'MARKET', value: (r) => r.view.market },
+  { header: 'SIDE', value: (r) => r.view.side.toLowerCase() },
+  { header: 'SIZE', value: (r) => sz(r, r.view.size), align: 'right' },
+  { header: 'ENTRY', value: (r) => px(r, r.view.entry_price), align: 'right' },
+  { header: 'MARK', value: (r) => px(r, r.view.mark), align: 'right' },
+  { header: 'PNL', value: (r) => cents(r.view.unrealized_pnl), align: 'right' },
+  { header: 'ROE', value: (r) => percent(r.view.return_on_margin, 2, true), align: 'right' },
+  { header: 'LIQ (est.)', value: liquidationText, align: 'right' },
+  { header: 'MARGIN', value: (r) => cents(r.view.isolated_margin), align: 'right' },
+  { header: 'TP', value: (r) => px(r, r.view.tp?.trigger_price), align: 'right' },
+  { header: 'SL', value: (r) => px(r, r.view.sl?.trigger_price), align: 'right' },
+  { header: 'CLOSEABLE', value: closeableText, align: 'right' },
 ];
 
 export function registerPositionsCommands(program: Command): void {
@@ -27,8 +62,13 @@ export function registerPositionsCommands(program: Command): void {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
         checkFormats(g.json, opts.csv);
-        const rows = await readPositions(contextOf(g), opts.wallet);
-        out.result({ positions: rows }, () => (opts.csv === true ? toCsv(rows, POSITION_CSV_COLUMNS) : formatTable(rows, COLUMNS, 'no open positions')));
+        const { positions, markets } = await readPositionViews(contextOf(g), opts.wallet);
+        const rows = positions.map((view) => ({ view, market: markets.get(view.market) }));
+        out.result({ positions, at: Date.now() }, () => {
+          if (opts.csv === true) return toCsv(positions, POSITION_VIEW_CSV_COLUMNS);
+          const table = formatTable(rows, COLUMNS, 'no open positions');
+          return rows.length === 0 ? table : `${table}\n\nLIQ (est.) is an estimate from size, entry, isolated margin and the market's maintenance margin ratio; funding and margin changes move it.`;
+        });
       });
     });
 }

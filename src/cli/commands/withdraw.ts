@@ -23,7 +23,7 @@
  */
 import type { Command } from 'commander';
 import { ValidationError } from '../../main/services/errors.js';
-import { balanceOf } from '../../main/services/money/funds.js';
+import { readAccountHealth } from '../../main/services/reads/accountHealth.js';
 import { WithdrawalTracker } from '../../main/services/money/tracker.js';
 import type { TrackedWithdrawal } from '../../main/services/money/withdrawalStore.js';
 import {
@@ -39,6 +39,7 @@ import { describeFailure } from '../../main/services/errors.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf, signingContextOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
+import { cents, fixedPlaces, percent } from '../numbers.js';
 import { writePrivateFile } from '../outFile.js';
 import { readJsonFile } from '../jsonFile.js';
 import { parseNumberOption } from '../parse.js';
@@ -240,13 +241,31 @@ export function registerWithdrawCommands(program: Command): void {
 
   program
     .command('balance')
-    .description("the account's free balance (excludes posted margin, unrealized PnL and funds held by withdrawals in flight)")
+    .description("the account's free balance and health: posted margin, unrealized PnL, computed equity, maintenance margin, margin ratio, leverage")
     .requiredOption('--wallet <address>', 'main wallet')
     .action(async (opts: { wallet: string }, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
-        const b = await balanceOf(contextOf(g), opts.wallet);
-        out.result(b, () => formatFields([['wallet', b.wallet], ['free balance', `${b.free_balance} USDC`]]));
+        const h = await readAccountHealth(contextOf(g), opts.wallet);
+        const usd = (v: string | null) => (v === null ? '-' : `${cents(v)} USDC`);
+        out.result(h, () =>
+          [
+            formatFields([
+              ['wallet', h.wallet],
+              ['free balance', `${h.free_balance} USDC (excludes posted margin, unrealized PnL and withdrawals in flight)`],
+              ['posted margin', usd(h.posted_margin)],
+              ['unrealized PnL', usd(h.unrealized_pnl)],
+              ['equity (computed)', usd(h.equity)],
+              ['maintenance margin', usd(h.maintenance_margin)],
+              ['margin ratio', h.margin_ratio === null ? '-' : `${percent(h.margin_ratio)} (maintenance margin / equity)`],
+              ['account leverage', h.account_leverage === null ? '-' : `${fixedPlaces(h.account_leverage, 2)}x (open notional ${usd(h.open_notional)} / equity)`],
+              ['withdrawable', `${h.withdrawable} USDC`],
+            ]),
+            '',
+            h.note,
+            ...(h.unpriced_markets.length > 0 ? [`No venue mark for ${h.unpriced_markets.join(', ')}: the figures that need one are left out.`] : []),
+          ].join('\n'),
+        );
       });
     });
 }

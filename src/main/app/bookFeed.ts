@@ -9,8 +9,8 @@
 import type { BookView } from '../../shared/ipc.js';
 import type { ServiceContext } from '../services/serviceContext.js';
 import { OperationError, ValidationError } from '../services/errors.js';
+import { bookViewOf, readBook } from '../services/reads/marketData.js';
 import { VenueSymbolIndex } from '../venue/marketJoin.js';
-import type { L2Book } from '../venue/schemas.js';
 import { VenueSocket } from '../venue/venueSocket.js';
 import type { AppLogger } from './adapters.js';
 import { Throttle } from './throttle.js';
@@ -46,12 +46,9 @@ export class BookFeed {
     });
   }
 
-  /** The book now, from the info API. */
+  /** The book now, from the info API (the same read as `perps book`). */
   async snapshot(market: string, nSigFigs: SigFigs = null): Promise<BookView> {
-    const coin = await this.coinOf(market);
-    const book = await this.o.ctx.venue.l2Book(coin, nSigFigs === null ? {} : { nSigFigs });
-    if (!book) throw new OperationError('NO_BOOK', `the venue has no order book for ${market} (${coin})`);
-    return bookView(market, nSigFigs, book);
+    return (await readBook(this.o.ctx, market, nSigFigs)).book;
   }
 
   /** Follows one market's book (null stops); answers whether a live feed (WebSocket) serves it. */
@@ -100,7 +97,7 @@ export class BookFeed {
     socket.on('l2Book', (book) => {
       const w = this.watching;
       // A book of the previous market can still arrive after the switch: only the watched coin is shown.
-      if (w && book.coin === w.coin) this.throttle.push(bookView(w.market, w.nSigFigs, book));
+      if (w && book.coin === w.coin) this.throttle.push(bookViewOf(w.market, w.nSigFigs, book));
     });
     this.socket = socket;
     return socket;
@@ -131,9 +128,4 @@ export class BookFeed {
     if (coin === undefined) throw new ValidationError(`unknown market '${market}'`, { field: 'market', code: 'UNKNOWN_MARKET' });
     return coin;
   }
-}
-
-function bookView(market: string, nSigFigs: SigFigs, book: L2Book): BookView {
-  const level = (l: { px: string; sz: string; n: number }) => ({ price: l.px, size: l.sz, orders: l.n });
-  return { market, n_sig_figs: nSigFigs, bids: book.levels[0].map(level), asks: book.levels[1].map(level), at: book.time };
 }

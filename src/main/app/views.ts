@@ -18,6 +18,7 @@ import type { Deposit, FundingPayment, ListedOrder, Market, Position, Withdrawal
 import type { TrackedWithdrawal } from '../services/money/withdrawalStore.js';
 import type { TrackedOrder } from '../services/orders/orderTracker.js';
 import { positionRiskView, type PositionRiskInputs } from '../services/reads/positionRisk.js';
+import { change24h } from '../services/reads/marketData.js';
 import type { VenueAssetCtx } from '../venue/schemas.js';
 import type { Fill } from '../../shared/protocol/index.js';
 
@@ -169,11 +170,7 @@ export function orderStatusUpdate(o: TrackedOrder): OrderStatusUpdate {
 
 /** A market record joined (or not) to the venue's context for it. */
 export function marketView(m: Market, ctx: VenueAssetCtx | null): MarketView {
-  let change: string | null = null;
-  if (ctx) {
-    const prev = new Decimal(ctx.prevDayPx);
-    if (prev.gt(0)) change = fixed(new Decimal(ctx.markPx).minus(prev).div(prev), RATIO_PLACES);
-  }
+  const change = ctx ? change24h(ctx.markPx, ctx.prevDayPx) : null;
   return {
     symbol: m.symbol,
     venue_symbol: m.venue_symbol,

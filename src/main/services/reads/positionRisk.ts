@@ -10,6 +10,7 @@ import type { PositionTriggerView, PositionView } from '../../../shared/ipc.js';
 import { liquidationDistance, liquidationPrice, type ListedOrder, type Market, type Position } from '../../../shared/protocol/index.js';
 import { joinMarkets } from '../../venue/marketJoin.js';
 import { walletIds, type TradingContext } from '../orders/orderContext.js';
+import type { CsvColumn } from './csv.js';
 
 /** Places kept for derived ratios (PnL and distance fractions). */
 export const RATIO_PLACES = 8;
@@ -97,3 +98,21 @@ export async function readPositionViews(ctx: Pick<TradingContext, 'api' | 'confi
     markets: bySymbol,
   };
 }
+
+/** `perps positions --csv`: the trader's fields at full precision (no internal version). */
+export const POSITION_VIEW_CSV_COLUMNS: readonly CsvColumn<PositionView>[] = [
+  { header: 'market', value: (p) => p.market },
+  { header: 'side', value: (p) => p.side },
+  { header: 'size', value: (p) => p.size },
+  { header: 'entry_price', value: (p) => p.entry_price },
+  { header: 'mark', value: (p) => p.mark },
+  { header: 'unrealized_pnl', value: (p) => p.unrealized_pnl },
+  { header: 'return_on_margin', value: (p) => p.return_on_margin },
+  { header: 'liquidation_price', value: (p) => p.liquidation_price },
+  { header: 'liquidation_distance', value: (p) => p.liquidation_distance },
+  { header: 'isolated_margin', value: (p) => p.isolated_margin },
+  { header: 'tp_trigger_price', value: (p) => p.tp?.trigger_price ?? null },
+  { header: 'sl_trigger_price', value: (p) => p.sl?.trigger_price ?? null },
+  { header: 'closeable', value: (p) => p.closeable },
+  { header: 'id', value: (p) => p.id },
+];
