@@ -133,10 +133,10 @@ describe.concurrent('perps positions / balance / markets / book / price', () => 
     const [doc, positions] = await Promise.all([json(['balance', '--wallet', t.wallet]), json(['positions', '--wallet', t.wallet])]);
     const rows = positions.positions as J[];
     const free = new Decimal((await w.ctx.api.balance(t.accountId)).free_balance);
-    const posted = rows.reduce((s, p) => s.plus(p.isolated_margin), new Decimal(0));
-    const pnl = rows.reduce((s, p) => s.plus(new Decimal(p.size).mul(new Decimal(p.mark).minus(p.entry_price))), new Decimal(0));
-    const notional = rows.reduce((s, p) => s.plus(new Decimal(p.size).abs().mul(p.mark)), new Decimal(0));
-    const maintenance = rows.reduce((s, p) => s.plus(new Decimal(p.size).abs().mul(p.mark).mul(w.market(p.market).maintenance_margin_ratio)), new Decimal(0));
+    const posted = rows.reduce<Decimal>((s, p) => s.plus(p.isolated_margin), new Decimal(0));
+    const pnl = rows.reduce<Decimal>((s, p) => s.plus(new Decimal(p.size).mul(new Decimal(p.mark).minus(p.entry_price))), new Decimal(0));
+    const notional = rows.reduce<Decimal>((s, p) => s.plus(new Decimal(p.size).abs().mul(p.mark)), new Decimal(0));
+    const maintenance = rows.reduce<Decimal>((s, p) => s.plus(new Decimal(p.size).abs().mul(p.mark).mul(w.market(p.market).maintenance_margin_ratio)), new Decimal(0));
     const equity = free.plus(posted).plus(pnl);
     const r8 = (v: Decimal) => canonical(v.toDecimalPlaces(8, Decimal.ROUND_HALF_UP));
     expect(doc).toMatchObject({
