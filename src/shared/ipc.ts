@@ -22,7 +22,8 @@ import { z } from 'zod';
 import type { ChannelName, EventName } from './ipcChannels.js';
 import { ERROR_KINDS, type ErrorKind } from './errorKinds.js';
 import { OrderIntentSchema, type BracketIntent, type BracketLevel, type OrderIntent, type OrderKind, type SingleIntent } from './orders/intents.js';
-import { OrderReviewSchema, ReviewLegSchema, type OrderReview, type ReviewLeg } from './orders/review.js';
+import { CONFIRMATION_CODES, type ConfirmationCode } from './orders/priceGuard.js';
+import { OrderReviewSchema, ReviewConfirmationSchema, ReviewLegSchema, type OrderReview, type ReviewConfirmation, type ReviewLeg } from './orders/review.js';
 import { TypedDataViewSchema, type TypedDataView } from './signingViews.js';
 import {
   AskRequestSchema,
@@ -478,6 +479,7 @@ export const WatchingBookSchema = z.object({ watching: z.string().nullable(), li
 
 export { OrderIntentSchema, type OrderIntent, type SingleIntent, type BracketIntent, type BracketLevel, type OrderKind };
 export { ReviewLegSchema as PreviewLegSchema, type ReviewLeg as PreviewLeg, type OrderReview };
+export { CONFIRMATION_CODES, ReviewConfirmationSchema, type ConfirmationCode, type ReviewConfirmation };
 
 /** An order's review (services' prepare step) under a short-lived id: orders:place takes only that id. */
 export const OrderPreviewSchema = OrderReviewSchema.extend({
@@ -486,7 +488,14 @@ export const OrderPreviewSchema = OrderReviewSchema.extend({
 });
 export type OrderPreview = z.infer<typeof OrderPreviewSchema>;
 
-export const PlaceOrdersRequestSchema = z.strictObject({ preview_id: opaqueId });
+export const PlaceOrdersRequestSchema = z.strictObject({
+  preview_id: opaqueId,
+  /**
+   * The codes of the review's `confirmations` the person confirmed: exactly those, or the place is refused
+   * (VALIDATION, reason CONFIRMATION_REQUIRED or CONFIRMATION_MISMATCH) and the review stays usable.
+   */
+  confirm: z.array(z.enum(CONFIRMATION_CODES)).max(CONFIRMATION_CODES.length).optional(),
+});
 export const PlacedLegSchema = z.object({
   label: z.string(),
   client_order_id: z.string(),
@@ -727,6 +736,13 @@ export const TrackedWithdrawalsSchema = z.object({ withdrawals: z.array(TrackedW
 
 // ---- settings -----------------------------------------------------------------------------------------
 
+/** A positive USDC amount with no sign: the order-notional cap. */
+const orderNotionalCap = z
+  .string()
+  .max(32, 'at most 32 characters')
+  .regex(/^(\d+\.?\d*|\.\d+)$/, 'expected a positive decimal amount such as "25000" (no sign, no exponent)')
+  .refine((v) => /[1-9]/.test(v), 'must be greater than 0 (use null to turn the cap off)');
+
 export const SettingsSchema = z.object({
   /** Default tolerance for MARKET orders; null: each market's own slippage_bps. */
   default_slippage_bps: z.number().int().min(0).max(5000).nullable(),
@@ -739,6 +755,11 @@ export const SettingsSchema = z.object({
   /** Keys expiring within this many days are flagged and reported by keyExpiry events. */
   key_expiry_warning_days: z.number().int().min(1).max(90),
   theme: z.enum(['dark', 'light']),
+  /**
+   * The fat-finger cap (USDC): an order whose notional is above it needs an explicit confirmation (the
+   * review's LARGE_ORDER; `--allow-large` on the command line). null, the default, is off.
+   */
+  max_order_notional: orderNotionalCap.nullable(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z.strictObject({
@@ -749,6 +770,7 @@ export const SettingsPatchSchema = z.strictObject({
   confirm_orders: z.boolean().optional(),
   key_expiry_warning_days: z.number().int().min(1).max(90).optional(),
   theme: z.enum(['dark', 'light']).optional(),
+  max_order_notional: orderNotionalCap.nullable().optional(),
 });
 
 export const NotificationPrefsSchema = z.object({
