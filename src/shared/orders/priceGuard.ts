@@ -4,7 +4,8 @@
  *
  *  - FAR_PRICE: a limit price (or a MARKET order's explicit bound) that crosses the mark by more than the
  *    market's own slippage bound (slippage_bps from GET /markets). A limit buy far above the mark is not a
- *    better limit: it executes at once, at whatever the book offers (a buy at 10^30 fills at market).
+ *    better limit: it executes at once, at whatever the book offers (a buy at 10^30 fills at market). A
+ *    post-only limit is exempt: crossing, it is rejected rather than executed.
  *  - LARGE_ORDER: an order whose notional exceeds the user's own cap (setting max_order_notional; null,
  *    the default, is off).
  *

@@ -62,6 +62,8 @@ describe('FAR_PRICE', () => {
       limit({ limit_price: '60300' }),
       limit({ limit_price: '1000' }),
       limit({ side: 'SELL', limit_price: '59700' }),
+      // Post-only: crossing, it is rejected (post_only_would_take), never executed; the review warns instead.
+      limit({ limit_price: '70000', time_in_force: 'ALO' }),
       { kind: 'single', market: 'BTC', side: 'BUY', order_type: 'MARKET', size: '0.01', leverage: 2 },
       { kind: 'single', market: 'BTC', side: 'BUY', order_type: 'MARKET', size: '0.01', leverage: 2, slippage_bps: 400 },
     ]) {

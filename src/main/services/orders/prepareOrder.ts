@@ -108,9 +108,13 @@ export async function prepareOrder(ctx: TradingContext, input: PrepareOrderInput
   return prepareLegs(ctx, { wallet: input.wallet, legs: expanded.legs, labels: expanded.labels, kind: intent.kind, ...(input.allow ? { allow: input.allow } : {}) });
 }
 
-/** A leg whose price the far-price guard checks: a LIMIT price, or a MARKET order's explicit bound. */
+/**
+ * A leg whose price the far-price guard checks: a LIMIT price, or a MARKET order's explicit bound. A
+ * post-only (ALO) limit is not: crossing, it is rejected (post_only_would_take) instead of executing, and
+ * the review already warns about that.
+ */
 function priceIsGuarded(p: ParsedLegInput): boolean {
-  return p.order_type === 'LIMIT' || (p.order_type === 'MARKET' && p.limit_price !== undefined);
+  return (p.order_type === 'LIMIT' && p.time_in_force !== 'ALO') || (p.order_type === 'MARKET' && p.limit_price !== undefined);
 }
 
 /**
