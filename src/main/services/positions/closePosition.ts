@@ -219,7 +219,9 @@ export async function prepareClose(ctx: TradingContext, input: CloseInput): Prom
   }
   const { size, percent } = closeSizeOf(input, closeable, market.sz_decimals);
   const long = new Decimal(position.size).isPos();
-  // The closing leg is prepared (and so checked: tick, the far-price guard) before any Cancel takes a nonce.
+  // The closing leg is prepared (and so checked: tick, the far-price guard) before any Cancel takes a
+  // nonce, so a refused close reserves none. Its nonce is then below the cancels' although it is sent
+  // after them: the spec asks only that a nonce be used once per wallet, not that they arrive in order.
   const order = await prepareLegs(
     ctx,
     {
