@@ -22,7 +22,8 @@ import { z } from 'zod';
 import type { ChannelName, EventName } from './ipcChannels.js';
 import { ERROR_KINDS, type ErrorKind } from './errorKinds.js';
 import { OrderIntentSchema, type BracketIntent, type BracketLevel, type OrderIntent, type OrderKind, type SingleIntent } from './orders/intents.js';
-import { OrderReviewSchema, ReviewLegSchema, type OrderReview, type ReviewLeg } from './orders/review.js';
+import { CONFIRMATION_CODES, type ConfirmationCode } from './orders/priceGuard.js';
+import { OrderReviewSchema, ReviewConfirmationSchema, ReviewLegSchema, type OrderReview, type ReviewConfirmation, type ReviewLeg } from './orders/review.js';
 import { TypedDataViewSchema, type TypedDataView } from './signingViews.js';
 import {
   AskRequestSchema,
@@ -480,6 +481,7 @@ export const WatchingBookSchema = z.object({ watching: z.string().nullable(), li
 
 export { OrderIntentSchema, type OrderIntent, type SingleIntent, type BracketIntent, type BracketLevel, type OrderKind };
 export { ReviewLegSchema as PreviewLegSchema, type ReviewLeg as PreviewLeg, type OrderReview };
+export { CONFIRMATION_CODES, ReviewConfirmationSchema, type ConfirmationCode, type ReviewConfirmation };
 
 /** An order's review (services' prepare step) under a short-lived id: orders:place takes only that id. */
 export const OrderPreviewSchema = OrderReviewSchema.extend({
@@ -488,7 +490,14 @@ export const OrderPreviewSchema = OrderReviewSchema.extend({
 });
 export type OrderPreview = z.infer<typeof OrderPreviewSchema>;
 
-export const PlaceOrdersRequestSchema = z.strictObject({ preview_id: opaqueId });
+export const PlaceOrdersRequestSchema = z.strictObject({
+  preview_id: opaqueId,
+  /**
+   * The codes of the review's `confirmations` the person confirmed: exactly those, or the place is refused
+   * (VALIDATION, reason CONFIRMATION_REQUIRED or CONFIRMATION_MISMATCH) and the review stays usable.
+   */
+  confirm: z.array(z.enum(CONFIRMATION_CODES)).max(CONFIRMATION_CODES.length).optional(),
+});
 export const PlacedLegSchema = z.object({
   label: z.string(),
   client_order_id: z.string(),
@@ -588,19 +597,46 @@ export const PositionViewSchema = z.object({
 export type PositionView = z.infer<typeof PositionViewSchema>;
 
 export const PositionsListSchema = z.object({ positions: z.array(PositionViewSchema), at: unixMs });
-export const ClosePositionRequestSchema = z.strictObject({ market: marketSymbol, slippage_bps: z.number().int().min(0).max(5000).optional() });
+export const ClosePositionRequestSchema = z.strictObject({
+  market: marketSymbol,
+  slippage_bps: z.number().int().min(0).max(5000).optional(),
+  // ---- position management (partial and limit close) ----
+  /** Close this percentage (1 to 100) of what is closeable. Not with `size`. */
+  percent: decimalIn.optional(),
+  /** Close this size (rounded down to sz_decimals, at most what is closeable). Not with `percent`. */
+  size: decimalIn.optional(),
+  /** A limit close: a reduce-only LIMIT GTC at this price, instead of a market close. */
+  price: decimalIn.optional(),
+  /** Guards the person confirmed (a limit close far past the mark is FAR_PRICE, refused without it). */
+  confirm: z.array(z.enum(CONFIRMATION_CODES)).max(CONFIRMATION_CODES.length).optional(),
+});
+/** An armed trigger a close cancelled first (lifecycle rule 4). */
+export const CancelledTriggerSchema = z.strictObject({ order_id: z.string(), tpsl: z.enum(['tp', 'sl']).nullable(), trigger_price: dec.nullable() });
 export const ClosePositionResultSchema = z.object({
   market: z.string(),
   closed: z.boolean(),
   order_id: z.string().nullable(),
   cancelled_triggers: z.number().int(),
   position_after: PositionViewSchema.nullable(),
+  // ---- position management (partial and limit close) ----
+  /** The armed triggers cancelled before the closing leg, with their levels. */
+  cancelled: z.array(CancelledTriggerSchema),
+  order_type: z.enum(['MARKET', 'LIMIT']),
+  /** The closing leg's size and price (a market close's price is its slippage bound). */
+  size: dec,
+  limit_price: dec,
+  /** A limit close resting on the book: the position closes as it fills (follow orderStatus and positions events). */
+  resting: z.boolean(),
+  /** The closing order's last known status (single-order vocabulary). */
+  order_status: z.string().nullable(),
 });
 export const ReversePositionRequestSchema = z.strictObject({
   market: marketSymbol,
   size: decimalIn.optional(),
   leverage: z.number().int().min(1).max(1000).optional(),
   slippage_bps: z.number().int().min(0).max(5000).optional(),
+  /** Guards the person confirmed (LARGE_ORDER: the new position is above their notional cap). */
+  confirm: z.array(z.enum(CONFIRMATION_CODES)).max(CONFIRMATION_CODES.length).optional(),
 });
 export const ReversePositionResultSchema = z.object({ market: z.string(), position_after: PositionViewSchema.nullable() });
 export const AdjustMarginRequestSchema = z.strictObject({
@@ -616,6 +652,77 @@ export const AdjustMarginResultSchema = z.object({
   reason: z.string().nullable(),
   explanation: z.string().nullable(),
 });
+
+// ---- position management: close all, TP/SL on the position --------------------------------------------
+
+export const CloseAllRequestSchema = empty;
+export const CloseAllMarketResultSchema = z.strictObject({
+  market: z.string(),
+  /** closed: flat; partly_closed: filled, but resting reduce-only orders kept part open; failed: see error; skipped: nothing closeable now. */
+  outcome: z.enum(['closed', 'partly_closed', 'failed', 'skipped']),
+  order_id: z.string().nullable(),
+  cancelled: z.array(CancelledTriggerSchema),
+  position_after: PositionViewSchema.nullable(),
+  error: z.strictObject({ code: z.string(), message: z.string(), hint: z.string().nullable() }).nullable(),
+});
+export const CloseAllResultSchema = z.strictObject({ results: z.array(CloseAllMarketResultSchema) });
+
+export const PositionTpslRequestSchema = z.strictObject({
+  market: marketSymbol,
+  /** A trigger price sets or moves the take-profit; null removes it; absent leaves it as it is. */
+  tp: decimalIn.nullable().optional(),
+  /** A trigger price sets or moves the stop-loss; null removes it; absent leaves it as it is. */
+  sl: decimalIn.nullable().optional(),
+  /** Tolerance of the fire price around the trigger price; default the user's default, else the market's slippage_bps. */
+  slippage_bps: z.number().int().min(0).max(5000).optional(),
+});
+export const ArmedLevelSchema = z.strictObject({ order_id: z.string(), trigger_price: dec, limit_price: dec });
+export const TpslChangeSchema = z.strictObject({
+  kind: z.enum(['tp', 'sl']),
+  action: z.enum(['set', 'move', 'remove']),
+  /** The armed trigger moved or removed; null for a new level. */
+  order_id: z.string().nullable(),
+  from: dec.nullable(),
+  to: dec.nullable(),
+  /** Fire price of the new or moved trigger (the slippage bound around its trigger price). */
+  fire_price: dec.nullable(),
+  /** The change in words: "Move the stop-loss from 3,100 to 3,150". */
+  summary: z.string(),
+});
+export type TpslChange = z.infer<typeof TpslChangeSchema>;
+/** One signature of a review: what it is for, its EIP-712 digest and the exact typed data. */
+export const SignRequestViewSchema = z.strictObject({ label: z.string(), digest: hex32, typed_data: TypedDataViewSchema });
+export const PositionTpslPreviewSchema = z.strictObject({
+  preview_id: opaqueId,
+  valid_until: unixMs,
+  wallet: address,
+  /** The trading key that will sign. */
+  signer: address,
+  market: z.string(),
+  side: z.enum(['LONG', 'SHORT']),
+  size: dec,
+  entry_price: dec,
+  /** The mark the levels were checked against (TP above it for a long, SL below; a short the other way). */
+  mark: dec,
+  before: z.strictObject({ tp: ArmedLevelSchema.nullable(), sl: ArmedLevelSchema.nullable() }),
+  after: z.strictObject({ tp: dec.nullable(), sl: dec.nullable() }),
+  changes: z.array(TpslChangeSchema),
+  summary: z.array(z.string()),
+  warnings: z.array(z.string()),
+  /** Every signature applying it takes, in signing order: Cancels, Modifies, then Orders. */
+  requests: z.array(SignRequestViewSchema),
+});
+export type PositionTpslPreview = z.infer<typeof PositionTpslPreviewSchema>;
+export const ApplyTpslRequestSchema = z.strictObject({ preview_id: opaqueId });
+export const TpslChangeResultSchema = TpslChangeSchema.extend({
+  /** The order that now carries the level (the new trigger, or the one that replaced the moved one). */
+  new_order_id: z.string().nullable(),
+  /** done: armed, moved or gone; dropped: the modify was dropped and the original stays; pending: not confirmed yet. */
+  status: z.enum(['done', 'rejected', 'dropped', 'pending', 'unknown']),
+  reason: z.string().nullable(),
+});
+export const PositionTpslResultSchema = z.strictObject({ market: z.string(), ok: z.boolean(), changes: z.array(TpslChangeResultSchema) });
+export type PositionTpslResult = z.infer<typeof PositionTpslResultSchema>;
 
 // ---- history ------------------------------------------------------------------------------------------
 
@@ -731,6 +838,13 @@ export const TrackedWithdrawalsSchema = z.object({ withdrawals: z.array(TrackedW
 
 // ---- settings -----------------------------------------------------------------------------------------
 
+/** A positive USDC amount with no sign: the order-notional cap. */
+const orderNotionalCap = z
+  .string()
+  .max(32, 'at most 32 characters')
+  .regex(/^(\d+\.?\d*|\.\d+)$/, 'expected a positive decimal amount such as "25000" (no sign, no exponent)')
+  .refine((v) => /[1-9]/.test(v), 'must be greater than 0 (use null to turn the cap off)');
+
 export const SettingsSchema = z.object({
   /** Default tolerance for MARKET orders; null: each market's own slippage_bps. */
   default_slippage_bps: z.number().int().min(0).max(5000).nullable(),
@@ -745,6 +859,11 @@ export const SettingsSchema = z.object({
   theme: z.enum(['dark', 'light']),
   /** Warn (riskWarning event, notification) when a position's mark is within this percent of its liquidation estimate. */
   liquidation_warning_pct: LiquidationWarningPctSchema,
+  /**
+   * The fat-finger cap (USDC): an order whose notional is above it needs an explicit confirmation (the
+   * review's LARGE_ORDER; `--allow-large` on the command line). null, the default, is off.
+   */
+  max_order_notional: orderNotionalCap.nullable(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z.strictObject({
@@ -756,6 +875,7 @@ export const SettingsPatchSchema = z.strictObject({
   key_expiry_warning_days: z.number().int().min(1).max(90).optional(),
   theme: z.enum(['dark', 'light']).optional(),
   liquidation_warning_pct: LiquidationWarningPctSchema.optional(),
+  max_order_notional: orderNotionalCap.nullable().optional(),
 });
 
 export const NotificationPrefsSchema = z.object({
@@ -850,6 +970,9 @@ export const IPC_CHANNELS = {
   'positions:close': { request: ClosePositionRequestSchema, response: ClosePositionResultSchema },
   'positions:reverse': { request: ReversePositionRequestSchema, response: ReversePositionResultSchema },
   'positions:adjustMargin': { request: AdjustMarginRequestSchema, response: AdjustMarginResultSchema },
+  'positions:closeAll': { request: CloseAllRequestSchema, response: CloseAllResultSchema },
+  'positions:previewTpsl': { request: PositionTpslRequestSchema, response: PositionTpslPreviewSchema },
+  'positions:applyTpsl': { request: ApplyTpslRequestSchema, response: PositionTpslResultSchema },
 
   'history:orders': { request: HistoryPageRequestSchema, response: OrderHistoryPageSchema },
   'history:fills': { request: HistoryPageRequestSchema, response: FillsPageSchema },

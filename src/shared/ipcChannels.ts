@@ -59,6 +59,10 @@ export const CHANNEL_NAMES = [
   'positions:close',
   'positions:reverse',
   'positions:adjustMargin',
+  // position management: close every position, TP/SL on a position (reviewed, then applied)
+  'positions:closeAll',
+  'positions:previewTpsl',
+  'positions:applyTpsl',
   // history (paged windows for a virtualized table) and CSV export
   'history:orders',
   'history:fills',

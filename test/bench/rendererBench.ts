@@ -172,7 +172,7 @@ function syntheticMain(historyRows: number): Handlers {
       environment: 'Testnet',
       keys: [{ agent: AGENT, name: 'bench', status: 'ACTIVE', listed: true, stored_locally: true, expires_at: now + 30 * 86_400_000, expires_in_ms: 30 * 86_400_000, expiring_soon: false, created_at: now }],
     }),
-    'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark', liquidation_warning_pct: 10 }),
+    'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark', liquidation_warning_pct: 10, max_order_notional: null }),
     'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true }),
     'account:balance': async () => ({ wallet: WALLET, account_id: `${WALLET}${'0'.repeat(24)}`, free_balance: '100000' }),
     'markets:list': async () => ({ markets: MARKETS, at: now }),

@@ -1,7 +1,8 @@
 /**
  * `perps markets` and `perps config`: the service's live configuration (never hardcoded in the app), the
- * markets with the venue's mark, 24 h change, hourly funding and open interest, and
- * `perps config leverage`: the default leverage the app and the command line both apply.
+ * markets with the venue's mark, 24 h change, hourly funding and open interest,
+ * `perps config leverage`: the default leverage the app and the command line both apply, and
+ * `perps config max-notional`: the fat-finger cap on an order's notional (off by default).
  */
 import type { Command } from 'commander';
 import { depositInfo } from '../../main/services/money/funds.js';
@@ -115,6 +116,26 @@ export function registerConfigCommands(program: Command): void {
               { header: 'MAX', value: (e) => `${e.max_leverage}x`, align: 'right' },
             ]),
           ].join('\n'),
+        );
+      });
+    });
+
+  config
+    .command('max-notional')
+    .description('show or set your cap on an order\'s notional (USDC): a larger order needs --allow-large (the app asks to confirm it); off by default')
+    .argument('[amount]', 'the cap in USDC, e.g. 25000')
+    .option('--clear', 'turn the cap off')
+    .action(async (amount: string | undefined, opts: { clear?: boolean }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        if (amount !== undefined && opts.clear === true) throw new ValidationError('give an amount or --clear, not both', { field: 'clear', code: 'USAGE' });
+        const ctx = contextOf(g);
+        let prefs = readPreferences(ctx.settings);
+        if (amount !== undefined) prefs = updatePreferences(ctx.settings, { max_order_notional: amount });
+        else if (opts.clear === true) prefs = updatePreferences(ctx.settings, { max_order_notional: null });
+        const cap = prefs.max_order_notional;
+        out.result({ max_order_notional: cap }, () =>
+          cap === null ? 'max order notional: off (no order needs --allow-large)' : `max order notional: ${cap} USDC (an order above it needs --allow-large; reduce-only orders are exempt)`,
         );
       });
     });

@@ -4,9 +4,11 @@
  *   order place --wallet ADDR --market SYM --side buy|sell --size DEC [--type market|limit|trigger]
  *               [--price DEC] [--tif gtc|ioc|alo] [--reduce-only] [--leverage N]
  *               [--trigger-price DEC --tpsl tp|sl] [--tp DEC] [--sl DEC] [--slippage-bps N] [--wait] [--dry-run]
+ *               [--allow-far-price] [--allow-large]
  *       --price is the limit price of a LIMIT order, the explicit slippage bound of a MARKET order and the
  *       fire price of a TRIGGER; --tp/--sl attach whole-position bracket legs to the entry.
- *   order batch --wallet ADDR FILE [--wait] [--dry-run]  legs as JSON: an array (or { "orders": [...] })
+ *   order batch --wallet ADDR FILE [--wait] [--dry-run] [--allow-far-price] [--allow-large]
+ *                                                         legs as JSON: an array (or { "orders": [...] })
  *                                                         in the API's field names, values as decimal strings
  *   order get ID [--wait] [--wallet ADDR]
  *   order cancel ID --wallet ADDR [--type limit|trigger] [--dry-run]
@@ -16,7 +18,9 @@
  * Each signing command runs the services' prepare step (the same one the app's review runs: every rule
  * against the live market record, the leverage default, the free balance) and then submits exactly what
  * was prepared; --dry-run prints it instead, signs and sends nothing (exit 0). A refused input is exit 2
- * with nothing sent. A leg the service rejects, or that ends without doing what was asked (a MARKET order
+ * with nothing sent; that includes the fat-finger guard: a limit price (or an explicit market bound) that
+ * crosses the mark by more than the market's slippage_bps needs --allow-far-price, and an order above your
+ * notional cap (`perps config max-notional`) needs --allow-large. A leg the service rejects, or that ends without doing what was asked (a MARKET order
  * that did not fill, a FAILED order), makes the command exit 1 after printing every leg's result.
  */
 import type { Command } from 'commander';
@@ -32,6 +36,7 @@ import {
   submitModify,
   submitOrder,
   cancelAll,
+  type GuardAllowance,
   type PreparedOrder,
 } from '../../main/services/orders/index.js';
 import type { ServiceContext } from '../../main/services/serviceContext.js';
@@ -46,11 +51,28 @@ import { createProgress } from '../progress.js';
 
 const DRY_RUN_HELP = 'check everything and print what would be signed (the review, typed data, digests); sign and send nothing';
 
-interface PlaceOpts extends PlaceFlags {
+interface GuardFlags {
+  allowFarPrice?: boolean;
+  allowLarge?: boolean;
+}
+
+interface PlaceOpts extends PlaceFlags, GuardFlags {
   wallet: string;
   wait?: boolean;
   timeout?: string;
   dryRun?: boolean;
+}
+
+const ALLOW_FAR_PRICE_HELP = "send a limit price (or an explicit market bound) that crosses the mark by more than the market's slippage bound";
+const ALLOW_LARGE_HELP = 'send an order whose notional is above your cap (`perps config max-notional`)';
+
+function allowanceOf(opts: GuardFlags): GuardAllowance {
+  return { farPrice: opts.allowFarPrice === true, large: opts.allowLarge === true };
+}
+
+/** Each guard let through by a flag is said on stderr: the person asked for something unusual on purpose. */
+function noteConfirmations(out: Output, prepared: PreparedOrder): void {
+  for (const c of prepared.view.confirmations) out.note(`confirmed by flag [${c.code}]: ${c.message}`);
 }
 
 function checkDryRun(opts: { dryRun?: boolean; wait?: boolean }): void {
@@ -100,6 +122,8 @@ export function registerOrderCommands(program: Command): void {
     .option('--slippage-bps <n>', "tolerance of a computed bound, default the market's slippage_bps")
     .option('--wait', 'follow the orders until filled or resting (market orders until terminal)')
     .option('--timeout <seconds>', 'with --wait: give up after this long')
+    .option('--allow-far-price', ALLOW_FAR_PRICE_HELP)
+    .option('--allow-large', ALLOW_LARGE_HELP)
     .option('--dry-run', DRY_RUN_HELP)
     .action(async (opts: PlaceOpts, cmd: Command) => {
       const g = globalsOf(cmd);
@@ -109,9 +133,10 @@ export function registerOrderCommands(program: Command): void {
         const intent = placeIntent(opts);
         timeoutOf(opts.timeout);
         const ctx = contextOf(g);
-        const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent });
+        const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent, allow: allowanceOf(opts) });
         if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
         noteLeverage(out, prepared, opts.leverage);
+        noteConfirmations(out, prepared);
         return submitAndReport(ctx, out, prepared, opts, json);
       });
     });
@@ -123,8 +148,10 @@ export function registerOrderCommands(program: Command): void {
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .option('--wait', 'follow the orders until filled or resting')
     .option('--timeout <seconds>', 'with --wait: give up after this long')
+    .option('--allow-far-price', ALLOW_FAR_PRICE_HELP)
+    .option('--allow-large', ALLOW_LARGE_HELP)
     .option('--dry-run', DRY_RUN_HELP)
-    .action(async (file: string, opts: { wallet: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
+    .action(async (file: string, opts: { wallet: string; wait?: boolean; timeout?: string; dryRun?: boolean } & GuardFlags, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
       await runAction({ json }, async (out) => {
@@ -132,8 +159,9 @@ export function registerOrderCommands(program: Command): void {
         timeoutOf(opts.timeout);
         const ctx = contextOf(g);
         const legs = await withDefaultLeverage(ctx, await readBatchFile(file));
-        const prepared = await prepareLegs(ctx, { wallet: opts.wallet, legs, labels: legs.map((_, i) => `orders[${i}]`), kind: 'batch' });
+        const prepared = await prepareLegs(ctx, { wallet: opts.wallet, legs, labels: legs.map((_, i) => `orders[${i}]`), kind: 'batch', allow: allowanceOf(opts) });
         if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
+        noteConfirmations(out, prepared);
         return submitAndReport(ctx, out, prepared, opts, json);
       });
     });

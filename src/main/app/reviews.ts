@@ -40,13 +40,22 @@ export class ReviewStore {
 
   /** Removes and returns the review; an unknown, expired, other-kind or other-scope id is REVIEW_EXPIRED. */
   take<K extends string, P>(id: string, kind: K, scope: string): ReviewEntry<K, P> {
+    const entry = this.peek<K, P>(id, kind, scope);
+    // One use: a confirmed review cannot be confirmed twice (it would sign the same nonce again).
+    this.entries.delete(id);
+    return entry;
+  }
+
+  /**
+   * Returns the review without using it up (same refusals as take): for checks that may still send the
+   * person back to the same review, such as a confirmation it needs and the request did not give.
+   */
+  peek<K extends string, P>(id: string, kind: K, scope: string): ReviewEntry<K, P> {
     const entry = this.entries.get(id);
     if (!entry || entry.kind !== kind || entry.scope !== scope || entry.validUntil < this.now()) {
       if (entry && entry.validUntil < this.now()) this.entries.delete(id);
       throw new OperationError('REVIEW_EXPIRED', `review ${id} is unknown or has expired`, { hint: 'Review (preview) it again, then confirm within the time shown.' });
     }
-    // One use: a confirmed review cannot be confirmed twice (it would sign the same nonce again).
-    this.entries.delete(id);
     return entry as ReviewEntry<K, P>;
   }
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { addressSchema, decimalOut } from '../fieldSchemas.js';
 import { SIDES, TIME_IN_FORCE, TPSL } from '../protocol/schemas/orders.js';
 import { TypedDataViewSchema } from '../signingViews.js';
+import { CONFIRMATION_CODES } from './priceGuard.js';
 
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected 32 bytes of hex');
 
@@ -38,6 +39,17 @@ export const ReviewLegSchema = z.object({
 });
 export type ReviewLeg = z.infer<typeof ReviewLegSchema>;
 
+/**
+ * A guard the order trips (src/shared/orders/priceGuard.ts): the person must confirm it explicitly. The
+ * app's orders:place names every code in `confirm`; the command line needs the matching --allow-* flag.
+ */
+export const ReviewConfirmationSchema = z.object({
+  code: z.enum(CONFIRMATION_CODES),
+  /** What is unusual about the order, in words (which leg, which price, which bound or cap). */
+  message: z.string(),
+});
+export type ReviewConfirmation = z.infer<typeof ReviewConfirmationSchema>;
+
 export const OrderReviewSchema = z.object({
   /** The order kind (single, bracket, ...), or 'batch' for legs given one by one. */
   kind: z.string(),
@@ -64,5 +76,7 @@ export const OrderReviewSchema = z.object({
     .object({ size: decimalOut, entry_price: decimalOut, isolated_margin: decimalOut, liquidation_price: decimalOut.nullable() })
     .nullable(),
   warnings: z.array(z.string()),
+  /** Guards this order trips; empty for an ordinary order. Each needs an explicit confirmation. */
+  confirmations: z.array(ReviewConfirmationSchema),
 });
 export type OrderReview = z.infer<typeof OrderReviewSchema>;

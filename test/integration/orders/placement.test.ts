@@ -51,7 +51,10 @@ describe('placing', () => {
     const m = w.market(SYM);
     const mark = await w.mark(SYM);
     const bound = priceAt(m, mark, 1.01);
-    const r = await placeOrders(w.ctx, { wallet: t.wallet, legs: [{ market: SYM, side: 'BUY', size: sizeFor(m, mark), limit_price: bound }] }, { wait: true });
+    const legs = [{ market: SYM, side: 'BUY', size: sizeFor(m, mark), limit_price: bound }];
+    // 100 bps is wider than the market's own 50 bps bound: the fat-finger guard asks for the allowance.
+    await expect(placeOrders(w.ctx, { wallet: t.wallet, legs })).rejects.toMatchObject({ code: 'FAR_PRICE' });
+    const r = await placeOrders(w.ctx, { wallet: t.wallet, legs, allow: { farPrice: true } }, { wait: true });
     expect(r.legs[0]!.leg.limit_price).toBe(bound);
     expect(r.legs[0]!.final?.status).toBe('FILLED');
   });

@@ -11,6 +11,7 @@ import { submitOrder } from '../../services/orders/submitOrder.js';
 import { readOpenOrders, readTriggers } from '../../services/reads/accountReads.js';
 import type { Session } from '../session.js';
 import { listedOrderView, openOrdersWithLegs } from '../views.js';
+import { requireConfirmations } from './confirmations.js';
 
 export class OrdersDesk {
   constructor(private readonly session: Session) {}
@@ -19,14 +20,20 @@ export class OrdersDesk {
     return this.session.wallet.requireAddress();
   }
 
+  /**
+   * The fat-finger guards are let through here so the person can see the order; what they tripped is in
+   * the review's `confirmations`, and place requires each to be confirmed.
+   */
   async preview(req: { intent: unknown }): Promise<OrderPreview> {
-    const prepared = await prepareOrder(this.session.ctx(), { wallet: this.wallet(), intent: req.intent });
+    const prepared = await prepareOrder(this.session.ctx(), { wallet: this.wallet(), intent: req.intent, allow: { farPrice: true, large: true } });
     const entry = this.session.reviews.put('orders', this.session.scope(), this.session.reviewTtl('orders'), prepared);
     return { ...prepared.view, preview_id: entry.id, valid_until: entry.validUntil };
   }
 
-  async place(req: { preview_id: string }): Promise<PlaceOrdersResult> {
+  async place(req: { preview_id: string; confirm?: readonly string[] | undefined }): Promise<PlaceOrdersResult> {
     const ctx = this.session.ctx();
+    // Checked before the review is used up: a missing confirmation sends the page back to ask, same review.
+    requireConfirmations(this.session.reviews.peek<'orders', PreparedOrder>(req.preview_id, 'orders', this.session.scope()).payload.view.confirmations, req.confirm);
     const { payload: prepared } = this.session.reviews.take<'orders', PreparedOrder>(req.preview_id, 'orders', this.session.scope());
     const result = await submitOrder(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { wait: false });
     const entries = new Set(prepared.legs.map((l) => l.client_order_id));

@@ -1,4 +1,4 @@
-/** positions:* — positions with PnL from the mark, close, reverse, isolated margin. */
+/** positions:* — positions with PnL from the mark, close (all, part, at a limit), close all, reverse, TP/SL on a position, isolated margin. */
 import type { PositionsDesk } from '../../app/desks/positionsDesk.js';
 import type { HandlerGroup } from './types.js';
 
@@ -8,5 +8,8 @@ export function positionsHandlers(desk: PositionsDesk): HandlerGroup<'positions'
     'positions:close': (r) => desk.close(r),
     'positions:reverse': (r) => desk.reverse(r),
     'positions:adjustMargin': (r) => desk.adjustMargin(r),
+    'positions:closeAll': () => desk.closeAll(),
+    'positions:previewTpsl': (r) => desk.previewTpsl(r),
+    'positions:applyTpsl': (r) => desk.applyTpsl(r),
   };
 }

@@ -7,17 +7,22 @@
  *  2. each leg is parsed and built (a MARKET bound from the venue mark, a fire price from the trigger
  *     price), and every rule is checked against the live market records, the marks and the account's open
  *     orders (orderValidation);
- *  3. what it costs (notional, fees, initial margin: src/shared/protocol/tradingMath.ts) is checked against
+ *  3. the fat-finger guard (src/shared/orders/priceGuard.ts): a limit price, or a MARKET order's explicit
+ *     bound, that crosses the mark by more than the market's slippage_bps (FAR_PRICE), and an order whose
+ *     notional is above the user's cap (LARGE_ORDER), are refused unless the caller allows them; an
+ *     allowed one is listed in the review's `confirmations`, which the app makes the person confirm;
+ *  4. what it costs (notional, fees, initial margin: src/shared/protocol/tradingMath.ts) is checked against
  *     the free balance: an order the account cannot pay for is refused here (INSUFFICIENT_BALANCE), as the
  *     app's ticket would, instead of being signed and rejected later;
- *  4. the trading key that will sign is resolved, one nonce per leg is reserved, and each leg's exact
+ *  5. the trading key that will sign is resolved, one nonce per leg is reserved, and each leg's exact
  *     typed data, digest and plain-language summary make the review, with the position the order would
  *     leave (size, entry, margin, liquidation estimate: positionAfter.ts).
  */
 import { Decimal, canonical } from '../../../shared/decimal/index.js';
 import { orderTypedData } from '../../../shared/eip712/index.js';
 import { OrderIntentSchema, type OrderIntent } from '../../../shared/orders/intents.js';
-import type { OrderReview, ReviewLeg } from '../../../shared/orders/review.js';
+import { crossesBeyondBound, exceedsNotionalCap, farPriceBound } from '../../../shared/orders/priceGuard.js';
+import type { OrderReview, ReviewConfirmation, ReviewLeg } from '../../../shared/orders/review.js';
 import { feeEstimate, feeKindOf, feeRateOf, initialMargin, orderNotional, type Market, type Position } from '../../../shared/protocol/index.js';
 import { typedDataView } from '../../../shared/signingViews.js';
 import { summarizeTypedData } from '../../signers/offlineSigner.js';
@@ -43,10 +48,21 @@ export interface PreparedOrder extends PreparedBase<'order'> {
   readonly view: OrderReview;
 }
 
+/**
+ * Which fat-finger guards the caller lets through (the command line's --allow-far-price and
+ * --allow-large; the app's preview allows both and has the person confirm each in the review). A guard
+ * not allowed refuses the order (ValidationError FAR_PRICE / LARGE_ORDER) before any nonce is taken.
+ */
+export interface GuardAllowance {
+  farPrice?: boolean;
+  large?: boolean;
+}
+
 export interface PrepareOrderInput {
   wallet: string;
   /** An order intent (src/shared/orders/intents.ts); checked here, whoever built it. */
   intent: unknown;
+  allow?: GuardAllowance;
 }
 
 export interface PrepareLegsInput {
@@ -56,6 +72,7 @@ export interface PrepareLegsInput {
   labels?: string[];
   /** The order kind for the review (a strategy's kind, or 'batch'). */
   kind?: string;
+  allow?: GuardAllowance;
 }
 
 /** How a composite action (close, reverse) prepares its legs. */
@@ -90,11 +107,24 @@ export async function prepareOrder(ctx: TradingContext, input: PrepareOrderInput
   const marks = await readMarks(ctx, [market]).catch(() => new Map<string, Decimal>());
   const prefs = readPreferences(ctx.settings);
   const expanded = strategy.expand(intent as never, { market, mark: marks.get(market.symbol) ?? null, defaultLeverage: defaultLeverageFor(prefs, market), defaultSlippageBps: prefs.default_slippage_bps });
-  return prepareLegs(ctx, { wallet: input.wallet, legs: expanded.legs, labels: expanded.labels, kind: intent.kind });
+  return prepareLegs(ctx, { wallet: input.wallet, legs: expanded.legs, labels: expanded.labels, kind: intent.kind, ...(input.allow ? { allow: input.allow } : {}) });
 }
 
-/** Markets whose mark the rules need: MARKET bounds, MARKET bracket references, armed triggers' sides. */
-function marketsNeedingMarks(parsed: readonly ParsedLegInput[]): Set<string> {
+/**
+ * A leg whose price the far-price guard checks: a LIMIT price, or a MARKET order's explicit bound. A
+ * post-only (ALO) limit is not: crossing, it is rejected (post_only_would_take) instead of executing, and
+ * the review already warns about that.
+ */
+function priceIsGuarded(p: ParsedLegInput): boolean {
+  return (p.order_type === 'LIMIT' && p.time_in_force !== 'ALO') || (p.order_type === 'MARKET' && p.limit_price !== undefined);
+}
+
+/**
+ * Markets whose mark the rules need: MARKET bounds, MARKET bracket references, armed triggers' sides, and
+ * the prices the far-price guard checks (unless it is allowed: then the mark is read best effort, and a
+ * price it cannot check is listed for confirmation instead).
+ */
+function marketsNeedingMarks(parsed: readonly ParsedLegInput[], allow: GuardAllowance): Set<string> {
   const need = new Set<string>();
   const entriesWithKids = new Set(parsed.map((p) => p.parent_client_order_id).filter((x): x is string => x !== undefined));
   for (const p of parsed) {
@@ -103,6 +133,7 @@ function marketsNeedingMarks(parsed: readonly ParsedLegInput[]): Set<string> {
     if (p.order_type === 'TRIGGER' && p.parent_client_order_id === undefined) need.add(p.market);
     // A MARKET entry's bracket legs are judged against the mark at submit.
     if (p.order_type === 'MARKET' && entriesWithKids.has(p.client_order_id)) need.add(p.market);
+    if (priceIsGuarded(p) && allow.farPrice !== true) need.add(p.market);
   }
   return need;
 }
@@ -117,7 +148,8 @@ export async function prepareLegs(ctx: TradingContext, input: PrepareLegsInput, 
 
   const markets = new Map((await ctx.config.markets()).map((m) => [m.symbol, m]));
   parsed.forEach((p, i) => marketOr(markets, p.market, labels[i]!));
-  const need = [...marketsNeedingMarks(parsed)].map((s) => markets.get(s)!);
+  const allow = input.allow ?? {};
+  const need = [...marketsNeedingMarks(parsed, allow)].map((s) => markets.get(s)!);
   // The review shows every leg's market mark and prices fees with it; a mark the rules do not need is
   // read too, best effort.
   const reviewed = [...new Set(parsed.map((p) => p.market))].filter((s) => !need.some((m) => m.symbol === s)).map((s) => markets.get(s)!);
@@ -149,6 +181,8 @@ export async function prepareLegs(ctx: TradingContext, input: PrepareLegsInput, 
   validateBatch(legs, { markets, marks, openOrderCounts: new Map(counts), ...(armedReduceOnlyTriggerMarkets ? { armedReduceOnlyTriggerMarkets } : {}) }, labels);
 
   const costs = orderCosts(legs, markets, marks, positions.positions);
+  const confirmations = guardFindings(legs, parsed, labels, markets, marks, costs, readPreferences(ctx.settings).max_order_notional);
+  refuseUnallowed(confirmations, allow);
   const free = balance ? new Decimal(balance.free_balance) : null;
   if (free !== null && costs.required.gt(free.plus(options.creditFree ?? 0))) {
     throw new ValidationError(
@@ -212,6 +246,7 @@ export async function prepareLegs(ctx: TradingContext, input: PrepareLegsInput, 
       free_balance: free ? canonical(free) : null,
       position_after: reviewPositionAfter(legs, markets.get(firstMarket)!, marks.get(firstMarket), positions.positions.find((p) => p.market === firstMarket)),
       warnings,
+      confirmations,
     },
   };
 }
@@ -285,6 +320,71 @@ function orderCosts(legs: readonly UnsignedLeg[], markets: ReadonlyMap<string, M
   }
   out.required = out.margin.plus(out.openingFees);
   return out;
+}
+
+/**
+ * What the fat-finger guard finds (one entry per code; a code's message names every leg it concerns):
+ *  - FAR_PRICE: a guarded price beyond mark x (1 +/- slippage_bps), or one that could not be checked
+ *    because no mark was read (only when the guard was allowed, see marketsNeedingMarks);
+ *  - LARGE_ORDER: the notional of the legs that open or add exposure above the user's cap. Reduce-only legs
+ *    only shrink a position (a close of a large position is not a fat finger) and attached TP/SL legs close
+ *    what their entry opens, so neither counts. Notional is the review's: a MARKET leg at the worse of the
+ *    mark and its bound.
+ */
+function guardFindings(
+  legs: readonly UnsignedLeg[],
+  parsed: readonly ParsedLegInput[],
+  labels: readonly string[],
+  markets: ReadonlyMap<string, Market>,
+  marks: ReadonlyMap<string, Decimal>,
+  costs: OrderCosts,
+  cap: string | null,
+): ReviewConfirmation[] {
+  const far: string[] = [];
+  legs.forEach((leg, i) => {
+    if (!priceIsGuarded(parsed[i]!)) return;
+    const market = markets.get(leg.market)!;
+    const mark = marks.get(leg.market);
+    const what = leg.order_type === 'LIMIT' ? 'limit price' : 'explicit price bound';
+    if (!mark) {
+      far.push(`${labels[i]}: the ${leg.side} ${what} ${leg.limit_price} could not be checked against the mark (no venue mark was read)`);
+      return;
+    }
+    const price = new Decimal(leg.limit_price);
+    if (!crossesBeyondBound(leg.side, price, mark, market.slippage_bps)) return;
+    const bound = farPriceBound(leg.side, mark, market.slippage_bps).toDecimalPlaces(market.px_decimals, leg.side === 'BUY' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
+    far.push(
+      `${labels[i]}: the ${leg.side} ${what} ${leg.limit_price} crosses the mark ${canonical(mark)} by more than ${market.symbol}'s slippage bound of ${market.slippage_bps} bps (${leg.side === 'BUY' ? 'above' : 'below'} ${canonical(bound)}): it would execute at once at the book's prices, not at ${leg.limit_price}`,
+    );
+  });
+  const out: ReviewConfirmation[] = [];
+  if (far.length > 0) out.push({ code: 'FAR_PRICE', message: far.join('; ') });
+  let exposure = new Decimal(0);
+  legs.forEach((leg, i) => {
+    if (!leg.reduce_only && leg.parent_client_order_id === undefined) exposure = exposure.plus(costs.legs[i]!.notional);
+  });
+  if (exceedsNotionalCap(exposure, cap)) {
+    out.push({ code: 'LARGE_ORDER', message: `the order's notional ${fixed(exposure)} USDC is above your cap of ${cap} USDC (setting max_order_notional)` });
+  }
+  return out;
+}
+
+const GUARD_FLAGS = { FAR_PRICE: { allowed: (a: GuardAllowance) => a.farPrice === true, flag: '--allow-far-price' }, LARGE_ORDER: { allowed: (a: GuardAllowance) => a.large === true, flag: '--allow-large' } } as const;
+
+/** A finding the caller did not allow refuses the order here, before any nonce is reserved or anything signed. */
+function refuseUnallowed(findings: readonly ReviewConfirmation[], allow: GuardAllowance): void {
+  for (const f of findings) {
+    const g = GUARD_FLAGS[f.code];
+    if (g.allowed(allow)) continue;
+    throw new ValidationError(f.message, {
+      field: f.code === 'FAR_PRICE' ? 'limit_price' : 'size',
+      code: f.code,
+      hint:
+        f.code === 'FAR_PRICE'
+          ? `Check the price. To send it anyway: ${g.flag} on the command line, or confirm it in the app's review.`
+          : `Lower the size. To send it anyway: ${g.flag} on the command line, or confirm it in the app's review. The cap is yours to change: \`perps config max-notional\` or Settings.`,
+    });
+  }
 }
 
 function crossingWarnings(legs: readonly UnsignedLeg[], labels: readonly string[], marks: ReadonlyMap<string, Decimal>): string[] {

@@ -7,6 +7,13 @@
  *     size taken from `closeable`.
  *  5. No atomic flip: reverse by exiting, waiting for flat, then entering the opposite way.
  *
+ * A close can also take part of the position (a percentage of what will be closeable, or a size, rounded
+ * DOWN to the market's sz_decimals, at least one size step, never more than is closeable) and can be a
+ * reduce-only LIMIT GTC at a price instead of the MARKET leg. Every one of them follows rule 4: the armed
+ * triggers go first (a reduce-only order of any type meets close_trigger_coexistence otherwise), and the
+ * review and the result say which were cancelled. A limit close rests: its submit waits until it rests
+ * (or fills at once), not until it fills.
+ *
  * Bracket legs still awaiting a working entry do not block a close and are left alone; legs whose entry
  * has already filled are about to arm on this position and are cancelled with the armed triggers.
  *
@@ -16,7 +23,8 @@
  * (a fill elsewhere, a trigger that fired), submit stops after the cancels and says so: the reviewed
  * size would no longer be right, and nothing else is signed.
  */
-import { Decimal, canonical } from '../../../shared/decimal/index.js';
+import { Decimal, DecimalError, canonical, parseDecimal, roundToPlaces } from '../../../shared/decimal/index.js';
+import type { ReviewConfirmation } from '../../../shared/orders/review.js';
 import type { ListedOrder, Position } from '../../../shared/protocol/index.js';
 import type { Signer } from '../../signers/signer.js';
 import { OperationError, ValidationError } from '../errors.js';
@@ -24,7 +32,8 @@ import { isArmedTriggerRow } from '../orders/brackets.js';
 import { prepareCancelOrders, submitCancel, type CancelLegResult, type PreparedCancel } from '../orders/cancelOrders.js';
 import { pollUntil, walletIds, WaitTimeoutError, type TradingContext } from '../orders/orderContext.js';
 import { isFilled } from '../orders/orderTracker.js';
-import { prepareLegs, type PreparedOrder } from '../orders/prepareOrder.js';
+import { MAX_DECIMAL_INPUT_LENGTH } from '../../../shared/fieldSchemas.js';
+import { prepareLegs, type GuardAllowance, type PreparedOrder } from '../orders/prepareOrder.js';
 import { submitOrder, type PlacedLeg, type PlaceOrdersResult } from '../orders/submitOrder.js';
 import { defaultLeverageFor, readPreferences } from '../settings/preferences.js';
 import { assertPreparedFor, type PreparedBase } from '../signing/prepared.js';
@@ -35,6 +44,14 @@ export interface CloseInput {
   market: string;
   /** Tolerance of the MARKET leg's bound; default the market's slippage_bps. */
   slippageBps?: number;
+  /** Close this percentage (decimal text, 1 to 100) of what will be closeable. Not with `size`. */
+  percent?: string;
+  /** Close this size (decimal text, rounded down to sz_decimals; at most what will be closeable). Not with `percent`. */
+  size?: string;
+  /** A limit close: a reduce-only LIMIT GTC at this price (tick-checked) instead of the MARKET leg. */
+  price?: string;
+  /** Fat-finger guards let through (a limit close far past the mark is FAR_PRICE). */
+  allow?: GuardAllowance;
 }
 
 export interface CloseOptions {
@@ -48,11 +65,13 @@ export interface ClosePositionResult {
   position_before: Position;
   /** Armed triggers cancelled first (rule 4). */
   cancelled_triggers: CancelLegResult[];
-  /** The reduce-only MARKET leg, tracked to its terminal state. */
+  /** The reduce-only leg: a MARKET one tracked to its terminal state, a LIMIT one until it rests or ends. */
   order: PlacedLeg;
-  /** The position once /positions reflects the fill; null when it is closed. */
+  /** The position once /positions reflects the fill (as it is, for a resting limit); null when it is closed. */
   position_after: Position | null;
   closed: boolean;
+  /** A limit close that rests on the book: the position closes as it fills. */
+  resting: boolean;
 }
 
 export interface PreparedClose extends PreparedBase<'close'> {
@@ -61,18 +80,32 @@ export interface PreparedClose extends PreparedBase<'close'> {
   readonly position: Position;
   /** The armed triggers to cancel first (null when none is armed). */
   readonly cancel: PreparedCancel | null;
-  /** The one reduce-only MARKET leg on the opposite side, sized to what will be closeable. */
+  /** The one reduce-only leg on the opposite side: MARKET, or LIMIT GTC for a limit close. */
   readonly order: PreparedOrder;
+  /** What will be closeable once the triggers are gone, at review: submit stops if it differs then. */
+  readonly closeable: string;
+  /** The whole of what is closeable was asked for (no percent below 100, no size). */
+  readonly whole: boolean;
   readonly view: {
     wallet: string;
     market: string;
     side: 'LONG' | 'SHORT';
     size: string;
     entry_price: string;
-    /** What the closing leg closes (the position less what resting reduce-only orders reserve). */
+    /** What will be closeable once the triggers are gone (the position less what resting reduce-only orders reserve). */
+    closeable: string;
+    /** What the closing leg closes. */
     close_size: string;
+    /** The percentage asked for (null: a size, or all that is closeable). */
+    percent: string | null;
+    order_type: 'MARKET' | 'LIMIT';
+    /** The limit price of a limit close; the slippage bound of a market close. */
+    limit_price: string;
     triggers_to_cancel: { order_id: string; tpsl: string | null; trigger_price: string | null }[];
     summary: string[];
+    warnings: string[];
+    /** Fat-finger guards the closing leg trips (allowed ones only: others refuse the close). */
+    confirmations: ReviewConfirmation[];
   };
 }
 
@@ -111,36 +144,116 @@ function closeableWithoutTriggers(position: Position, open: readonly ListedOrder
   return Decimal.max(new Decimal(position.size).abs().minus(reserved), 0);
 }
 
+const HUNDRED = new Decimal(100);
+
+/** Decimal text given to a close (percent, size, price), refused naming its own field. */
+function decimalField(value: unknown, field: string): Decimal {
+  if (typeof value === 'string' && value.length > MAX_DECIMAL_INPUT_LENGTH) throw new ValidationError(`at most ${MAX_DECIMAL_INPUT_LENGTH} characters (got ${value.length})`, { field });
+  try {
+    return parseDecimal(value, field);
+  } catch (err) {
+    if (err instanceof DecimalError) throw new ValidationError(`'${String(value)}' is not a plain decimal (digits and one optional '.')`, { field });
+    throw err;
+  }
+}
+
+/** The percentage asked for, as decimal text from 1 to 100. */
+function parsePercent(value: string): Decimal {
+  const p = decimalField(value, 'percent');
+  if (p.lt(1) || p.gt(HUNDRED)) throw new ValidationError(`must be from 1 to 100, got ${value}`, { field: 'percent', code: 'INVALID_PERCENT' });
+  return p;
+}
+
+/**
+ * The size the closing leg closes: all of `closeable`, a percentage of it or a given size, rounded DOWN to
+ * the market's sz_decimals (a close never takes more than was asked for), at least one size step and never
+ * more than `closeable` (a reduce-only leg above it would be cut, or refused, by the service).
+ */
+function closeSizeOf(input: CloseInput, closeable: Decimal, szDecimals: number): { size: Decimal; percent: Decimal | null } {
+  const step = new Decimal(1).div(new Decimal(10).pow(szDecimals));
+  let size = closeable;
+  let percent: Decimal | null = null;
+  if (input.percent !== undefined) {
+    percent = parsePercent(input.percent);
+    size = roundToPlaces(closeable.mul(percent).div(HUNDRED), szDecimals, 'down');
+    if (size.lt(step)) {
+      throw new ValidationError(`${canonical(percent)}% of the closeable ${canonical(closeable)} is less than one size step (${canonical(step)})`, {
+        field: 'percent',
+        code: 'CLOSE_SIZE_TOO_SMALL',
+        hint: 'Close a larger percentage, or a size of at least one step.',
+      });
+    }
+  } else if (input.size !== undefined) {
+    const asked = decimalField(input.size, 'size');
+    if (asked.lte(0)) throw new ValidationError(`must be greater than 0, got ${input.size}`, { field: 'size' });
+    size = roundToPlaces(asked, szDecimals, 'down');
+    if (size.lt(step)) throw new ValidationError(`${canonical(asked)} is less than one size step (${canonical(step)}) once rounded down to ${szDecimals} decimals`, { field: 'size', code: 'CLOSE_SIZE_TOO_SMALL' });
+    if (size.gt(closeable)) {
+      throw new ValidationError(`${canonical(size)} is more than the closeable ${canonical(closeable)}`, {
+        field: 'size',
+        code: 'SIZE_ABOVE_CLOSEABLE',
+        hint: `Close at most ${canonical(closeable)} (percent 100, or no size, closes all of it); resting reduce-only orders reserve the rest of the position.`,
+      });
+    }
+  }
+  return { size, percent };
+}
+
 export async function prepareClose(ctx: TradingContext, input: CloseInput): Promise<PreparedClose> {
   const { wallet, accountId } = walletIds(input.wallet);
-  await ctx.config.market(input.market);
+  const market = await ctx.config.market(input.market);
+  // The input is checked before anything is read or reserved.
+  if (input.percent !== undefined && input.size !== undefined) throw new ValidationError('give a percentage or a size, not both', { field: 'percent', code: 'USAGE' });
+  if (input.percent !== undefined) parsePercent(input.percent);
+  const price = input.price === undefined ? undefined : canonical(decimalField(input.price, 'price'));
   const position = await readPosition(ctx, accountId, input.market);
   if (!position || new Decimal(position.size).isZero()) throw noPosition(wallet, input.market);
   const { triggers, open } = await armedTriggers(ctx, wallet, input.market);
-  const size = triggers.length > 0 ? closeableWithoutTriggers(position, open) : new Decimal(position.closeable);
-  if (size.isZero()) {
+  const closeable = triggers.length > 0 ? closeableWithoutTriggers(position, open) : new Decimal(position.closeable);
+  if (closeable.isZero()) {
     throw new ValidationError(`the ${input.market} position has nothing closeable: resting reduce-only orders reserve all of it`, {
       field: 'market',
       code: 'NOTHING_CLOSEABLE',
       hint: 'Cancel the resting reduce-only orders (`perps order cancel-all --market ...`) and try again.',
     });
   }
-  const cancel = triggers.length > 0 ? await prepareCancelOrders(ctx, { wallet, targets: triggers.map((t) => ({ order_id: t.order_id, order_type: 'TRIGGER' as const })) }) : null;
+  const { size, percent } = closeSizeOf(input, closeable, market.sz_decimals);
   const long = new Decimal(position.size).isPos();
+  // The closing leg is prepared (and so checked: tick, the far-price guard) before any Cancel takes a
+  // nonce, so a refused close reserves none. Its nonce is then below the cancels' although it is sent
+  // after them: the spec asks only that a nonce be used once per wallet, not that they arrive in order.
   const order = await prepareLegs(
     ctx,
     {
       wallet,
-      legs: [{ market: input.market, side: long ? 'SELL' : 'BUY', size: canonical(size), order_type: 'MARKET', reduce_only: true, ...(input.slippageBps !== undefined ? { slippage_bps: input.slippageBps } : {}) }],
+      legs: [
+        price !== undefined
+          ? { market: input.market, side: long ? 'SELL' : 'BUY', size: canonical(size), order_type: 'LIMIT', time_in_force: 'GTC', limit_price: price, reduce_only: true }
+          : { market: input.market, side: long ? 'SELL' : 'BUY', size: canonical(size), order_type: 'MARKET', reduce_only: true, ...(input.slippageBps !== undefined ? { slippage_bps: input.slippageBps } : {}) },
+      ],
       labels: ['close'],
       kind: 'close',
+      ...(input.allow ? { allow: input.allow } : {}),
     },
     { triggersCancelledFirst: true },
   );
+  const cancel = triggers.length > 0 ? await prepareCancelOrders(ctx, { wallet, targets: triggers.map((t) => ({ order_id: t.order_id, order_type: 'TRIGGER' as const })) }) : null;
+  const leg = order.legs[0]!;
+  const part = percent !== null && !percent.eq(HUNDRED) ? `${canonical(size)} (${canonical(percent)}% of ${canonical(closeable)})` : canonical(size);
   const summary = [
-    ...(cancel ? cancel.view.summary : []),
-    `Close ${canonical(size)} ${input.market} of the ${long ? 'long' : 'short'} at market (reduce-only, bound ${order.legs[0]!.limit_price})`,
+    ...(cancel ? triggers.map((t) => `Cancel the ${t.tpsl === 'tp' ? 'take-profit' : t.tpsl === 'sl' ? 'stop-loss' : 'trigger'} ${t.order_id}${t.trigger_price ? ` at ${t.trigger_price}` : ''} first (a reduce-only close cannot coexist with an armed trigger)`) : []),
+    price !== undefined
+      ? `Close ${part} ${input.market} of the ${long ? 'long' : 'short'} with a reduce-only limit ${leg.side.toLowerCase()} at ${leg.limit_price} (GTC: it rests until filled or cancelled)`
+      : `Close ${part} ${input.market} of the ${long ? 'long' : 'short'} at market (reduce-only, bound ${leg.limit_price})`,
   ];
+  const whole = size.eq(closeable);
+  const warnings = order.view.warnings.filter((w) => !w.startsWith('reduce-only:'));
+  const them = cancel?.targets.length === 1 ? 'it' : 'them';
+  if (cancel && price !== undefined) {
+    warnings.push(`the TP/SL ${cancel.targets.length === 1 ? 'trigger is' : 'triggers are'} cancelled first: while the limit close rests, the position has no TP/SL (set ${them} again if you still want ${them})`);
+  } else if (cancel && !(whole && new Decimal(position.size).abs().eq(closeable))) {
+    warnings.push(`the TP/SL ${cancel.targets.length === 1 ? 'trigger is' : 'triggers are'} cancelled for the whole position: the part left open has no TP/SL until you set ${them} again`);
+  }
   return {
     action: 'close',
     profile: ctx.profile.name,
@@ -152,15 +265,23 @@ export async function prepareClose(ctx: TradingContext, input: CloseInput): Prom
     position,
     cancel,
     order,
+    closeable: canonical(closeable),
+    whole,
     view: {
       wallet,
       market: input.market,
       side: long ? 'LONG' : 'SHORT',
       size: position.size,
       entry_price: position.entry_price,
+      closeable: canonical(closeable),
       close_size: canonical(size),
+      percent: percent === null ? null : canonical(percent),
+      order_type: leg.order_type === 'LIMIT' ? 'LIMIT' : 'MARKET',
+      limit_price: leg.limit_price,
       triggers_to_cancel: triggers.map((t) => ({ order_id: t.order_id, tpsl: t.tpsl ?? null, trigger_price: t.trigger_price ?? null })),
       summary,
+      warnings,
+      confirmations: order.view.confirmations,
     },
   };
 }
@@ -201,14 +322,18 @@ export async function submitClose(ctx: TradingContext, prepared: PreparedClose, 
   );
   if (!current) throw noPosition(wallet, market);
   const reviewed = prepared.order.legs[0]!.size;
-  if (!new Decimal(current.closeable).eq(reviewed)) {
-    throw new OperationError('POSITION_CHANGED', `the ${market} position changed since the close was reviewed: ${canonical(current.closeable)} is closeable now, the review closes ${reviewed}; nothing more was signed`, {
+  // The size was reviewed against what would be closeable: if that changed (a fill elsewhere, a trigger
+  // that fired), the reviewed size (or percentage) no longer means what the person agreed to.
+  if (!new Decimal(current.closeable).eq(prepared.closeable)) {
+    throw new OperationError('POSITION_CHANGED', `the ${market} position changed since the close was reviewed: ${canonical(current.closeable)} is closeable now, the review was for ${prepared.closeable} (closing ${reviewed}); nothing more was signed`, {
       hint: 'Review the close again.',
       details: { cancelled_triggers: cancelled.map((c) => c.order_id), closeable: current.closeable },
     });
   }
 
-  options.onProgress?.(`closing ${reviewed} ${market}`);
+  const limit = prepared.order.legs[0]!.order_type === 'LIMIT';
+  options.onProgress?.(limit ? `placing the limit close of ${reviewed} ${market} at ${prepared.order.legs[0]!.limit_price}` : `closing ${reviewed} ${market}`);
+  // A MARKET leg is followed to its end; a resting limit until it rests (or ends at once).
   const placed: PlaceOrdersResult = await submitOrder(ctx, prepared.order, signer, {
     wait: true,
     ...(options.timeoutMs !== undefined ? { waitTimeoutMs: options.timeoutMs } : {}),
@@ -216,27 +341,40 @@ export async function submitClose(ctx: TradingContext, prepared: PreparedClose, 
   });
   const order = placed.legs[0]!;
   if (order.status !== 'SUBMITTED') {
-    throw new OperationError(order.reason ?? 'CLOSE_REJECTED', `the closing order was ${order.status}${order.reason ? ` (${order.reason})` : ''}`, { details: { order } });
+    throw new OperationError(order.reason ?? 'CLOSE_REJECTED', `the closing order was ${order.status}${order.reason ? ` (${order.reason})` : ''}`, {
+      details: { order, cancelled_triggers: cancelled.map((c) => c.order_id) },
+    });
   }
   const final = order.final;
-  if (!final || !isFilled(final)) {
+  const filled = final !== undefined && isFilled(final);
+  if (limit && final && !final.terminal) {
+    // Resting on the book: the position closes as it fills, which the positions stream shows.
+    return { wallet, market, position_before: prepared.position, cancelled_triggers: cancelled, order, position_after: current, closed: false, resting: true };
+  }
+  if (!filled) {
     throw new OperationError('CLOSE_NOT_FILLED', `the closing order ${order.order_id} ended ${final?.status ?? 'unknown'}${final?.reason ? ` (${final.reason})` : ''}`, {
-      hint: 'No liquidity within the slippage bound; retry with a larger --slippage-bps.',
-      details: { order },
+      hint: limit ? 'The limit close did not rest; check its reason and place it again.' : 'No liquidity within the slippage bound; retry with a larger --slippage-bps.',
+      details: { order, cancelled_triggers: cancelled.map((c) => c.order_id) },
     });
   }
   options.onProgress?.('waiting for /positions to reflect the fill');
   const after = await waitForPosition(ctx, accountId, market, (p) => p === undefined || p.version > current.version, `waiting for the ${market} position to reflect the close`, {
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
-  return { wallet, market, position_before: prepared.position, cancelled_triggers: cancelled, order, position_after: after ?? null, closed: after === undefined };
+  return { wallet, market, position_before: prepared.position, cancelled_triggers: cancelled, order, position_after: after ?? null, closed: after === undefined, resting: false };
 }
 
-export interface ReverseInput extends CloseInput {
+export interface ReverseInput {
+  wallet: string;
+  market: string;
+  /** Tolerance of both MARKET legs' bounds; default the market's slippage_bps. */
+  slippageBps?: number;
   /** Size of the new, opposite position; default the size of the old one. */
   size?: string;
   /** Leverage of the new position; default the user's default for the market. */
   leverage?: number;
+  /** Fat-finger guards the new entry may pass (LARGE_ORDER: the new position is above the cap). */
+  allow?: GuardAllowance;
 }
 
 export interface ReversePositionResult {
@@ -256,7 +394,8 @@ export interface PreparedReverse extends PreparedBase<'reverse'> {
 
 /** Rule 5 prepared: the close, then an opposite MARKET entry, each with its typed data. */
 export async function prepareReverse(ctx: TradingContext, input: ReverseInput): Promise<PreparedReverse> {
-  const close = await prepareClose(ctx, input);
+  // The whole position is closed at market: `size` is the new position's, not the close's.
+  const close = await prepareClose(ctx, { wallet: input.wallet, market: input.market, ...(input.slippageBps !== undefined ? { slippageBps: input.slippageBps } : {}) });
   const market = await ctx.config.market(input.market);
   const long = new Decimal(close.position.size).isPos();
   const size = input.size ?? canonical(new Decimal(close.position.size).abs());
@@ -276,6 +415,7 @@ export async function prepareReverse(ctx: TradingContext, input: ReverseInput): 
       ],
       labels: ['entry'],
       kind: 'reverse',
+      ...(input.allow ? { allow: input.allow } : {}),
     },
     // The close releases the position's margin before the entry is sent.
     { creditFree: new Decimal(close.position.isolated_margin) },

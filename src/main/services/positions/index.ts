@@ -1,4 +1,6 @@
-/** Positions: close (lifecycle rule 4), reverse (rule 5), isolated margin, and waiting for /positions to catch up. */
+/** Positions: close (lifecycle rule 4: all, part, at a limit; every position at once), reverse (rule 5), TP/SL on the position, isolated margin, and waiting for /positions to catch up. */
 export * from './positionWaits.js';
 export * from './closePosition.js';
+export * from './closeAll.js';
+export * from './positionTpsl.js';
 export * from './margin.js';

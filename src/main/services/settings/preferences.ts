@@ -1,8 +1,9 @@
 /**
  * The user's trading preferences, shared by the app and the command line (both read the same settings
  * file): default leverage (global and per market), default slippage, the confirmation switch, the key
- * expiry window, the theme and the liquidation warning distance. Reads fill in defaults and ignore malformed stored values, so a
- * hand-edited file cannot break start-up; writes are validated, and a bad value changes nothing.
+ * expiry window, the theme, the liquidation warning distance and the fat-finger cap on an order's
+ * notional. Reads fill in defaults and ignore malformed stored values, so a hand-edited file cannot break
+ * start-up; writes are validated, and a bad value changes nothing.
  */
 import { SettingsSchema, type Settings } from '../../../shared/ipc.js';
 import type { Market } from '../../../shared/protocol/index.js';
@@ -19,6 +20,8 @@ export const DEFAULT_SETTINGS: Settings = {
   key_expiry_warning_days: 14,
   theme: 'dark',
   liquidation_warning_pct: 10,
+  // Off until the user sets a cap: nobody's ordinary order needs a confirmation by default.
+  max_order_notional: null,
 };
 
 export function readPreferences(store: SettingsStore): Settings {
