@@ -27,9 +27,9 @@ interface Run {
 }
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function perps(args: string[], profile: 'sim' | 'mainnet' = 'sim'): Promise<Run> {
+function perps(args: string[], profile: 'sim' | 'mainnet' = 'sim', baseUrl = w.sim.urls.base_url): Promise<Run> {
   // The mainnet runs point at the same simulator: whatever they would send must never get that far.
-  const globals = ['--profile', profile, '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
+  const globals = ['--profile', profile, '--base-url', baseUrl, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -110,16 +110,27 @@ describe('perps quickstart', () => {
 
   it('bad input is refused (exit 2) before anything is created', async () => {
     const count = paperWallets().length;
-    for (const args of [
-      ['--amount', '0'],
-      ['--amount', '1000001'],
-      ['--amount', '1.1234567'],
-      ['--wallet', Wallet.createRandom().address],
-      ['--reuse', '--wallet', wallet],
-    ]) {
+    for (const [args, code] of [
+      [['--amount', '0'], 'INVALID_AMOUNT'],
+      [['--amount', '1000001'], 'FAUCET_LIMIT'],
+      [['--amount', '1.1234567'], 'INVALID_AMOUNT'],
+      // Under the live deposit minimum (GET /config): it would never be credited.
+      [['--amount', '0.5'], 'BELOW_MIN'],
+      [['--wallet', Wallet.createRandom().address], 'NOT_A_PAPER_WALLET'],
+      [['--reuse', '--wallet', wallet], 'USAGE'],
+    ] as const) {
       const r = await perps(['--json', 'quickstart', ...args]);
       expect(r.code, `${args.join(' ')}: ${r.stdout}`).toBe(2);
+      expect(r.json.error.code, args.join(' ')).toBe(code);
     }
+    expect(paperWallets().length).toBe(count);
+  });
+
+  it('with no simulator to reach it fails (exit 1) before making a wallet', async () => {
+    const count = paperWallets().length;
+    const r = await perps(['--json', 'quickstart'], 'sim', 'http://127.0.0.1:9/api/v1');
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('NETWORK_ERROR');
     expect(paperWallets().length).toBe(count);
   });
 });

@@ -17,7 +17,7 @@ import { sameAddress } from '../../../shared/identity/index.js';
 import type { ActiveProfile } from '../../signers/paperWalletSigner.js';
 import { AppError, toAppError } from '../errors.js';
 import type { ServiceContext } from '../serviceContext.js';
-import { checkFaucetAmount, DEFAULT_PAPER_AMOUNT, simFaucet } from '../sim/faucet.js';
+import { checkFaucetAmount, checkFaucetRequest, DEFAULT_PAPER_AMOUNT, simFaucet } from '../sim/faucet.js';
 import { requireSimProfile, type SimControlTransport } from '../sim/controlApi.js';
 import { prepareAuthorize, submitAuthorize } from './authorize.js';
 import { checkAddress, checkLifetimeDays } from './common.js';
@@ -59,12 +59,14 @@ export interface QuickstartResult {
 }
 
 export async function quickstart(ctx: ServiceContext, input: QuickstartInput = {}, faucet: SimControlTransport = {}): Promise<QuickstartResult> {
-  // Every check that needs no network comes first: a refused run creates nothing.
+  // Every check comes first, the network-free ones before the rest: a refused run creates nothing.
   requireSimProfile(ctx.profile, 'a paper wallet');
-  const amount = checkFaucetAmount(input.amount ?? DEFAULT_PAPER_AMOUNT);
+  checkFaucetAmount(input.amount ?? DEFAULT_PAPER_AMOUNT);
   const days = checkLifetimeDays(input.expiresInDays);
   const named = input.wallet !== undefined ? checkAddress(input.wallet, 'wallet') : undefined;
   if (named !== undefined) ctx.paperSigner(named); // refuses an address that is not a paper wallet here
+  // The live deposit minimum; reading it also shows the simulator is up before a wallet is made for nothing.
+  const amount = await checkFaucetRequest(ctx, input.amount ?? DEFAULT_PAPER_AMOUNT);
 
   let wallet: string;
   let createdWallet = false;

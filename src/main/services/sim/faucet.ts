@@ -53,10 +53,12 @@ export function checkFaucetAmount(input: string): string {
   return amount;
 }
 
-export async function simFaucet(ctx: FaucetContext, input: FaucetInput, transport: SimControlTransport = {}): Promise<FaucetResult> {
-  requireSimProfile(ctx.profile, 'the faucet');
-  const wallet = checkAddress(input.wallet, 'wallet');
-  const amount = checkFaucetAmount(input.amount);
+/**
+ * Every faucet rule, the live deposit minimum included (GET /config, which also shows the service is up):
+ * a transfer under the minimum is detected but never credited. Returns the canonical amount.
+ */
+export async function checkFaucetRequest(ctx: Pick<FaucetContext, 'config'>, input: string): Promise<string> {
+  const amount = checkFaucetAmount(input);
   const funding = await ctx.config.funding();
   const min = parseDecimal(funding.deposit.hypercore.min_amount, 'deposit.hypercore.min_amount');
   if (parseDecimal(amount).lt(min)) {
@@ -65,6 +67,13 @@ export async function simFaucet(ctx: FaucetContext, input: FaucetInput, transpor
       code: 'BELOW_MIN',
     });
   }
+  return amount;
+}
+
+export async function simFaucet(ctx: FaucetContext, input: FaucetInput, transport: SimControlTransport = {}): Promise<FaucetResult> {
+  requireSimProfile(ctx.profile, 'the faucet');
+  const wallet = checkAddress(input.wallet, 'wallet');
+  const amount = await checkFaucetRequest(ctx, input.amount);
   const raw = await postSimControl(
     { controlUrl: transport.controlUrl ?? simControlUrl(ctx.profile), fetch: transport.fetch ?? fetch },
     '/deposit',
