@@ -22,6 +22,9 @@ export function PaperWallet({ onDone }: { onDone: (r: PaperWalletResult) => void
       void client.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'app' && q.queryKey[0] !== 'wallet' });
       onDone(r);
     },
+    // The wallet is connected before its key is authorized and funded: after a later failure the wallet
+    // step offers to continue with it (the key and fund steps) rather than making another.
+    onError: () => void client.invalidateQueries({ queryKey: qk.wallet }),
   });
   return (
     <section className="paper-start" aria-labelledby="paper-start-title">
