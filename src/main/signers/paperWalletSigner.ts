@@ -15,7 +15,6 @@ import { isCustodyAction, type TypedData } from '../../shared/eip712/index.js';
 import { PAPER_PROFILE, type PaperWalletVault } from '../vault/paperWalletVault.js';
 import type { Signer } from './signer.js';
 import { SignerError } from './signerError.js';
-import { verifySignature } from './verifySignature.js';
 
 /** What the signer needs to know of a profile: its name and the service environment it signs for. */
 export interface ActiveProfile {
@@ -52,6 +51,9 @@ export class PaperWalletSigner implements Signer {
       );
     }
     const signature = await this.vault.signTypedData(profile.name, this.address, data);
+    // Loaded here, as the vault loads the curve: every command's services build this signer's factory, and
+    // those that never sign (`perps markets`) must not load the signature libraries at start-up.
+    const { verifySignature } = await import('./verifySignature.js');
     return verifySignature(data, signature, this.address);
   }
 
