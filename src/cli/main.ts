@@ -30,6 +30,7 @@ export interface CommandGroup {
 /** Every top-level command, in the order `perps --help` lists them. Adding a command is adding a line. */
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { term: 'sim [options]', description: 'run the local simulator of the trading service (paper trading, tests)', load: async () => [(await import('./commands/sim.js')).register] },
+  { term: 'quickstart [options]', description: 'sim profile: create a paper wallet, authorize a trading key and fund it from the faucet, in one step', load: async () => [(await import('./commands/quickstart.js')).registerQuickstartCommands] },
   { term: 'markets [options]', description: "list the markets the service offers (GET /markets) with the venue's mark, 24 h change, funding and open interest", load: async () => [(await import('./commands/config.js')).registerConfigCommands] },
   { term: 'config [options]', description: 'show the profile and the funding configuration (GET /config): deposit address, minimums, fees', load: async () => [(await import('./commands/config.js')).registerConfigCommands] },
   { term: 'book [options] <market>', description: "the venue's order book of a market, grouped as in the app (--sig-figs)", load: async () => [(await import('./commands/marketData.js')).registerMarketDataCommands] },

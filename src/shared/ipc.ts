@@ -151,7 +151,8 @@ export const LEDGER_SCHEMES = [
 ] as const;
 export const LedgerSchemeSchema = z.enum(['ledger-live', 'legacy', 'bip44']);
 
-export const SIGNER_KINDS = ['keystore', 'env', 'offline', 'ledger'] as const;
+/** 'paper': the simulator's paper main wallet (its key in the OS keychain; it signs on the sim profile only). */
+export const SIGNER_KINDS = ['keystore', 'env', 'offline', 'ledger', 'paper'] as const;
 export const SignerKindSchema = z.enum(SIGNER_KINDS);
 
 const ORDER_STATUSES = ['SUBMITTED', 'ACCEPTED', 'EXECUTING', 'PENDING_MODIFY', 'PENDING_PARENT', 'FILLED', 'PARTIALLY_FILLED_CANCELLED', 'CANCELLED', 'REJECTED', 'FAILED'] as const;
@@ -267,6 +268,19 @@ export const LedgerConnectRequestSchema = z.strictObject({
   path: z.string().min(1).max(64),
 });
 
+// ---- paper wallet (sim profile only: one click from nothing to a funded, trading-ready account) ---------
+
+export const CreatePaperWalletRequestSchema = empty;
+export const PaperWalletResultSchema = z.object({
+  /** The session's wallet, now the new paper wallet with its signer connected. */
+  wallet: WalletViewSchema,
+  /** The trading key created in the keychain and authorized by the paper wallet. */
+  agent: address,
+  /** The account's free balance once the faucet's deposit was credited. */
+  free_balance: dec,
+});
+export type PaperWalletResult = z.infer<typeof PaperWalletResultSchema>;
+
 // ---- prompts (main asks, renderer answers) -------------------------------------------------------------
 
 export const BlindSigningRequestSchema = z.object({
@@ -320,7 +334,7 @@ export const SigningReviewSchema = z.object({
   review_id: opaqueId,
   primary_type: z.string(),
   /** Who signs: the main wallet's custody signer, or the trading key. */
-  signer: z.object({ kind: z.enum(['keystore', 'env', 'offline', 'ledger', 'trading-key']), address }),
+  signer: z.object({ kind: z.enum([...SIGNER_KINDS, 'trading-key']), address }),
   /** Plain-language lines describing exactly what signing authorizes. */
   summary: z.array(z.string()),
   /** What the person should weigh before signing (a key this machine does not hold, ...). */
@@ -930,6 +944,7 @@ export const IPC_CHANNELS = {
   'wallet:connectEnv': { request: ConnectEnvRequestSchema, response: WalletViewSchema },
   'wallet:connectOffline': { request: ConnectOfflineRequestSchema, response: WalletViewSchema },
   'wallet:disconnect': { request: DisconnectRequestSchema, response: WalletViewSchema },
+  'wallet:createPaper': { request: CreatePaperWalletRequestSchema, response: PaperWalletResultSchema },
 
   'ledger:listDevices': { request: empty, response: LedgerDevicesSchema },
   'ledger:listAccounts': { request: LedgerListAccountsRequestSchema, response: LedgerAccountsSchema },

@@ -61,6 +61,7 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'wallet:connectEnv': { variable: 'PERPS_FUZZ_MAIN_KEY' },
   'wallet:connectOffline': { address: '0x' + 'a'.repeat(40) },
   'wallet:disconnect': { forget: false },
+  'wallet:createPaper': {},
   'ledger:listDevices': {},
   'ledger:listAccounts': { device_id: '/dev/hidraw0', scheme: 'bip44', start: 0, count: 2 },
   'ledger:connect': { device_id: '/dev/hidraw0', path: "m/44'/60'/0'/0/0" },

@@ -3,7 +3,7 @@
  * switches) and the remembered wallet, in the settings store next to everything else non-secret. Reads fill in defaults
  * and ignore malformed stored values, so a hand-edited file cannot break start-up.
  */
-import type { NotificationPrefs, ProfileName, Settings } from '../../shared/ipc.js';
+import type { NotificationPrefs, ProfileName, Settings, WalletView } from '../../shared/ipc.js';
 import { NotificationPrefsSchema, SignerKindSchema, ProfileNameSchema } from '../../shared/ipc.js';
 import { readPreferences, updatePreferences } from '../services/settings/preferences.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
@@ -21,7 +21,7 @@ export const DEFAULT_NOTIFICATIONS: NotificationPrefs = { fills: true, trigger_f
 
 export interface RememberedWallet {
   address: string;
-  last_signer_kind: 'keystore' | 'env' | 'offline' | 'ledger' | null;
+  last_signer_kind: WalletView['last_signer_kind'];
 }
 
 export class AppSettings {
