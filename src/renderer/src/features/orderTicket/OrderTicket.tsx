@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { MarketView, OrderPreview } from '../../../../shared/ipc';
 import { useUi } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
-import { useBalance, useSettings } from '../../ipc/queries';
+import { useBalance, usePositions, useSettings } from '../../ipc/queries';
 import { dec, fmt, fmtPct, fmtUsd, placesOfStep } from '../../lib/decimal';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
@@ -22,6 +22,7 @@ import { checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type Ord
 export function OrderTicket({ market }: { market: MarketView }) {
   const settings = useSettings();
   const balance = useBalance();
+  const positions = usePositions();
   const mark = useLiveMark(market);
   const defaultLeverage = Math.min(settings.data?.default_leverage ?? 1, market.max_leverage);
   const [t, setT] = useState<TicketState>(() => initialTicket(defaultLeverage));
@@ -53,8 +54,9 @@ export function OrderTicket({ market }: { market: MarketView }) {
     setT((prev) => (prev.type === 'TRIGGER' && !picked.limit ? { ...prev, triggerPrice: picked.price } : withLimitPrice(prev, picked.price)));
   }, [picked]);
 
-  const check = useMemo(() => checkTicket(t, market, mark), [t, market, mark]);
   const slippage = settings.data?.default_slippage_bps ?? null;
+  const positionList = positions.data?.positions;
+  const check = useMemo(() => checkTicket(t, market, mark, { positions: positionList ?? [], slippageBps: slippage }), [t, market, mark, positionList, slippage]);
   const confirm = settings.data?.confirm_orders ?? true;
   const direct = usePlaceOrder(() => undefined);
 
