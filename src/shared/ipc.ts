@@ -681,6 +681,20 @@ export const FundingPageSchema = page(FundingPaymentViewSchema);
 export const DepositsPageSchema = page(DepositViewSchema);
 export const WithdrawalsPageSchema = page(WithdrawalRowViewSchema);
 
+/**
+ * Order history one row per order (src/shared/orders/orderHistory.ts): the latest row, its status changes
+ * oldest first, the average fill price, and the price to show (a market order's average fill price).
+ */
+export const OrderStatusChangeViewSchema = z.object({ status: z.string(), at: unixMs, reason: z.string().nullable(), filled_size: dec, avg_fill_price: dec.nullable() });
+export const OrderHistoryGroupViewSchema = z.object({
+  order: ListedOrderViewSchema,
+  changes: z.array(OrderStatusChangeViewSchema),
+  avg_fill_price: dec.nullable(),
+  price: dec.nullable(),
+});
+export type OrderHistoryGroupView = z.infer<typeof OrderHistoryGroupViewSchema>;
+export const OrderHistoryGroupsPageSchema = page(OrderHistoryGroupViewSchema);
+
 export const HISTORY_KINDS = ['orders', 'fills', 'funding', 'deposits', 'withdrawals'] as const;
 export const ExportCsvRequestSchema = z.strictObject({ kind: z.enum(HISTORY_KINDS), market: marketSymbol.optional() });
 /** saved is false when the user cancelled the save dialog. */
@@ -841,6 +855,7 @@ export const IPC_CHANNELS = {
   'positions:adjustMargin': { request: AdjustMarginRequestSchema, response: AdjustMarginResultSchema },
 
   'history:orders': { request: HistoryPageRequestSchema, response: OrderHistoryPageSchema },
+  'history:orderGroups': { request: HistoryPageRequestSchema, response: OrderHistoryGroupsPageSchema },
   'history:fills': { request: HistoryPageRequestSchema, response: FillsPageSchema },
   'history:funding': { request: HistoryPageRequestSchema, response: FundingPageSchema },
   'history:deposits': { request: MoneyHistoryPageRequestSchema, response: DepositsPageSchema },

@@ -94,6 +94,7 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'positions:reverse': { market: 'ETH', size: '0.01' },
   'positions:adjustMargin': { market: 'ETH', amount: '-1' },
   'history:orders': { offset: 0, limit: 10 },
+  'history:orderGroups': { offset: 0, limit: 10, market: 'ETH' },
   'history:fills': { offset: 0, limit: 10, market: 'ETH' },
   'history:funding': { offset: 0, limit: 10 },
   'history:deposits': { offset: 0, limit: 10 },

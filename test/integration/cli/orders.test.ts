@@ -136,6 +136,31 @@ describe.concurrent('perps order / orders / position / margin / positions / hist
 
     const trades = await perps(['--json', 'history', 'trades', '--wallet', t.wallet]);
     expect(((trades.json as J).fills as J[]).length).toBeGreaterThanOrEqual(2);
+
+    // Order history: one row per order, the entry at the price it filled at (not its slippage bound).
+    const events = ((await perps(['--json', 'history', 'orders', '--wallet', t.wallet, '--events'])).json as J).orders as J[];
+    const grouped = ((await perps(['--json', 'history', 'orders', '--wallet', t.wallet])).json as J).orders as J[];
+    const ids = [...new Set(events.map((e) => e.order_id as string))];
+    expect(events.length).toBeGreaterThan(ids.length);
+    expect(grouped.map((g) => g.order_id).sort()).toEqual([...ids].sort());
+    const placedEntry = legs[0]!;
+    const entryId = placedEntry.order_id as string;
+    const entry = grouped.find((g) => g.order_id === entryId)!;
+    expect(entry).toMatchObject({ order_type: 'MARKET', status: 'filled', price: placedEntry.final.avg_fill_price, avg_fill_price: placedEntry.final.avg_fill_price });
+    expect(entry.price).not.toBe(entry.limit_price);
+    expect((entry.changes as J[]).map((c) => c.status)).toEqual(events.filter((e) => e.order_id === entryId).map((e) => e.status).reverse());
+    const tableOut = (await perps(['history', 'orders', '--wallet', t.wallet])).stdout.trim().split('\n');
+    // A header line, its underline, then one line per order.
+    expect(tableOut).toHaveLength(2 + ids.length);
+    const entryLine = tableOut.find((l) => l.includes(entryId))!;
+    expect(entryLine).toContain(placedEntry.final.avg_fill_price);
+    expect(entryLine).not.toContain(` ${entry.limit_price} `);
+    const csv = (await perps(['history', 'orders', '--wallet', t.wallet, '--csv'])).stdout.trim().split('\r\n');
+    expect(csv[0]).toMatch(/,price,statuses$/);
+    expect(csv).toHaveLength(1 + ids.length);
+    const rawCsv = (await perps(['history', 'orders', '--wallet', t.wallet, '--csv', '--events'])).stdout.trim().split('\r\n');
+    expect(rawCsv[0]).toBe('order_id,market,side,order_type,time_in_force,size,filled_size,limit_price,avg_fill_price,reduce_only,trigger_price,tpsl,status,reason,parent_order_id,submitted_at,status_at');
+    expect(rawCsv).toHaveLength(1 + events.length);
   });
 
   it('batch from a file, then cancel-all on the market', async () => {
