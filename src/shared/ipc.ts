@@ -774,6 +774,13 @@ export const NotificationPrefsSchema = z.object({
   withdrawals: z.boolean(),
   /** When a trading key enters the expiry warning window or expires. */
   key_expiry: z.boolean(),
+  // Sounds the window plays (generated, no audio files), each off until the user turns it on.
+  /** A short chime on each fill. */
+  sound_fills: z.boolean(),
+  /** A double tone when a TP/SL trigger fires. */
+  sound_trigger_fires: z.boolean(),
+  /** A falling alarm on a liquidation-risk warning. */
+  sound_risk_warnings: z.boolean(),
 });
 export type NotificationPrefs = z.infer<typeof NotificationPrefsSchema>;
 export const NotificationPrefsPatchSchema = z.strictObject({
@@ -781,6 +788,9 @@ export const NotificationPrefsPatchSchema = z.strictObject({
   trigger_fires: z.boolean().optional(),
   withdrawals: z.boolean().optional(),
   key_expiry: z.boolean().optional(),
+  sound_fills: z.boolean().optional(),
+  sound_trigger_fires: z.boolean().optional(),
+  sound_risk_warnings: z.boolean().optional(),
 });
 
 /**

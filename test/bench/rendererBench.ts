@@ -168,7 +168,7 @@ function syntheticMain(historyRows: number): Handlers {
       keys: [{ agent: AGENT, name: 'bench', status: 'ACTIVE', listed: true, stored_locally: true, expires_at: now + 30 * 86_400_000, expires_in_ms: 30 * 86_400_000, expiring_soon: false, created_at: now }],
     }),
     'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark' }),
-    'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true }),
+    'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, sound_fills: false, sound_trigger_fires: false, sound_risk_warnings: false }),
     'account:balance': async () => ({ wallet: WALLET, account_id: `${WALLET}${'0'.repeat(24)}`, free_balance: '100000' }),
     'markets:list': async () => ({ markets: MARKETS, at: now }),
     'markets:candles': async (r) => candles(r.market),
