@@ -59,6 +59,16 @@ export function withLimitPrice(t: TicketState, price: string): TicketState {
   return { ...t, type: 'LIMIT', price, closeWhole: false };
 }
 
+/**
+ * The ticket after an order from it was placed: size and the TP/SL levels cleared (a trigger ticket's
+ * trigger price too, and the bracket switched off), so a second click cannot place the same order or
+ * bracket again; market, side, type, time in force, reduce-only, leverage and a limit price stay for the
+ * next order.
+ */
+export function afterPlaced(t: TicketState): TicketState {
+  return { ...t, size: '', tp: '', sl: '', bracket: false, triggerPrice: '', ...(t.type === 'TRIGGER' ? { price: '' } : {}) };
+}
+
 export type FieldKey = 'size' | 'price' | 'triggerPrice' | 'tp' | 'sl' | 'leverage' | 'form';
 
 export interface TicketCheck {
