@@ -75,10 +75,12 @@ export const ORDER_CHANGES: ExpandableRows<OrderHistoryGroupView> = {
         <li key={`${c.at}-${i}`}>
           <span className="faint">{fmtDateTime(c.at)}</span>
           {statusBadge(c.status)}
-          <span className="num">
-            filled {fmt(c.filled_size)}
-            {c.avg_fill_price ? ` @ ${fmt(c.avg_fill_price)}` : ''}
-          </span>
+          {/^0*(\.0*)?$/.test(c.filled_size) ? null : (
+            <span className="num">
+              filled {fmt(c.filled_size)}
+              {c.avg_fill_price ? ` @ ${fmt(c.avg_fill_price)}` : ''}
+            </span>
+          )}
           {c.reason && <span className="muted" title={explainReason(c.reason)}>{explainReason(c.reason)}</span>}
         </li>
       ))}
