@@ -122,6 +122,18 @@ function orderRow(i: number) {
   };
 }
 
+/** Order `i` as History › Orders receives it: its row and its status changes (open, then where it ended). */
+function orderGroup(i: number) {
+  const order = orderRow(i);
+  const change = (status: string, filled: boolean) => ({ status, at: order.status_at, reason: status === 'cancelled' ? order.reason : null, filled_size: filled ? order.filled_size : '0', avg_fill_price: filled ? order.avg_fill_price : null });
+  return {
+    order,
+    changes: [change('open', false), change(order.status, order.status === 'filled')],
+    avg_fill_price: order.avg_fill_price,
+    price: order.order_type === 'MARKET' ? order.avg_fill_price : order.limit_price,
+  };
+}
+
 function candles(symbol: string): IpcResponse<'markets:candles'> {
   const now = Date.now();
   const base = 100 + SYMBOLS.indexOf(symbol) * 37;
@@ -179,6 +191,8 @@ function syntheticMain(historyRows: number): Handlers {
     'orders:listTriggers': async () => ({ triggers: [] }),
     'withdraw:list': async () => ({ withdrawals: [] }),
     'history:orders': async (r) => page(r.offset, r.limit, historyRows, orderRow),
+    // History › Orders shows one row per order (main groups the log): each synthetic order is one group.
+    'history:orderGroups': async (r) => page(r.offset, r.limit, historyRows, orderGroup),
     'history:fills': async (r) => page(r.offset, r.limit, 0, () => null as never),
   });
 }

@@ -7,6 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { IpcEventPayload, TrackedWithdrawalView, TransferView } from '../../../shared/ipc';
 import { putMarks } from '../features/markets/markStore';
+import { fmt } from '../lib/decimal';
 import { playIfEnabled } from '../features/notifications/sounds';
 import { pushToast } from '../ui/toast';
 import { perps } from './client';
@@ -141,7 +142,7 @@ export function useIpcEvents(client: QueryClient): void {
         invalidate(['history', 'fills']);
         invalidate(qk.positions);
         for (const f of p.fills.slice(0, 3)) {
-          pushToast({ tone: 'success', title: `Filled ${f.dir}${f.market ? ` · ${f.market}` : ''}`, body: `${f.size} @ ${f.price}` });
+          pushToast({ tone: 'success', title: `Filled ${f.dir}${f.market ? ` · ${f.market}` : ''}`, body: `${fmt(f.size)}${f.market ? ` ${f.market}` : ''} @ ${fmt(f.price)}` });
         }
         if (p.fills.length > 0) playIfEnabled(client, 'fill');
       }),

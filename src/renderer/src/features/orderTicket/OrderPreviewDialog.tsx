@@ -166,11 +166,7 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
         {preview.legs.map((leg) => (
           <section key={leg.client_order_id} className="signing-leg" aria-label={`${legTitle(leg.label)} signing details`}>
             <h4>{legTitle(leg.label)}</h4>
-            <ul className="summary-lines">
-              {leg.summary.map((s) => (
-                <li key={s}>{s}</li>
-              ))}
-            </ul>
+            {/* Every member in signing order, the domain (chain id included) and the nonce: what a wallet would show. */}
             <TypedDataTable data={leg.typed_data} />
             <div className="kv">
               <dt>Digest</dt>
