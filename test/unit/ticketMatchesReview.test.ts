@@ -49,6 +49,8 @@ describe('the ticket and the review agree', () => {
       expect(six(check.fee)).toBe(p.view.total_fee_estimate);
       expect(six(check.margin)).toBe(p.view.margin_required);
       expect(check.feeKind).toBe(p.view.legs[0]!.fee_kind);
+      // The price the ticket shows as the order's (a market order's worst price) is the one signed.
+      expect(check.sentPrice?.toFixed()).toBe(p.legs[0]!.limit_price);
     });
   }
 });

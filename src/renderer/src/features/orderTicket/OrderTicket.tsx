@@ -161,7 +161,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
       )}
       {t.type === 'MARKET' && (
         <p className="ticket-note">
-          Fills now near the mark <span className="num strong">{fmt(mark, { places })}</span>, never beyond {slippage ?? market.slippage_bps} bps from it (IOC).
+          Fills now near the mark <span className="num strong">{fmt(mark, { places })}</span>, at worst{' '}
+          <span className="num strong">{fmt(check.sentPrice, { places })}</span> ({slippage ?? market.slippage_bps} bps from it, IOC).
         </p>
       )}
 

@@ -78,6 +78,8 @@ export interface TicketCheck {
   reference: DecimalValue | null;
   referenceLabel: string;
   notional: DecimalValue | null;
+  /** The price the leg is sent with: the limit price, a MARKET leg's bound (its worst price), a trigger's fire price. */
+  sentPrice: DecimalValue | null;
   feeKind: 'maker' | 'taker';
   feeRate: DecimalValue | null;
   fee: DecimalValue | null;
@@ -261,7 +263,7 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
   }
 
   const ok = Object.values(errors).every((e) => !e);
-  return { errors, warnings, reference, referenceLabel, notional, feeKind, feeRate, fee, margin, ok };
+  return { errors, warnings, reference, referenceLabel, notional, sentPrice: legPrice, feeKind, feeRate, fee, margin, ok };
 }
 
 /** The order intent (orders:preview) for a checked ticket: a bracket when TP/SL levels are set, else a single order. */
