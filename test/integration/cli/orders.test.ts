@@ -256,13 +256,14 @@ describe.concurrent('perps order / orders / position / margin / positions / hist
       expect(TypedDataEncoder.hash(domain, structs, message)).toBe(r.digest);
     }
     // Read by a person: the plain line of each leg comes first, before the review's fields and the typed data.
-    const human = await perps(['order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', size, '--type', 'limit', '--price', price, '--sl', priceAt(m, mark, 0.8), '--dry-run']);
+    // (An explicit leverage: the flows run side by side and another one changes the shared default.)
+    const human = await perps(['order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', size, '--type', 'limit', '--price', price, '--leverage', '2', '--sl', priceAt(m, mark, 0.8), '--dry-run']);
     expect(human.code, human.stderr).toBe(0);
     const lines = human.stdout.split('\n');
     expect(lines[0]).toMatch(/^DRY RUN: nothing was signed or sent/);
     const [int, frac] = price.split('.');
     const grouped = `${int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac !== undefined ? `.${frac}` : ''}`;
-    expect(lines[2]).toBe(`entry: Buy ${size} BTC at ${grouped} limit, GTC, 1x`);
+    expect(lines[2]).toBe(`entry: Buy ${size} BTC at ${grouped} limit, GTC, 2x`);
     expect(lines[3]).toMatch(/^sl: Sell the whole position when the mark reaches [\d,.]+ \(stop loss\), at market, worst price [\d,.]+, once the entry fills$/);
     expect(human.stdout.indexOf('entry: Buy')).toBeLessThan(human.stdout.indexOf('EIP-712 typed data'));
     const modify = await perps(['--json', 'order', 'cancel-all', '--wallet', t.wallet, '--dry-run']);
