@@ -806,6 +806,20 @@ export const FundingPageSchema = page(FundingPaymentViewSchema);
 export const DepositsPageSchema = page(DepositViewSchema);
 export const WithdrawalsPageSchema = page(WithdrawalRowViewSchema);
 
+/**
+ * Order history one row per order (src/shared/orders/orderHistory.ts): the latest row, its status changes
+ * oldest first, the average fill price, and the price to show (a market order's average fill price).
+ */
+export const OrderStatusChangeViewSchema = z.object({ status: z.string(), at: unixMs, reason: z.string().nullable(), filled_size: dec, avg_fill_price: dec.nullable() });
+export const OrderHistoryGroupViewSchema = z.object({
+  order: ListedOrderViewSchema,
+  changes: z.array(OrderStatusChangeViewSchema),
+  avg_fill_price: dec.nullable(),
+  price: dec.nullable(),
+});
+export type OrderHistoryGroupView = z.infer<typeof OrderHistoryGroupViewSchema>;
+export const OrderHistoryGroupsPageSchema = page(OrderHistoryGroupViewSchema);
+
 export const HISTORY_KINDS = ['orders', 'fills', 'funding', 'deposits', 'withdrawals'] as const;
 export const ExportCsvRequestSchema = z.strictObject({ kind: z.enum(HISTORY_KINDS), market: marketSymbol.optional() });
 /** saved is false when the user cancelled the save dialog. */
@@ -903,6 +917,13 @@ export const NotificationPrefsSchema = z.object({
   key_expiry: z.boolean(),
   /** When a position's mark comes within the warning distance of its liquidation estimate (once per crossing). */
   liquidation_warning: z.boolean(),
+  // Sounds the window plays (generated, no audio files), each off until the user turns it on.
+  /** A short chime on each fill. */
+  sound_fills: z.boolean(),
+  /** A double tone when a TP/SL trigger fires. */
+  sound_trigger_fires: z.boolean(),
+  /** A falling alarm on a liquidation-risk warning. */
+  sound_risk_warnings: z.boolean(),
 });
 export type NotificationPrefs = z.infer<typeof NotificationPrefsSchema>;
 export const NotificationPrefsPatchSchema = z.strictObject({
@@ -911,6 +932,9 @@ export const NotificationPrefsPatchSchema = z.strictObject({
   withdrawals: z.boolean().optional(),
   key_expiry: z.boolean().optional(),
   liquidation_warning: z.boolean().optional(),
+  sound_fills: z.boolean().optional(),
+  sound_trigger_fires: z.boolean().optional(),
+  sound_risk_warnings: z.boolean().optional(),
 });
 
 /**
@@ -990,6 +1014,7 @@ export const IPC_CHANNELS = {
   'positions:applyTpsl': { request: ApplyTpslRequestSchema, response: PositionTpslResultSchema },
 
   'history:orders': { request: HistoryPageRequestSchema, response: OrderHistoryPageSchema },
+  'history:orderGroups': { request: HistoryPageRequestSchema, response: OrderHistoryGroupsPageSchema },
   'history:fills': { request: HistoryPageRequestSchema, response: FillsPageSchema },
   'history:funding': { request: HistoryPageRequestSchema, response: FundingPageSchema },
   'history:deposits': { request: MoneyHistoryPageRequestSchema, response: DepositsPageSchema },

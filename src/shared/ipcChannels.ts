@@ -67,6 +67,7 @@ export const CHANNEL_NAMES = [
   'positions:applyTpsl',
   // history (paged windows for a virtualized table) and CSV export
   'history:orders',
+  'history:orderGroups',
   'history:fills',
   'history:funding',
   'history:deposits',

@@ -99,6 +99,7 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'positions:previewTpsl': { market: 'ETH', tp: '4000', sl: null, slippage_bps: 50 },
   'positions:applyTpsl': { preview_id: 'x' },
   'history:orders': { offset: 0, limit: 10 },
+  'history:orderGroups': { offset: 0, limit: 10, market: 'ETH' },
   'history:fills': { offset: 0, limit: 10, market: 'ETH' },
   'history:funding': { offset: 0, limit: 10 },
   'history:deposits': { offset: 0, limit: 10 },

@@ -17,7 +17,17 @@ const AIRGAP_FINGERPRINT_KEY = 'airgap.fingerprint';
 const AIRGAP_PATH_KEY = 'airgap.path';
 export const DEFAULT_AIRGAP_PATH = "m/44'/60'/0'/0/0";
 
-export const DEFAULT_NOTIFICATIONS: NotificationPrefs = { fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true };
+/** Native notifications on; sounds off until the user turns them on (a trading desk may be in a shared room). */
+export const DEFAULT_NOTIFICATIONS: NotificationPrefs = {
+  fills: true,
+  trigger_fires: true,
+  withdrawals: true,
+  key_expiry: true,
+  liquidation_warning: true,
+  sound_fills: false,
+  sound_trigger_fires: false,
+  sound_risk_warnings: false,
+};
 
 export interface RememberedWallet {
   address: string;

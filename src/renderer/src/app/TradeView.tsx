@@ -32,7 +32,7 @@ function BottomPanel() {
   const activity = useActivity();
   const openCount = open.data?.orders.reduce((n, o) => n + 1 + o.legs.length, 0);
   return (
-    <section className="panel bottom-panel" aria-label="Account activity">
+    <section className="panel bottom-panel row-actions-host" aria-label="Account activity">
       <Tabs<BottomTab>
         label="Account tables"
         value={tab}

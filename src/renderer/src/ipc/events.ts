@@ -7,6 +7,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { IpcEventPayload, TrackedWithdrawalView, TransferView } from '../../../shared/ipc';
 import { putMarks } from '../features/markets/markStore';
+import { fmt } from '../lib/decimal';
+import { playIfEnabled } from '../features/notifications/sounds';
 import { pushToast } from '../ui/toast';
 import { perps } from './client';
 import { clearActivity, recordActivity } from './orderActivity';
@@ -127,6 +129,7 @@ export function useIpcEvents(client: QueryClient): void {
             // Polling may see a fired trigger first as ACCEPTED, EXECUTING or already FILLED: announce it once.
             announcedFires.add(u.order_id);
             pushToast({ tone: 'info', title: `Trigger fired${u.market ? ` · ${u.market}` : ''}`, body: `${u.order_id} · ${u.status.toLowerCase()}` });
+            playIfEnabled(client, 'trigger');
           }
           if (u.terminal) invalidate(['history', 'orders']);
         }
@@ -139,8 +142,9 @@ export function useIpcEvents(client: QueryClient): void {
         invalidate(['history', 'fills']);
         invalidate(qk.positions);
         for (const f of p.fills.slice(0, 3)) {
-          pushToast({ tone: 'success', title: `Filled ${f.dir}${f.market ? ` · ${f.market}` : ''}`, body: `${f.size} @ ${f.price}` });
+          pushToast({ tone: 'success', title: `Filled ${f.dir}${f.market ? ` · ${f.market}` : ''}`, body: `${fmt(f.size)}${f.market ? ` ${f.market}` : ''} @ ${fmt(f.price)}` });
         }
+        if (p.fills.length > 0) playIfEnabled(client, 'fill');
       }),
     );
 
@@ -192,6 +196,9 @@ export function useIpcEvents(client: QueryClient): void {
         void client.invalidateQueries();
       }),
     );
+
+    // Liquidation-risk warnings: features/notifications/sounds.ts announceRiskWarning is the handler, to be
+    // subscribed here (api.on('riskWarning', ...)) once main's riskWarning event is in the IPC contract.
 
     offs.push(api.on('blindSigningRequest', (request) => pushPrompt({ kind: 'blind', request })));
     offs.push(api.on('offlineSignatureRequest', (request) => pushPrompt({ kind: 'offline', request })));

@@ -96,7 +96,7 @@ export const useNotificationPrefs = () => useQuery({ queryKey: qk.notifications,
 
 /** One window of a history table (offset/limit as the contract allows, limit at most 200). */
 export type HistoryPage =
-  | IpcResponse<'history:orders'>
+  | IpcResponse<'history:orderGroups'>
   | IpcResponse<'history:fills'>
   | IpcResponse<'history:funding'>
   | IpcResponse<'history:deposits'>
@@ -108,7 +108,8 @@ export function fetchHistoryPage(kind: HistoryKind, market: string | null, offse
   const withMarket = market ? { ...paged, market } : paged;
   switch (kind) {
     case 'orders':
-      return unwrap(api.orders(withMarket));
+      // One row per order (its status changes inside): main groups every row, the table sees windows.
+      return unwrap(api.orderGroups(withMarket));
     case 'fills':
       return unwrap(api.fills(withMarket));
     case 'funding':

@@ -5,10 +5,10 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { MarketView, OrderPreview } from '../../../../shared/ipc';
+import type { MarketView, OrderPreview, PlaceOrdersResult } from '../../../../shared/ipc';
 import { useUi } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
-import { useBalance, useSettings } from '../../ipc/queries';
+import { useBalance, usePositions, useSettings } from '../../ipc/queries';
 import { dec, fmt, fmtPct, fmtUsd, placesOfStep } from '../../lib/decimal';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
@@ -17,11 +17,12 @@ import { Segmented } from '../../ui/Segmented';
 import { ErrorLine } from '../../ui/States';
 import { useLiveMark } from '../markets/live';
 import { OrderPreviewDialog, usePlaceOrder } from './OrderPreviewDialog';
-import { checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
+import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
 
 export function OrderTicket({ market }: { market: MarketView }) {
   const settings = useSettings();
   const balance = useBalance();
+  const positions = usePositions();
   const mark = useLiveMark(market);
   const defaultLeverage = Math.min(settings.data?.default_leverage ?? 1, market.max_leverage);
   const [t, setT] = useState<TicketState>(() => initialTicket(defaultLeverage));
@@ -53,10 +54,15 @@ export function OrderTicket({ market }: { market: MarketView }) {
     setT((prev) => (prev.type === 'TRIGGER' && !picked.limit ? { ...prev, triggerPrice: picked.price } : withLimitPrice(prev, picked.price)));
   }, [picked]);
 
-  const check = useMemo(() => checkTicket(t, market, mark), [t, market, mark]);
   const slippage = settings.data?.default_slippage_bps ?? null;
+  const positionList = positions.data?.positions;
+  const check = useMemo(() => checkTicket(t, market, mark, { positions: positionList ?? [], slippageBps: slippage }), [t, market, mark, positionList, slippage]);
   const confirm = settings.data?.confirm_orders ?? true;
-  const direct = usePlaceOrder(() => undefined);
+  // Placed in full: clear what would repeat the order (size, TP/SL) so a second click cannot duplicate it.
+  const onPlaced = (r: PlaceOrdersResult) => {
+    if (r.success) setT(afterPlaced);
+  };
+  const direct = usePlaceOrder(onPlaced);
 
   const previewMutation = useMutation({
     mutationFn: () => unwrap(perps().orders.preview({ intent: toIntent(t, market, slippage) })),
@@ -155,7 +161,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
       )}
       {t.type === 'MARKET' && (
         <p className="ticket-note">
-          Fills now near the mark <span className="num strong">{fmt(mark, { places })}</span>, never beyond {slippage ?? market.slippage_bps} bps from it (IOC).
+          Fills now near the mark <span className="num strong">{fmt(mark, { places })}</span>, at worst{' '}
+          <span className="num strong">{fmt(check.sentPrice, { places })}</span> ({slippage ?? market.slippage_bps} bps from it, IOC).
         </p>
       )}
 
@@ -250,15 +257,18 @@ export function OrderTicket({ market }: { market: MarketView }) {
           {market.min_order_value && <KV k="Min order value">{fmtUsd(market.min_order_value)}</KV>}
         </KVList>
       </div>
-      {check.errors.form && <p className="error-line">{check.errors.form}</p>}
-      {previewMutation.error && <ErrorLine error={previewMutation.error} />}
-      {direct.error && <ErrorLine error={direct.error} />}
-      <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" disabled={!check.ok || !market.is_active} busy={previewMutation.isPending || direct.isPending}>
-        {submitLabel}
-      </Button>
-      {!market.is_active && <p className="notice notice-warn">This market is not active.</p>}
+      {/* Sticks to the bottom of the trading column: the submit button is in view however small the window. */}
+      <div className="ticket-submit">
+        {check.errors.form && <p className="error-line">{check.errors.form}</p>}
+        {previewMutation.error && <ErrorLine error={previewMutation.error} />}
+        {direct.error && <ErrorLine error={direct.error} />}
+        {!market.is_active && <p className="notice notice-warn">This market is not active.</p>}
+        <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" disabled={!check.ok || !market.is_active} busy={previewMutation.isPending || direct.isPending}>
+          {submitLabel}
+        </Button>
+      </div>
       {/* Keyed by preview: each preview starts with a fresh placement state. */}
-      <OrderPreviewDialog key={preview?.preview_id ?? "none"} preview={preview} onClose={() => setPreview(null)} />
+      <OrderPreviewDialog key={preview?.preview_id ?? 'none'} preview={preview} onClose={() => setPreview(null)} onPlaced={onPlaced} />
     </form>
   );
 }

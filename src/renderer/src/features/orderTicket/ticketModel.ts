@@ -1,12 +1,15 @@
 /**
  * The order ticket as data: its fields, the checks run before anything is signed, and the order intent
- * sent to orders:preview. Pure functions over decimal strings: the market rules and the money arithmetic
- * (notional, fee kind, initial margin) are the shared ones main's prepare step uses, so the ticket and the
- * review show the same numbers.
+ * sent to orders:preview. Pure functions over decimal strings: the market rules, the MARKET bound and the
+ * costs (src/shared/orders/orderCosts.ts: notional, fee kind, fee, initial margin against the open
+ * position) are the shared ones main's prepare step uses, so the ticket and the review show the same
+ * numbers.
  */
 import type { MarketView, OrderIntent } from '../../../../shared/ipc';
 import { checkNotional, checkPrice, checkPricePlaces, checkSize } from '../../../../shared/protocol/marketRules';
-import { feeEstimate, feeKindOf, feeRateOf, initialMargin, orderNotional } from '../../../../shared/protocol/tradingMath';
+import { feeRateOf, orderNotional } from '../../../../shared/protocol/tradingMath';
+import { orderCosts, type CostedLeg } from '../../../../shared/orders/orderCosts';
+import { slippageBoundOf } from '../../../../shared/orders/slippageBound';
 import { Decimal, dec, type DecimalValue } from '../../lib/decimal';
 
 export type Side = 'BUY' | 'SELL';
@@ -56,6 +59,16 @@ export function withLimitPrice(t: TicketState, price: string): TicketState {
   return { ...t, type: 'LIMIT', price, closeWhole: false };
 }
 
+/**
+ * The ticket after an order from it was placed: size and the TP/SL levels cleared (a trigger ticket's
+ * trigger price too, and the bracket switched off), so a second click cannot place the same order or
+ * bracket again; market, side, type, time in force, reduce-only, leverage and a limit price stay for the
+ * next order.
+ */
+export function afterPlaced(t: TicketState): TicketState {
+  return { ...t, size: '', tp: '', sl: '', bracket: false, triggerPrice: '', ...(t.type === 'TRIGGER' ? { price: '' } : {}) };
+}
+
 export type FieldKey = 'size' | 'price' | 'triggerPrice' | 'tp' | 'sl' | 'leverage' | 'form';
 
 export interface TicketCheck {
@@ -65,6 +78,8 @@ export interface TicketCheck {
   reference: DecimalValue | null;
   referenceLabel: string;
   notional: DecimalValue | null;
+  /** The price the leg is sent with: the limit price, a MARKET leg's bound (its worst price), a trigger's fire price. */
+  sentPrice: DecimalValue | null;
   feeKind: 'maker' | 'taker';
   feeRate: DecimalValue | null;
   fee: DecimalValue | null;
@@ -88,8 +103,26 @@ function priceRule(market: MarketView, value: string, field: 'limit_price' | 'tr
   return v.rule === 'price_off_tick' ? `Not a multiple of the tick size ${market.tick_size}` : `At most ${market.px_decimals} decimal places`;
 }
 
-/** Every check the ticket can make before signing. `mark` is the live mark (null when unknown). */
-export function checkTicket(t: TicketState, market: MarketView, mark: string | null): TicketCheck {
+export interface TicketContext {
+  /** The open positions (signed sizes): an order against one first closes it and posts no margin for that part. */
+  positions?: readonly { market: string; size: string }[];
+  /** The slippage tolerance main will use (the user's default); null or absent: the market's slippage_bps. */
+  slippageBps?: number | null;
+}
+
+/** The MARKET bound (or default fire price) main will compute; an inexpressible one is a form error, as main refuses it. */
+function boundOr(side: Side, reference: DecimalValue, bps: number, market: MarketView, errors: TicketCheck['errors']): DecimalValue | null {
+  const r = slippageBoundOf(side, reference, bps, market.tick_size);
+  if (r.ok) return r.bound;
+  errors.form = `A ${bps} bps slippage bound around ${reference.toFixed()} does not fit the tick ${market.tick_size}; set a larger default slippage in Settings${side === 'BUY' ? '' : ' or give a fire price'}.`;
+  return null;
+}
+
+/**
+ * Every check the ticket can make before signing. `mark` is the live mark (null when unknown); `options`
+ * what else main's prepare step takes into account (open positions, the slippage tolerance).
+ */
+export function checkTicket(t: TicketState, market: MarketView, mark: string | null, options: TicketContext = {}): TicketCheck {
   const errors: TicketCheck['errors'] = {};
   const warnings: TicketCheck['warnings'] = {};
   const m = dec(mark);
@@ -147,25 +180,53 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
     }
   }
 
-  // Reference price for notional and bracket sides: the limit price for LIMIT, the mark for MARKET, the trigger for TRIGGER.
+  // Reference price for the bracket sides: the limit price for LIMIT, the mark for MARKET, the trigger for TRIGGER.
   const reference = t.type === 'LIMIT' ? limit : t.type === 'MARKET' ? m : trigger;
   const referenceLabel = t.type === 'LIMIT' ? 'limit price' : t.type === 'MARKET' ? 'mark' : 'trigger price';
   if (t.type === 'MARKET' && !m) errors.form = 'No mark price for this market yet; a market order needs one for its slippage bound.';
 
-  let notional: DecimalValue | null = null;
-  if (size && reference && !size.isZero()) {
-    notional = orderNotional(size, reference);
-    const rule = checkNotional(market, size.toFixed(), reference.toFixed(), reduceOnly);
-    if (rule?.rule === 'below_min_order_value') errors.size = `Order value ${notional.toFixed(2)} is below the minimum ${market.min_order_value}`;
-    else if (rule?.rule === 'above_max_notional') errors.size = `Order value exceeds the maximum ${market.max_notional}`;
-  }
+  // The leg as main will build it (a MARKET bound from the mark, a fire price from the trigger), costed by
+  // the same function the review is: the ticket and the review show the same notional, fee and margin.
+  const bps = options.slippageBps ?? market.slippage_bps;
+  let legPrice: DecimalValue | null = null;
+  if (t.type === 'LIMIT') legPrice = limit;
+  else if (t.type === 'MARKET' && m) legPrice = boundOr(t.side, m, bps, market, errors);
+  else if (isTrigger && trigger) legPrice = errors.price === undefined && t.price.trim() !== '' ? dec(t.price) : boundOr(t.side, trigger, bps, market, errors);
 
-  // Fees: post-only and resting limits pay maker; market, IOC, crossing limits and fired triggers pay taker.
-  const feeKind = t.type === 'LIMIT' ? feeKindOf({ order_type: 'LIMIT', side: t.side, time_in_force: t.tif, limit_price: limit?.toFixed() ?? '0' }, limit ? m : null) : 'taker';
-  const feeRate = feeRateOf(market, feeKind);
-  const fee = notional ? feeEstimate(notional, feeRate) : null;
-  // A reduce-only order posts no margin (0), an opening one notional x max(1/leverage, initial_margin_ratio).
-  const margin = notional && t.leverage > 0 ? initialMargin(notional, t.leverage, market, reduceOnly) : null;
+  let notional: DecimalValue | null = null;
+  let fee: DecimalValue | null = null;
+  let margin: DecimalValue | null = null;
+  let feeKind: 'maker' | 'taker' = t.type === 'LIMIT' ? 'maker' : 'taker';
+  let feeRate: DecimalValue | null = feeRateOf(market, feeKind);
+  if (size && legPrice) {
+    const leg: CostedLeg = {
+      market: market.symbol,
+      side: t.side,
+      size: size.toFixed(),
+      limit_price: legPrice.toFixed(),
+      order_type: t.type,
+      time_in_force: t.type === 'LIMIT' ? t.tif : t.type === 'MARKET' ? 'IOC' : undefined,
+      reduce_only: reduceOnly,
+      leverage: reduceOnly ? undefined : t.leverage,
+      client_order_id: 'ticket',
+    };
+    const costs = orderCosts([leg], new Map([[market.symbol, market]]), m ? new Map([[market.symbol, m]]) : new Map(), options.positions ?? []);
+    const cost = costs.legs[0]!;
+    feeKind = cost.feeKind;
+    feeRate = cost.feeRate;
+    if (!cost.notional.isZero()) {
+      notional = costs.notional;
+      fee = costs.fees;
+      margin = costs.margin;
+    }
+    // The market's order-value limits, at the price the leg is sent with (a MARKET leg's bound), as main checks them.
+    if (!size.isZero()) {
+      const rule = checkNotional(market, size.toFixed(), legPrice.toFixed(), reduceOnly);
+      const value = orderNotional(size, legPrice);
+      if (rule?.rule === 'below_min_order_value') errors.size = `Order value ${value.toFixed(2)} is below the minimum ${market.min_order_value}`;
+      else if (rule?.rule === 'above_max_notional') errors.size = `Order value exceeds the maximum ${market.max_notional}`;
+    }
+  }
 
   if (t.type === 'LIMIT' && t.tif === 'ALO' && limit && m && (t.side === 'BUY' ? limit.gte(m) : limit.lte(m))) {
     warnings.price = `Post-only: this price crosses the mark (${mark}); the venue will reject it as post_only_would_take.`;
@@ -202,7 +263,7 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
   }
 
   const ok = Object.values(errors).every((e) => !e);
-  return { errors, warnings, reference, referenceLabel, notional, feeKind, feeRate, fee, margin, ok };
+  return { errors, warnings, reference, referenceLabel, notional, sentPrice: legPrice, feeKind, feeRate, fee, margin, ok };
 }
 
 /** The order intent (orders:preview) for a checked ticket: a bracket when TP/SL levels are set, else a single order. */

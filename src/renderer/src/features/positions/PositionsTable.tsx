@@ -12,6 +12,7 @@ import { qk, useMarkets, usePositions } from '../../ipc/queries';
 import { dec, fmt, fmtPct, fmtUsd, isDecimalText, placesOfStep, toneOf } from '../../lib/decimal';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
+import { RowActions } from '../../ui/RowActions';
 import { Dialog } from '../../ui/Dialog';
 import { TextField } from '../../ui/Field';
 import { KV, KVList } from '../../ui/Panel';
@@ -36,15 +37,16 @@ export function PositionsTable() {
       <table className="dt" aria-label="Positions">
         <thead>
           <tr>
+            {/* What a trader reads first leads, so it stays in view beside the actions on a narrow window. */}
             <th>Market</th>
             <th className="r">Size</th>
+            <th className="r">Unrealized PnL</th>
             <th className="r">Entry</th>
             <th className="r">Mark</th>
             <th className="r">Notional</th>
-            <th className="r">Unrealized PnL</th>
             <th className="r">Margin</th>
             <th className="r">Closeable</th>
-            <th className="r">Actions</th>
+            <th className="r dt-sticky">Actions</th>
           </tr>
         </thead>
         <tbody>
@@ -88,26 +90,27 @@ const PositionRow = memo(function PositionRow({ position: p, market, onAction }:
         </span>
       </td>
       <td className={`r num ${long ? 'buy' : 'sell'}`}>{fmt(p.size)}</td>
-      <td className="r num">{fmt(p.entry_price, places !== undefined ? { places } : {})}</td>
-      <td className="r num">{fmt(mark, places !== undefined ? { places } : {})}</td>
-      <td className="r num">{fmtUsd(notional)}</td>
       <td className={`r num ${toneOf(pnl)}`} aria-label="Unrealized PnL">
         {fmtUsd(pnl, { signed: true })} <span className="faint">({fmtPct(roe, 2, true)})</span>
       </td>
+      <td className="r num">{fmt(p.entry_price, places !== undefined ? { places } : {})}</td>
+      <td className="r num">{fmt(mark, places !== undefined ? { places } : {})}</td>
+      <td className="r num">{fmtUsd(notional)}</td>
       <td className="r num">{fmtUsd(p.isolated_margin)}</td>
       <td className="r num">{fmt(p.closeable)}</td>
-      <td>
-        <div className="dt-actions">
-          <Button size="sm" onClick={() => onAction({ kind: 'margin', position: p })} aria-label={`Adjust ${p.market} margin`}>
-            Margin
-          </Button>
-          <Button size="sm" onClick={() => onAction({ kind: 'reverse', position: p })} aria-label={`Reverse ${p.market} position`}>
-            Reverse
-          </Button>
-          <Button size="sm" variant="danger" onClick={() => onAction({ kind: 'close', position: p })} aria-label={`Close ${p.market} position`}>
-            Close
-          </Button>
-        </div>
+      <td className="dt-sticky">
+        <RowActions
+          name={`${p.market} position`}
+          actions={[
+            { label: 'Margin', name: `Adjust ${p.market} margin`, onSelect: () => onAction({ kind: 'margin', position: p }) },
+            { label: 'Reverse', name: `Reverse ${p.market} position`, onSelect: () => onAction({ kind: 'reverse', position: p }) },
+          ]}
+          primary={
+            <Button size="sm" variant="danger" onClick={() => onAction({ kind: 'close', position: p })} aria-label={`Close ${p.market} position`}>
+              Close
+            </Button>
+          }
+        />
       </td>
     </tr>
   );

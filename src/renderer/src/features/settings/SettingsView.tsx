@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { AirgapSettings, NotificationPrefs, Settings } from '../../../../shared/ipc';
 import { IpcQueryError, perps, unwrap } from '../../ipc/client';
+import { playSound, type SoundKind } from '../notifications/sounds';
 import { qk, useAirgap, useAppInfo, useNotificationPrefs, useProfile, useSettings, useWallet } from '../../ipc/queries';
 import { fieldError, isShownAtField } from '../../lib/fieldErrors';
 import { Badge } from '../../ui/Badge';
@@ -322,14 +323,30 @@ function NotificationSection() {
     { key: 'withdrawals', label: 'Withdrawals completing or failing' },
     { key: 'key_expiry', label: 'Trading keys about to expire' },
   ];
+  const sounds: { key: keyof NotificationPrefs; kind: SoundKind; label: string }[] = [
+    { key: 'sound_fills', kind: 'fill', label: 'Sound on fills' },
+    { key: 'sound_trigger_fires', kind: 'trigger', label: 'Sound when a take-profit / stop-loss fires' },
+    { key: 'sound_risk_warnings', kind: 'risk', label: 'Sound on liquidation warnings' },
+  ];
   return (
-    <Panel title="Desktop notifications">
+    <Panel title="Notifications and sounds">
       <div className="section">
         <p className="muted">Native notifications from the operating system, sent by the app even when this window is in the background.</p>
         {prefs.isPending && <Loading />}
         {prefs.error && <ErrorState error={prefs.error} onRetry={() => void prefs.refetch()} />}
         {prefs.data &&
           items.map((i) => <Checkbox key={i.key} label={i.label} checked={(pending ?? prefs.data)[i.key]} onChange={(e) => toggle(pending ?? prefs.data, { [i.key]: e.target.checked })} />)}
+        <h3 className="section-subtitle">Sounds</h3>
+        <p className="muted">Short tones this window plays, off until you turn them on.</p>
+        {prefs.data &&
+          sounds.map((i) => (
+            <div key={i.key} className="row">
+              <Checkbox label={i.label} checked={(pending ?? prefs.data)[i.key]} onChange={(e) => toggle(pending ?? prefs.data, { [i.key]: e.target.checked })} />
+              <Button size="sm" variant="ghost" onClick={() => playSound(i.kind)} aria-label={`Play: ${i.label}`}>
+                Play
+              </Button>
+            </div>
+          ))}
         {save.error && <ErrorLine error={save.error} />}
       </div>
     </Panel>
