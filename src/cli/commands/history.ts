@@ -128,18 +128,24 @@ const SUBCOMMANDS: { name: string; kind: HistoryKind; description: string }[] = 
 
 export function registerHistoryCommands(program: Command): void {
   const history = program.command('history').description('account history: orders, trades, funding, deposits, withdrawals (--csv like the app\'s export)');
-  for (const sub of SUBCOMMANDS) {
-    const cmd = history.command(sub.name).description(sub.description).requiredOption('--wallet <address>', 'main wallet');
-    if (historyHasMarkets(sub.kind)) cmd.option('--market <symbol>', 'only this market');
-    if (sub.kind === 'orders') cmd.option('--events', 'the service\'s rows as they are: one per status change');
-    cmd.option('--csv', 'print CSV instead of a table').action(async (opts: { wallet: string; market?: string; csv?: boolean; events?: boolean }, c: Command) => {
-      const g = globalsOf(c);
-      await runAction({ json: g.json === true }, async (out) => {
-        checkFormats(g.json, opts.csv);
-        const events = opts.events === true;
-        const h = await readHistory(contextOf(g), opts.wallet, sub.kind, opts.market ? { market: opts.market } : {});
-        out.result(document(h, events), () => (opts.csv === true ? historyCsv(h, { orderEvents: events }) : table(h, events)));
-      });
+  for (const sub of SUBCOMMANDS) historySubcommand(history, sub.name, sub.kind, sub.description);
+}
+
+/**
+ * One history read as a subcommand of `parent`. Also mounted as `perps orders history`, where a trader
+ * looking at open orders expects the past ones; both spellings are the same command.
+ */
+export function historySubcommand(parent: Command, name: string, kind: HistoryKind, description: string): void {
+  const cmd = parent.command(name).description(description).requiredOption('--wallet <address>', 'main wallet');
+  if (historyHasMarkets(kind)) cmd.option('--market <symbol>', 'only this market');
+  if (kind === 'orders') cmd.option('--events', 'the service\'s rows as they are: one per status change');
+  cmd.option('--csv', 'print CSV instead of a table').action(async (opts: { wallet: string; market?: string; csv?: boolean; events?: boolean }, c: Command) => {
+    const g = globalsOf(c);
+    await runAction({ json: g.json === true }, async (out) => {
+      checkFormats(g.json, opts.csv);
+      const events = opts.events === true;
+      const h = await readHistory(contextOf(g), opts.wallet, kind, opts.market ? { market: opts.market } : {});
+      out.result(document(h, events), () => (opts.csv === true ? historyCsv(h, { orderEvents: events }) : table(h, events)));
     });
-  }
+  });
 }

@@ -161,6 +161,11 @@ describe.concurrent('perps order / orders / position / margin / positions / hist
     const rawCsv = (await perps(['history', 'orders', '--wallet', t.wallet, '--csv', '--events'])).stdout.trim().split('\r\n');
     expect(rawCsv[0]).toBe('order_id,market,side,order_type,time_in_force,size,filled_size,limit_price,avg_fill_price,reduce_only,trigger_price,tpsl,status,reason,parent_order_id,submitted_at,status_at');
     expect(rawCsv).toHaveLength(1 + events.length);
+    // `perps orders history` is the same command, beside `orders open` where a trader looks for it.
+    const alias = await perps(['--json', 'orders', 'history', '--wallet', t.wallet]);
+    expect(alias.code).toBe(0);
+    expect((alias.json as J).orders).toEqual(grouped);
+    expect(((await perps(['--json', 'orders', 'history', '--wallet', t.wallet, '--events'])).json as J).orders).toEqual(events);
   });
 
   it('batch from a file, then cancel-all on the market', async () => {
