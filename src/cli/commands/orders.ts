@@ -44,7 +44,7 @@ function listCommand(
 }
 
 export function registerOrdersCommands(program: Command): void {
-  const orders = program.command('orders').description("the wallet's open orders and armed triggers (and their history)");
+  const orders = program.command('orders').description("the wallet's open orders, armed triggers and order history (`orders history`, also `perps history orders`)");
   listCommand(orders, 'open', 'open orders: resting limits, armed triggers, bracket legs awaiting their entry', readOpenOrders, 'no open orders');
   listCommand(orders, 'triggers', 'armed reduce-only TP/SL triggers', readTriggers, 'no armed triggers');
   historySubcommand(orders, 'history', 'orders', 'order history, newest first, one row per order (`perps history orders`; --events for the raw rows)');
