@@ -55,7 +55,7 @@ export async function screenshotBothSizes(page: Page, name: string): Promise<voi
   await screenshot(page, `${name}-1440x900`);
   await page.setViewportSize({ width: 1024, height: 680 });
   // One frame for the layout's container queries to settle at the new width.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+  await page.evaluate(() => new Promise((r) => (globalThis as unknown as { requestAnimationFrame: (cb: () => void) => void }).requestAnimationFrame(() => r(null))));
   await screenshot(page, `${name}-1024x680`);
   await page.setViewportSize({ width: 1440, height: 900 });
 }
