@@ -17,6 +17,11 @@ export const qk = {
   keys: ['keys'] as const,
   depositInfo: ['funding', 'depositInfo'] as const,
   balance: ['account', 'balance'] as const,
+  /**
+   * The account's health is derived from the free balance, so it is keyed under it: whatever makes the
+   * balance stale (a fill, a deposit, a withdrawal) makes the health figures stale with it.
+   */
+  health: ['account', 'balance', 'health'] as const,
   markets: ['markets'] as const,
   candles: (market: string, interval: string) => ['candles', market, interval] as const,
   book: (market: string, nSigFigs: number | null) => ['book', market, nSigFigs ?? 'full'] as const,
@@ -45,6 +50,15 @@ export const useDepositInfo = (enabled = true) => useQuery({ queryKey: qk.deposi
 
 export function useBalance(enabled = true) {
   return useQuery({ queryKey: qk.balance, queryFn: () => unwrap(perps().account.balance()), enabled, refetchInterval: 10_000 });
+}
+
+/**
+ * account:health — equity, maintenance margin, margin ratio, account leverage and withdrawable, computed by
+ * main from the balance, the positions and the marks. Refreshed when positions are re-priced (ipc/events.ts,
+ * at most once a second) and on a slow timer otherwise.
+ */
+export function useAccountHealth(enabled = true) {
+  return useQuery({ queryKey: qk.health, queryFn: () => unwrap(perps().account.health()), enabled, refetchInterval: 10_000 });
 }
 
 export function useMarkets() {

@@ -78,8 +78,7 @@ export function playIfEnabled(client: QueryClient, kind: SoundKind): void {
 
 /**
  * The hook for liquidation-risk warnings: a warning toast, and the risk sound when it is switched on.
- * Main's `riskWarning` event is not in the IPC contract yet (another part of issue 14 adds it); once it
- * is, ipc/events.ts subscribes with `api.on('riskWarning', (w) => announceRiskWarning(client, w))`.
+ * ipc/events.ts calls it for each position entering main's `riskWarning` set (features/risk).
  */
 export function announceRiskWarning(client: QueryClient, warning: { market: string; message: string }): void {
   pushToast({ tone: 'warn', title: `Liquidation risk · ${warning.market}`, body: warning.message });

@@ -1,14 +1,16 @@
 /**
  * The readable preview of exactly what will be signed (from orders:preview) and, after the user
- * confirms, the per-leg outcome. Rejected legs stay on screen with their reason.
+ * confirms, the per-leg outcome. Rejected legs stay on screen with their reason. An order that trips the
+ * fat-finger guard (the review's `confirmations`) cannot be signed until the person ticks each one.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OrderPreview, PlaceOrdersResult } from '../../../../shared/ipc';
+import { useState } from 'react';
+import type { ConfirmationCode, MarketView, OrderPreview, PlaceOrdersResult } from '../../../../shared/ipc';
 import { explainReason } from '../../ipc/events';
 import { perps, unwrap, IpcQueryError } from '../../ipc/client';
 import { recordActivity } from '../../ipc/orderActivity';
-import { qk } from '../../ipc/queries';
-import { fmt, fmtPct, fmtUsd } from '../../lib/decimal';
+import { qk, useMarkets } from '../../ipc/queries';
+import { dec, fmt, fmtPct, fmtUsd } from '../../lib/decimal';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Countdown } from '../../ui/Countdown';
@@ -16,17 +18,25 @@ import { Dialog } from '../../ui/Dialog';
 import { KV, KVList } from '../../ui/Panel';
 import { ErrorLine } from '../../ui/States';
 import { pushToast } from '../../ui/toast';
+import { liquidationText, pricePlaces } from '../risk/liquidation';
+import { allConfirmed, confirmedCodes, GuardConfirmations } from '../signing/GuardConfirmations';
 import { TypedDataTable } from '../signing/SigningReviewView';
 
 const LEG_TITLES: Record<string, string> = { order: 'Order', entry: 'Entry', tp: 'Take profit', sl: 'Stop loss', close: 'Close' };
 /** A leg's title: the known labels in words, any other (a ladder's rung, say) as it is. */
 const legTitle = (label: string): string => LEG_TITLES[label] ?? label;
 
+/** A reviewed order to place, with the guard codes the person confirmed (exactly the review's). */
+export interface Placement {
+  preview: OrderPreview;
+  confirm: ConfirmationCode[];
+}
+
 export function usePlaceOrder(onPlaced: (r: PlaceOrdersResult) => void) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (preview: OrderPreview) => unwrap(perps().orders.place({ preview_id: preview.preview_id })),
-    onSuccess: (r, preview) => {
+    mutationFn: ({ preview, confirm }: Placement) => unwrap(perps().orders.place({ preview_id: preview.preview_id, ...(confirm.length > 0 ? { confirm } : {}) })),
+    onSuccess: (r, { preview }) => {
       recordActivity(
         r.legs
           .filter((l) => l.order_id)
@@ -61,6 +71,26 @@ export function usePlaceOrder(onPlaced: (r: PlaceOrdersResult) => void) {
   });
 }
 
+/**
+ * The position this order would leave (main's review, an estimate): after this fill, with this leverage,
+ * with its liquidation estimate; "flat" when the order closes it.
+ */
+function PositionAfter({ after, market }: { after: OrderPreview['position_after']; market: MarketView | undefined }) {
+  if (!after) return <KV k="Position after (est.)">flat</KV>;
+  const size = dec(after.size);
+  const places = pricePlaces(market);
+  return (
+    <>
+      <KV k="Position after (est.)">
+        {size?.isNegative() ? 'SHORT' : 'LONG'} {fmt(size?.abs() ?? after.size)} @ {fmt(after.entry_price, places !== undefined ? { places } : {})} · margin {fmtUsd(after.isolated_margin)}
+      </KV>
+      <KV k="Liq. price after (est.)" tone="liq">
+        {liquidationText(after.size, after.liquidation_price, market)}
+      </KV>
+    </>
+  );
+}
+
 function shortAddress(a: string): string {
   return `${a.slice(0, 6)}…${a.slice(-4)}`;
 }
@@ -78,6 +108,8 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
       onClose();
     }
   });
+  const [confirmed, setConfirmed] = useState<Set<ConfirmationCode>>(() => new Set());
+  const markets = useMarkets();
   const result = place.data;
   const expired = place.error instanceof IpcQueryError && place.error.code === 'REVIEW_EXPIRED';
   const close = () => {
@@ -86,6 +118,8 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
   };
   if (!preview) return null;
   const entry = preview.legs[0];
+  const ready = allConfirmed(preview.confirmations, confirmed);
+  const market = markets.data?.markets.find((m) => m.symbol === preview.market);
   const footer = (
     <>
       <span className="grow muted" style={{ fontSize: 'var(--fs-sm)' }}>
@@ -104,7 +138,13 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
           <Button variant="ghost" onClick={close} disabled={place.isPending}>
             Cancel
           </Button>
-          <Button variant={entry?.side === 'SELL' ? 'sell' : 'buy'} busy={place.isPending} disabled={expired} onClick={() => place.mutate(preview)}>
+          <Button
+            variant={entry?.side === 'SELL' ? 'sell' : 'buy'}
+            busy={place.isPending}
+            disabled={expired || !ready}
+            title={ready ? undefined : 'Tick each confirmation above first'}
+            onClick={() => place.mutate({ preview, confirm: confirmedCodes(preview.confirmations, confirmed) })}
+          >
             {expired ? 'Preview expired — close and review again' : 'Sign and place'}
           </Button>
         </>
@@ -113,6 +153,8 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
   );
   return (
     <Dialog open title={`Review order · ${preview.market}`} onClose={close} width={640} locked={place.isPending} footer={footer}>
+      {/* What is unusual comes first, where it cannot be missed; each needs a tick before signing. */}
+      <GuardConfirmations confirmations={preview.confirmations} confirmed={confirmed} onChange={setConfirmed} disabled={place.isPending || result !== undefined} />
       {preview.legs.map((leg) => {
         const placed = result?.legs.find((l) => l.client_order_id === leg.client_order_id);
         return (
@@ -144,6 +186,7 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
         <KV k="Estimated fees">{fmtUsd(preview.total_fee_estimate)}</KV>
         <KV k="Initial margin">{fmtUsd(preview.margin_required)}</KV>
         {preview.free_balance && <KV k="Free balance">{fmtUsd(preview.free_balance)}</KV>}
+        <PositionAfter after={preview.position_after} market={market} />
         <KV k="Account (your main wallet)">
           <span className="addr" title={preview.wallet}>
             {preview.wallet}

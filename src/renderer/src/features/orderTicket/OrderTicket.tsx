@@ -17,7 +17,24 @@ import { Segmented } from '../../ui/Segmented';
 import { ErrorLine } from '../../ui/States';
 import { useLiveMark } from '../markets/live';
 import { OrderPreviewDialog, usePlaceOrder } from './OrderPreviewDialog';
-import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
+import { liquidationText } from '../risk/liquidation';
+import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketPositionAfter, type TicketState, type Tpsl } from './ticketModel';
+
+/** The position the order would leave, with its liquidation estimate (after this fill, with this leverage). */
+function TicketPositionAfterRows({ after, market }: { after: TicketPositionAfter | null; market: MarketView }) {
+  if (after === null) return <KV k="Position after">flat</KV>;
+  const places = placesOfStep(market.tick_size);
+  return (
+    <>
+      <KV k="Position after (est.)">
+        {after.size.isNegative() ? 'SHORT' : 'LONG'} {fmt(after.size.abs())} @ {fmt(after.entry_price, { places })}
+      </KV>
+      <KV k="Liq. price after (est.)" tone="liq">
+        {liquidationText(after.size.toFixed(), after.liquidation_price?.toFixed() ?? null, market)}
+      </KV>
+    </>
+  );
+}
 
 export function OrderTicket({ market }: { market: MarketView }) {
   const settings = useSettings();
@@ -56,7 +73,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
 
   const slippage = settings.data?.default_slippage_bps ?? null;
   const positionList = positions.data?.positions;
-  const check = useMemo(() => checkTicket(t, market, mark, { positions: positionList ?? [], slippageBps: slippage }), [t, market, mark, positionList, slippage]);
+  const cap = settings.data?.max_order_notional ?? null;
+  const check = useMemo(() => checkTicket(t, market, mark, { positions: positionList ?? [], slippageBps: slippage, maxOrderNotional: cap }), [t, market, mark, positionList, slippage, cap]);
   const confirm = settings.data?.confirm_orders ?? true;
   // Placed in full: clear what would repeat the order (size, TP/SL) so a second click cannot duplicate it.
   const onPlaced = (r: PlaceOrdersResult) => {
@@ -67,8 +85,10 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const previewMutation = useMutation({
     mutationFn: () => unwrap(perps().orders.preview({ intent: toIntent(t, market, slippage) })),
     onSuccess: (p) => {
-      if (confirm) setPreview(p);
-      else direct.mutate(p);
+      // Without the review setting the order goes straight out, unless it trips the fat-finger guard: then
+      // the review opens anyway, because the person has to confirm what is unusual before it is signed.
+      if (confirm || p.confirmations.length > 0) setPreview(p);
+      else direct.mutate({ preview: p, confirm: [] });
     },
   });
 
@@ -253,10 +273,16 @@ export function OrderTicket({ market }: { market: MarketView }) {
           <KV k="Notional">{fmtUsd(check.notional)}</KV>
           <KV k={`Fee (${check.feeKind} ${fmtPct(check.feeRate, 3)})`}>{fmtUsd(check.fee)}</KV>
           {!isTrigger && !t.reduceOnly && <KV k="Margin required">{fmtUsd(check.margin)}</KV>}
+          {check.positionAfter !== undefined && <TicketPositionAfterRows after={check.positionAfter} market={market} />}
           <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
           {market.min_order_value && <KV k="Min order value">{fmtUsd(market.min_order_value)}</KV>}
         </KVList>
       </div>
+      {check.guards.map((g) => (
+        <p key={g.code} className="notice notice-warn ticket-guard" role="status">
+          <code className="err-code">{g.code}</code> {g.message}
+        </p>
+      ))}
       {/* Sticks to the bottom of the trading column: the submit button is in view however small the window. */}
       <div className="ticket-submit">
         {check.errors.form && <p className="error-line">{check.errors.form}</p>}

@@ -2,14 +2,17 @@
  * The order ticket as data: its fields, the checks run before anything is signed, and the order intent
  * sent to orders:preview. Pure functions over decimal strings: the market rules, the MARKET bound and the
  * costs (src/shared/orders/orderCosts.ts: notional, fee kind, fee, initial margin against the open
- * position) are the shared ones main's prepare step uses, so the ticket and the review show the same
- * numbers.
+ * position), the position the order would leave with its liquidation estimate
+ * (src/shared/protocol/riskMath.ts) and the fat-finger guard (src/shared/orders/priceGuard.ts) are the
+ * shared ones main's prepare step uses, so the ticket and the review show the same numbers.
  */
-import type { MarketView, OrderIntent } from '../../../../shared/ipc';
+import type { ConfirmationCode, MarketView, OrderIntent } from '../../../../shared/ipc';
 import { checkNotional, checkPrice, checkPricePlaces, checkSize } from '../../../../shared/protocol/marketRules';
 import { feeRateOf, orderNotional } from '../../../../shared/protocol/tradingMath';
 import { orderCosts, type CostedLeg } from '../../../../shared/orders/orderCosts';
+import { crossesBeyondBound, exceedsNotionalCap, farPriceBound } from '../../../../shared/orders/priceGuard';
 import { slippageBoundOf } from '../../../../shared/orders/slippageBound';
+import { applyFill, liquidationPrice, type PositionState } from '../../../../shared/protocol/riskMath';
 import { Decimal, dec, type DecimalValue } from '../../lib/decimal';
 
 export type Side = 'BUY' | 'SELL';
@@ -84,8 +87,23 @@ export interface TicketCheck {
   feeRate: DecimalValue | null;
   fee: DecimalValue | null;
   margin: DecimalValue | null;
+  /**
+   * The position the order would leave once it fills (an estimate, as the review's position_after): size,
+   * entry, margin and liquidation estimate; null when it leaves the market flat; undefined when the
+   * ticket cannot tell yet (no size or price).
+   */
+  positionAfter: TicketPositionAfter | null | undefined;
+  /**
+   * The fat-finger guards the order will trip (the review then asks the person to confirm each), worded
+   * for the ticket: a price far past the mark, a notional above the user's cap.
+   */
+  guards: { code: ConfirmationCode; message: string }[];
   /** Nothing blocks a preview. */
   ok: boolean;
+}
+
+export interface TicketPositionAfter extends PositionState {
+  liquidation_price: DecimalValue | null;
 }
 
 function positive(s: string): DecimalValue | null {
@@ -103,11 +121,46 @@ function priceRule(market: MarketView, value: string, field: 'limit_price' | 'tr
   return v.rule === 'price_off_tick' ? `Not a multiple of the tick size ${market.tick_size}` : `At most ${market.px_decimals} decimal places`;
 }
 
+/** An open position as the ticket knows it: its signed size, and its entry and margin when known. */
+export interface TicketPosition {
+  market: string;
+  size: string;
+  entry_price?: string;
+  isolated_margin?: string;
+}
+
 export interface TicketContext {
-  /** The open positions (signed sizes): an order against one first closes it and posts no margin for that part. */
-  positions?: readonly { market: string; size: string }[];
+  /**
+   * The open positions (signed sizes): an order against one first closes it and posts no margin for that
+   * part. With their entry and isolated margin, the ticket also shows the position the order leaves.
+   */
+  positions?: readonly TicketPosition[];
   /** The slippage tolerance main will use (the user's default); null or absent: the market's slippage_bps. */
   slippageBps?: number | null;
+  /** The user's fat-finger cap on an order's notional (setting max_order_notional); null or absent: off. */
+  maxOrderNotional?: string | null;
+}
+
+/**
+ * The position after this order fills, as main's review estimates it (services/orders/positionAfter.ts): a
+ * LIMIT at its price, a MARKET at the mark, a trigger at its fire price (size 0 closes what is open).
+ * Attached TP/SL legs act later and are left out. Undefined when the current position is known only by
+ * size (its entry and margin are needed).
+ */
+function positionAfterOrder(
+  current: TicketPosition | undefined,
+  fill: { side: Side; size: DecimalValue; price: DecimalValue; leverage: number; reduceOnly: boolean },
+  market: MarketView,
+): TicketPositionAfter | null | undefined {
+  let state: PositionState | null = null;
+  if (current && !new Decimal(current.size).isZero()) {
+    if (current.entry_price === undefined || current.isolated_margin === undefined) return undefined;
+    state = { size: new Decimal(current.size), entry_price: new Decimal(current.entry_price), isolated_margin: new Decimal(current.isolated_margin) };
+  }
+  const size = fill.size.isZero() ? (state?.size.abs() ?? new Decimal(0)) : fill.size;
+  if (!size.isZero()) state = applyFill(state, { side: fill.side, size, price: fill.price, leverage: fill.leverage, reduce_only: fill.reduceOnly }, market);
+  if (state === null) return null;
+  return { ...state, liquidation_price: liquidationPrice(state, market.maintenance_margin_ratio) };
 }
 
 /** The MARKET bound (or default fire price) main will compute; an inexpressible one is a form error, as main refuses it. */
@@ -196,6 +249,8 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
   let notional: DecimalValue | null = null;
   let fee: DecimalValue | null = null;
   let margin: DecimalValue | null = null;
+  let positionAfter: TicketPositionAfter | null | undefined = undefined;
+  const guards: TicketCheck['guards'] = [];
   let feeKind: 'maker' | 'taker' = t.type === 'LIMIT' ? 'maker' : 'taker';
   let feeRate: DecimalValue | null = feeRateOf(market, feeKind);
   if (size && legPrice) {
@@ -218,6 +273,21 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
       notional = costs.notional;
       fee = costs.fees;
       margin = costs.margin;
+    }
+    const current = options.positions?.find((p) => p.market === market.symbol);
+    const fillPrice = t.type === 'MARKET' && m ? m : legPrice;
+    positionAfter = positionAfterOrder(current, { side: t.side, size, price: fillPrice, leverage: reduceOnly ? 0 : t.leverage, reduceOnly }, market);
+    // The guards main's prepare step applies: the review will ask for each to be confirmed.
+    // (A post-only limit is exempt: crossing, it is rejected rather than executed. The ticket sends no
+    // explicit MARKET bound, and triggers are not guarded.)
+    const guardedPrice = t.type === 'LIMIT' && t.tif !== 'ALO' ? limit : null;
+    if (guardedPrice && m && crossesBeyondBound(t.side, guardedPrice, m, market.slippage_bps)) {
+      const bound = farPriceBound(t.side, m, market.slippage_bps).toDecimalPlaces(market.px_decimals, t.side === 'BUY' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
+      guards.push({ code: 'FAR_PRICE', message: `Far from the mark: a ${t.side === 'BUY' ? 'buy above' : 'sell below'} ${bound.toFixed()} executes at once at the book’s prices. The review asks you to confirm it.` });
+    }
+    const exposure = !reduceOnly ? costs.legs[0]!.notional : new Decimal(0);
+    if (exceedsNotionalCap(exposure, options.maxOrderNotional ?? null)) {
+      guards.push({ code: 'LARGE_ORDER', message: `Above your order-size cap of ${options.maxOrderNotional} USDC. The review asks you to confirm it.` });
     }
     // The market's order-value limits, at the price the leg is sent with (a MARKET leg's bound), as main checks them.
     if (!size.isZero()) {
@@ -263,7 +333,7 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
   }
 
   const ok = Object.values(errors).every((e) => !e);
-  return { errors, warnings, reference, referenceLabel, notional, sentPrice: legPrice, feeKind, feeRate, fee, margin, ok };
+  return { errors, warnings, reference, referenceLabel, notional, sentPrice: legPrice, feeKind, feeRate, fee, margin, positionAfter, guards, ok };
 }
 
 /** The order intent (orders:preview) for a checked ticket: a bracket when TP/SL levels are set, else a single order. */
