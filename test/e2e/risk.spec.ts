@@ -77,7 +77,7 @@ test('the liquidation estimate, the account health and the liquidation warning',
     return (await panel.textContent()) === usd(h.equity!) && (await page.getByLabel('Maintenance margin').textContent()) === usd(h.maintenance_margin!);
   }, { timeout: 10_000 }).toBe(true);
   const health = await app.call('account:health', {});
-  await expect(page.getByLabel('Withdrawable')).toHaveText(usd(health.withdrawable));
+  await expect(page.getByLabel('Free balance, withdrawable')).toHaveText(usd(health.withdrawable));
   await expect(page.getByLabel('Posted margin')).toHaveText(usd(health.posted_margin));
   await expect(page.getByLabel('Margin ratio')).toHaveText(`${new Decimal(health.margin_ratio!).mul(100).toFixed(2, Decimal.ROUND_HALF_UP)}%`);
   await expect(page.getByLabel('Account leverage')).toHaveText(`${new Decimal(health.account_leverage!).toFixed(2, Decimal.ROUND_HALF_UP)}x`);

@@ -21,11 +21,11 @@ function ratioTone(ratio: string | null): string {
   return r.gte(RATIO_DANGER) ? 'sell' : r.gte(RATIO_WARN) ? 'warn' : '';
 }
 
-function Stat({ label, value, tone, title }: { label: string; value: string; tone?: string; title?: string }) {
+function Stat({ label, value, tone, title, name }: { label: string; value: string; tone?: string; title?: string; name?: string }) {
   return (
     <div className="stat" title={title}>
       <dt className="label">{label}</dt>
-      <dd className={`value${tone ? ` ${tone}` : ''}`} aria-label={label}>
+      <dd className={`value${tone ? ` ${tone}` : ''}`} aria-label={name ?? label}>
         {value}
       </dd>
     </div>
@@ -38,7 +38,7 @@ function HealthFigures({ h }: { h: AccountHealthView }) {
       <dl className="acct" aria-label="Account health">
         <Stat label="Equity (computed)" value={fmtUsd(h.equity)} title={h.note} />
         <Stat label="Unrealized PnL" value={fmtUsd(h.unrealized_pnl, { signed: true })} tone={toneOf(h.unrealized_pnl)} />
-        <Stat label="Withdrawable" value={fmtUsd(h.withdrawable)} title="The free balance: what can be withdrawn now (posted margin and unrealized PnL cannot)" />
+        <Stat label="Free (withdrawable)" name="Free balance, withdrawable" value={fmtUsd(h.withdrawable)} title="The free balance: what can be withdrawn now (posted margin and unrealized PnL cannot)" />
         <Stat label="Posted margin" value={fmtUsd(h.posted_margin)} title="The isolated margin of every open position" />
         <Stat label="Maintenance margin" value={fmtUsd(h.maintenance_margin)} title="Sum of |size| × mark × the market's maintenance margin ratio" />
         <Stat label="Margin ratio" value={fmtPct(h.margin_ratio, 2)} tone={ratioTone(h.margin_ratio)} title="Maintenance margin ÷ equity" />

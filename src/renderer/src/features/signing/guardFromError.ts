@@ -3,7 +3,10 @@
  * fat-finger guard (VALIDATION, reason FAR_PRICE or LARGE_ORDER) before anything is signed, and its message
  * says what is unusual. The dialog then shows that as a confirmation to tick and sends again naming it.
  */
-import { CONFIRMATION_CODES, type ConfirmationCode, type ReviewConfirmation } from '../../../../shared/ipc';
+// From priceGuard, not ipc: a value import of ipc.ts would pull zod and every channel schema into the
+// renderer (and zod's eval probe trips the page's Content-Security-Policy).
+import { CONFIRMATION_CODES, type ConfirmationCode } from '../../../../shared/orders/priceGuard';
+import type { ReviewConfirmation } from '../../../../shared/ipc';
 import { IpcQueryError } from '../../ipc/client';
 
 /** The confirmation a refusal asks for, or null when the error is anything else. */
