@@ -1,6 +1,7 @@
 /** Closing a position: its armed triggers are cancelled first, then one reduce-only market order. */
 import { expect, openApp, placeFromTicket, screenshot, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
+import { rowAction } from './harness/riskSteps.js';
 
 let app: E2eApp | undefined;
 test.afterEach(async () => {
@@ -50,7 +51,7 @@ test('adding margin and reversing a position', async ({ page, server, pageErrors
   const row = page.getByRole('row', { name: 'ETH position' });
   await expect(row).toContainText('LONG', { timeout: 10_000 });
 
-  await row.getByRole('button', { name: 'Adjust ETH margin' }).click();
+  await rowAction(page, row, 'ETH position', 'Adjust ETH margin');
   const margin = page.getByRole('dialog', { name: 'Adjust margin · ETH' });
   await margin.getByLabel('Amount').fill('250');
   await margin.getByRole('button', { name: 'Add margin' }).click();
@@ -61,7 +62,7 @@ test('adding margin and reversing a position', async ({ page, server, pageErrors
   await expect(page.getByRole('status').filter({ hasText: 'Margin added · ETH' })).toBeVisible();
 
   // No atomic flip: the reverse exits, then enters the other side.
-  await row.getByRole('button', { name: 'Reverse ETH position' }).click();
+  await rowAction(page, row, 'ETH position', 'Reverse ETH position');
   const reverse = page.getByRole('dialog', { name: 'Reverse ETH position' });
   await reverse.getByRole('button', { name: 'Reverse to short' }).click();
   // Simulated time has to move for the exit and the entry to fill; the row is briefly absent in between.

@@ -46,8 +46,9 @@ for (const size of SIZES) {
     const position = page.getByRole('row', { name: 'ETH position' });
     await expect(position).toContainText('LONG', { timeout: 10_000 });
     await expectReachable(position.getByRole('button', { name: 'Close ETH position' }));
-    // The other actions: beside Close where the panel is wide, in the row's ⋯ menu where it is narrow.
-    if (narrow) {
+    // The other actions sit in the row's ⋯ menu at both sizes: beside Close they would cover the table's
+    // eleven columns (the TP/SL levels are a button in their own cell).
+    {
       await expect(position.getByRole('button', { name: 'Reverse ETH position' })).toBeHidden();
       await expectReachable(position.getByRole('button', { name: 'More actions: ETH position' }));
       await position.getByRole('button', { name: 'More actions: ETH position' }).click();
@@ -56,10 +57,9 @@ for (const size of SIZES) {
       await screenshot(page, `trade-menu-${tag}`);
       await page.keyboard.press('Escape');
       await expect(menu).toBeHidden();
-    } else {
-      await expect(position.getByRole('button', { name: 'More actions: ETH position' })).toBeHidden();
-      for (const action of ['Reverse ETH position', 'Adjust ETH margin']) await expectReachable(position.getByRole('button', { name: action }));
     }
+    // The armed levels are a button in their own cell where the table is wide enough; narrow, TP/SL is in the menu.
+    if (!narrow) await expectReachable(position.getByRole('button', { name: /^ETH TP\/SL: / }));
     await screenshot(page, `trade-${tag}`);
     await page.getByRole('tab', { name: 'Open orders' }).click();
     const order = page.getByRole('table', { name: 'Open orders' }).getByRole('row', { name: /ETH Limit sell/ });

@@ -69,3 +69,11 @@ export function grouped(value: string): string {
 export function liqShown(size: string, liquidation: string, places: number): string {
   return groupDigits(liquidationForDisplay(size, liquidation, places).toFixed(places));
 }
+
+/** Runs a row's secondary action: its button where the panel is wide enough, else through the row's ⋯ menu. */
+export async function rowAction(page: Page, row: Locator, rowName: string, action: string): Promise<void> {
+  const inline = row.getByRole('button', { name: action });
+  if (await inline.isVisible()) return inline.click();
+  await row.getByRole('button', { name: `More actions: ${rowName}` }).click();
+  await page.getByRole('menu', { name: `Actions: ${rowName}` }).getByRole('menuitem', { name: action }).click();
+}

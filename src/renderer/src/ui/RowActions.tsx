@@ -24,7 +24,11 @@ export interface RowAction {
 
 const MENU_WIDTH = 180;
 
-export function RowActions({ name, actions, primary }: { name: string; actions: readonly RowAction[]; primary: ReactNode }) {
+/**
+ * `collapse`: 'narrow' (default) keeps the secondary actions as buttons unless the panel is narrow; 'wide'
+ * moves them behind ⋯ until the panel is very wide, for tables whose columns need the room (positions).
+ */
+export function RowActions({ name, actions, primary, collapse = 'narrow' }: { name: string; actions: readonly RowAction[]; primary: ReactNode; collapse?: 'narrow' | 'wide' }) {
   const [open, setOpen] = useState(false);
   const [at, setAt] = useState<{ left: number; top?: number; bottom?: number } | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -72,7 +76,7 @@ export function RowActions({ name, actions, primary }: { name: string; actions: 
   }, [open]);
 
   return (
-    <div className="dt-actions">
+    <div className={`dt-actions${collapse === 'wide' ? ' dt-actions-collapse-wide' : ''}`}>
       {actions.map((a) => (
         <Button key={a.name} size="sm" className="dt-secondary" disabled={a.disabled} title={a.title} onClick={a.onSelect} aria-label={a.name}>
           {a.label}

@@ -158,6 +158,7 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
       <td className="dt-sticky">
         <RowActions
           name={`${p.market} position`}
+          collapse="wide"
           actions={[
             { label: 'TP/SL', name: `Set TP/SL on ${p.market} position`, onSelect: () => onAction({ kind: 'tpsl', position: p }) },
             { label: 'Margin', name: `Adjust ${p.market} margin`, onSelect: () => onAction({ kind: 'margin', position: p }) },
