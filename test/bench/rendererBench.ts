@@ -162,7 +162,7 @@ function book(symbol: string, price: number, nSigFigs: IpcResponse<'markets:book
 }
 
 /** A main process answering from memory, with `historyRows` rows of order history. */
-function syntheticMain(historyRows: number): Handlers {
+export function syntheticMain(historyRows: number): Handlers {
   const page = <T>(offset: number, limit: number, total: number, make: (i: number) => T) => {
     const end = Math.min(total, offset + limit);
     const rows: T[] = [];

@@ -18,7 +18,7 @@ let failed = false;
 function report(results: readonly GateResult[]): void {
   for (const r of results) {
     console.log(formatResult(r));
-    if (!r.passed) failed = true;
+    if (!r.passed && !r.reportOnly) failed = true;
   }
 }
 
@@ -51,5 +51,9 @@ if (fs.existsSync(rendererBench)) {
   const mod = (await import(rendererBench)) as { runRendererBench?: () => Promise<GateResult[]> };
   if (mod.runRendererBench) report(await mod.runRendererBench());
 }
+
+// The first screen (issue 17 item 4): Trade view interactive against a minimal page, and the first script's size.
+const { runFirstScreenBench } = await import('./firstScreenBench.js');
+report(await runFirstScreenBench());
 
 process.exit(failed ? 1 : 0);

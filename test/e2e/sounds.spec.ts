@@ -5,6 +5,7 @@
  * starts at 880 Hz, the trigger tone is 659.3 Hz, the risk alarm starts at 587.3 Hz).
  */
 import type { Page } from '@playwright/test';
+import { Decimal } from '../../src/shared/decimal/index.js';
 import { expect, openApp, placeFromTicket, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
 
@@ -53,8 +54,13 @@ test('sounds are off until switched on; then fills and trigger fires play', asyn
   // A fill now plays the fill chime.
   await nav('Trade').click();
   await placeFromTicket(page, 'SOL', { side: 'Buy', type: 'Market', size: '5' });
-  await app.advance(1_000);
-  await expect(page.getByRole('status').filter({ hasText: 'Filled Open Long · SOL' })).toBeVisible({ timeout: 10_000 });
+  // The first fill's toast has the same title: wait for this fill itself (simulated time moving until the
+  // order has reached the simulator and filled, which on a busy machine may take more than one step).
+  await expect.poll(async () => {
+    await app!.advance(300);
+    const size = (await app!.call('positions:list', {})).positions.find((p) => p.market === 'SOL')?.size;
+    return size !== undefined && new Decimal(size).eq(15);
+  }, { timeout: 15_000 }).toBe(true);
   await expect.poll(() => notes(page), { timeout: 10_000 }).toContain(FILL);
   expect(await notes(page)).not.toContain(TRIGGER);
 

@@ -7,8 +7,9 @@ import { useEffect, useState } from 'react';
 import { Shell } from './app/Shell';
 import { useIpcEvents } from './ipc/events';
 import { createQueryClient } from './ipc/queryClient';
-import { useKeys, useSettings, useWallet } from './ipc/queries';
-import { Onboarding, usableKey, type OnboardingStep } from './features/onboarding/Onboarding';
+import { prefetchFirstScreen, useKeys, useSettings, useWallet } from './ipc/queries';
+import { usableKey, type OnboardingStep } from './features/onboarding/onboardingGate';
+import { Onboarding, ViewSuspense } from './app/lazyViews';
 import { PromptDialogs } from './features/notifications/PromptDialogs';
 import { useGlobalShortcuts } from './features/shortcuts/shortcuts';
 import { Toaster } from './ui/toast';
@@ -59,11 +60,21 @@ function Gate() {
       </main>
     );
   }
-  return mode.kind === 'onboarding' ? <Onboarding key={mode.step} initialStep={mode.step} onFinish={() => setMode({ kind: 'terminal' })} /> : <Shell />;
+  return mode.kind === 'onboarding' ? (
+    <ViewSuspense label="onboarding">
+      <Onboarding key={mode.step} initialStep={mode.step} onFinish={() => setMode({ kind: 'terminal' })} />
+    </ViewSuspense>
+  ) : (
+    <Shell />
+  );
 }
 
 export function App() {
-  const [client] = useState(createQueryClient);
+  const [client] = useState(() => {
+    const c = createQueryClient();
+    prefetchFirstScreen(c);
+    return c;
+  });
   return (
     <QueryClientProvider client={client}>
       <Gate />

@@ -4,16 +4,9 @@ import { goTo, setUi, toggleAssistant, useUi, type View } from './uiStore';
 import { useAppInfo, useBalance, useKeys, useNotificationPrefs, useProfile, useWallet } from '../ipc/queries';
 import { fmtUsd } from '../lib/decimal';
 import { Countdown } from '../ui/Countdown';
-import { HistoryView } from '../features/history/HistoryView';
-import { KeysView } from '../features/keys/KeysView';
-import { SettingsView } from '../features/settings/SettingsView';
-import { WithdrawView } from '../features/withdraw/WithdrawView';
-import { BridgeView } from '../features/bridge/BridgeView';
-import { SwapView } from '../features/swap/SwapView';
-import { PointsView } from '../features/points/PointsView';
-import { AssistantPanel } from '../features/assistant/AssistantPanel';
 import { ShortcutSheet } from '../features/shortcuts/ShortcutSheet';
 import { TradeView } from './TradeView';
+import { AssistantPanel, BridgeView, HistoryView, KeysView, PointsView, SettingsView, SwapView, ViewSuspense, WithdrawView } from './lazyViews';
 import { useMarkVersion } from '../features/markets/markStore';
 import { Badge } from '../ui/Badge';
 
@@ -134,15 +127,23 @@ export function Shell() {
       <div className={`app-body${assistantOpen ? ' with-assistant' : ''}`}>
         <main className="view" aria-label={NAV.find((n) => n.id === view)?.label}>
           {view === 'trade' && <TradeView />}
-          {view === 'history' && <HistoryView />}
-          {view === 'withdraw' && <WithdrawView />}
-          {view === 'bridge' && <BridgeView />}
-          {view === 'swap' && <SwapView />}
-          {view === 'points' && <PointsView />}
-          {view === 'keys' && <KeysView />}
-          {view === 'settings' && <SettingsView />}
+          {view !== 'trade' && (
+            <ViewSuspense label={NAV.find((n) => n.id === view)?.label ?? view}>
+              {view === 'history' && <HistoryView />}
+              {view === 'withdraw' && <WithdrawView />}
+              {view === 'bridge' && <BridgeView />}
+              {view === 'swap' && <SwapView />}
+              {view === 'points' && <PointsView />}
+              {view === 'keys' && <KeysView />}
+              {view === 'settings' && <SettingsView />}
+            </ViewSuspense>
+          )}
         </main>
-        {assistantOpen && <AssistantPanel id={ASSISTANT_ID} />}
+        {assistantOpen && (
+          <ViewSuspense label="Assistant">
+            <AssistantPanel id={ASSISTANT_ID} />
+          </ViewSuspense>
+        )}
       </div>
       <StatusBar />
       <ShortcutSheet />

@@ -1,9 +1,9 @@
 /** The trading screen: markets, the selected market's header, chart and order book, account tables, and the ticket. */
-import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { Suspense, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { MarketView } from '../../../shared/ipc';
 import { useOpenOrders, usePositions, useTriggers } from '../ipc/queries';
 import { useActivity } from '../ipc/orderActivity';
-import { PriceChart } from '../features/chart/PriceChart';
+import { PriceChart } from './lazyViews';
 import { MarketHeader } from '../features/markets/MarketHeader';
 import { MarketList } from '../features/markets/MarketList';
 import { useSelectedMarket } from '../features/markets/useSelectedMarket';
@@ -23,6 +23,18 @@ import { Tabs } from '../ui/Tabs';
 import { ErrorState, Loading } from '../ui/States';
 
 type BottomTab = 'positions' | 'open' | 'triggers' | 'activity' | 'fills';
+
+/**
+ * The chart (lightweight-charts, a quarter of the first script) loads in its own chunk just after the
+ * ticket and the book are interactive; its panel keeps its place meanwhile.
+ */
+function ChartSlot({ market }: { market: MarketView }) {
+  return (
+    <Suspense fallback={<div className="chart-panel" role="figure" aria-label={`${market.symbol} price chart`} aria-busy="true" />}>
+      <PriceChart market={market} />
+    </Suspense>
+  );
+}
 
 function Count({ n }: { n: number | undefined }) {
   return n ? <span className="count">{n}</span> : null;
@@ -106,7 +118,7 @@ function MarketArea({ market }: { market: MarketView }) {
     <div ref={ref} className={`market-area ${wide ? 'market-split' : 'market-tabbed'}`}>
       {wide ? (
         <>
-          <PriceChart market={market} />
+          <ChartSlot market={market} />
           <div className="book-panel">
             <OrderBook market={market} />
           </div>
@@ -123,7 +135,7 @@ function MarketArea({ market }: { market: MarketView }) {
           actions={tab === 'book' ? <div ref={setBookTools} className="book-tools" /> : undefined}
         >
           <div className={`market-pane${tab === 'chart' ? '' : ' is-hidden'}`}>
-            <PriceChart market={market} />
+            <ChartSlot market={market} />
           </div>
           {tab === 'book' && <OrderBook market={market} toolbarIn={bookTools} />}
         </Tabs>

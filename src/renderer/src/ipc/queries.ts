@@ -3,7 +3,7 @@
  * call. Query keys live here so event handlers (events.ts) and mutations update the same cache entries
  * the views read.
  */
-import { keepPreviousData, useQuery, type UseQueryOptions } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryClient, type UseQueryOptions } from '@tanstack/react-query';
 import type { IpcRequest, IpcResponse } from '../../../shared/ipc';
 import { perps, unwrap, type IpcQueryError } from './client';
 
@@ -143,4 +143,18 @@ export function useHistoryPage(kind: HistoryKind, market: string | null, offset:
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });
+}
+
+/**
+ * Starts, at once and side by side, the reads the first screen needs whoever is signed in (markets for
+ * the ticket and the list, settings for the ticket's leverage, the profile for the frame), instead of each
+ * waiting for the wallet to be known before the others start. Wallet-bound reads (keys, balance) are not
+ * started here: without a wallet they fail, and the gate must not mistake that failure for an answer.
+ */
+export function prefetchFirstScreen(client: QueryClient): void {
+  void client.prefetchQuery({ queryKey: qk.wallet, queryFn: () => unwrap(perps().wallet.current()) });
+  void client.prefetchQuery({ queryKey: qk.markets, queryFn: () => unwrap(perps().markets.list()) });
+  void client.prefetchQuery({ queryKey: qk.settings, queryFn: () => unwrap(perps().settings.get()) });
+  void client.prefetchQuery({ queryKey: qk.profile, queryFn: () => unwrap(perps().app.getProfile()) });
+  void client.prefetchQuery({ queryKey: qk.notifications, queryFn: () => unwrap(perps().notifications.get()) });
 }

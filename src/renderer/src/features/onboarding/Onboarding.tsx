@@ -5,7 +5,6 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { TradingKeyRow } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
 import { qk, useBalance, useDepositInfo, useKeys, useProfile, useWallet } from '../../ipc/queries';
 import { fmtUsd, isDecimalText } from '../../lib/decimal';
@@ -18,7 +17,7 @@ import { ConnectWallet } from './ConnectWallet';
 import { PaperWallet } from './PaperWallet';
 import { ProfileChooser } from './ProfileChooser';
 
-export type OnboardingStep = 'profile' | 'wallet' | 'key' | 'fund';
+import { usableKey, type OnboardingStep } from './onboardingGate';
 const STEPS: { id: OnboardingStep; label: string }[] = [
   { id: 'profile', label: 'Profile' },
   { id: 'wallet', label: 'Main wallet' },
@@ -26,9 +25,6 @@ const STEPS: { id: OnboardingStep; label: string }[] = [
   { id: 'fund', label: 'Fund' },
 ];
 
-export function usableKey(keys: readonly TradingKeyRow[] | undefined): TradingKeyRow | undefined {
-  return keys?.find((k) => k.status === 'ACTIVE' && k.stored_locally);
-}
 
 export function Onboarding({ initialStep, onFinish }: { initialStep: OnboardingStep; onFinish: () => void }) {
   const [step, setStep] = useState<OnboardingStep>(initialStep);
