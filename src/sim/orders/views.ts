@@ -2,8 +2,8 @@
  * The two outward shapes of an order: the single-order record (GET /orders/{id}, uppercase statuses)
  * and the listed row (open-orders, position-triggers, order-history, lowercase list vocabulary).
  */
-import type { ListStatus } from '../../shared/protocol/index.js';
-import type { HistoryEntry, ListedOrderRow, SimOrder } from '../state/model.js';
+import { isTerminalOrderStatus, listStatusOfOrder, type ListStatus } from '../../shared/protocol/index.js';
+import type { HistoryEntry, HistoryRecord, ListedOrderRow, SimOrder } from '../state/model.js';
 import { triggerDirection } from './model.js';
 
 /** A list row of the order as it is now, under the given list status. */
@@ -25,6 +25,30 @@ export function historyEntry(order: SimOrder, status: ListStatus): HistoryEntry 
     // Present only while the leg waits for its entry; it disappears once the leg arms.
     parent_order_id: order.status === 'PENDING_PARENT' && order.parent_order_id ? order.parent_order_id : null,
   };
+}
+
+/** The entry of a stored history row (a terminal order standing for its own last row: see HistoryRecord). */
+export function entryOf(row: HistoryRecord): HistoryEntry {
+  return 'order' in row ? row : historyEntry(row, listStatusOfOrder(row.status, row.order_type)!);
+}
+
+/**
+ * What the store keeps for a history entry: the order itself when the entry is the terminal order's row
+ * exactly as the order now is (nothing changes a terminal order again), else the entry.
+ */
+export function compactEntry(entry: HistoryEntry): HistoryRecord {
+  const order = entry.order;
+  if (!isTerminalOrderStatus(order.status) || entry.status !== listStatusOfOrder(order.status, order.order_type)) return entry;
+  const now = historyEntry(order, entry.status);
+  const same =
+    entry.after === now.after &&
+    entry.size === now.size &&
+    entry.filled_size === now.filled_size &&
+    entry.avg_fill_price === now.avg_fill_price &&
+    entry.reason === now.reason &&
+    entry.is_modifying === now.is_modifying &&
+    entry.parent_order_id === now.parent_order_id;
+  return same ? order : entry;
 }
 
 /** The full listed row of a history entry (the order's fixed fields plus the entry's own). */

@@ -12,7 +12,7 @@ import type { SimContext } from '../context.js';
 import type { ListedOrderRow, SimOrder, SimPosition } from '../state/model.js';
 import { listStatusOfOrder } from '../../shared/protocol/index.js';
 import { isArmedTrigger, remaining } from '../orders/model.js';
-import { historyRow, listedRow, orderRecord } from '../orders/views.js';
+import { entryOf, historyRow, listedRow, orderRecord } from '../orders/views.js';
 import type { LogQuery } from '../state/accountLog.js';
 import { liquidationPrice } from '../positions/ledger.js';
 import { stateOf } from '../positions/positions.js';
@@ -126,7 +126,7 @@ export function orderHistory(ctx: SimContext, query: URLSearchParams): { orders:
   const wallet = walletParam(query);
   const page = strictPage(query, HISTORY_DEFAULT_LIMIT);
   const found = ctx.store.historyPage(wallet, logQuery(query, page), ctx.clock.now());
-  return { orders: found.rows.map(historyRow), limit: page.limit, offset: page.offset, total: found.total };
+  return { orders: found.rows.map((row) => historyRow(entryOf(row))), limit: page.limit, offset: page.offset, total: found.total };
 }
 
 export function tradeHistory(ctx: SimContext, query: URLSearchParams): { fills: unknown[]; limit: number; offset: number; total: number } {

@@ -129,6 +129,13 @@ export interface HistoryEntry {
   readonly parent_order_id: string | null;
 }
 
+/**
+ * A row of an account's order history as the store holds it: an entry, or, for the row that ended an
+ * order (its terminal row, when it shows exactly the order as it now is), the terminal order itself:
+ * a terminal order never changes again, so that row needs nothing of its own (most orders' last row).
+ */
+export type HistoryRecord = HistoryEntry | SimOrder;
+
 export interface FillRow {
   tid: number;
   order_id: string;

@@ -10,7 +10,7 @@
  */
 import { isTerminalOrderStatus, type ListStatus } from '../../shared/protocol/index.js';
 import { d, money, type Decimal } from '../core/numbers.js';
-import { historyEntry } from '../orders/views.js';
+import { compactEntry, entryOf, historyEntry } from '../orders/views.js';
 import { AccountLog, type HiddenRows, type LogKeys, type LogPage, type LogQuery } from './accountLog.js';
 import { NonceSet } from './nonceSet.js';
 import type {
@@ -19,6 +19,7 @@ import type {
   FillRow,
   FundingRow,
   HistoryEntry,
+  HistoryRecord,
   ListedOrderRow,
   MarginForcedOutcome,
   MarginRequestRecord,
@@ -101,7 +102,10 @@ const FINAL_ROW: ReadonlySet<ListStatus> = new Set(['filled', 'partially_filled_
 /** Shared by every order that has no bracket legs (most): one frozen array instead of one per order. */
 const NO_LEGS: string[] = Object.freeze([]) as unknown as string[];
 
-const historyKeys = { market: (e: HistoryEntry) => e.order.market, time: (e: HistoryEntry) => e.order.submitted_at + e.after };
+const historyKeys: LogKeys<HistoryRecord> = {
+  market: (r) => ('order' in r ? r.order : r).market,
+  time: (r) => ('order' in r ? r.order.submitted_at + r.after : r.status_at),
+};
 const fillKeys = { market: (f: FillRow) => f.market, time: (f: FillRow) => f.filled_at };
 const fundingKeys = { market: (f: FundingRow) => f.market, time: (f: FundingRow) => f.epoch_time };
 
@@ -132,7 +136,7 @@ export class SimStore {
   readonly cloids = new Map<string, Set<string>>();
   readonly liveByWallet = new Map<string, Map<string, SimOrder>>();
   readonly liveByMarket = new Map<string, Map<string, SimOrder>>();
-  readonly history = new Map<string, AccountLog<HistoryEntry>>();
+  readonly history = new Map<string, AccountLog<HistoryRecord>>();
   readonly fills = new Map<string, AccountLog<FillRow>>();
   /** Internal truth: wallet -> market -> open position. */
   readonly positions = new Map<string, Map<string, SimPosition>>();
@@ -256,7 +260,7 @@ export class SimStore {
 
   private appendHistory(entry: HistoryEntry): void {
     const log = logOf(this.history, entry.order.wallet, historyKeys);
-    log.append(entry);
+    log.append(compactEntry(entry));
     if (this.retention.rows_per_account !== null) log.trimTo(this.retention.rows_per_account, (e) => this.rowLeft(e));
   }
 
@@ -264,7 +268,8 @@ export class SimStore {
    * A history row left memory (retention): when it was its order's last (terminal) row, the order is
    * forgotten too, unless a bracket leg still waits on it. Its client order id and nonces stay used.
    */
-  private rowLeft(entry: HistoryEntry): void {
+  private rowLeft(row: HistoryRecord): void {
+    const entry = entryOf(row);
     const order = entry.order;
     if (!FINAL_ROW.has(entry.status) || !isTerminalOrderStatus(order.status)) return;
     if (order.bracket_legs.some((id) => this.orders.get(id)?.status === 'PENDING_PARENT')) return;
@@ -281,10 +286,10 @@ export class SimStore {
    * A page of an account's order history, newest first. Rows of orders still inside their persist lag
    * are skipped (and not counted), as every read skips those orders.
    */
-  historyPage(wallet: string, query: LogQuery, now: number): LogPage<HistoryEntry> {
+  historyPage(wallet: string, query: LogQuery, now: number): LogPage<HistoryRecord> {
     const log = this.history.get(wallet);
     if (!log) return { rows: [], total: 0 };
-    const hidden: HiddenRows<HistoryEntry> = { since: now - this.maxPersistLag, hides: (e) => e.order.visible_at > now };
+    const hidden: HiddenRows<HistoryRecord> = { since: now - this.maxPersistLag, hides: (r) => ('order' in r ? r.order : r).visible_at > now };
     return log.page(query, hidden);
   }
 
@@ -384,7 +389,10 @@ export class SimStore {
   *records(): Generator<StoreRecord> {
     for (const order of this.orders.values()) yield ['order', order];
     for (const [wallet, log] of this.history) {
-      for (const e of log.rows()) yield ['history', wallet, [e.order.order_id, e.status, e.after, e.size, e.filled_size, e.avg_fill_price, e.reason, e.is_modifying, e.parent_order_id]];
+      for (const row of log.rows()) {
+        const e = entryOf(row);
+        yield ['history', wallet, [e.order.order_id, e.status, e.after, e.size, e.filled_size, e.avg_fill_price, e.reason, e.is_modifying, e.parent_order_id]];
+      }
     }
     for (const [wallet, log] of this.fills) for (const f of log.rows()) yield ['fill', wallet, f];
     for (const [wallet, log] of this.funding) for (const f of log.rows()) yield ['funding', wallet, f];
