@@ -26,6 +26,8 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import type { SimContext } from '../../src/sim/context.js';
 import type { SimOrder } from '../../src/sim/state/model.js';
@@ -110,9 +112,9 @@ function medianOf(values: readonly number[]): number {
   return spreadOf(values).median;
 }
 
-async function historyGate(rounds: number): Promise<GateResult[]> {
+/** `big` holds 100,000 orders of WALLET (seedOrders). */
+export async function historyGate(rounds: number, big: RunningSimulator): Promise<GateResult[]> {
   const small = await seeded(100);
-  const big = await seeded(100_000);
   try {
     for (let i = 0; i < 20; i++) {
       await timeHistoryRead(small);
@@ -137,13 +139,20 @@ async function historyGate(rounds: number): Promise<GateResult[]> {
     });
   } finally {
     await small.stop();
-    await big.stop();
   }
 }
+
+/**
+ * A full garbage collection, so that each save and load starts from the same heap and not from the
+ * garbage of the one before (which would bill the bigger side for the collection of the smaller).
+ */
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
 
 /** Saves the simulator's store to a state file and loads it back (records parsed and indexed); ms. */
 function saveAndLoad(sim: RunningSimulator, file: string): number {
   const engine = sim.engine;
+  collectGarbage();
   const started = performance.now();
   saveStateFile(file, { version: STATE_FILE_VERSION, saved_at: 0, clock_now: sim.clock.now(), engine: engine.head(), venue: null, companion: null, chaos_random: 0, companion_random: 0 }, engine.records());
   const loaded = loadStateFile(file)!;
@@ -153,10 +162,10 @@ function saveAndLoad(sim: RunningSimulator, file: string): number {
   return ms;
 }
 
-async function stateFileGate(rounds: number): Promise<GateResult[]> {
+/** `big` holds 100,000 orders of WALLET (seedOrders). */
+export async function stateFileGate(rounds: number, big: RunningSimulator): Promise<GateResult[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perps-sim-scale-bench-'));
   const small = await seeded(1_000);
-  const big = await seeded(100_000);
   try {
     saveAndLoad(small, path.join(dir, 'small.json'));
     saveAndLoad(big, path.join(dir, 'big.json'));
@@ -178,7 +187,6 @@ async function stateFileGate(rounds: number): Promise<GateResult[]> {
     });
   } finally {
     await small.stop();
-    await big.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -220,7 +228,7 @@ function gateOf(name: string, values: readonly number[], target: Target, detail:
   return { name, target, unit: '', attempts: [{ spread, passed, detail }], passed };
 }
 
-async function heapGates(legs: number, checkpoints: number): Promise<GateResult[]> {
+export async function heapGates(legs: number, checkpoints: number): Promise<GateResult[]> {
   // Both runs at once: heap sizes do not depend on how busy the machine is.
   const [all, retained] = await Promise.all([heapRun(legs, checkpoints, null), heapRun(legs, checkpoints, RETAINED_ROWS)]);
   const perLeg = slopes(all);
@@ -240,11 +248,16 @@ async function heapGates(legs: number, checkpoints: number): Promise<GateResult[
 
 export async function runSimScaleBench(options: { rounds?: number; heapLegs?: number; heapCheckpoints?: number } = {}): Promise<GateResult[]> {
   const rounds = options.rounds ?? 7;
-  return [
-    ...(await historyGate(rounds)),
-    ...(await stateFileGate(Math.max(3, rounds - 2))),
-    ...(await heapGates(options.heapLegs ?? 6_000, options.heapCheckpoints ?? 6)),
-  ];
+  const big = await seeded(100_000);
+  try {
+    return [
+      ...(await historyGate(rounds, big)),
+      ...(await stateFileGate(Math.max(3, rounds - 4), big)),
+      ...(await heapGates(options.heapLegs ?? 4_000, options.heapCheckpoints ?? 4)),
+    ];
+  } finally {
+    await big.stop();
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
