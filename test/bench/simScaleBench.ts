@@ -253,7 +253,7 @@ export async function runSimScaleBench(options: { rounds?: number; heapLegs?: nu
     return [
       ...(await historyGate(rounds, big)),
       ...(await stateFileGate(Math.max(3, rounds - 4), big)),
-      ...(await heapGates(options.heapLegs ?? 4_000, options.heapCheckpoints ?? 4)),
+      ...(await heapGates(options.heapLegs ?? 4_000, options.heapCheckpoints ?? 5)),
     ];
   } finally {
     await big.stop();
