@@ -85,6 +85,8 @@ export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, 
   assertPreparedFor(prepared, ctx.profile.name);
   const { wallet, accountId, legs } = prepared;
   const signatures = await signPrepared(prepared, signer);
+  // No read on the app's path: its client order ids are new, so a lost answer is found by them afterwards.
+  // A caller's own id may name an earlier order too: only then are the orders already listed noted first.
   const before = legs.every((l) => isGeneratedClientOrderId(l.client_order_id)) ? null : await historyIds(ctx, wallet);
   const signed: OrderLeg[] = legs.map((leg, i) => ({ ...wireLeg(leg, prepared.nonces[i]!), signature: signatures[i]! }));
   options.onProgress?.(`submitting ${legs.length} leg${legs.length === 1 ? '' : 's'}`);
