@@ -222,28 +222,63 @@ function slopes(points: readonly HeapPoint[]): number[] {
   return out;
 }
 
-function gateOf(name: string, values: readonly number[], target: Target, detail: string): GateResult {
-  const spread = spreadOf(values);
-  const passed = meets(spread.median, target);
-  return { name, target, unit: '', attempts: [{ spread, passed, detail }], passed };
+/** Bytes per leg from the first checkpoint after warm-up to the last: every growth step amortised. */
+function overall(points: readonly HeapPoint[]): number {
+  const from = points[1]!;
+  const to = points.at(-1)!;
+  return (to.heap - from.heap) / (to.legs - from.legs);
 }
 
+interface HeapGateSpec {
+  name: string;
+  target: Target;
+  /** The per-round numbers (one per checkpoint interval) of one pair of runs. */
+  values: (all: readonly HeapPoint[], retained: readonly HeapPoint[]) => number[];
+  detail: (all: readonly HeapPoint[], retained: readonly HeapPoint[]) => string;
+}
+
+/**
+ * Both child runs at once (heap sizes do not depend on how busy the machine is), judged as measure.ts
+ * judges: the median of the per-interval numbers, and a gate that misses is measured again (both runs)
+ * and judged on the second measurement.
+ */
 export async function heapGates(legs: number, checkpoints: number): Promise<GateResult[]> {
-  // Both runs at once: heap sizes do not depend on how busy the machine is.
-  const [all, retained] = await Promise.all([heapRun(legs, checkpoints, null), heapRun(legs, checkpoints, RETAINED_ROWS)]);
-  const perLeg = slopes(all);
-  const perLegRetained = slopes(retained);
-  const base = retained[0]!.heap;
-  const projected = perLegRetained.map((b) => (base + b * 1_000_000) / 2 ** 20);
-  return [
-    gateOf('simulator heap per terminal order, everything kept (bytes)', perLeg, { op: '<=', value: 1024 }, `${legs} legs, ${(all.at(-1)!.heap / 2 ** 20).toFixed(1)} MB at the end, ${perLeg.length} intervals`),
-    gateOf(
-      `simulator heap of a 1,000,000-leg run with retention of ${RETAINED_ROWS} rows per account, projected (MB)`,
-      projected,
-      { op: '<', value: 1024 },
-      `${spreadOf(perLegRetained).median.toFixed(0)} bytes per leg once the retention is reached (nonces and client order ids stay), base ${(base / 2 ** 20).toFixed(1)} MB`,
-    ),
+  const runs = () => Promise.all([heapRun(legs, checkpoints, null), heapRun(legs, checkpoints, RETAINED_ROWS)]);
+  const specs: HeapGateSpec[] = [
+    {
+      name: 'simulator heap per terminal order, everything kept (bytes)',
+      target: { op: '<=', value: 1024 },
+      values: (all) => slopes(all),
+      detail: (all) => `${legs} legs, ${overall(all).toFixed(0)} bytes per leg over the whole run, ${(all.at(-1)!.heap / 2 ** 20).toFixed(1)} MB at the end`,
+    },
+    {
+      name: `simulator heap of a 1,000,000-leg run with retention of ${RETAINED_ROWS} rows per account, projected (MB)`,
+      target: { op: '<', value: 1024 },
+      values: (_, retained) => slopes(retained).map((b) => (retained[0]!.heap + b * 1_000_000) / 2 ** 20),
+      detail: (_, retained) =>
+        `${overall(retained).toFixed(0)} bytes per leg over the run once the retention is reached (used nonces and client order ids stay), base ${(retained[0]!.heap / 2 ** 20).toFixed(1)} MB`,
+    },
   ];
+  const judge = (spec: HeapGateSpec, all: readonly HeapPoint[], retained: readonly HeapPoint[]): { spread: ReturnType<typeof spreadOf>; passed: boolean; detail: string } => {
+    const spread = spreadOf(spec.values(all, retained));
+    return { spread, passed: meets(spread.median, spec.target), detail: spec.detail(all, retained) };
+  };
+  const [all, retained] = await runs();
+  const results: GateResult[] = specs.map((spec) => {
+    const a = judge(spec, all, retained);
+    return { name: spec.name, target: spec.target, unit: '', attempts: [a], passed: a.passed };
+  });
+  if (results.some((r) => !r.passed)) {
+    const [all2, retained2] = await runs();
+    specs.forEach((spec, i) => {
+      const r = results[i]!;
+      if (r.passed) return;
+      const a = judge(spec, all2, retained2);
+      r.attempts.push(a);
+      r.passed = a.passed;
+    });
+  }
+  return results;
 }
 
 export async function runSimScaleBench(options: { rounds?: number; heapLegs?: number; heapCheckpoints?: number } = {}): Promise<GateResult[]> {
@@ -253,7 +288,7 @@ export async function runSimScaleBench(options: { rounds?: number; heapLegs?: nu
     return [
       ...(await historyGate(rounds, big)),
       ...(await stateFileGate(Math.max(3, rounds - 4), big)),
-      ...(await heapGates(options.heapLegs ?? 4_000, options.heapCheckpoints ?? 5)),
+      ...(await heapGates(options.heapLegs ?? 4_000, options.heapCheckpoints ?? 8)),
     ];
   } finally {
     await big.stop();
