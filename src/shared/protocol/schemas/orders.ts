@@ -75,6 +75,8 @@ export type OrderRecord = z.infer<typeof OrderRecordSchema>;
 /** Rows of open-orders, position-triggers and order-history (lowercase list vocabulary). */
 export const ListedOrderSchema = z.object({
   order_id: z.string(),
+  /** Not in the spec's table of list fields; kept when the service sends it (the simulator does), for lookups by client order id. */
+  client_order_id: z.string().optional(),
   market: z.string(),
   side: z.enum(['buy', 'sell']),
   size: decimalString,
