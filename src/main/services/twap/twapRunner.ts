@@ -59,7 +59,7 @@ export interface TwapRunnerOptions {
   clock?: TwapClock;
   /** Longest wait between two looks at the TWAP's file (a pause or cancel from another process). Default 1 s. */
   pollMs?: number;
-  /** How long a slice whose answer was lost is looked for in order-history before it counts as never sent. Default 15 s. */
+  /** How long after it was sent a slice whose answer was lost is looked for in order-history before it counts as never sent. Default 10 s. */
   reconcileGraceMs?: number;
   /** How long a slice's order is followed to its outcome at a time. Default 60 s. */
   followTimeoutMs?: number;
@@ -166,7 +166,7 @@ export class TwapRunner {
   ) {
     this.clock = options.clock ?? serviceTwapClock(ctx);
     this.pollMs = options.pollMs ?? 1_000;
-    this.graceMs = options.reconcileGraceMs ?? 15_000;
+    this.graceMs = options.reconcileGraceMs ?? 10_000;
     this.followTimeoutMs = options.followTimeoutMs ?? 60_000;
     const r = store.require(id, ctx.profile.name);
     this.tracker = new OrderTracker({ api: ctx.api, wallet: r.wallet, sleep: (ms, signal) => this.clock.sleep(ms, signal) });
@@ -388,7 +388,8 @@ export class TwapRunner {
     const s = r.slices[index]!;
     const claimed = new Set(r.slices.filter((x) => x.order_id !== null && x.index !== index).map((x) => x.order_id!));
     const q = { wallet: r.wallet, market: r.market, side: r.side, reduceOnly: r.reduce_only, claimed };
-    const deadline = (await this.clock.now()) + this.graceMs;
+    // Counted from when it was sent: after a long downtime one look settles it (it has persisted by then).
+    const deadline = (s.sent_at ?? (await this.clock.now())) + this.graceMs;
     let interval = 250;
     for (;;) {
       let hit = null;
@@ -403,7 +404,7 @@ export class TwapRunner {
       }
       if ((await this.clock.now()) >= deadline) {
         // An order that FAILED (could not be routed) writes no history row either: nothing of it executed.
-        return this.updateSlice(index, { status: 'unsent', reason: 'not_found' }, `${this.label(r, s)}: not found in order-history ${Math.round(this.graceMs / 1000)} s after it was due to be sent; it never reached the book`);
+        return this.updateSlice(index, { status: 'unsent', reason: 'not_found' }, `${this.label(r, s)}: not found in order-history ${Math.round(this.graceMs / 1000)} s after it was sent; it never reached the book`);
       }
       // The grace period runs to its end even while stopping: a slice must be settled, not guessed.
       await this.clock.sleep(interval);
