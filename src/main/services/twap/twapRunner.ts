@@ -180,6 +180,11 @@ export class TwapRunner {
     this.abort.abort(new OperationError('TWAP_STOPPING', `TWAP ${this.id} is stopping (${kind})`, { kind: 'transient' }));
   }
 
+  /** Takes the TWAP's run lock now (TWAP_LOCKED when another process runs it); run() does it otherwise. */
+  claim(): void {
+    this.lock ??= acquireRunLock(this.store.dir, this.id);
+  }
+
   /** Runs the TWAP until it stops (see the module comment); resolves with the record as it was left. */
   run(): Promise<TwapRecord> {
     this.running ??= this.runLocked();
@@ -187,14 +192,14 @@ export class TwapRunner {
   }
 
   private async runLocked(): Promise<TwapRecord> {
-    this.lock ??= acquireRunLock(this.store.dir, this.id);
+    this.claim();
     try {
       let r = this.update((x) => ({ ...x, status: 'running', requested: null }));
       r = await this.reconcileInFlight(r);
       r = this.markOverdue(r, await this.clock.now(), true);
       return await this.loop(r);
     } finally {
-      this.lock.release();
+      this.lock!.release();
     }
   }
 
