@@ -108,7 +108,9 @@ export async function openTransactionSigner(spec: string | undefined, options: O
       }
     }
     case 'offline':
-      throw new ValidationError('the offline signer signs typed data only, not source-chain transactions', {
+    case 'paper':
+      // A paper wallet signs the service's custody actions on the simulator only; it has no chain to pay from.
+      throw new ValidationError(`the ${parsed.kind} signer signs typed data only, not source-chain transactions`, {
         field: 'signer',
         code: 'SIGNER_UNSUPPORTED',
         hint: 'Use --signer keystore:FILE, env:VAR or ledger[:PATH] for bridges and swaps.',

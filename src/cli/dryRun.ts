@@ -1,7 +1,7 @@
 /**
  * `--dry-run` on a signing command: the prepare step runs (every check against the live service, the
  * nonce reserved, the exact typed data built) and what would be signed is printed; nothing is signed or
- * sent, and the exit code is 0. A person reads the review (the view), then each signature's label, its
+ * sent, and the exit code is 0. A person reads the plain line of each order leg first, then the review (the view), then each signature's label, its
  * EIP-712 typed data (domain, types, primaryType, message: what a wallet shows) and its digest, which any
  * EIP-712 implementation recomputes from the typed data printed. Bridges and swaps sign transactions, not
  * typed data: their view lists the transactions to sign (to, value, data, gas).
@@ -40,6 +40,8 @@ export function printDryRun(out: Output, prepared: PreparedBase, view: unknown):
 
 function humanDryRun(doc: DryRunDocument): string {
   const lines: string[] = [`DRY RUN: nothing was signed or sent. This ${doc.action} would be signed by the ${doc.signer.role} ${doc.signer.address}.`, ''];
+  const plain = describedLegs(doc.view);
+  if (plain.length > 0) lines.push(...plain.map((l) => (plain.length > 1 ? `${l.label}: ${l.description}` : l.description)), '');
   lines.push(...render(doc.view, ''));
   doc.requests.forEach((r, i) => {
     const t = r.typed_data;
@@ -51,6 +53,26 @@ function humanDryRun(doc: DryRunDocument): string {
   });
   if (doc.requests.length === 0) lines.push('', 'No typed data is signed: the wallet signs the transactions listed above.');
   return lines.join('\n');
+}
+
+/**
+ * The plain line of every order leg in the view (an order review's legs, a reverse's entry), in order:
+ * what a person reads first, before the review's fields and the typed data.
+ */
+function describedLegs(view: unknown): { label: string; description: string }[] {
+  if (view === null || typeof view !== 'object') return [];
+  const out: { label: string; description: string }[] = [];
+  for (const [key, value] of Object.entries(view as Record<string, unknown>)) {
+    if (key === 'legs' && Array.isArray(value)) {
+      for (const leg of value as unknown[]) {
+        const l = leg as { label?: unknown; description?: unknown };
+        if (typeof l.description === 'string') out.push({ label: typeof l.label === 'string' ? l.label : 'leg', description: l.description });
+      }
+    } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      out.push(...describedLegs(value));
+    }
+  }
+  return out;
 }
 
 /** A plain-data value as indented "key: value" lines (objects nest, arrays list their items). */

@@ -30,6 +30,7 @@ export interface CommandGroup {
 /** Every top-level command, in the order `perps --help` lists them. Adding a command is adding a line. */
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { term: 'sim [options]', description: 'run the local simulator of the trading service (paper trading, tests)', load: async () => [(await import('./commands/sim.js')).register] },
+  { term: 'quickstart [options]', description: 'sim profile: create a paper wallet, authorize a trading key and fund it from the faucet, in one step', load: async () => [(await import('./commands/quickstart.js')).registerQuickstartCommands] },
   { term: 'markets [options]', description: "list the markets the service offers (GET /markets) with the venue's mark, 24 h change, funding and open interest", load: async () => [(await import('./commands/config.js')).registerConfigCommands] },
   { term: 'config [options]', description: 'show the profile and the funding configuration (GET /config): deposit address, minimums, fees', load: async () => [(await import('./commands/config.js')).registerConfigCommands] },
   { term: 'book [options] <market>', description: "the venue's order book of a market, grouped as in the app (--sig-figs)", load: async () => [(await import('./commands/marketData.js')).registerMarketDataCommands] },
@@ -40,7 +41,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { term: 'history', description: "account history: orders, trades, funding, deposits, withdrawals (--csv like the app's export)", load: async () => [(await import('./commands/history.js')).registerHistoryCommands] },
   { term: 'order', description: "place, follow, modify and cancel orders (signed by the wallet's trading key)", load: async () => [(await import('./commands/order.js')).registerOrderCommands] },
   { term: 'twap', description: 'TWAP: a total size sent as market slices over a duration (runs in the foreground; Ctrl-C pauses)', load: async () => [(await import('./commands/twap.js')).registerTwapCommands] },
-  { term: 'orders', description: "the wallet's open orders and armed triggers (order history: `perps history orders`)", load: async () => [(await import('./commands/orders.js')).registerOrdersCommands] },
+  { term: 'orders', description: "the wallet's open orders, armed triggers and order history (`orders history`, also `perps history orders`)", load: async () => [(await import('./commands/orders.js')).registerOrdersCommands] },
   { term: 'position', description: 'act on positions: close (all, part, at a limit), close all, reverse, TP/SL', load: async () => [(await import('./commands/position.js')).registerPositionCommands] },
   { term: 'positions [options]', description: 'open positions of the wallet (they appear shortly after a fill: /positions lags)', load: async () => [(await import('./commands/positions.js')).registerPositionsCommands] },
   { term: 'margin [options]', description: 'add (positive amount) or remove (negative amount) isolated margin on a position', load: async () => [(await import('./commands/margin.js')).registerMarginCommands] },

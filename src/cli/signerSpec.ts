@@ -11,6 +11,8 @@
  *   ledger[:PATH]   a Ledger (ledgerSigning.ts): PATH is a derivation path or SCHEME[:INDEX], default
  *                   ledger-live:0; the address is confirmed on the device and must be --wallet; blind
  *                   signing needs a typed 'yes' on a terminal, or --allow-blind-signing
+ *   paper           --wallet's paper wallet (made by `perps quickstart`; its key is in the OS keychain):
+ *                   on the sim profile only, refused on any other before anything is signed
  *
  * Parsing is separate from opening, so a malformed spec is a usage error before any prompt or file read.
  */
@@ -20,6 +22,7 @@ import { EnvKeySigner } from '../main/signers/envKeySigner.js';
 import { KeystoreSigner } from '../main/signers/keystoreSigner.js';
 import type { LedgerTransport } from '../main/signers/ledger/transport.js';
 import type { Signer } from '../main/signers/signer.js';
+import type { ServiceContext } from '../main/services/serviceContext.js';
 import { ValidationError } from '../main/services/errors.js';
 import type { GlobalOptions } from './globals.js';
 import { openCliLedgerSigner, parseLedgerPath } from './ledgerSigning.js';
@@ -30,9 +33,10 @@ export type SignerSpec =
   | { kind: 'env'; variable: string }
   | { kind: 'offline' }
   /** `path` is canonical ("m/..."), already validated. */
-  | { kind: 'ledger'; path: string };
+  | { kind: 'ledger'; path: string }
+  | { kind: 'paper' };
 
-const USAGE = 'Use --signer keystore:FILE, env:VAR, offline or ledger[:PATH].';
+const USAGE = 'Use --signer keystore:FILE, env:VAR, offline, ledger[:PATH] or (on the sim profile) paper.';
 
 export function parseSignerSpec(spec: string | undefined): SignerSpec {
   if (spec === undefined || spec.trim() === '') {
@@ -56,6 +60,9 @@ export function parseSignerSpec(spec: string | undefined): SignerSpec {
       return { kind: 'offline' };
     case 'ledger':
       return { kind: 'ledger', path: parseLedgerPath(arg) };
+    case 'paper':
+      if (arg !== undefined) throw new ValidationError('paper takes no argument (--wallet names the paper wallet)', { field: 'signer', code: 'INVALID_SIGNER', hint: USAGE });
+      return { kind: 'paper' };
     default:
       throw new ValidationError(`unknown signer '${kind}'`, { field: 'signer', code: 'INVALID_SIGNER', hint: USAGE });
   }
@@ -74,6 +81,8 @@ export interface OpenSignerOptions {
   qrPath?: string | undefined;
   /** --allow-blind-signing (Ledger). */
   allowBlindSigning?: boolean | undefined;
+  /** The command's services, which hold the paper wallets (--signer paper); a command without them refuses paper. */
+  paper?: Pick<ServiceContext, 'paperSigner'> | undefined;
   /** How the Ledger is reached; tests open an emulator or a recording here instead of USB. */
   ledger?: {
     openTransport?: () => Promise<LedgerTransport>;
@@ -145,6 +154,10 @@ export async function openSigner(spec: SignerSpec, options: OpenSignerOptions): 
         ...(options.ledger?.confirmTimeoutMs !== undefined ? { confirmTimeoutMs: options.ledger.confirmTimeoutMs } : {}),
         ...(options.ledger?.signTimeoutMs !== undefined ? { signTimeoutMs: options.ledger.signTimeoutMs } : {}),
       });
+    case 'paper':
+      if (!options.paper) throw new ValidationError('--signer paper is not available for this command', { field: 'signer', code: 'INVALID_SIGNER', hint: USAGE });
+      // Refused here on any profile but sim, and for an address that is not a paper wallet of this data folder.
+      return options.paper.paperSigner(options.wallet);
   }
 }
 

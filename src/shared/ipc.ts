@@ -164,7 +164,8 @@ export const LEDGER_SCHEMES = [
 ] as const;
 export const LedgerSchemeSchema = z.enum(['ledger-live', 'legacy', 'bip44']);
 
-export const SIGNER_KINDS = ['keystore', 'env', 'offline', 'ledger'] as const;
+/** 'paper': the simulator's paper main wallet (its key in the OS keychain; it signs on the sim profile only). */
+export const SIGNER_KINDS = ['keystore', 'env', 'offline', 'ledger', 'paper'] as const;
 export const SignerKindSchema = z.enum(SIGNER_KINDS);
 
 const ORDER_STATUSES = ['SUBMITTED', 'ACCEPTED', 'EXECUTING', 'PENDING_MODIFY', 'PENDING_PARENT', 'FILLED', 'PARTIALLY_FILLED_CANCELLED', 'CANCELLED', 'REJECTED', 'FAILED'] as const;
@@ -280,6 +281,19 @@ export const LedgerConnectRequestSchema = z.strictObject({
   path: z.string().min(1).max(64),
 });
 
+// ---- paper wallet (sim profile only: one click from nothing to a funded, trading-ready account) ---------
+
+export const CreatePaperWalletRequestSchema = empty;
+export const PaperWalletResultSchema = z.object({
+  /** The session's wallet, now the new paper wallet with its signer connected. */
+  wallet: WalletViewSchema,
+  /** The trading key created in the keychain and authorized by the paper wallet. */
+  agent: address,
+  /** The account's free balance once the faucet's deposit was credited. */
+  free_balance: dec,
+});
+export type PaperWalletResult = z.infer<typeof PaperWalletResultSchema>;
+
 // ---- prompts (main asks, renderer answers) -------------------------------------------------------------
 
 export const BlindSigningRequestSchema = z.object({
@@ -333,7 +347,7 @@ export const SigningReviewSchema = z.object({
   review_id: opaqueId,
   primary_type: z.string(),
   /** Who signs: the main wallet's custody signer, or the trading key. */
-  signer: z.object({ kind: z.enum(['keystore', 'env', 'offline', 'ledger', 'trading-key']), address }),
+  signer: z.object({ kind: z.enum([...SIGNER_KINDS, 'trading-key']), address }),
   /** Plain-language lines describing exactly what signing authorizes. */
   summary: z.array(z.string()),
   /** What the person should weigh before signing (a key this machine does not hold, ...). */
@@ -805,6 +819,20 @@ export const FundingPageSchema = page(FundingPaymentViewSchema);
 export const DepositsPageSchema = page(DepositViewSchema);
 export const WithdrawalsPageSchema = page(WithdrawalRowViewSchema);
 
+/**
+ * Order history one row per order (src/shared/orders/orderHistory.ts): the latest row, its status changes
+ * oldest first, the average fill price, and the price to show (a market order's average fill price).
+ */
+export const OrderStatusChangeViewSchema = z.object({ status: z.string(), at: unixMs, reason: z.string().nullable(), filled_size: dec, avg_fill_price: dec.nullable() });
+export const OrderHistoryGroupViewSchema = z.object({
+  order: ListedOrderViewSchema,
+  changes: z.array(OrderStatusChangeViewSchema),
+  avg_fill_price: dec.nullable(),
+  price: dec.nullable(),
+});
+export type OrderHistoryGroupView = z.infer<typeof OrderHistoryGroupViewSchema>;
+export const OrderHistoryGroupsPageSchema = page(OrderHistoryGroupViewSchema);
+
 export const HISTORY_KINDS = ['orders', 'fills', 'funding', 'deposits', 'withdrawals'] as const;
 export const ExportCsvRequestSchema = z.strictObject({ kind: z.enum(HISTORY_KINDS), market: marketSymbol.optional() });
 /** saved is false when the user cancelled the save dialog. */
@@ -902,6 +930,13 @@ export const NotificationPrefsSchema = z.object({
   key_expiry: z.boolean(),
   /** When a position's mark comes within the warning distance of its liquidation estimate (once per crossing). */
   liquidation_warning: z.boolean(),
+  // Sounds the window plays (generated, no audio files), each off until the user turns it on.
+  /** A short chime on each fill. */
+  sound_fills: z.boolean(),
+  /** A double tone when a TP/SL trigger fires. */
+  sound_trigger_fires: z.boolean(),
+  /** A falling alarm on a liquidation-risk warning. */
+  sound_risk_warnings: z.boolean(),
 });
 export type NotificationPrefs = z.infer<typeof NotificationPrefsSchema>;
 export const NotificationPrefsPatchSchema = z.strictObject({
@@ -910,6 +945,9 @@ export const NotificationPrefsPatchSchema = z.strictObject({
   withdrawals: z.boolean().optional(),
   key_expiry: z.boolean().optional(),
   liquidation_warning: z.boolean().optional(),
+  sound_fills: z.boolean().optional(),
+  sound_trigger_fires: z.boolean().optional(),
+  sound_risk_warnings: z.boolean().optional(),
 });
 
 /**
@@ -943,6 +981,7 @@ export const IPC_CHANNELS = {
   'wallet:connectEnv': { request: ConnectEnvRequestSchema, response: WalletViewSchema },
   'wallet:connectOffline': { request: ConnectOfflineRequestSchema, response: WalletViewSchema },
   'wallet:disconnect': { request: DisconnectRequestSchema, response: WalletViewSchema },
+  'wallet:createPaper': { request: CreatePaperWalletRequestSchema, response: PaperWalletResultSchema },
 
   'ledger:listDevices': { request: empty, response: LedgerDevicesSchema },
   'ledger:listAccounts': { request: LedgerListAccountsRequestSchema, response: LedgerAccountsSchema },
@@ -988,6 +1027,7 @@ export const IPC_CHANNELS = {
   'positions:applyTpsl': { request: ApplyTpslRequestSchema, response: PositionTpslResultSchema },
 
   'history:orders': { request: HistoryPageRequestSchema, response: OrderHistoryPageSchema },
+  'history:orderGroups': { request: HistoryPageRequestSchema, response: OrderHistoryGroupsPageSchema },
   'history:fills': { request: HistoryPageRequestSchema, response: FillsPageSchema },
   'history:funding': { request: HistoryPageRequestSchema, response: FundingPageSchema },
   'history:deposits': { request: MoneyHistoryPageRequestSchema, response: DepositsPageSchema },

@@ -19,6 +19,8 @@ export const CHANNEL_NAMES = [
   'wallet:connectEnv',
   'wallet:connectOffline',
   'wallet:disconnect',
+  // onboarding on the simulator: a paper wallet, authorized and funded in one step
+  'wallet:createPaper',
   // onboarding: Ledger
   'ledger:listDevices',
   'ledger:listAccounts',
@@ -67,6 +69,7 @@ export const CHANNEL_NAMES = [
   'positions:applyTpsl',
   // history (paged windows for a virtualized table) and CSV export
   'history:orders',
+  'history:orderGroups',
   'history:fills',
   'history:funding',
   'history:deposits',

@@ -127,6 +127,18 @@ function orderRow(i: number) {
   };
 }
 
+/** Order `i` as History › Orders receives it: its row and its status changes (open, then where it ended). */
+function orderGroup(i: number) {
+  const order = orderRow(i);
+  const change = (status: string, filled: boolean) => ({ status, at: order.status_at, reason: status === 'cancelled' ? order.reason : null, filled_size: filled ? order.filled_size : '0', avg_fill_price: filled ? order.avg_fill_price : null });
+  return {
+    order,
+    changes: [change('open', false), change(order.status, order.status === 'filled')],
+    avg_fill_price: order.avg_fill_price,
+    price: order.order_type === 'MARKET' ? order.avg_fill_price : order.limit_price,
+  };
+}
+
 function candles(symbol: string): IpcResponse<'markets:candles'> {
   const now = Date.now();
   const base = 100 + SYMBOLS.indexOf(symbol) * 37;
@@ -173,7 +185,7 @@ function syntheticMain(historyRows: number): Handlers {
       keys: [{ agent: AGENT, name: 'bench', status: 'ACTIVE', listed: true, stored_locally: true, expires_at: now + 30 * 86_400_000, expires_in_ms: 30 * 86_400_000, expiring_soon: false, created_at: now }],
     }),
     'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark', liquidation_warning_pct: 10, max_order_notional: null }),
-    'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true }),
+    'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true, sound_fills: false, sound_trigger_fires: false, sound_risk_warnings: false }),
     'account:balance': async () => ({ wallet: WALLET, account_id: `${WALLET}${'0'.repeat(24)}`, free_balance: '100000' }),
     'markets:list': async () => ({ markets: MARKETS, at: now }),
     'markets:candles': async (r) => candles(r.market),
@@ -184,6 +196,8 @@ function syntheticMain(historyRows: number): Handlers {
     'orders:listTriggers': async () => ({ triggers: [] }),
     'withdraw:list': async () => ({ withdrawals: [] }),
     'history:orders': async (r) => page(r.offset, r.limit, historyRows, orderRow),
+    // History › Orders shows one row per order (main groups the log): each synthetic order is one group.
+    'history:orderGroups': async (r) => page(r.offset, r.limit, historyRows, orderGroup),
     'history:fills': async (r) => page(r.offset, r.limit, 0, () => null as never),
   });
 }

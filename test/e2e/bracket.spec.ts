@@ -38,6 +38,14 @@ test('bracket legs wait in PENDING_PARENT and arm after the entry fills', async 
   await screenshot(page, 'order-preview');
   await review.getByRole('button', { name: 'Sign and place' }).click();
   await expect(review).toBeHidden();
+  // Placed: the ticket keeps market, side, type and price but clears the size and the TP/SL, so a second
+  // click cannot place the same bracket again.
+  await expect(ticket.getByLabel('Size (ETH)')).toHaveValue('');
+  await expect(ticket.getByLabel('Attach take-profit / stop-loss')).not.toBeChecked();
+  await expect(ticket.getByLabel('Take-profit trigger')).toHaveCount(0);
+  await expect(ticket.getByLabel('Limit price')).toHaveValue('3350');
+  await expect(ticket.getByRole('radio', { name: 'Buy' })).toHaveAttribute('aria-checked', 'true');
+  await expect(ticket.getByRole('button', { name: 'Buy / Long ETH' })).toBeDisabled();
 
   // The entry rests; both legs wait for it, attached under it.
   await app.advance(500);

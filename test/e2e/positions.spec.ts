@@ -33,6 +33,10 @@ test('closing a position', async ({ page, server, pageErrors }) => {
     await app!.advance(500);
     return page.getByText('No open positions').isVisible();
   }, { timeout: 20_000 }).toBe(true);
+  // The dialog stays open with the outcome: what was sent, which triggers went first, what is left.
+  await expect(dialog).toContainText('Closed 0.05 BTC at market: the position is flat.');
+  await expect(dialog).toContainText('none (no TP/SL was armed)');
+  await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('status').filter({ hasText: /BTC (position closed|close submitted)/ })).toBeVisible();
   expect(pageErrors).toEqual([]);

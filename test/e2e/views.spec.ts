@@ -74,7 +74,7 @@ test('history, keys, settings and shortcuts', async ({ page, server, pageErrors 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
   await expect(page.getByText('Environment variable PERPS_E2E_MAIN_KEY')).toBeVisible();
   await page.getByLabel('Default leverage').fill('3');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toBeVisible();
   // Toasts stack over the lower part of the window; dismiss them as a person would before reaching the
   // notification preferences beneath.

@@ -2,14 +2,39 @@
  * `perps history orders|trades|funding|deposits|withdrawals --wallet ADDR [--market SYM] [--csv]`: the
  * account's histories, newest first, every page. --csv writes the same file the app's export writes (one
  * writer: RFC 4180 with CRLF, the service's values as they are); --json the rows.
+ *
+ * Order history is one row per order (its latest status, every status it went through, a market order at
+ * its average fill price), as the app's History › Orders shows it; `--events` prints the service's rows
+ * as they are, one per status change (table, CSV and JSON alike).
  */
 import type { Command } from 'commander';
 import type { Deposit, Fill, FundingPayment, ListedOrder, Withdrawal } from '../../shared/protocol/index.js';
 import { historyCsv, historyHasMarkets, readHistory, type History, type HistoryKind } from '../../main/services/reads/history.js';
+import { groupOrderHistory, type OrderHistoryEntry } from '../../shared/orders/orderHistory.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { LISTED_ORDER_COLUMNS } from '../orders/reports.js';
 import { formatTable, formatTime, runAction, type Column } from '../output.js';
 import { checkFormats } from '../parse.js';
+
+/** One row per order: what it was, where it ended, and the way there. */
+const ORDER_GROUP_COLUMNS: Column<OrderHistoryEntry<ListedOrder>>[] = [
+  { header: 'PLACED', value: (g) => formatTime(g.submitted_at) },
+  { header: 'ORDER', value: (g) => g.order_id },
+  { header: 'MARKET', value: (g) => g.latest.market },
+  { header: 'SIDE', value: (g) => g.latest.side },
+  { header: 'TYPE', value: (g) => `${g.latest.order_type}${g.latest.time_in_force && g.latest.order_type === 'LIMIT' ? ' ' + g.latest.time_in_force : ''}${g.latest.reduce_only ? ' RO' : ''}` },
+  { header: 'SIZE', value: (g) => g.latest.size, align: 'right' },
+  { header: 'FILLED', value: (g) => g.latest.filled_size, align: 'right' },
+  // A market order at what it paid (its limit_price is the slippage bound); others at their limit price.
+  { header: 'PRICE', value: (g) => g.price ?? (g.latest.order_type === 'MARKET' ? 'market' : ''), align: 'right' },
+  { header: 'AVG FILL', value: (g) => g.avg_fill_price ?? '', align: 'right' },
+  { header: 'TRIGGER', value: (g) => (g.latest.trigger_price ? `${(g.latest.tpsl ?? '').toUpperCase()} ${g.latest.trigger_price}` : '') },
+  { header: 'STATUS', value: (g) => g.latest.status },
+  // A repeated status (a bracket leg logged open while it waits, and open again once armed) shows once.
+  { header: 'HISTORY', value: (g) => g.changes.map((c) => c.status).filter((st, i, all) => i === 0 || all[i - 1] !== st).join(' > ') },
+  { header: 'REASON', value: (g) => g.latest.reason ?? '' },
+  { header: 'UPDATED', value: (g) => formatTime(g.latest.status_at) },
+];
 
 const FILL_COLUMNS: Column<Fill>[] = [
   { header: 'FILLED', value: (f) => formatTime(f.filled_at) },
@@ -56,11 +81,17 @@ const WITHDRAWAL_COLUMNS: Column<Withdrawal>[] = [
   { header: 'TX', value: (w) => w.l1_tx_hash ?? '' },
 ];
 
-/** The JSON document of a history (the keys the service itself uses for each list). */
-function document(h: History): Record<string, unknown> {
+/**
+ * The JSON document of a history (the keys the service itself uses for each list). Grouped order history:
+ * each order's latest row with the group's avg_fill_price, its `price` and its `changes`, oldest first.
+ */
+function document(h: History, events: boolean): Record<string, unknown> {
   switch (h.kind) {
-    case 'orders':
-      return { orders: h.rows, total: h.rows.length };
+    case 'orders': {
+      if (events) return { orders: h.rows, total: h.rows.length };
+      const groups = groupOrderHistory(h.rows);
+      return { orders: groups.map((g) => ({ ...g.latest, avg_fill_price: g.avg_fill_price, price: g.price, changes: g.changes })), total: groups.length };
+    }
     case 'fills':
       return { fills: h.rows, total: h.rows.length };
     case 'funding':
@@ -72,10 +103,10 @@ function document(h: History): Record<string, unknown> {
   }
 }
 
-function table(h: History): string {
+function table(h: History, events: boolean): string {
   switch (h.kind) {
     case 'orders':
-      return formatTable<ListedOrder>(h.rows, LISTED_ORDER_COLUMNS, 'no order history');
+      return events ? formatTable<ListedOrder>(h.rows, LISTED_ORDER_COLUMNS, 'no order history') : formatTable(groupOrderHistory(h.rows), ORDER_GROUP_COLUMNS, 'no order history');
     case 'fills':
       return formatTable(h.rows, FILL_COLUMNS, 'no fills');
     case 'funding':
@@ -88,7 +119,7 @@ function table(h: History): string {
 }
 
 const SUBCOMMANDS: { name: string; kind: HistoryKind; description: string }[] = [
-  { name: 'orders', kind: 'orders', description: 'order history, newest first (one row per status change)' },
+  { name: 'orders', kind: 'orders', description: 'order history, newest first, one row per order (--events: one row per status change)' },
   { name: 'trades', kind: 'fills', description: 'fills of the wallet, newest first' },
   { name: 'funding', kind: 'funding', description: 'hourly funding payments of the wallet, newest first (negative = paid)' },
   { name: 'deposits', kind: 'deposits', description: 'deposits of the wallet, newest first' },
@@ -97,16 +128,24 @@ const SUBCOMMANDS: { name: string; kind: HistoryKind; description: string }[] = 
 
 export function registerHistoryCommands(program: Command): void {
   const history = program.command('history').description('account history: orders, trades, funding, deposits, withdrawals (--csv like the app\'s export)');
-  for (const sub of SUBCOMMANDS) {
-    const cmd = history.command(sub.name).description(sub.description).requiredOption('--wallet <address>', 'main wallet');
-    if (historyHasMarkets(sub.kind)) cmd.option('--market <symbol>', 'only this market');
-    cmd.option('--csv', 'print CSV instead of a table').action(async (opts: { wallet: string; market?: string; csv?: boolean }, c: Command) => {
-      const g = globalsOf(c);
-      await runAction({ json: g.json === true }, async (out) => {
-        checkFormats(g.json, opts.csv);
-        const h = await readHistory(contextOf(g), opts.wallet, sub.kind, opts.market ? { market: opts.market } : {});
-        out.result(document(h), () => (opts.csv === true ? historyCsv(h) : table(h)));
-      });
+  for (const sub of SUBCOMMANDS) historySubcommand(history, sub.name, sub.kind, sub.description);
+}
+
+/**
+ * One history read as a subcommand of `parent`. Also mounted as `perps orders history`, where a trader
+ * looking at open orders expects the past ones; both spellings are the same command.
+ */
+export function historySubcommand(parent: Command, name: string, kind: HistoryKind, description: string): void {
+  const cmd = parent.command(name).description(description).requiredOption('--wallet <address>', 'main wallet');
+  if (historyHasMarkets(kind)) cmd.option('--market <symbol>', 'only this market');
+  if (kind === 'orders') cmd.option('--events', 'the service\'s rows as they are: one per status change');
+  cmd.option('--csv', 'print CSV instead of a table').action(async (opts: { wallet: string; market?: string; csv?: boolean; events?: boolean }, c: Command) => {
+    const g = globalsOf(c);
+    await runAction({ json: g.json === true }, async (out) => {
+      checkFormats(g.json, opts.csv);
+      const events = opts.events === true;
+      const h = await readHistory(contextOf(g), opts.wallet, kind, opts.market ? { market: opts.market } : {});
+      out.result(document(h, events), () => (opts.csv === true ? historyCsv(h, { orderEvents: events }) : table(h, events)));
     });
-  }
+  });
 }

@@ -40,6 +40,7 @@ import { readJsonFile } from '../jsonFile.js';
 import { parseIntegerOption, parseNumberOption } from '../parse.js';
 import { openSigner, parseSignerSpec, signerOptionsOf } from '../signerSpec.js';
 import type { Signer } from '../../main/signers/signer.js';
+import type { ServiceContext } from '../../main/services/serviceContext.js';
 
 interface AuthorizeOpts {
   wallet: string;
@@ -55,8 +56,8 @@ interface AuthorizeOpts {
 const DRY_RUN_HELP = 'print what would be signed (the review, the typed data and its digest); sign and send nothing (no --signer needed)';
 
 /** Opens the main-wallet signer after every cheap check passed, so a bad flag never asks for a password. */
-async function mainSigner(g: GlobalOptions, wallet: string): Promise<Signer> {
-  return openSigner(parseSignerSpec(g.signer), { wallet, ...signerOptionsOf(g) });
+async function mainSigner(g: GlobalOptions, wallet: string, ctx: ServiceContext): Promise<Signer> {
+  return openSigner(parseSignerSpec(g.signer), { wallet, ...signerOptionsOf(g), paper: ctx });
 }
 
 function signerRequired(g: GlobalOptions, dryRun: boolean | undefined): void {
@@ -121,7 +122,7 @@ export function registerKeysCommands(program: Command): void {
         });
         if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
         for (const w of prepared.view.warnings) out.note(`warning: ${w}`);
-        const signer = await mainSigner(g, wallet);
+        const signer = await mainSigner(g, wallet, ctx);
         if (opts.out !== undefined) {
           const body = await signAuthorize(prepared, signer);
           await writePrivateFile(opts.out, JSON.stringify(body, null, 2) + '\n');
@@ -204,7 +205,7 @@ export function registerKeysCommands(program: Command): void {
         const ctx = contextOf(g);
         const prepared = await prepareRevoke(ctx, { wallet, agent: opts.agent, ...(chainId !== undefined ? { chainId } : {}) });
         if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
-        const signer = await mainSigner(g, wallet);
+        const signer = await mainSigner(g, wallet, ctx);
         const r = await submitRevoke(ctx, prepared, signer);
         out.result(r, () => `revoked ${r.agent} for ${r.wallet}${r.deleted_locally ? ' (local copy deleted)' : ''}`);
       });
@@ -229,7 +230,7 @@ export function registerKeysCommands(program: Command): void {
         const ctx = contextOf(g);
         const prepared = await prepareRenew(ctx, { wallet, agent: opts.agent, expiresInDays, ...(chainId !== undefined ? { chainId } : {}) });
         if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
-        const signer = await mainSigner(g, wallet);
+        const signer = await mainSigner(g, wallet, ctx);
         const r = await submitRenew(ctx, prepared, signer);
         out.result(r, () => `renewed ${r.agent}: expires ${formatTime(r.expires_at)} (was ${formatTime(r.previous_expires_at)})`);
       });

@@ -1,7 +1,8 @@
 /**
  * `perps orders open|triggers --wallet ADDR [--market SYM] [--csv]`: the wallet's open orders (resting,
  * armed triggers and bracket legs awaiting their entry) and its armed TP/SL triggers. Every page is read.
- * --csv writes RFC 4180 CSV with the service's values as they are. Order history is `perps history orders`.
+ * --csv writes RFC 4180 CSV with the service's values as they are. Order history is `perps orders history`
+ * (the same command as `perps history orders`).
  */
 import type { Command } from 'commander';
 import type { ListedOrder } from '../../shared/protocol/index.js';
@@ -11,6 +12,7 @@ import { contextOf, globalsOf } from '../globals.js';
 import { formatTable, runAction } from '../output.js';
 import { LISTED_ORDER_COLUMNS } from '../orders/reports.js';
 import { checkFormats } from '../parse.js';
+import { historySubcommand } from './history.js';
 
 interface ListOpts {
   wallet: string;
@@ -42,7 +44,8 @@ function listCommand(
 }
 
 export function registerOrdersCommands(program: Command): void {
-  const orders = program.command('orders').description("the wallet's open orders and armed triggers (order history: `perps history orders`)");
+  const orders = program.command('orders').description("the wallet's open orders, armed triggers and order history (`orders history`, also `perps history orders`)");
   listCommand(orders, 'open', 'open orders: resting limits, armed triggers, bracket legs awaiting their entry', readOpenOrders, 'no open orders');
   listCommand(orders, 'triggers', 'armed reduce-only TP/SL triggers', readTriggers, 'no armed triggers');
+  historySubcommand(orders, 'history', 'orders', 'order history, newest first, one row per order (`perps history orders`; --events for the raw rows)');
 }

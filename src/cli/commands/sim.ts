@@ -6,11 +6,19 @@
  * Prints ONE JSON line with every URL (base_url, bridge_url, platform_url, aggregator_url,
  * inference_url, venue_info_url, venue_ws_url, control_url, ...) once listening, then runs until
  * SIGINT/SIGTERM, when it saves the state file (if any) and exits.
+ *
+ *   perps sim faucet --wallet ADDR --amount N [--no-wait]
+ *
+ * Credits paper USDC to an existing wallet's account through the running simulator's faucet (its control
+ * API, POST /sim/deposit) and, unless --no-wait, waits until the deposit is credited. Sim profile only.
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { startSimulator } from '../../sim/index.js';
 import { SIM_DEFAULT_PORT } from '../../main/profiles/profiles.js';
+import { nodeHttpFetch } from '../../main/api/nodeHttpFetch.js';
+import { FAUCET_MAX, simFaucet } from '../../main/services/sim/faucet.js';
+import { contextOf, globalsOf } from '../globals.js';
+import { formatFields, runAction } from '../output.js';
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -30,7 +38,7 @@ interface SimOptions {
 }
 
 export function register(program: Command): void {
-  program
+  const sim = program
     .command('sim')
     .description('run the local simulator of the trading service (paper trading, tests)')
     // The default is the port the 'sim' profile points at, so `perps sim` then `perps markets` just works.
@@ -40,6 +48,8 @@ export function register(program: Command): void {
     .option('--config <file>', 'JSON config merged onto resources/sim/default-config.json')
     .option('--state <file>', 'state file: loaded at start when present, saved on exit')
     .action(async (opts: SimOptions) => {
+      // Loaded only here: `perps sim faucet` talks to a running simulator and needs none of its code.
+      const { startSimulator } = await import('../../sim/index.js');
       const sim = await startSimulator({
         port: opts.port,
         seed: opts.seed,
@@ -63,6 +73,26 @@ export function register(program: Command): void {
         };
         process.on('SIGINT', shutdown);
         process.on('SIGTERM', shutdown);
+      });
+    });
+  sim
+    .command('faucet')
+    .description("credit paper USDC to a wallet through the running simulator's faucet (sim profile only)")
+    .requiredOption('--wallet <address>', 'the wallet whose account is credited')
+    .requiredOption('--amount <usdc>', `paper USDC, at least the deposit minimum and at most ${FAUCET_MAX.toFixed()}`)
+    .option('--no-wait', 'return once the deposit is detected instead of waiting until it is credited')
+    .action(async (opts: { wallet: string; amount: string; wait: boolean }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const r = await simFaucet(contextOf(g), { wallet: opts.wallet, amount: opts.amount, wait: opts.wait }, { fetch: nodeHttpFetch });
+        out.result(r, () =>
+          formatFields([
+            ['wallet', r.wallet],
+            ['amount', `${r.amount} USDC`],
+            ['deposit', `${r.tx_hash} ${r.status}`],
+            ['free balance', r.free_balance === null ? '- (not waited for; credited after the confirmation delay)' : `${r.free_balance} USDC`],
+          ]),
+        );
       });
     });
 }

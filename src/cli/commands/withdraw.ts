@@ -133,7 +133,7 @@ export function registerWithdrawCommands(program: Command): void {
           const ctx = signingContextOf(g);
           const prepared = await prepareWithdrawForLater(ctx, { wallet, amount: opts.amount! });
           if (dryRun) return printDryRun(out, prepared, prepared.view);
-          const signer = await openSigner(parseSignerSpec(g.signer), { wallet: prepared.wallet, ...signerOptionsOf(g) });
+          const signer = await openSigner(parseSignerSpec(g.signer), { wallet: prepared.wallet, ...signerOptionsOf(g), paper: ctx });
           const file = await signWithdrawalForLater(prepared, signer);
           await writePrivateFile(opts.out, JSON.stringify(file, null, 2) + '\n');
           const result = { out: opts.out, wallet: file.wallet, amount: file.amount, destination: file.destination, service_environment: file.service_environment, nonce: file.body.nonce, submitted: false };
@@ -185,7 +185,7 @@ export function registerWithdrawCommands(program: Command): void {
         const check = prepared.check;
         if (check?.fee_preview) out.note(check.fee_preview.note);
         for (const w of check?.warnings ?? []) out.note(`warning: ${w}`);
-        const signer = await openSigner(parseSignerSpec(g.signer), { wallet: prepared.wallet, ...signerOptionsOf(g) });
+        const signer = await openSigner(parseSignerSpec(g.signer), { wallet: prepared.wallet, ...signerOptionsOf(g), paper: ctx });
         progress.update(`submitting the withdrawal of ${prepared.amount} USDC`);
         let record: TrackedWithdrawal;
         try {

@@ -3,7 +3,7 @@
  * switches) and the remembered wallet, in the settings store next to everything else non-secret. Reads fill in defaults
  * and ignore malformed stored values, so a hand-edited file cannot break start-up.
  */
-import type { NotificationPrefs, ProfileName, Settings } from '../../shared/ipc.js';
+import type { NotificationPrefs, ProfileName, Settings, WalletView } from '../../shared/ipc.js';
 import { NotificationPrefsSchema, SignerKindSchema, ProfileNameSchema } from '../../shared/ipc.js';
 import { readPreferences, updatePreferences } from '../services/settings/preferences.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
@@ -17,11 +17,21 @@ const AIRGAP_FINGERPRINT_KEY = 'airgap.fingerprint';
 const AIRGAP_PATH_KEY = 'airgap.path';
 export const DEFAULT_AIRGAP_PATH = "m/44'/60'/0'/0/0";
 
-export const DEFAULT_NOTIFICATIONS: NotificationPrefs = { fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true };
+/** Native notifications on; sounds off until the user turns them on (a trading desk may be in a shared room). */
+export const DEFAULT_NOTIFICATIONS: NotificationPrefs = {
+  fills: true,
+  trigger_fires: true,
+  withdrawals: true,
+  key_expiry: true,
+  liquidation_warning: true,
+  sound_fills: false,
+  sound_trigger_fires: false,
+  sound_risk_warnings: false,
+};
 
 export interface RememberedWallet {
   address: string;
-  last_signer_kind: 'keystore' | 'env' | 'offline' | 'ledger' | null;
+  last_signer_kind: WalletView['last_signer_kind'];
 }
 
 export class AppSettings {

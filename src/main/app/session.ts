@@ -18,6 +18,7 @@ import { accountReadsOf } from '../services/assistant/accountContext.js';
 import { createCompanionContext } from '../services/companion/companionContext.js';
 import { OperationError } from '../services/errors.js';
 import { createServiceContext, type ServiceContext, type ServiceContextOptions } from '../services/serviceContext.js';
+import { PAPER_PROFILE } from '../vault/paperWalletVault.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
 import { consoleLogger, type AppAdapters, type AppLogger } from './adapters.js';
 import { AppSettings } from './appSettings.js';
@@ -171,6 +172,7 @@ export class Session {
       ...(this.options.keychainService !== undefined ? { keychainService: this.options.keychainService } : {}),
       env: this.env,
     });
+    await this.syncPaperWallet(profile, ctx);
     const book = new BookFeed({ ctx, logger: this.logger, emit: (b) => this.send('book', b), throttleMs: this.timings.throttleMs });
     const tape = new TradeTape({ ctx, logger: this.logger, emit: (t) => this.send('trades', t), throttleMs: this.timings.throttleMs });
     this.open = { profile, ctx, sim, pumps: null, companion: this.openCompanion(profile, ctx), book, tape };
@@ -179,6 +181,31 @@ export class Session {
     this.reset();
     this.startPumps();
     this.publish();
+  }
+
+  /**
+   * A paper wallet signs on the simulator only: another profile drops its signer, and the simulator
+   * reconnects a remembered one from the keychain, with no password to ask. A wallet that cannot be
+   * reconnected (its key gone from the keychain, a locked keychain) stays remembered and unconnected,
+   * and the log says why.
+   */
+  private async syncPaperWallet(profile: Profile, ctx: ServiceContext): Promise<void> {
+    if (profile.name !== PAPER_PROFILE) {
+      await this.wallet.dropPaper(`a paper wallet signs on the simulator only, and the ${profile.name} profile is open`);
+      return;
+    }
+    const address = this.wallet.paperToReconnect();
+    if (address === null) return;
+    try {
+      const signer = ctx.paperSigner(address, () => this.profile);
+      if (!(await ctx.paperWallets.unlockable(profile.name, address))) {
+        this.logger.warn(`[app] the paper wallet ${address} is not in the keychain any more; it stays unconnected`);
+        return;
+      }
+      await this.wallet.connectPaper(signer);
+    } catch (err) {
+      this.logger.warn(`[app] the paper wallet ${address} could not be reconnected: ${(err as Error).message}`);
+    }
   }
 
   private async closeProfile(): Promise<void> {

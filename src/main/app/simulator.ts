@@ -2,9 +2,8 @@
  * The in-process simulator as the app core sees it. The core does not import src/sim (main depends on
  * shared, not on the simulator); whoever builds the core (src/main/index.ts, the tests) passes a launcher
  * that starts it on loopback and returns its URLs. The faucet is the simulator's control route
- * POST /sim/deposit, reachable only on the sim profile.
+ * POST /sim/deposit, reachable only on the sim profile (services/sim/faucet.ts).
  */
-import { parseEnvelope } from './envelope.js';
 
 export interface SimUrlsLike {
   base_url: string;
@@ -22,13 +21,3 @@ export interface SimHandle {
 
 /** Starts the simulator with its state file (in the app's data folder) on 127.0.0.1. */
 export type SimLauncher = (options: { stateFile: string }) => Promise<SimHandle>;
-
-/** Credits `amount` USDC to `wallet` on the simulator (a simulated venue spot transfer). */
-export async function simDeposit(controlUrl: string, wallet: string, amount: string, fetchFn: typeof fetch = fetch): Promise<void> {
-  const res = await fetchFn(`${controlUrl.replace(/\/+$/, '')}/deposit`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ wallet, amount }),
-  });
-  parseEnvelope(res.status, await res.text(), 'POST /sim/deposit');
-}

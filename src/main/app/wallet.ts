@@ -6,6 +6,10 @@
  *
  * Keystore files are chosen in a native dialog in main; the renderer gets an opaque token for the chosen
  * file, never a path it could swap for another, and never the file's contents.
+ *
+ * A paper wallet (the simulator's, its key in the OS keychain) is connected when it is made, reconnected
+ * without a password when the simulator profile opens with it remembered, and dropped when another
+ * profile opens: it signs on the simulator only (its signer refuses anything else besides).
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -30,7 +34,7 @@ import type { AppLogger } from './adapters.js';
 import type { AppSettings } from './appSettings.js';
 import type { PromptBroker } from './prompts.js';
 
-type SignerKind = 'keystore' | 'env' | 'offline' | 'ledger';
+type SignerKind = 'keystore' | 'env' | 'offline' | 'ledger' | 'paper';
 
 /** USB access to Ledgers (the real node-hid transport in the app; a recording or nothing in tests). */
 export interface LedgerAccess {
@@ -87,8 +91,11 @@ export class WalletSession {
   requireSigner(): Signer {
     const address = this.requireAddress();
     if (!this.connected) {
+      const paper = this.settings.wallet()?.last_signer_kind === 'paper';
       throw new OperationError('SIGNER_NOT_CONNECTED', `the main wallet ${address} has no signer connected in this session`, {
-        hint: 'Reconnect the main wallet (unlock the keystore, plug in the Ledger, or choose the offline signer).',
+        hint: paper
+          ? 'It is a paper wallet: it signs on the simulator profile only, where it reconnects by itself. Switch to the simulator, or connect another wallet.'
+          : 'Reconnect the main wallet (unlock the keystore, plug in the Ledger, or choose the offline signer).',
       });
     }
     return this.connected.signer;
@@ -182,6 +189,24 @@ export class WalletSession {
       this.logger.warn(`[wallet] no QR code for the offline request: ${(err as Error).message}`);
       return { qr: { unavailable: `No QR code: ${(err as Error).message}` }, request: null };
     }
+  }
+
+  /** Connects a paper wallet's signer (made by the quick start, or remembered and found in the keychain). */
+  async connectPaper(signer: Signer): Promise<WalletView> {
+    if (signer.kind !== 'paper') throw new OperationError('NOT_A_PAPER_WALLET', `a ${signer.kind} signer is not a paper wallet`, { kind: 'internal' });
+    await this.install({ signer, txSigner: null, kind: 'paper', label: 'Paper wallet (simulator)', path: null, transport: null });
+    return this.view();
+  }
+
+  /** True when the remembered wallet is a paper wallet whose signer is not connected now. */
+  paperToReconnect(): string | null {
+    const remembered = this.settings.wallet();
+    return remembered?.last_signer_kind === 'paper' && !this.connected ? remembered.address : null;
+  }
+
+  /** Drops a connected paper wallet's signer (another profile opened); the wallet stays remembered. */
+  async dropPaper(reason: string): Promise<void> {
+    if (this.connected?.kind === 'paper') await this.dropSigner(reason);
   }
 
   async listLedgerDevices(): Promise<{ device_id: string; label: string }[]> {

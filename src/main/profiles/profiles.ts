@@ -83,7 +83,7 @@ export interface ProfileUrls {
 export const SIM_DEFAULT_HOST = '127.0.0.1';
 export const SIM_DEFAULT_PORT = 8645;
 /** The simulator's paths (src/sim/server.ts PATHS; main may not import the simulator, so they are repeated here). */
-export const SIM_PATHS = { base: '/api/v1', venueInfo: '/venue/info', venueWs: '/venue/ws' } as const;
+export const SIM_PATHS = { base: '/api/v1', venueInfo: '/venue/info', venueWs: '/venue/ws', control: '/sim' } as const;
 
 export function simUrlsAt(origin: string): Required<ProfileUrls> {
   const o = origin.replace(/\/+$/, '');

@@ -9,10 +9,12 @@ import type { FetchFn } from '../api/http.js';
 import type { RetryPolicy, SleepFn } from '../api/retry.js';
 import { VenueInfoClient } from '../venue/venueInfoClient.js';
 import { TradingKeyVault, DEFAULT_KEYCHAIN_SERVICE } from '../vault/tradingKeyVault.js';
+import { PAPER_PROFILE, PaperWalletVault } from '../vault/paperWalletVault.js';
 import type { Keychain } from '../vault/keychain.js';
 import { NonceSource } from '../nonces/nonceSource.js';
 import { openNodeSettings, type SettingsStore } from '../settings/settingsStore.js';
 import { TradingKeySigner } from '../signers/tradingKeySigner.js';
+import { PaperWalletSigner, type ActiveProfile } from '../signers/paperWalletSigner.js';
 import type { Signer } from '../signers/signer.js';
 import { toChecksumAddress } from '../../shared/identity/index.js';
 import type { Profile } from '../profiles/profiles.js';
@@ -41,6 +43,8 @@ export interface ServiceContext {
   readonly api: TradingApiClient;
   readonly venue: VenueInfoClient;
   readonly vault: TradingKeyVault;
+  /** The simulator's paper main wallets (keys in the keychain next to the trading keys). */
+  readonly paperWallets: PaperWalletVault;
   /** Single-use nonces per wallet (prepare steps reserve them; nothing else needs more than next()). */
   readonly nonces: NonceReserver;
   readonly settings: SettingsStore;
@@ -54,6 +58,13 @@ export interface ServiceContext {
    * expiry) and not expired by the service's clock. Latest expiry wins when there are several.
    */
   tradingSigner(wallet: string): Promise<Signer>;
+  /**
+   * The custody signer of one of this profile's paper wallets. Refused (ValidationError, before anything
+   * is read or signed) on any profile but the simulator, and for an address that is not a paper wallet
+   * of this data folder. The signer checks the profile again on every signature: `activeProfile`
+   * (default this context's profile) says which one is in force then; the app passes its session's.
+   */
+  paperSigner(wallet: string, activeProfile?: () => ActiveProfile | null): Signer;
 }
 
 export interface NonceReserver {
@@ -96,6 +107,11 @@ export function createServiceContext(profile: Profile, options: ServiceContextOp
     service: keychainServiceName(options, env),
     ...(options.keychain ? { keychain: options.keychain } : {}),
   });
+  const paperWallets = new PaperWalletVault({
+    store: settings,
+    service: vault.service,
+    ...(options.keychain ? { keychain: options.keychain } : {}),
+  });
   const nonces = new NonceSource({ dataDir: profile.dataDir });
   const config = new LiveConfig(api, options.configTtlMs !== undefined ? { ttlMs: options.configTtlMs } : {});
   const clock = new ServerClock({ baseUrl: profile.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
@@ -129,5 +145,29 @@ export function createServiceContext(profile: Profile, options: ServiceContextOp
     throw new OperationError('NO_TRADING_KEY', detail, { hint });
   }
 
-  return { profile, api, venue, vault, nonces, settings, config, clock, sleep: options.sleep ?? realSleep, tradingSigner };
+  function paperSigner(wallet: string, activeProfile: () => ActiveProfile | null = () => profile): Signer {
+    let checksummed: string;
+    try {
+      checksummed = toChecksumAddress(wallet, 'wallet');
+    } catch (err) {
+      throw new ValidationError((err as Error).message, { cause: err });
+    }
+    if (profile.name !== PAPER_PROFILE) {
+      throw new ValidationError(`a paper wallet signs only on the '${PAPER_PROFILE}' profile; this is '${profile.name}'. Nothing was signed`, {
+        field: 'signer',
+        code: 'PAPER_WALLET_SIM_ONLY',
+        hint: 'Paper wallets hold simulator money only. On this profile, sign with a keystore, a Ledger or the offline signer.',
+      });
+    }
+    if (!paperWallets.get(profile.name, checksummed)) {
+      throw new ValidationError(`${checksummed} is not a paper wallet of this data folder`, {
+        field: 'wallet',
+        code: 'NOT_A_PAPER_WALLET',
+        hint: 'Create one with `perps quickstart` (the paper wallets of another data folder are not visible here).',
+      });
+    }
+    return new PaperWalletSigner(paperWallets, checksummed, activeProfile);
+  }
+
+  return { profile, api, venue, vault, paperWallets, nonces, settings, config, clock, sleep: options.sleep ?? realSleep, tradingSigner, paperSigner };
 }

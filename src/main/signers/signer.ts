@@ -1,11 +1,12 @@
 /**
  * One interface for everything that signs the service's typed data: the trading key from the vault
- * (order flow) and the main-wallet signers (keystore, env key, offline, Ledger) for custody actions.
+ * (order flow) and the main-wallet signers (keystore, env key, offline, Ledger, and the simulator's paper
+ * wallet) for custody actions.
  * A signer returns signatures and its address, never key material.
  */
 import type { TypedData } from '../../shared/eip712/index.js';
 
-export type SignerKind = 'trading-key' | 'keystore' | 'env' | 'offline' | 'ledger';
+export type SignerKind = 'trading-key' | 'keystore' | 'env' | 'offline' | 'ledger' | 'paper';
 
 export interface Signer {
   readonly kind: SignerKind;

@@ -21,13 +21,17 @@ export type SignerErrorCode =
   /** A signature recovers an address other than the signer's: nothing is sent. */
   | 'SIGNATURE_MISMATCH'
   /** The offline signer could not write the request or read the signature back. */
-  | 'OFFLINE_IO';
+  | 'OFFLINE_IO'
+  /** A paper wallet was asked to sign off the simulator profile (or for another environment): refused. */
+  | 'PAPER_WALLET_SIM_ONLY'
+  /** A paper wallet was asked to sign something a main wallet does not sign (an order). */
+  | 'PAPER_WALLET_UNSUPPORTED';
 
 /**
  * Codes that mean the --signer input is unusable (file, password, variable): found before anything is
  * signed, so they are input errors (exit 2). The rest are failed operations.
  */
-const INPUT_CODES: readonly SignerErrorCode[] = ['WRONG_PASSWORD', 'KEYSTORE_UNREADABLE', 'KEYSTORE_INVALID', 'ENV_KEY_MISSING', 'ENV_KEY_INVALID'];
+const INPUT_CODES: readonly SignerErrorCode[] = ['WRONG_PASSWORD', 'KEYSTORE_UNREADABLE', 'KEYSTORE_INVALID', 'ENV_KEY_MISSING', 'ENV_KEY_INVALID', 'PAPER_WALLET_SIM_ONLY', 'PAPER_WALLET_UNSUPPORTED'];
 const HINTS: Partial<Record<SignerErrorCode, string>> = {
   WRONG_PASSWORD: 'Check the keystore password (PERPS_KEYSTORE_PASSWORD, or type it when asked).',
   KEYSTORE_UNREADABLE: 'Check the path in --signer keystore:FILE.',
@@ -36,6 +40,8 @@ const HINTS: Partial<Record<SignerErrorCode, string>> = {
   ENV_KEY_INVALID: 'The variable must hold 64 hex characters (optionally 0x-prefixed).',
   SIGNATURE_MISMATCH: 'The signature was made by another key or over other data. Sign exactly the typed data shown, with the wallet given by --wallet.',
   SIGNATURE_MALFORMED: 'Paste the 65-byte signature (0x + 130 hex characters).',
+  PAPER_WALLET_SIM_ONLY: 'A paper wallet holds simulator money only and signs nothing anywhere else: on this profile, use a keystore, a Ledger or the offline signer.',
+  PAPER_WALLET_UNSUPPORTED: 'A paper wallet signs custody actions (authorize, revoke, withdraw); orders are signed by its trading key.',
 };
 
 export class SignerError extends Error implements ClassifiedError {

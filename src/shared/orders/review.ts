@@ -32,7 +32,12 @@ export const ReviewLegSchema = z.object({
   fee_kind: z.enum(['maker', 'taker']),
   fee_rate: decimalOut,
   fee_estimate: decimalOut,
-  /** Plain-language lines describing exactly what signing this leg authorizes. */
+  /**
+   * The leg in one plain line, from the leg as sent (orders/describeLeg.ts): 'Buy 0.5 ETH at 3,328 limit,
+   * GTC, 1x'. What the review leads with.
+   */
+  description: z.string(),
+  /** The typed data's fields line by line (as an offline signer's screen shows them): for the disclosure. */
   summary: z.array(z.string()),
   digest: hex32,
   typed_data: TypedDataViewSchema,

@@ -268,6 +268,31 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     expect(csv.split('\r\n')[0]).toBe('tid,order_id,market,dir,price,size,fee,closed_pnl,is_liquidation,filled_at');
     h.nextSaveFile = null;
     expect(await h.call('history:exportCsv', { kind: 'orders' })).toMatchObject({ saved: false, file_name: null });
+
+    // Order history one row per order: every order of the raw log once, its status changes inside, in windows.
+    const raw = await h.call('history:orders', { offset: 0, limit: 200 });
+    const ids = new Set(raw.rows.map((r) => r.order_id));
+    const groups = await h.call('history:orderGroups', { offset: 0, limit: 200 });
+    expect(groups.total).toBe(ids.size);
+    expect(groups.total).toBeLessThan(raw.total);
+    expect(new Set(groups.rows.map((g) => g.order.order_id))).toEqual(ids);
+    for (const g of groups.rows) {
+      const own = raw.rows.filter((r) => r.order_id === g.order.order_id);
+      expect(g.changes).toHaveLength(own.length);
+      expect(g.order.status).toBe(g.changes[g.changes.length - 1]!.status);
+      // A market order is shown at what it paid, never at its slippage bound.
+      if (g.order.order_type === 'MARKET' && g.order.status === 'filled') expect(g.price).toBe(g.avg_fill_price);
+    }
+    expect(groups.rows.some((g) => g.order.order_type === 'MARKET' && g.order.status === 'filled')).toBe(true);
+    const window = await h.call('history:orderGroups', { offset: 1, limit: 1 });
+    expect(window).toMatchObject({ total: groups.total, offset: 1, limit: 1 });
+    expect(window.rows[0]).toEqual(groups.rows[1]);
+    h.nextSaveFile = path.join(h.dataDir, 'orders.csv');
+    expect(await h.call('history:exportCsv', { kind: 'orders' })).toEqual({ saved: true, file_name: 'orders.csv', rows: groups.total });
+    const orderCsv = fs.readFileSync(h.nextSaveFile, 'utf8').trim().split('\r\n');
+    expect(orderCsv[0]).toMatch(/^order_id,.*,price,statuses$/);
+    expect(orderCsv).toHaveLength(1 + groups.total);
+    h.nextSaveFile = null;
   });
 
   it('closes the position (cancelling its armed triggers first)', async () => {

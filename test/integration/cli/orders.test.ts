@@ -136,6 +136,36 @@ describe.concurrent('perps order / orders / position / margin / positions / hist
 
     const trades = await perps(['--json', 'history', 'trades', '--wallet', t.wallet]);
     expect(((trades.json as J).fills as J[]).length).toBeGreaterThanOrEqual(2);
+
+    // Order history: one row per order, the entry at the price it filled at (not its slippage bound).
+    const events = ((await perps(['--json', 'history', 'orders', '--wallet', t.wallet, '--events'])).json as J).orders as J[];
+    const grouped = ((await perps(['--json', 'history', 'orders', '--wallet', t.wallet])).json as J).orders as J[];
+    const ids = [...new Set(events.map((e) => e.order_id as string))];
+    expect(events.length).toBeGreaterThan(ids.length);
+    expect(grouped.map((g) => g.order_id).sort()).toEqual([...ids].sort());
+    const placedEntry = legs[0]!;
+    const entryId = placedEntry.order_id as string;
+    const entry = grouped.find((g) => g.order_id === entryId)!;
+    expect(entry).toMatchObject({ order_type: 'MARKET', status: 'filled', price: placedEntry.final.avg_fill_price, avg_fill_price: placedEntry.final.avg_fill_price });
+    expect(entry.price).not.toBe(entry.limit_price);
+    expect((entry.changes as J[]).map((c) => c.status)).toEqual(events.filter((e) => e.order_id === entryId).map((e) => e.status).reverse());
+    const tableOut = (await perps(['history', 'orders', '--wallet', t.wallet])).stdout.trim().split('\n');
+    // A header line, its underline, then one line per order.
+    expect(tableOut).toHaveLength(2 + ids.length);
+    const entryLine = tableOut.find((l) => l.includes(entryId))!;
+    expect(entryLine).toContain(placedEntry.final.avg_fill_price);
+    expect(entryLine).not.toContain(` ${entry.limit_price} `);
+    const csv = (await perps(['history', 'orders', '--wallet', t.wallet, '--csv'])).stdout.trim().split('\r\n');
+    expect(csv[0]).toMatch(/,price,statuses$/);
+    expect(csv).toHaveLength(1 + ids.length);
+    const rawCsv = (await perps(['history', 'orders', '--wallet', t.wallet, '--csv', '--events'])).stdout.trim().split('\r\n');
+    expect(rawCsv[0]).toBe('order_id,market,side,order_type,time_in_force,size,filled_size,limit_price,avg_fill_price,reduce_only,trigger_price,tpsl,status,reason,parent_order_id,submitted_at,status_at');
+    expect(rawCsv).toHaveLength(1 + events.length);
+    // `perps orders history` is the same command, beside `orders open` where a trader looks for it.
+    const alias = await perps(['--json', 'orders', 'history', '--wallet', t.wallet]);
+    expect(alias.code).toBe(0);
+    expect((alias.json as J).orders).toEqual(grouped);
+    expect(((await perps(['--json', 'orders', 'history', '--wallet', t.wallet, '--events'])).json as J).orders).toEqual(events);
   });
 
   it('batch from a file, then cancel-all on the market', async () => {
@@ -230,6 +260,17 @@ describe.concurrent('perps order / orders / position / margin / positions / hist
       const { EIP712Domain: _domain, ...structs } = types;
       expect(TypedDataEncoder.hash(domain, structs, message)).toBe(r.digest);
     }
+    // Read by a person: the plain line of each leg comes first, before the review's fields and the typed data.
+    // (An explicit leverage: the flows run side by side and another one changes the shared default.)
+    const human = await perps(['order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--size', size, '--type', 'limit', '--price', price, '--leverage', '2', '--sl', priceAt(m, mark, 0.8), '--dry-run']);
+    expect(human.code, human.stderr).toBe(0);
+    const lines = human.stdout.split('\n');
+    expect(lines[0]).toMatch(/^DRY RUN: nothing was signed or sent/);
+    const [int, frac] = price.split('.');
+    const grouped = `${int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac !== undefined ? `.${frac}` : ''}`;
+    expect(lines[2]).toBe(`entry: Buy ${size} BTC at ${grouped} limit, GTC, 2x`);
+    expect(lines[3]).toMatch(/^sl: Sell the whole position when the mark reaches [\d,.]+ \(stop loss\), at market, worst price [\d,.]+, once the entry fills$/);
+    expect(human.stdout.indexOf('entry: Buy')).toBeLessThan(human.stdout.indexOf('EIP-712 typed data'));
     const modify = await perps(['--json', 'order', 'cancel-all', '--wallet', t.wallet, '--dry-run']);
     expect(modify.code, modify.stderr).toBe(0);
     expect((modify.json as J).view.targets).toEqual([]);

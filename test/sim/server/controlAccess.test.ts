@@ -2,13 +2,14 @@
  * The control APIs (/sim and /sim/companion) answer only local programs: a web page in a browser on the
  * same machine must not move marks or credit deposits, neither by a "simple" cross-origin POST
  * (text/plain, no preflight) nor by DNS rebinding (its own host name resolved to 127.0.0.1). Every
- * refusal is checked to have changed nothing, and the legitimate callers (the app's faucet, the test
- * helpers' JSON posts) still work.
+ * refusal is checked to have changed nothing, and the legitimate callers (the faucet of the app and of the
+ * command line, the test helpers' JSON posts) still work.
  */
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../src/sim/index.js';
-import { simDeposit } from '../../../src/main/app/simulator.js';
+import { nodeHttpFetch } from '../../../src/main/api/nodeHttpFetch.js';
+import { postSimControl } from '../../../src/main/services/sim/controlApi.js';
 import { Api, startTestSim } from './helpers.js';
 import { rawRequest } from './rawHttp.js';
 
@@ -94,9 +95,13 @@ describe('local programs still use it', () => {
     expect(await btcMark()).toBe('90003');
   });
 
-  it("the app's faucet (simDeposit) credits a deposit", async () => {
+  // The app posts with the global fetch, the command line with node:http (nodeHttpFetch.ts): both get through.
+  it.each([
+    ['the app (fetch)', fetch],
+    ['the command line (node:http)', nodeHttpFetch],
+  ])("the faucet's control request from %s credits a deposit", async (_who, fetchFn) => {
     const wallet = Wallet.createRandom().address;
-    await simDeposit(sim.urls.control_url, wallet, '25');
+    await postSimControl({ controlUrl: sim.urls.control_url, fetch: fetchFn }, '/deposit', { wallet, amount: '25' });
     await api.advance(2000);
     const state = await api.control('/state');
     const account = (state.accounts as { wallet: string; free_balance: string }[]).find((a) => a.wallet === wallet);

@@ -285,3 +285,28 @@ describe('openSigner with a Ledger (software device)', () => {
     expect(dev.sessions).toHaveLength(0);
   });
 });
+
+describe('--signer paper', () => {
+  it('parses with no argument; an argument is refused (exit 2)', () => {
+    expect(parseSignerSpec('paper')).toEqual({ kind: 'paper' });
+    const err = (() => {
+      try {
+        parseSignerSpec('paper:0x1111111111111111111111111111111111111111');
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(describeFailure(err)).toMatchObject({ code: 'INVALID_SIGNER', exitCode: 2 });
+  });
+
+  it("is opened from the command's services, and refused by a command that has none", async () => {
+    const asked: string[] = [];
+    const signer = { kind: 'paper' as const, address: WALLET, signTypedData: async () => '0x' };
+    const opened = await openSigner({ kind: 'paper' }, { wallet: WALLET, json: true, paper: { paperSigner: (w: string) => (asked.push(w), signer) } });
+    expect(opened).toBe(signer);
+    expect(asked).toEqual([WALLET]);
+    await expect(openSigner({ kind: 'paper' }, { wallet: WALLET, json: true })).rejects.toMatchObject({ code: 'INVALID_SIGNER' });
+  });
+});

@@ -4,7 +4,7 @@
  * and margin (the numbers main's review shows), and the intent kinds (single, bracket).
  */
 import { describe, expect, it } from 'vitest';
-import { checkTicket, initialTicket, toIntent, type TicketState } from '../../../src/renderer/src/features/orderTicket/ticketModel.js';
+import { afterPlaced, checkTicket, initialTicket, toIntent, type TicketState } from '../../../src/renderer/src/features/orderTicket/ticketModel.js';
 import type { MarketView } from '../../../src/shared/ipc.js';
 import { OrderIntentSchema } from '../../../src/shared/orders/intents.js';
 
@@ -74,5 +74,20 @@ describe('the intent the ticket sends', () => {
     expect(trigger).toMatchObject({ kind: 'single', order_type: 'TRIGGER', size: '0', reduce_only: true, trigger: { trigger_price: '55000', tpsl: 'SL' } });
     expect(trigger).not.toHaveProperty('leverage');
     for (const i of [single, bracket, trigger]) expect(OrderIntentSchema.safeParse(i).success).toBe(true);
+  });
+});
+
+describe('after a successful place', () => {
+  it('size and TP/SL are cleared, so the same order or bracket cannot be placed again by a second click', () => {
+    const placed = ticket({ side: 'SELL', type: 'LIMIT', tif: 'ALO', size: '0.1', price: '61000', leverage: 4, bracket: true, tp: '55000', sl: '65000' });
+    const next = afterPlaced(placed);
+    expect(next).toMatchObject({ side: 'SELL', type: 'LIMIT', tif: 'ALO', price: '61000', leverage: 4, size: '', tp: '', sl: '', bracket: false });
+    const check = checkTicket(next, BTC, '60000');
+    expect(check.ok).toBe(false);
+    expect(check.errors.size).toBe('Enter a size');
+    // A whole-position trigger has no size to clear: its trigger (and fire) price go, so it cannot repeat either.
+    const trigger = afterPlaced(ticket({ type: 'TRIGGER', side: 'SELL', tpsl: 'SL', closeWhole: true, triggerPrice: '55000', price: '54900' }));
+    expect(trigger).toMatchObject({ type: 'TRIGGER', side: 'SELL', tpsl: 'SL', closeWhole: true, triggerPrice: '', price: '' });
+    expect(checkTicket(trigger, BTC, '60000').ok).toBe(false);
   });
 });

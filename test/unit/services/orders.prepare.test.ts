@@ -72,6 +72,19 @@ describe('prepareOrder', () => {
     expect(p.view.total_notional).toBe('5800');
   });
 
+  it('leads the review with one plain line per leg, written from the leg as sent', async () => {
+    const w = tradingWorld();
+    const p = await prepareOrder(w.ctx, { wallet: MAIN, intent: { kind: 'bracket', market: 'BTC', side: 'BUY', order_type: 'MARKET', size: '0.1', leverage: 3, slippage_bps: 50, tp: { trigger_price: '65000' }, sl: { trigger_price: '55000' } } });
+    const [entry, tp, sl] = p.view.legs;
+    // The worst price is the bound that is signed (60000 + 50 bps on the 0.5 tick).
+    expect(p.legs[0]!.limit_price).toBe('60300');
+    expect(entry!.description).toBe('Buy 0.1 BTC at market, worst price 60,300, 3x');
+    // A fired leg's worst price is 50 bps through its trigger: 65000 x 0.995 and 55000 x 0.995.
+    expect(tp!.description).toBe('Sell the whole position when the mark reaches 65,000 (take profit), at market, worst price 64,675, once the entry fills');
+    expect(sl!.description).toBe('Sell the whole position when the mark reaches 55,000 (stop loss), at market, worst price 54,725, once the entry fills');
+    for (const l of p.view.legs) expect(l.description).not.toMatch(/leverage 0|0x0/);
+  });
+
   it('applies the default leverage from settings (never 0), per market first', async () => {
     const w = tradingWorld();
     updatePreferences(w.ctx.settings, { default_leverage: 2, leverage_by_market: { BTC: 8 } });

@@ -5,18 +5,14 @@
  * connected custody signer, stores it and sends it (a second submit of one review can never sign twice).
  */
 import type { AccountHealthView, BalanceView, DepositInfo, IpcResponse, TrackedWithdrawalView, WithdrawPreview } from '../../../shared/ipc.js';
-import { Decimal, parseDecimal } from '../../../shared/decimal/index.js';
-import { OperationError, ValidationError } from '../../services/errors.js';
+import { OperationError } from '../../services/errors.js';
 import { balanceOf, depositInfo } from '../../services/money/funds.js';
-import { listTrackedWithdrawals, parseWithdrawAmount, prepareWithdraw, submitWithdraw, type PreparedWithdraw } from '../../services/money/withdrawals.js';
+import { listTrackedWithdrawals, prepareWithdraw, submitWithdraw, type PreparedWithdraw } from '../../services/money/withdrawals.js';
 import { readAccountHealth } from '../../services/reads/accountHealth.js';
+import { simFaucet } from '../../services/sim/faucet.js';
 import type { Session } from '../session.js';
-import { simDeposit } from '../simulator.js';
 import { trackedWithdrawalView } from '../views.js';
 import { signingReview } from './signingReview.js';
-
-/** The simulator's faucet hands out paper money, but not without bound: a typo should not mint billions. */
-const FAUCET_MAX = new Decimal(1_000_000);
 
 export class FundsDesk {
   constructor(private readonly session: Session) {}
@@ -32,9 +28,9 @@ export class FundsDesk {
       throw new OperationError('NOT_SIM_PROFILE', 'the faucet exists only on the simulator profile', { hint: 'On mainnet, deposit by a venue spot transfer to the deposit address.' });
     }
     const wallet = this.session.wallet.requireAddress();
-    const amount = parseWithdrawAmount(req.amount);
-    if (parseDecimal(amount).gt(FAUCET_MAX)) throw new ValidationError(`at most ${FAUCET_MAX.toFixed()} USDC per faucet request`, { field: 'amount', code: 'FAUCET_LIMIT' });
-    await simDeposit(sim.urls.control_url, wallet, amount, this.session.options.fetch ?? fetch);
+    // The faucet's own rules (amount bounds, the deposit minimum) are the command line's too. The page
+    // polls the balance, so the credit is not waited for here.
+    const { amount } = await simFaucet(this.session.ctx(), { wallet, amount: req.amount, wait: false }, { controlUrl: sim.urls.control_url, fetch: this.session.options.fetch ?? fetch });
     this.session.raise({ type: 'history.changed', kinds: ['deposits'] });
     return { wallet, amount };
   }

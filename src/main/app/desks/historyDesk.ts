@@ -1,11 +1,14 @@
 /**
- * history:* — paged windows of each history for a virtualized table, and CSV export (services/reads/
+ * history:* — paged windows of each history for a virtualized table (order history also one row per
+ * order), and CSV export (services/reads/
  * history.ts writes the same file the command line does). Every row is read once and cached briefly, so
  * a table scrolling through windows sees one consistent list and the service is not walked again for
  * each window; new activity (a 'history.changed' event) and a wallet or profile change drop the copy.
  */
 import path from 'node:path';
 import type { IpcResponse } from '../../../shared/ipc.js';
+import { groupOrderHistory, type OrderHistoryEntry } from '../../../shared/orders/orderHistory.js';
+import type { ListedOrder } from '../../../shared/protocol/index.js';
 import { writeFileAtomic } from '../../files/atomicWrite.js';
 import { historyCsv, historyHasMarkets, readHistory, type History, type HistoryKind } from '../../services/reads/history.js';
 import type { Session } from '../session.js';
@@ -15,6 +18,8 @@ const HISTORY_TTL_MS = 5_000;
 
 export class HistoryDesk {
   private readonly cache = new Map<string, { at: number; history: History }>();
+  /** Each cached order history grouped once (it goes when its history leaves the cache). */
+  private readonly grouped = new WeakMap<History, OrderHistoryEntry<ListedOrder>[]>();
 
   constructor(private readonly session: Session) {
     session.events.on('history.changed', (e) => {
@@ -46,6 +51,24 @@ export class HistoryDesk {
     return this.page(h.rows, req.offset, req.limit, listedOrderView);
   }
 
+  /**
+   * One row per order (its status changes inside), grouped here where every row is held: a window of raw
+   * rows could split an order's changes across two pages, and the renderer only ever sees windows.
+   */
+  async orderGroups(req: { offset: number; limit: number; market?: string | undefined }): Promise<IpcResponse<'history:orderGroups'>> {
+    const h = (await this.load('orders', req.market)) as Extract<History, { kind: 'orders' }>;
+    return this.page(this.groupsOf(h), req.offset, req.limit, (g) => ({ order: listedOrderView(g.latest), changes: g.changes, avg_fill_price: g.avg_fill_price, price: g.price }));
+  }
+
+  private groupsOf(h: Extract<History, { kind: 'orders' }>): OrderHistoryEntry<ListedOrder>[] {
+    let groups = this.grouped.get(h);
+    if (!groups) {
+      groups = groupOrderHistory(h.rows);
+      this.grouped.set(h, groups);
+    }
+    return groups;
+  }
+
   async fills(req: { offset: number; limit: number; market?: string | undefined }): Promise<IpcResponse<'history:fills'>> {
     const h = (await this.load('fills', req.market)) as Extract<History, { kind: 'fills' }>;
     return this.page(h.rows, req.offset, req.limit, fillView);
@@ -72,14 +95,16 @@ export class HistoryDesk {
     this.invalidate(req.kind);
     const history = await this.load(req.kind, market);
     const csv = historyCsv(history);
+    // Order history is exported one row per order (as History › Orders shows it).
+    const rows = history.kind === 'orders' ? this.groupsOf(history).length : history.rows.length;
     const day = new Date().toISOString().slice(0, 10);
     const file = await this.session.options.adapters.dialogs.chooseSaveFile({
       title: `Export ${req.kind} history`,
       defaultName: `perps-${req.kind}${market ? `-${market}` : ''}-${day}.csv`,
       filters: [{ name: 'CSV', extensions: ['csv'] }],
     });
-    if (file === null) return { saved: false, file_name: null, rows: history.rows.length };
+    if (file === null) return { saved: false, file_name: null, rows };
     await writeFileAtomic(file, csv);
-    return { saved: true, file_name: path.basename(file), rows: history.rows.length };
+    return { saved: true, file_name: path.basename(file), rows };
   }
 }

@@ -1,13 +1,15 @@
 /**
  * wallet:*, ledger:* and prompt:* — the main wallet (custody signer) and its connections, and the
- * answers to what main asks the page (blind-signing consent, an offline signature).
+ * answers to what main asks the page (blind-signing consent, an offline signature). On the simulator,
+ * wallet:createPaper is the one-click start: a paper wallet, its trading key authorized, paper funds.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { IpcResponse, KeystoreChoice, WalletView } from '../../../shared/ipc.js';
+import type { IpcResponse, KeystoreChoice, PaperWalletResult, WalletView } from '../../../shared/ipc.js';
 import { writeFileAtomic } from '../../files/atomicWrite.js';
-import { ValidationError } from '../../services/errors.js';
+import { OperationError, ValidationError } from '../../services/errors.js';
 import { checkAddress } from '../../services/keys/common.js';
+import { quickstart } from '../../services/keys/quickstart.js';
 import type { DerivationScheme } from '../../signers/ledger/derivationPaths.js';
 import type { Session } from '../session.js';
 
@@ -15,6 +17,9 @@ import type { Session } from '../session.js';
 const ENV_KEY_PREFIX = 'PERPS_';
 
 export class WalletDesk {
+  /** One paper wallet is made at a time: a second click while one is under way makes no second wallet. */
+  private creatingPaper = false;
+
   constructor(private readonly session: Session) {}
 
   private get dialogs() {
@@ -49,6 +54,33 @@ export class WalletDesk {
 
   async connectOffline(req: { address: string }): Promise<WalletView> {
     return this.session.afterWalletChange(await this.session.wallet.connectOffline(checkAddress(req.address, 'address')));
+  }
+
+  /**
+   * Sim profile only: makes a paper main wallet (its key in the OS keychain), connects it as this
+   * session's wallet at once (so a failure in a later step leaves it usable), then has it authorize a new
+   * trading key and funds the account from the simulator's faucet, waiting for the credit.
+   */
+  async createPaper(): Promise<PaperWalletResult> {
+    const sim = this.session.sim;
+    if (!sim || this.session.profile?.name !== 'sim') {
+      throw new OperationError('NOT_SIM_PROFILE', 'a paper wallet exists only on the simulator profile', { hint: 'Switch to the simulator profile to paper trade.' });
+    }
+    if (this.creatingPaper) throw new OperationError('PAPER_WALLET_IN_PROGRESS', 'a paper wallet is already being made', { kind: 'transient', hint: 'Wait for it to finish.' });
+    this.creatingPaper = true;
+    try {
+      const ctx = this.session.ctx();
+      const activeProfile = () => this.session.profile;
+      const { wallet } = await ctx.paperWallets.create(ctx.profile.name);
+      const before = this.session.wallet.address();
+      await this.session.afterWalletChange(await this.session.wallet.connectPaper(ctx.paperSigner(wallet, activeProfile)), before);
+      const r = await quickstart(ctx, { wallet, activeProfile }, { controlUrl: sim.urls.control_url, fetch: this.session.options.fetch ?? fetch });
+      this.session.raise({ type: 'keys.changed' });
+      this.session.raise({ type: 'history.changed', kinds: ['deposits'] });
+      return { wallet: this.session.wallet.view(), agent: r.agent, free_balance: r.free_balance };
+    } finally {
+      this.creatingPaper = false;
+    }
   }
 
   async disconnect(req: { forget?: boolean | undefined }): Promise<WalletView> {

@@ -5,6 +5,7 @@ import type { HandlerGroup } from './types.js';
 export function historyHandlers(desk: HistoryDesk): HandlerGroup<'history'> {
   return {
     'history:orders': (r) => desk.orders(r),
+    'history:orderGroups': (r) => desk.orderGroups(r),
     'history:fills': (r) => desk.fills(r),
     'history:funding': (r) => desk.funding(r),
     'history:deposits': (r) => desk.deposits(r),

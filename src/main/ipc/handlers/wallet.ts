@@ -1,4 +1,4 @@
-/** wallet:* and ledger:* — onboarding: the main wallet and its custody signer for this session. */
+/** wallet:* and ledger:* — onboarding: the main wallet and its custody signer for this session (or a paper wallet on the simulator). */
 import type { WalletDesk } from '../../app/desks/walletDesk.js';
 import type { HandlerGroup } from './types.js';
 
@@ -10,6 +10,7 @@ export function walletHandlers(desk: WalletDesk): HandlerGroup<'wallet'> {
     'wallet:connectEnv': (r) => desk.connectEnv(r),
     'wallet:connectOffline': (r) => desk.connectOffline(r),
     'wallet:disconnect': (r) => desk.disconnect(r),
+    'wallet:createPaper': () => desk.createPaper(),
   };
 }
 

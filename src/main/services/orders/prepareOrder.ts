@@ -23,7 +23,9 @@ import { orderTypedData } from '../../../shared/eip712/index.js';
 import { OrderIntentSchema, type OrderIntent } from '../../../shared/orders/intents.js';
 import { crossesBeyondBound, exceedsNotionalCap, farPriceBound } from '../../../shared/orders/priceGuard.js';
 import type { OrderReview, ReviewConfirmation, ReviewLeg } from '../../../shared/orders/review.js';
-import { feeEstimate, feeKindOf, feeRateOf, initialMargin, orderNotional, type Market, type Position } from '../../../shared/protocol/index.js';
+import { describeLeg } from '../../../shared/orders/describeLeg.js';
+import { orderCosts, type OrderCosts } from '../../../shared/orders/orderCosts.js';
+import type { Market } from '../../../shared/protocol/index.js';
 import { typedDataView } from '../../../shared/signingViews.js';
 import { summarizeTypedData } from '../../signers/offlineSigner.js';
 import { ValidationError } from '../errors.js';
@@ -219,6 +221,7 @@ export async function prepareLegs(ctx: TradingContext, input: PrepareLegsInput, 
     fee_kind: costs.legs[i]!.feeKind,
     fee_rate: canonical(costs.legs[i]!.feeRate),
     fee_estimate: fixed(costs.legs[i]!.fee),
+    description: describeLeg(leg, markets.get(leg.market)!),
     summary: summarizeTypedData(requests[i]!.typedData),
     digest: requests[i]!.digest,
     typed_data: typedDataView(requests[i]!.typedData),
@@ -262,64 +265,6 @@ function marketOr(markets: ReadonlyMap<string, Market>, symbol: string, label: s
   }
   if (!m.is_active) throw new ValidationError(`market '${symbol}' is not active`, { field: `${label}.market`, code: 'MARKET_INACTIVE', hint: 'The service has disabled this market.' });
   return m;
-}
-
-interface LegCost {
-  notional: Decimal;
-  feeKind: 'maker' | 'taker';
-  feeRate: Decimal;
-  fee: Decimal;
-}
-
-interface OrderCosts {
-  legs: LegCost[];
-  /** Legs that trade on their own (an attached TP/SL closes what its entry opened). */
-  notional: Decimal;
-  fees: Decimal;
-  /** Fees of the legs that open: paid from the free balance with the margin. */
-  openingFees: Decimal;
-  margin: Decimal;
-  /** Margin plus opening fees: what the free balance must cover. */
-  required: Decimal;
-}
-
-/**
- * What each leg costs at the price it will trade near: a limit at its price, a trigger at its fire price,
- * a MARKET leg at the worse of the mark and its bound. A whole-position trigger (size 0) is priced on the
- * size it will close: its entry's size in a bracket, else the open position.
- */
-function orderCosts(legs: readonly UnsignedLeg[], markets: ReadonlyMap<string, Market>, marks: ReadonlyMap<string, Decimal>, positions: readonly Position[]): OrderCosts {
-  const byCloid = new Map(legs.map((l) => [l.client_order_id, l]));
-  const net = new Map(positions.map((p) => [p.market, new Decimal(p.size)]));
-  const out: OrderCosts = { legs: [], notional: new Decimal(0), fees: new Decimal(0), openingFees: new Decimal(0), margin: new Decimal(0), required: new Decimal(0) };
-  for (const leg of legs) {
-    const market = markets.get(leg.market)!;
-    const mark = marks.get(leg.market) ?? null;
-    const price = leg.order_type === 'MARKET' && mark ? Decimal.max(mark, new Decimal(leg.limit_price)) : new Decimal(leg.limit_price);
-    const parent = leg.parent_client_order_id !== undefined ? byCloid.get(leg.parent_client_order_id) : undefined;
-    const size = leg.size !== '0' ? new Decimal(leg.size) : parent ? new Decimal(parent.size) : (net.get(leg.market)?.abs() ?? new Decimal(0));
-    const notional = orderNotional(size, price);
-    const feeKind = feeKindOf(leg, mark);
-    const feeRate = feeRateOf(market, feeKind);
-    const fee = feeEstimate(notional, feeRate);
-    out.legs.push({ notional, feeKind, feeRate, fee });
-    if (parent) continue;
-    out.notional = out.notional.plus(notional);
-    out.fees = out.fees.plus(fee);
-    if (leg.reduce_only) continue;
-    // A leg against the open position first closes it (no margin), and only the rest opens.
-    const signed = leg.side === 'BUY' ? size : size.neg();
-    const held = net.get(leg.market) ?? new Decimal(0);
-    const closing = !held.isZero() && held.isPos() !== signed.isPos() ? Decimal.min(held.abs(), size) : new Decimal(0);
-    const opening = size.minus(closing);
-    net.set(leg.market, held.plus(signed));
-    if (opening.isZero()) continue;
-    const openingNotional = orderNotional(opening, price);
-    out.margin = out.margin.plus(initialMargin(openingNotional, leg.leverage ?? 0, market, false));
-    out.openingFees = out.openingFees.plus(feeEstimate(openingNotional, feeRate));
-  }
-  out.required = out.margin.plus(out.openingFees);
-  return out;
 }
 
 /**

@@ -8,11 +8,10 @@
  * tick is so coarse that rounding lands on the wrong side of the reference, the tolerance cannot be
  * expressed on this market's grid and the user has to choose a larger one (or an explicit price).
  */
-import { Decimal, roundToStep } from '../../../shared/decimal/index.js';
+import type { Decimal } from '../../../shared/decimal/index.js';
+import { slippageBoundOf } from '../../../shared/orders/slippageBound.js';
 import type { Market, Side } from '../../../shared/protocol/index.js';
 import { ValidationError } from '../errors.js';
-
-const BPS = new Decimal(10_000);
 
 /** The tolerance to use: the user's value when given, else the market's slippage_bps. */
 export function slippageBpsFor(market: Market, userBps?: number): number {
@@ -29,24 +28,16 @@ export function slippageBpsFor(market: Market, userBps?: number): number {
  * down to reference*(1-bps), on the tick grid, rounded toward the reference.
  */
 export function slippageBound(side: Side, reference: Decimal, bps: number, market: Market, field = 'limit_price'): Decimal {
-  const tol = new Decimal(bps).div(BPS);
-  const tick = new Decimal(market.tick_size);
-  if (side === 'BUY') {
-    const bound = roundToStep(reference.mul(tol.plus(1)), tick, 'down');
-    if (bound.lt(reference)) {
-      throw new ValidationError(`a ${bps} bps slippage bound above ${reference.toFixed()} rounds below it on ${market.symbol}'s tick ${market.tick_size}`, {
-        field,
-        hint: 'Give a larger --slippage-bps or an explicit --price.',
-      });
-    }
-    return bound;
-  }
-  const bound = roundToStep(reference.mul(new Decimal(1).minus(tol)), tick, 'up');
-  if (bound.gt(reference) || bound.lte(0)) {
-    throw new ValidationError(`a ${bps} bps slippage bound below ${reference.toFixed()} does not fit ${market.symbol}'s tick ${market.tick_size}`, {
+  const r = slippageBoundOf(side, reference, bps, market.tick_size);
+  if (r.ok) return r.bound;
+  if (r.problem === 'below_reference') {
+    throw new ValidationError(`a ${bps} bps slippage bound above ${reference.toFixed()} rounds below it on ${market.symbol}'s tick ${market.tick_size}`, {
       field,
-      hint: 'Give a different --slippage-bps or an explicit --price.',
+      hint: 'Give a larger --slippage-bps or an explicit --price.',
     });
   }
-  return bound;
+  throw new ValidationError(`a ${bps} bps slippage bound below ${reference.toFixed()} does not fit ${market.symbol}'s tick ${market.tick_size}`, {
+    field,
+    hint: 'Give a different --slippage-bps or an explicit --price.',
+  });
 }

@@ -1,8 +1,11 @@
 /**
  * The account's histories as one use case for both front ends: which kinds there are, reading every row
  * of one (newest first), and writing it as CSV. The app's export and `perps history ... --csv` write the
- * same columns with the same writer (RFC 4180, CRLF), values exactly as the service sent them.
+ * same columns with the same writer (RFC 4180, CRLF), values exactly as the service sent them. Order
+ * history is written one row per order, as both front ends show it (`perps history orders --events
+ * --csv` writes the raw rows, one per status change).
  */
+import { groupOrderHistory, type OrderHistoryEntry } from '../../../shared/orders/orderHistory.js';
 import type { Deposit, Fill, FundingPayment, ListedOrder, Withdrawal } from '../../../shared/protocol/index.js';
 import { depositHistory, withdrawalHistory } from '../money/funds.js';
 import type { ServiceContext } from '../serviceContext.js';
@@ -64,10 +67,28 @@ export const WITHDRAWAL_CSV_COLUMNS: readonly CsvColumn<Withdrawal>[] = [
   { header: 'completed_at', value: (w) => w.completed_at },
 ];
 
-export function historyCsv(history: History): string {
+/**
+ * Order history one row per order (src/shared/orders/orderHistory.ts): the service's order columns from
+ * the order's latest row (so status, reason and status_at are the latest), its average fill price, then
+ * `price` (a market order's average fill price, any other order's limit price) and `statuses`, every status
+ * it went through, oldest first ("open>filled").
+ */
+export const ORDER_GROUP_CSV_COLUMNS: readonly CsvColumn<OrderHistoryEntry<ListedOrder>>[] = [
+  ...ORDER_CSV_COLUMNS.map((c) => (c.header === 'avg_fill_price' ? { header: c.header, value: (g: OrderHistoryEntry<ListedOrder>) => g.avg_fill_price } : { header: c.header, value: (g: OrderHistoryEntry<ListedOrder>) => c.value(g.latest) })),
+  { header: 'price', value: (g) => g.price },
+  { header: 'statuses', value: (g) => g.changes.map((c) => c.status).join('>') },
+];
+
+export interface HistoryCsvOptions {
+  /** Order history as the service logs it, one row per status change, instead of one row per order. */
+  orderEvents?: boolean;
+}
+
+/** A history as CSV. Order history is one row per order unless `orderEvents` asks for the raw rows. */
+export function historyCsv(history: History, options: HistoryCsvOptions = {}): string {
   switch (history.kind) {
     case 'orders':
-      return toCsv(history.rows, ORDER_CSV_COLUMNS);
+      return options.orderEvents === true ? toCsv(history.rows, ORDER_CSV_COLUMNS) : toCsv(groupOrderHistory(history.rows), ORDER_GROUP_CSV_COLUMNS);
     case 'fills':
       return toCsv(history.rows, FILL_CSV_COLUMNS);
     case 'funding':

@@ -1,54 +1,81 @@
-/** Free balance, posted margin and live unrealized PnL, above the ticket. */
+/**
+ * The account's health above the ticket (account:health): equity, unrealized PnL, posted and maintenance
+ * margin, margin ratio, account leverage and what can be withdrawn. Main computes every figure from the
+ * free balance, the positions and the venue's marks (the service has no equity endpoint), so the panel
+ * says equity is computed and how.
+ */
 import { memo } from 'react';
-import type { PositionView } from '../../../shared/ipc';
-import { useBalance, usePositions } from '../ipc/queries';
-import { Decimal, dec, fmtUsd, toneOf } from '../lib/decimal';
-import { useMarkVersion, getMark } from '../features/markets/markStore';
+import type { AccountHealthView } from '../../../shared/ipc';
+import { useAccountHealth } from '../ipc/queries';
+import { dec, fmt, fmtPct, fmtUsd, toneOf } from '../lib/decimal';
 import { Panel } from '../ui/Panel';
+import { ErrorLine } from '../ui/States';
 
-function totals(positions: readonly PositionView[]) {
-  let margin = new Decimal(0);
-  let pnl = new Decimal(0);
-  for (const p of positions) {
-    margin = margin.plus(dec(p.isolated_margin) ?? 0);
-    const mark = dec(getMark(p.market)?.mark ?? p.mark);
-    const size = dec(p.size);
-    const entry = dec(p.entry_price);
-    if (mark && size && entry) pnl = pnl.plus(size.mul(mark.minus(entry)));
-  }
-  return { margin, pnl };
+/** Margin ratio from which the figure is shown as a warning, and from which as a danger (fractions). */
+const RATIO_WARN = '0.5';
+const RATIO_DANGER = '0.8';
+
+function ratioTone(ratio: string | null): string {
+  const r = dec(ratio);
+  if (!r) return '';
+  return r.gte(RATIO_DANGER) ? 'sell' : r.gte(RATIO_WARN) ? 'warn' : '';
+}
+
+function Stat({ label, value, tone, title, name }: { label: string; value: string; tone?: string; title?: string; name?: string }) {
+  return (
+    <div className="stat" title={title}>
+      <dt className="label">{label}</dt>
+      <dd className={`value${tone ? ` ${tone}` : ''}`} aria-label={name ?? label}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+function HealthFigures({ h }: { h: AccountHealthView }) {
+  return (
+    <>
+      <dl className="acct" aria-label="Account health">
+        <Stat label="Equity (computed)" value={fmtUsd(h.equity)} title={h.note} />
+        <Stat label="Unrealized PnL" value={fmtUsd(h.unrealized_pnl, { signed: true })} tone={toneOf(h.unrealized_pnl)} />
+        <Stat label="Free (withdrawable)" name="Free balance, withdrawable" value={fmtUsd(h.withdrawable)} title="The free balance: what can be withdrawn now (posted margin and unrealized PnL cannot)" />
+        <Stat label="Posted margin" value={fmtUsd(h.posted_margin)} title="The isolated margin of every open position" />
+        <Stat label="Maintenance margin" value={fmtUsd(h.maintenance_margin)} title="Sum of |size| × mark × the market's maintenance margin ratio" />
+        <Stat label="Margin ratio" value={fmtPct(h.margin_ratio, 2)} tone={ratioTone(h.margin_ratio)} title="Maintenance margin ÷ equity" />
+        <Stat label="Account leverage" value={h.account_leverage === null ? '—' : `${fmt(h.account_leverage, { places: 2 })}x`} title="Open notional ÷ equity" />
+        <Stat label="Open notional" value={fmtUsd(h.open_notional)} title="Sum of |size| × mark" />
+      </dl>
+      <p className="acct-note">Equity is computed: free balance + posted margin + unrealized PnL (the service reports none).</p>
+      {h.unpriced_markets.length > 0 && (
+        <p className="acct-note warn" role="status">
+          No venue mark for {h.unpriced_markets.join(', ')}: the figures that need one are not shown.
+        </p>
+      )}
+    </>
+  );
 }
 
 export const AccountSummary = memo(function AccountSummary() {
-  const balance = useBalance();
-  const positions = usePositions();
-  // Re-render with live marks (at most once a frame) so unrealized PnL tracks the market.
-  useMarkVersion();
-  const { margin, pnl } = totals(positions.data?.positions ?? []);
-  const free = dec(balance.data?.free_balance ?? null);
-  const equity = free ? free.plus(margin).plus(pnl) : null;
+  const health = useAccountHealth();
   return (
     <Panel title="Account">
-      <dl className="acct" aria-label="Account summary">
-        <div className="stat">
-          <dt className="label">Free balance</dt>
-          <dd className="value" aria-label="Free balance">
-            {balance.error ? <span className="sell" title={balance.error.message}>unavailable</span> : fmtUsd(balance.data?.free_balance)}
-          </dd>
+      {health.data ? (
+        <HealthFigures h={health.data} />
+      ) : health.error ? (
+        <div className="acct-error">
+          <ErrorLine error={health.error} />
         </div>
-        <div className="stat">
-          <dt className="label">Est. equity</dt>
-          <dd className="value">{fmtUsd(equity)}</dd>
-        </div>
-        <div className="stat">
-          <dt className="label">Posted margin</dt>
-          <dd className="value">{fmtUsd(margin)}</dd>
-        </div>
-        <div className="stat">
-          <dt className="label">Unrealized PnL</dt>
-          <dd className={`value ${toneOf(pnl)}`}>{fmtUsd(pnl, { signed: true })}</dd>
-        </div>
-      </dl>
+      ) : (
+        <p className="acct-note" role="status">
+          Reading the account…
+        </p>
+      )}
+      {/* A failed refresh keeps the last figures and says they are stale. */}
+      {health.data && health.error && (
+        <p className="acct-note warn" role="status">
+          Not refreshed: {health.error.message}
+        </p>
+      )}
     </Panel>
   );
 });

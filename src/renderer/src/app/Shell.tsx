@@ -1,7 +1,7 @@
 /** The terminal frame: top bar with navigation and account status, the current view, a status bar. */
 import type { TradingKeyRow } from '../../../shared/ipc';
 import { goTo, setUi, toggleAssistant, useUi, type View } from './uiStore';
-import { useAppInfo, useBalance, useKeys, useProfile, useWallet } from '../ipc/queries';
+import { useAppInfo, useBalance, useKeys, useNotificationPrefs, useProfile, useWallet } from '../ipc/queries';
 import { fmtUsd } from '../lib/decimal';
 import { Countdown } from '../ui/Countdown';
 import { HistoryView } from '../features/history/HistoryView';
@@ -124,6 +124,8 @@ function StatusBar() {
 }
 
 export function Shell() {
+  // Read once for the terminal: the optional sounds (ipc/events.ts) check these switches on each event.
+  useNotificationPrefs();
   const view = useUi((s) => s.view);
   const assistantOpen = useUi((s) => s.assistantOpen);
   return (

@@ -11,7 +11,11 @@ import { OrderBook } from '../features/orderBook/OrderBook';
 import { OrderTicket } from '../features/orderTicket/OrderTicket';
 import { ActivityTable } from '../features/orders/ActivityTable';
 import { OpenOrdersTable, TriggersTable } from '../features/orders/OpenOrdersTable';
+import { CloseAllDialog } from '../features/positions/CloseAllDialog';
 import { PositionsTable } from '../features/positions/PositionsTable';
+import { RiskBanner } from '../features/risk/RiskBanner';
+import { useRiskWarnings } from '../features/risk/riskWarningStore';
+import { Button } from '../ui/Button';
 import { RecentFills } from '../features/history/RecentFills';
 import { AccountSummary } from './AccountSummary';
 import { Panel } from '../ui/Panel';
@@ -30,9 +34,11 @@ function BottomPanel() {
   const open = useOpenOrders();
   const triggers = useTriggers();
   const activity = useActivity();
+  const [closingAll, setClosingAll] = useState(false);
   const openCount = open.data?.orders.reduce((n, o) => n + 1 + o.legs.length, 0);
+  const positionCount = positions.data?.positions.length ?? 0;
   return (
-    <section className="panel bottom-panel" aria-label="Account activity">
+    <section className="panel bottom-panel row-actions-host" aria-label="Account activity">
       <Tabs<BottomTab>
         label="Account tables"
         value={tab}
@@ -44,6 +50,14 @@ function BottomPanel() {
           { id: 'activity', name: 'Activity', label: <>Activity<Count n={activity.length} /></> },
           { id: 'fills', name: 'Fills', label: 'Fills' },
         ]}
+        // In the tab bar, not under the table: in view however many positions there are.
+        actions={
+          tab === 'positions' && positionCount > 0 ? (
+            <Button size="sm" variant="danger" onClick={() => setClosingAll(true)} aria-label="Close all positions">
+              Close all
+            </Button>
+          ) : undefined
+        }
       >
         {tab === 'positions' && <PositionsTable />}
         {tab === 'open' && <OpenOrdersTable />}
@@ -51,6 +65,7 @@ function BottomPanel() {
         {tab === 'activity' && <ActivityTable />}
         {tab === 'fills' && <RecentFills />}
       </Tabs>
+      {closingAll && <CloseAllDialog onClose={() => setClosingAll(false)} />}
     </section>
   );
 }
@@ -119,12 +134,14 @@ function MarketArea({ market }: { market: MarketView }) {
 
 export function TradeView() {
   const { market, isPending, error } = useSelectedMarket();
+  const warned = useRiskWarnings() !== null;
   return (
     <div className="trade">
       <Panel name="Markets" className="markets-panel" bodyClassName="no-scroll">
         <MarketList />
       </Panel>
-      <div className="trade-center">
+      <div className={`trade-center${warned ? ' has-banner' : ''}`}>
+        <RiskBanner />
         {market ? <MarketHeader market={market} /> : <div className="mkt-head">{isPending ? <Loading label="Loading markets" /> : error ? <ErrorState error={error} compact /> : <span className="muted">Choose a market</span>}</div>}
         {market ? <MarketArea market={market} /> : <div className="chart-panel" />}
         <BottomPanel />

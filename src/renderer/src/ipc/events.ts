@@ -5,8 +5,12 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { IpcEventPayload, TrackedWithdrawalView, TransferView } from '../../../shared/ipc';
+import type { IpcEventPayload, MarketView, TrackedWithdrawalView, TransferView } from '../../../shared/ipc';
 import { putMarks } from '../features/markets/markStore';
+import { fmt } from '../lib/decimal';
+import { announceRiskWarning, playIfEnabled } from '../features/notifications/sounds';
+import { riskWarningText } from '../features/risk/liquidation';
+import { clearRiskWarnings, putRiskWarnings } from '../features/risk/riskWarningStore';
 import { pushToast } from '../ui/toast';
 import { perps } from './client';
 import { clearActivity, recordActivity } from './orderActivity';
@@ -98,6 +102,9 @@ export function useIpcEvents(client: QueryClient): void {
   useEffect(() => {
     const api = perps();
     const invalidate = coalescer(client, 120);
+    // Positions are re-priced with every mark of a held market (up to ten a second): the health figures,
+    // which main computes from several reads, are re-read at most once a second while that lasts.
+    const invalidateHealth = coalescer(client, 1_000);
     const offs: (() => void)[] = [];
 
     offs.push(
@@ -109,6 +116,7 @@ export function useIpcEvents(client: QueryClient): void {
     offs.push(
       api.on('positions', (p) => {
         client.setQueryData(qk.positions, { positions: p.positions, at: p.at });
+        invalidateHealth(qk.health);
       }),
     );
 
@@ -127,6 +135,7 @@ export function useIpcEvents(client: QueryClient): void {
             // Polling may see a fired trigger first as ACCEPTED, EXECUTING or already FILLED: announce it once.
             announcedFires.add(u.order_id);
             pushToast({ tone: 'info', title: `Trigger fired${u.market ? ` · ${u.market}` : ''}`, body: `${u.order_id} · ${u.status.toLowerCase()}` });
+            playIfEnabled(client, 'trigger');
           }
           if (u.terminal) invalidate(['history', 'orders']);
         }
@@ -139,8 +148,9 @@ export function useIpcEvents(client: QueryClient): void {
         invalidate(['history', 'fills']);
         invalidate(qk.positions);
         for (const f of p.fills.slice(0, 3)) {
-          pushToast({ tone: 'success', title: `Filled ${f.dir}${f.market ? ` · ${f.market}` : ''}`, body: `${f.size} @ ${f.price}` });
+          pushToast({ tone: 'success', title: `Filled ${f.dir}${f.market ? ` · ${f.market}` : ''}`, body: `${fmt(f.size)}${f.market ? ` ${f.market}` : ''} @ ${fmt(f.price)}` });
         }
+        if (p.fills.length > 0) playIfEnabled(client, 'fill');
       }),
     );
 
@@ -185,11 +195,25 @@ export function useIpcEvents(client: QueryClient): void {
     offs.push(
       api.on('session', (p) => {
         const key = `${p.profile}:${p.wallet.address ?? ''}`;
-        if (sessionKey !== null && sessionKey !== key) clearActivity();
+        if (sessionKey !== null && sessionKey !== key) {
+          clearActivity();
+          clearRiskWarnings();
+        }
         sessionKey = key;
         client.setQueryData(qk.wallet, p.wallet);
         // A new profile or wallet makes every cached read stale (other account, other service).
         void client.invalidateQueries();
+      }),
+    );
+
+    // Liquidation-risk warnings: the banner shows the latest set; a position entering it is announced once
+    // (a toast and, when switched on, the risk sound; main raises the native notification itself).
+    offs.push(
+      api.on('riskWarning', (p) => {
+        const markets = client.getQueryData<{ markets: MarketView[] }>(qk.markets)?.markets ?? [];
+        for (const w of putRiskWarnings(p)) {
+          announceRiskWarning(client, { market: w.market, message: `${riskWarningText(w, markets.find((m) => m.symbol === w.market))}. Add margin or reduce the position.` });
+        }
       }),
     );
 

@@ -17,6 +17,11 @@ export const qk = {
   keys: ['keys'] as const,
   depositInfo: ['funding', 'depositInfo'] as const,
   balance: ['account', 'balance'] as const,
+  /**
+   * The account's health is derived from the free balance, so it is keyed under it: whatever makes the
+   * balance stale (a fill, a deposit, a withdrawal) makes the health figures stale with it.
+   */
+  health: ['account', 'balance', 'health'] as const,
   markets: ['markets'] as const,
   candles: (market: string, interval: string) => ['candles', market, interval] as const,
   book: (market: string, nSigFigs: number | null) => ['book', market, nSigFigs ?? 'full'] as const,
@@ -45,6 +50,15 @@ export const useDepositInfo = (enabled = true) => useQuery({ queryKey: qk.deposi
 
 export function useBalance(enabled = true) {
   return useQuery({ queryKey: qk.balance, queryFn: () => unwrap(perps().account.balance()), enabled, refetchInterval: 10_000 });
+}
+
+/**
+ * account:health — equity, maintenance margin, margin ratio, account leverage and withdrawable, computed by
+ * main from the balance, the positions and the marks. Refreshed when positions are re-priced (ipc/events.ts,
+ * at most once a second) and on a slow timer otherwise.
+ */
+export function useAccountHealth(enabled = true) {
+  return useQuery({ queryKey: qk.health, queryFn: () => unwrap(perps().account.health()), enabled, refetchInterval: 10_000 });
 }
 
 export function useMarkets() {
@@ -96,7 +110,7 @@ export const useNotificationPrefs = () => useQuery({ queryKey: qk.notifications,
 
 /** One window of a history table (offset/limit as the contract allows, limit at most 200). */
 export type HistoryPage =
-  | IpcResponse<'history:orders'>
+  | IpcResponse<'history:orderGroups'>
   | IpcResponse<'history:fills'>
   | IpcResponse<'history:funding'>
   | IpcResponse<'history:deposits'>
@@ -108,7 +122,8 @@ export function fetchHistoryPage(kind: HistoryKind, market: string | null, offse
   const withMarket = market ? { ...paged, market } : paged;
   switch (kind) {
     case 'orders':
-      return unwrap(api.orders(withMarket));
+      // One row per order (its status changes inside): main groups every row, the table sees windows.
+      return unwrap(api.orderGroups(withMarket));
     case 'fills':
       return unwrap(api.fills(withMarket));
     case 'funding':

@@ -1,60 +1,42 @@
-/**
- * In-app toasts: short confirmations and failures of actions. Native OS notifications are main's job
- * (through IPC); these live inside the window, in a polite live region.
- */
+/** The strip that draws the toasts of toastStore.ts (see there for where they go and how long they stay). */
 import { useSyncExternalStore } from 'react';
-import type { IpcError } from '../../../shared/ipc';
+import { currentToasts, dismissToast, subscribeToasts, toggleToast, type Toast } from './toastStore';
 
-export type ToastTone = 'info' | 'success' | 'error' | 'warn';
-export interface Toast {
-  id: number;
-  tone: ToastTone;
-  title: string;
-  body?: string;
-  error?: IpcError;
-}
+export { pushToast, dismissToast, type Toast, type ToastInput, type ToastTone } from './toastStore';
 
-let toasts: Toast[] = [];
-let nextId = 1;
-const subs = new Set<() => void>();
-const notify = () => subs.forEach((f) => f());
-
-export function pushToast(t: Omit<Toast, 'id'>, ttlMs = t.tone === 'error' ? 9000 : 4500): number {
-  const id = nextId++;
-  toasts = [...toasts.slice(-4), { ...t, id }];
-  notify();
-  setTimeout(() => dismissToast(id), ttlMs);
-  return id;
-}
-
-export function dismissToast(id: number): void {
-  const before = toasts.length;
-  toasts = toasts.filter((t) => t.id !== id);
-  if (toasts.length !== before) notify();
-}
-
-function subscribe(f: () => void): () => void {
-  subs.add(f);
-  return () => subs.delete(f);
+function fullText(t: Toast): string {
+  return [t.title, t.body, t.error ? `${t.error.code} ${t.error.message}` : undefined, t.error?.hint].filter(Boolean).join('\n');
 }
 
 export function Toaster() {
-  const list = useSyncExternalStore(subscribe, () => toasts);
+  const list = useSyncExternalStore(subscribeToasts, currentToasts);
   return (
-    <div className="toaster" role="region" aria-label="Notifications" aria-live="polite">
+    <div className={`toaster${list.length > 0 ? ' has-toasts' : ''}`} role="region" aria-label="Notifications" aria-live="polite">
       {list.map((t) => (
-        <div key={t.id} className={`toast toast-${t.tone}`} role={t.tone === 'error' ? 'alert' : 'status'}>
-          <div className="toast-main">
-            <strong>{t.title}</strong>
-            {t.body && <div className="toast-body">{t.body}</div>}
+        <div key={t.id} className={`toast toast-${t.tone}${t.expanded ? ' is-expanded' : ''}`} role={t.tone === 'error' ? 'alert' : 'status'}>
+          <button type="button" className="toast-main" aria-expanded={t.expanded} title={fullText(t)} onClick={() => toggleToast(t.id)}>
+            <strong className="toast-title">{t.title}</strong>
+            {t.count > 1 && <span className="toast-count" aria-label={`${t.count} times`}>×{t.count}</span>}
+            {t.body && <span className="toast-body">{t.body}</span>}
             {t.error && (
-              <div className="toast-body">
+              <span className="toast-body">
                 <code className="err-code">{t.error.code}</code> {t.error.message}
-                {t.error.hint && <div className="state-hint">{t.error.hint}</div>}
-              </div>
+              </span>
             )}
-          </div>
-          <button type="button" className="dialog-x" aria-label="Dismiss notification" onClick={() => dismissToast(t.id)}>
+          </button>
+          {t.expanded && (
+            <div className="toast-detail">
+              <strong>{t.title}</strong>
+              {t.body && <div className="toast-detail-body">{t.body}</div>}
+              {t.error && (
+                <div className="toast-detail-body">
+                  <code className="err-code">{t.error.code}</code> {t.error.message}
+                  {t.error.hint && <div className="state-hint">{t.error.hint}</div>}
+                </div>
+              )}
+            </div>
+          )}
+          <button type="button" className="toast-x" aria-label="Dismiss notification" onClick={() => dismissToast(t.id)}>
             ×
           </button>
         </div>

@@ -104,7 +104,7 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
 
   return (
     <div className="wd">
-      <Panel title="New bridge transfer">
+      <Panel title="New bridge transfer" bodyClassName="panel-body-flow">
         <form
           className="section"
           aria-label="Bridge transfer"
@@ -188,9 +188,12 @@ function BridgeWorkspace({ settings }: { settings: CompanionSettingsView }) {
             <UsdValueField label="Value received (USD)" value={dstUsd} onChange={form.setDstUsd} hint="With the value sent: estimates points" />
           </div>
           {err && !isShownAtField(err, Object.values(FIELDS)) && <ErrorLine error={err} />}
-          <Button type="submit" variant="primary" disabled={!request} busy={form.isAsking}>
-            Get quotes
-          </Button>
+          {/* Sticks to the bottom of the view: the form's action is in view however small the window. */}
+          <div className="form-submit">
+            <Button type="submit" variant="primary" disabled={!request} busy={form.isAsking}>
+              Get quotes
+            </Button>
+          </div>
         </form>
       </Panel>
       <div className="stack">

@@ -1,7 +1,8 @@
 /**
  * The candle chart (lightweight-charts): venue candles for the selected market, the last candle moved
- * by live marks, and horizontal lines for the position's entry, resting orders, armed triggers and
- * bracket legs waiting for their entry. Prices become JS numbers only here, for plotting on a canvas.
+ * by live marks, and horizontal lines for the position's entry and estimated liquidation price, resting
+ * orders, armed triggers and bracket legs waiting for their entry. Prices become JS numbers only here,
+ * for plotting on a canvas.
  */
 import {
   CandlestickSeries,
@@ -26,6 +27,7 @@ import { getMark, onMarkFrame } from '../markets/markStore';
 import { setUi } from '../../app/uiStore';
 import { Decimal } from '../../lib/decimal';
 import { roundToStep } from '../../../../shared/decimal/decimal';
+import { liquidationText } from '../risk/liquidation';
 
 /** A plotted price (a float from the canvas) as decimal text on the market's tick, for the ticket. */
 function pickPrice(price: number, tick: string): void {
@@ -44,7 +46,15 @@ const COLORS = {
   tp: '#26d984',
   sl: '#ff5d6f',
   pending: '#f2b93b',
+  /** The liquidation estimate: the theme's --liq. */
+  liq: '#ff9f43',
 };
+
+/**
+ * The liquidation line widens the price scale only when it is this close to the mark (a fraction): a
+ * far estimate would squash the candles into a sliver, and the line list above the chart still names it.
+ */
+const LIQ_SCALE_DISTANCE = new Decimal('0.2');
 
 /** The theme's colours for the chart's chrome (the canvas cannot read CSS variables itself). */
 function themeColors(): { text: string; grid: string; border: string } {
@@ -71,6 +81,10 @@ export interface ChartLine {
   title: string;
   color: string;
   style: LineStyle;
+  /** The price as the line list shows it, when not the price itself (the liquidation estimate's safe rounding). */
+  text?: string;
+  /** Left out of the price scale's range (drawn only when the candles' range reaches it). */
+  offScale?: boolean;
 }
 
 export function PriceChart({ market }: { market: MarketView }) {
@@ -179,6 +193,18 @@ export function PriceChart({ market }: { market: MarketView }) {
     const out: ChartLine[] = [];
     const pos = positions.data?.positions.find((p) => p.market === market.symbol);
     if (pos) out.push({ key: 'entry', price: pos.entry_price, title: `Entry ${pos.side === 'LONG' ? 'long' : 'short'}`, color: COLORS.entry, style: LineStyle.Solid });
+    if (pos?.liquidation_price) {
+      const distance = dec(pos.liquidation_distance);
+      out.push({
+        key: 'liq',
+        price: pos.liquidation_price,
+        title: 'Liq. (est.)',
+        color: COLORS.liq,
+        style: LineStyle.Dashed,
+        text: liquidationText(pos.size, pos.liquidation_price, market),
+        offScale: distance === null || distance.abs().gt(LIQ_SCALE_DISTANCE),
+      });
+    }
     for (const o of open.data?.orders ?? []) {
       if (o.market !== market.symbol) continue;
       if (o.order_type === 'TRIGGER' && o.trigger_price) {
@@ -195,7 +221,7 @@ export function PriceChart({ market }: { market: MarketView }) {
       out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed });
     }
     return out;
-  }, [positions.data, open.data, triggers.data, market.symbol]);
+  }, [positions.data, open.data, triggers.data, market]);
 
   useEffect(() => {
     const s = series.current;
@@ -203,7 +229,10 @@ export function PriceChart({ market }: { market: MarketView }) {
     for (const l of lines.current) s.removePriceLine(l);
     lines.current = overlay.map((l) => s.createPriceLine({ price: plotNumber(l.price), color: l.color, lineStyle: l.style, lineWidth: 1, axisLabelVisible: true, title: l.title }));
     // Keep every line on screen: the price scale spans the candles and the order/position levels.
-    const levels = overlay.map((l) => plotNumber(l.price)).filter((n) => Number.isFinite(n));
+    const levels = overlay
+      .filter((l) => !l.offScale)
+      .map((l) => plotNumber(l.price))
+      .filter((n) => Number.isFinite(n));
     s.applyOptions({
       autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
         const info = base();
@@ -218,7 +247,7 @@ export function PriceChart({ market }: { market: MarketView }) {
       <div className="chart-bar">
         <Segmented<Interval> label="Candle interval" size="sm" value={interval} onChange={setInterval} options={INTERVALS.map((i) => ({ value: i, label: i }))} />
         <span className="chart-lines faint" aria-label="Chart lines">
-          {overlay.length > 0 ? overlay.map((l) => `${l.title} ${fmt(l.price, { places })}`).join(' · ') : ''}
+          {overlay.length > 0 ? overlay.map((l) => `${l.title} ${l.text ?? fmt(l.price, { places })}`).join(' · ') : ''}
         </span>
       </div>
       <div className="chart-wrap">

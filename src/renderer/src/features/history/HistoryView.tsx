@@ -7,7 +7,7 @@ import { Button } from '../../ui/Button';
 import { Tabs } from '../../ui/Tabs';
 import { pushToast } from '../../ui/toast';
 import { asIpcError } from '../../ipc/client';
-import { DEPOSIT_COLUMNS, FILL_COLUMNS, FUNDING_COLUMNS, ORDER_COLUMNS, WITHDRAWAL_COLUMNS } from './columns';
+import { DEPOSIT_COLUMNS, FILL_COLUMNS, FUNDING_COLUMNS, ORDER_CHANGES, ORDER_COLUMNS, WITHDRAWAL_COLUMNS } from './columns';
 import { VirtualHistoryGrid } from './VirtualHistoryGrid';
 
 const TABS: { id: HistoryKind; label: string }[] = [
@@ -58,7 +58,7 @@ export function HistoryView() {
             </>
           }
         >
-          {kind === 'orders' && <VirtualHistoryGrid key={`o${filter}`} kind="orders" market={filter} columns={ORDER_COLUMNS} label="Order history" emptyText="Orders you place appear here, one row per status change." />}
+          {kind === 'orders' && <VirtualHistoryGrid key={`o${filter}`} kind="orders" market={filter} columns={ORDER_COLUMNS} expandable={ORDER_CHANGES} label="Order history" emptyText="Orders you place appear here, one row each; open a row for its status changes." />}
           {kind === 'fills' && <VirtualHistoryGrid key={`f${filter}`} kind="fills" market={filter} columns={FILL_COLUMNS} label="Fills" emptyText="Executions appear here." />}
           {kind === 'funding' && <VirtualHistoryGrid key={`u${filter}`} kind="funding" market={filter} columns={FUNDING_COLUMNS} label="Funding payments" emptyText="Hourly funding on open positions appears here." />}
           {kind === 'deposits' && <VirtualHistoryGrid key="d" kind="deposits" market={null} columns={DEPOSIT_COLUMNS} label="Deposits" emptyText="Transfers to your account appear here." />}

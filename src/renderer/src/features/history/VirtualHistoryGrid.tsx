@@ -15,6 +15,17 @@ import { EmptyState, ErrorState, Loading } from '../../ui/States';
 export const PAGE_SIZE = 200;
 const ROW_HEIGHT = 28;
 
+/** Rows that open to show more beneath them (an order's status changes). */
+export interface ExpandableRows<T> {
+  /** A stable key per row (what stays open as windows load and reload). */
+  key: (row: T) => string;
+  /** What the toggle says it opens, e.g. 'status changes of ETH Limit buy 123'. */
+  label: (row: T) => string;
+  /** The content shown under an open row, and its height in px (the virtualizer needs it up front). */
+  detail: (row: T) => ReactNode;
+  detailHeight: (row: T) => number;
+}
+
 export interface HistoryColumn<T> {
   id: string;
   header: string;
@@ -31,16 +42,65 @@ interface Slot<T> {
 
 const features = tableFeatures({});
 
-export function VirtualHistoryGrid<T>({ kind, market, columns, label, emptyText }: { kind: HistoryKind; market: string | null; columns: HistoryColumn<T>[]; label: string; emptyText: string }) {
+export function VirtualHistoryGrid<T>({
+  kind,
+  market,
+  columns: baseColumns,
+  label,
+  emptyText,
+  expandable,
+}: {
+  kind: HistoryKind;
+  market: string | null;
+  columns: HistoryColumn<T>[];
+  label: string;
+  emptyText: string;
+  expandable?: ExpandableRows<T>;
+}) {
   const first = useHistoryPage(kind, market, 0, PAGE_SIZE);
   const total = first.data?.total ?? 0;
   const scroller = useRef<HTMLDivElement>(null);
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
+  const toggle = (key: string) => setOpen((cur) => (cur.has(key) ? new Set([...cur].filter((k) => k !== key)) : new Set([...cur, key])));
+  // The toggle leads each row of an expandable table.
+  const columns = useMemo<HistoryColumn<T>[]>(
+    () =>
+      expandable
+        ? [
+            {
+              id: 'expand',
+              header: '',
+              width: '30px',
+              cell: (row: T) => {
+                const key = expandable.key(row);
+                const isOpen = open.has(key);
+                return (
+                  <button type="button" className="vgrid-toggle" aria-expanded={isOpen} aria-label={`${isOpen ? 'Hide' : 'Show'} ${expandable.label(row)}`} onClick={() => toggle(key)}>
+                    {isOpen ? '▾' : '▸'}
+                  </button>
+                );
+              },
+            },
+            ...baseColumns,
+          ]
+        : baseColumns,
+    [baseColumns, expandable, open],
+  );
+  const rowAtRef = useRef<(i: number) => T | undefined>(() => undefined);
+  const heightOf = (i: number): number => {
+    const row = expandable ? rowAtRef.current(i) : undefined;
+    return row !== undefined && expandable && open.has(expandable.key(row)) ? ROW_HEIGHT + expandable.detailHeight(row) : ROW_HEIGHT;
+  };
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: heightOf,
     overscan: 12,
   });
+  // Opening or closing a row changes its height: measure again.
+  useEffect(() => {
+    if (expandable) virtualizer.measure();
+  }, [open, expandable, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const startIndex = items[0]?.index ?? 0;
   const endIndex = items[items.length - 1]?.index ?? 0;
@@ -69,6 +129,7 @@ export function VirtualHistoryGrid<T>({ kind, market, columns, label, emptyText 
     const data = p === 0 ? first.data : pages[pageNumbers.indexOf(p)]?.data;
     return data?.rows[i - p * PAGE_SIZE] as T | undefined;
   };
+  rowAtRef.current = rowAt;
 
   const slots: Slot<T>[] = items.map((it) => ({ index: it.index, row: rowAt(it.index) }));
   const helper = useMemo(() => createColumnHelper<typeof features, Slot<T>>(), []);
@@ -107,13 +168,26 @@ export function VirtualHistoryGrid<T>({ kind, market, columns, label, emptyText 
         {table.getRowModel().rows.map((row, i) => {
           const item = items[i];
           if (!item) return null;
+          const data = row.original.row;
+          const isOpen = expandable !== undefined && data !== undefined && open.has(expandable.key(data));
           return (
-            <div key={row.id} role="row" aria-rowindex={item.index + 2} className="vgrid-row" style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)` }}>
+            <div
+              key={row.id}
+              role="row"
+              aria-rowindex={item.index + 2}
+              className={`vgrid-row${isOpen ? ' is-open' : ''}`}
+              style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, ...(isOpen ? { height: item.size } : {}) }}
+            >
               {row.getAllCells().map((cell, j) => (
                 <div key={cell.id} role="cell" className={`vgrid-cell${columns[j]?.align === 'r' ? ' r' : ''}`}>
                   <table.FlexRender cell={cell} />
                 </div>
               ))}
+              {isOpen && (
+                <div role="cell" className="vgrid-detail">
+                  {expandable.detail(data)}
+                </div>
+              )}
             </div>
           );
         })}

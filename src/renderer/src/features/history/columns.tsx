@@ -1,10 +1,10 @@
 /** The columns of each history table. Cells format decimal strings without ever turning them into floats. */
-import type { FillView, IpcResponse, ListedOrderView } from '../../../../shared/ipc';
+import type { FillView, IpcResponse, OrderHistoryGroupView } from '../../../../shared/ipc';
 import { explainReason } from '../../ipc/events';
 import { fmt, fmtPct, fmtUsd, toneOf } from '../../lib/decimal';
 import { fmtDateTime } from '../../lib/time';
 import { Badge, type Tone } from '../../ui/Badge';
-import type { HistoryColumn } from './VirtualHistoryGrid';
+import type { ExpandableRows, HistoryColumn } from './VirtualHistoryGrid';
 
 type FundingRow = IpcResponse<'history:funding'>['rows'][number];
 type DepositRow = IpcResponse<'history:deposits'>['rows'][number];
@@ -27,19 +27,66 @@ const STATUS_TONE: Record<string, Tone> = {
 
 const side = (s: string | null) => (s ? <span className={s.toLowerCase() === 'buy' || s === 'B' ? 'buy' : 'sell'}>{s.toLowerCase() === 'buy' ? 'Buy' : s.toLowerCase() === 'sell' ? 'Sell' : s}</span> : '—');
 
-export const ORDER_COLUMNS: HistoryColumn<ListedOrderView>[] = [
-  { id: 'time', header: 'Time', width: '150px', cell: (r) => <span className="faint">{fmtDateTime(r.status_at)}</span> },
-  { id: 'market', header: 'Market', width: '80px', cell: (r) => <strong>{r.market}</strong> },
-  { id: 'type', header: 'Type', width: '90px', cell: (r) => (r.order_type === 'TRIGGER' ? (r.tpsl ?? 'trigger').toUpperCase() : r.order_type) },
-  { id: 'side', header: 'Side', width: '60px', cell: (r) => side(r.side) },
-  { id: 'price', header: 'Price', width: '110px', align: 'r', cell: (r) => <span className="num">{fmt(r.limit_price)}</span> },
-  { id: 'size', header: 'Size', width: '100px', align: 'r', cell: (r) => <span className="num">{fmt(r.size)}</span> },
-  { id: 'filled', header: 'Filled', width: '100px', align: 'r', cell: (r) => <span className="num">{fmt(r.filled_size)}</span> },
-  { id: 'avg', header: 'Avg fill', width: '110px', align: 'r', cell: (r) => <span className="num">{fmt(r.avg_fill_price)}</span> },
-  { id: 'status', header: 'Status', width: '150px', cell: (r) => <Badge tone={STATUS_TONE[r.status] ?? 'neutral'}>{r.status.replace(/_/g, ' ')}</Badge> },
-  { id: 'reason', header: 'Reason', width: 'minmax(160px, 1fr)', cell: (r) => <span className={r.status === 'rejected' ? 'sell' : 'muted'} title={explainReason(r.reason)}>{r.reason ?? ''}</span> },
-  { id: 'id', header: 'Order id', width: '140px', cell: (r) => <span className="num faint">{r.order_id}</span> },
+const orderType = (o: OrderHistoryGroupView['order']) => (o.order_type === 'TRIGGER' ? (o.tpsl === 'tp' ? 'Take profit' : o.tpsl === 'sl' ? 'Stop loss' : 'Trigger') : o.order_type === 'LIMIT' ? 'Limit' : o.order_type === 'MARKET' ? 'Market' : o.order_type);
+const statusBadge = (status: string) => <Badge tone={STATUS_TONE[status] ?? 'neutral'}>{status.replace(/_/g, ' ')}</Badge>;
+
+/**
+ * Order history, one row per order (main groups the service's one-row-per-status-change log): the latest
+ * status, and a market order's average fill price where other orders show their limit price (its limit
+ * price is only the slippage bound it was sent with, kept in the row's title).
+ */
+export const ORDER_COLUMNS: HistoryColumn<OrderHistoryGroupView>[] = [
+  { id: 'time', header: 'Placed', width: '150px', cell: (g) => <span className="faint">{fmtDateTime(g.order.submitted_at)}</span> },
+  { id: 'market', header: 'Market', width: '70px', cell: (g) => <strong>{g.order.market}</strong> },
+  { id: 'type', header: 'Type', width: '90px', cell: (g) => orderType(g.order) },
+  { id: 'side', header: 'Side', width: '50px', cell: (g) => side(g.order.side) },
+  {
+    id: 'price',
+    header: 'Price',
+    width: '110px',
+    align: 'r',
+    cell: (g) =>
+      g.order.order_type === 'MARKET' ? (
+        <span className="num" title={`Market order: ${g.price ? 'average fill price' : 'nothing filled'}; slippage bound ${g.order.limit_price}`}>
+          {g.price ? fmt(g.price) : 'market'}
+        </span>
+      ) : (
+        <span className="num">{fmt(g.price)}</span>
+      ),
+  },
+  { id: 'trigger', header: 'Trigger', width: '90px', align: 'r', cell: (g) => <span className="num">{g.order.trigger_price ? fmt(g.order.trigger_price) : ''}</span> },
+  { id: 'size', header: 'Size', width: '90px', align: 'r', cell: (g) => <span className="num">{g.order.order_type === 'TRIGGER' && /^0(\.0*)?$/.test(g.order.size) ? 'whole' : fmt(g.order.size)}</span> },
+  { id: 'filled', header: 'Filled', width: '90px', align: 'r', cell: (g) => <span className="num">{fmt(g.order.filled_size)}</span> },
+  { id: 'avg', header: 'Avg fill', width: '100px', align: 'r', cell: (g) => <span className="num">{fmt(g.avg_fill_price)}</span> },
+  { id: 'status', header: 'Status', width: '170px', cell: (g) => <span title={`${g.changes.length} status change${g.changes.length === 1 ? '' : 's'}, latest ${fmtDateTime(g.order.status_at)}`}>{statusBadge(g.order.status)}</span> },
+  { id: 'reason', header: 'Reason', width: 'minmax(150px, 1fr)', cell: (g) => <span className={g.order.status === 'rejected' ? 'sell' : 'muted'} title={explainReason(g.order.reason)}>{g.order.reason ?? ''}</span> },
+  { id: 'id', header: 'Order id', width: '130px', cell: (g) => <span className="num faint">{g.order.order_id}</span> },
 ];
+
+/** Each status change on its own line: when, the status, what had filled and at what average, why. */
+const CHANGE_HEIGHT = 22;
+export const ORDER_CHANGES: ExpandableRows<OrderHistoryGroupView> = {
+  key: (g) => g.order.order_id,
+  label: (g) => `status changes of ${g.order.market} ${orderType(g.order)} ${g.order.side ?? ''} ${g.order.order_id}`.replace(/\s+/g, ' '),
+  detailHeight: (g) => g.changes.length * CHANGE_HEIGHT + 12,
+  detail: (g) => (
+    <ol className="status-changes" aria-label={`Status changes of ${g.order.order_id}`}>
+      {g.changes.map((c, i) => (
+        <li key={`${c.at}-${i}`}>
+          <span className="faint">{fmtDateTime(c.at)}</span>
+          {statusBadge(c.status)}
+          {/^0*(\.0*)?$/.test(c.filled_size) ? null : (
+            <span className="num">
+              filled {fmt(c.filled_size)}
+              {c.avg_fill_price ? ` @ ${fmt(c.avg_fill_price)}` : ''}
+            </span>
+          )}
+          {c.reason && <span className="muted" title={explainReason(c.reason)}>{explainReason(c.reason)}</span>}
+        </li>
+      ))}
+    </ol>
+  ),
+};
 
 export const FILL_COLUMNS: HistoryColumn<FillView>[] = [
   { id: 'time', header: 'Time', width: '150px', cell: (r) => <span className="faint">{fmtDateTime(r.filled_at)}</span> },

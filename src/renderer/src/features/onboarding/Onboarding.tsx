@@ -1,6 +1,7 @@
 /**
  * First run: profile, main wallet, trading key, funds. Each step is skipped when already satisfied (a
- * returning user with a wallet but no usable key starts at the key step).
+ * returning user with a wallet but no usable key starts at the key step). On the simulator the wallet
+ * step also offers a paper wallet, which does the key and fund steps too and goes straight to trading.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,7 +13,9 @@ import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { ErrorLine, ErrorState, Loading } from '../../ui/States';
 import { KeyReview } from '../keys/KeyReview';
+import { goTo } from '../../app/uiStore';
 import { ConnectWallet } from './ConnectWallet';
+import { PaperWallet } from './PaperWallet';
 import { ProfileChooser } from './ProfileChooser';
 
 export type OnboardingStep = 'profile' | 'wallet' | 'key' | 'fund';
@@ -45,7 +48,16 @@ export function Onboarding({ initialStep, onFinish }: { initialStep: OnboardingS
           ))}
         </ol>
         {step === 'profile' && <ProfileStep onNext={() => setStep('wallet')} />}
-        {step === 'wallet' && <WalletStep onNext={() => setStep('key')} onBack={() => setStep('profile')} />}
+        {step === 'wallet' && (
+          <WalletStep
+            onNext={() => setStep('key')}
+            onBack={() => setStep('profile')}
+            onReady={() => {
+              goTo('trade');
+              onFinish();
+            }}
+          />
+        )}
         {step === 'key' && <KeyStep onNext={() => setStep('fund')} onBack={() => setStep('wallet')} />}
         {step === 'fund' && <FundStep onFinish={onFinish} />}
       </div>
@@ -66,8 +78,9 @@ function ProfileStep({ onNext }: { onNext: () => void }) {
   );
 }
 
-function WalletStep({ onNext, onBack }: { onNext: () => void; onBack: () => void }) {
+function WalletStep({ onNext, onBack, onReady }: { onNext: () => void; onBack: () => void; onReady: () => void }) {
   const wallet = useWallet();
+  const profile = useProfile();
   return (
     <section className="onb-body" aria-labelledby="onb-wallet">
       <h1 id="onb-wallet">Connect your main wallet</h1>
@@ -82,6 +95,12 @@ function WalletStep({ onNext, onBack }: { onNext: () => void; onBack: () => void
             Continue with this wallet
           </Button>
         </div>
+      )}
+      {profile.data?.active === 'sim' && (
+        <>
+          <PaperWallet onDone={onReady} />
+          <h2 className="onb-or">Or connect your own main wallet</h2>
+        </>
       )}
       <ConnectWallet onConnected={onNext} expectedAddress={wallet.data?.signer ? null : wallet.data?.address} />
       <div className="actions">

@@ -1,14 +1,16 @@
 /**
  * The readable preview of exactly what will be signed (from orders:preview) and, after the user
- * confirms, the per-leg outcome. Rejected legs stay on screen with their reason.
+ * confirms, the per-leg outcome. Rejected legs stay on screen with their reason. An order that trips the
+ * fat-finger guard (the review's `confirmations`) cannot be signed until the person ticks each one.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OrderPreview, PlaceOrdersResult } from '../../../../shared/ipc';
+import { useState } from 'react';
+import type { ConfirmationCode, MarketView, OrderPreview, PlaceOrdersResult } from '../../../../shared/ipc';
 import { explainReason } from '../../ipc/events';
 import { perps, unwrap, IpcQueryError } from '../../ipc/client';
 import { recordActivity } from '../../ipc/orderActivity';
-import { qk } from '../../ipc/queries';
-import { fmt, fmtPct, fmtUsd } from '../../lib/decimal';
+import { qk, useMarkets } from '../../ipc/queries';
+import { dec, fmt, fmtPct, fmtUsd } from '../../lib/decimal';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Countdown } from '../../ui/Countdown';
@@ -16,17 +18,25 @@ import { Dialog } from '../../ui/Dialog';
 import { KV, KVList } from '../../ui/Panel';
 import { ErrorLine } from '../../ui/States';
 import { pushToast } from '../../ui/toast';
+import { liquidationText, pricePlaces } from '../risk/liquidation';
+import { allConfirmed, confirmedCodes, GuardConfirmations } from '../signing/GuardConfirmations';
 import { TypedDataTable } from '../signing/SigningReviewView';
 
 const LEG_TITLES: Record<string, string> = { order: 'Order', entry: 'Entry', tp: 'Take profit', sl: 'Stop loss', close: 'Close' };
 /** A leg's title: the known labels in words, any other (a ladder's rung, say) as it is. */
 const legTitle = (label: string): string => LEG_TITLES[label] ?? label;
 
+/** A reviewed order to place, with the guard codes the person confirmed (exactly the review's). */
+export interface Placement {
+  preview: OrderPreview;
+  confirm: ConfirmationCode[];
+}
+
 export function usePlaceOrder(onPlaced: (r: PlaceOrdersResult) => void) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (preview: OrderPreview) => unwrap(perps().orders.place({ preview_id: preview.preview_id })),
-    onSuccess: (r, preview) => {
+    mutationFn: ({ preview, confirm }: Placement) => unwrap(perps().orders.place({ preview_id: preview.preview_id, ...(confirm.length > 0 ? { confirm } : {}) })),
+    onSuccess: (r, { preview }) => {
       recordActivity(
         r.legs
           .filter((l) => l.order_id)
@@ -52,17 +62,54 @@ export function usePlaceOrder(onPlaced: (r: PlaceOrdersResult) => void) {
       void client.invalidateQueries({ queryKey: qk.openOrders });
       void client.invalidateQueries({ queryKey: qk.triggers });
       const rejected = r.legs.filter((l) => l.status === 'REJECTED');
-      if (rejected.length === 0) pushToast({ tone: 'success', title: `Order submitted · ${preview.market}`, body: r.legs.map((l) => `${legTitle(l.label)} ${l.status.toLowerCase()}`).join(' · ') });
+      // One leg: its plain line says what was submitted; several: each leg's name and state.
+      const only = r.legs.length === 1 ? preview.legs.find((p) => p.client_order_id === r.legs[0]!.client_order_id) : undefined;
+      if (rejected.length === 0) pushToast({ tone: 'success', title: `Order submitted · ${preview.market}`, body: only ? only.description : r.legs.map((l) => `${legTitle(l.label)} ${l.status.toLowerCase()}`).join(' · ') });
       else pushToast({ tone: 'error', title: `${rejected.length} leg${rejected.length > 1 ? 's' : ''} rejected · ${preview.market}`, body: rejected.map((l) => `${legTitle(l.label)}: ${explainReason(l.reason)}`).join('\n') });
       onPlaced(r);
     },
   });
 }
 
-export function OrderPreviewDialog({ preview, onClose }: { preview: OrderPreview | null; onClose: () => void }) {
+/**
+ * The position this order would leave (main's review, an estimate): after this fill, with this leverage,
+ * with its liquidation estimate; "flat" when the order closes it.
+ */
+function PositionAfter({ after, market }: { after: OrderPreview['position_after']; market: MarketView | undefined }) {
+  if (!after) return <KV k="Position after (est.)">flat</KV>;
+  const size = dec(after.size);
+  const places = pricePlaces(market);
+  return (
+    <>
+      <KV k="Position after (est.)">
+        {size?.isNegative() ? 'SHORT' : 'LONG'} {fmt(size?.abs() ?? after.size)} @ {fmt(after.entry_price, places !== undefined ? { places } : {})} · margin {fmtUsd(after.isolated_margin)}
+      </KV>
+      <KV k="Liq. price after (est.)" tone="liq">
+        {liquidationText(after.size, after.liquidation_price, market)}
+      </KV>
+    </>
+  );
+}
+
+function shortAddress(a: string): string {
+  return `${a.slice(0, 6)}…${a.slice(-4)}`;
+}
+
+/**
+ * The review: one plain line per leg first (main's describeLeg, from the leg as it will be sent), the
+ * totals (the same costs the ticket showed), whose wallet trades and which key signs, the warnings; the
+ * raw signing material (typed data with its domain, the nonces, the digests) in one closed disclosure at
+ * the end, for whoever wants to check the bytes. Sign and place stays in the footer, always in view.
+ */
+export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: OrderPreview | null; onClose: () => void; onPlaced?: (r: PlaceOrdersResult) => void }) {
   const place = usePlaceOrder((r) => {
-    if (r.success) onClose();
+    if (r.success) {
+      onPlaced?.(r);
+      onClose();
+    }
   });
+  const [confirmed, setConfirmed] = useState<Set<ConfirmationCode>>(() => new Set());
+  const markets = useMarkets();
   const result = place.data;
   const expired = place.error instanceof IpcQueryError && place.error.code === 'REVIEW_EXPIRED';
   const close = () => {
@@ -71,25 +118,43 @@ export function OrderPreviewDialog({ preview, onClose }: { preview: OrderPreview
   };
   if (!preview) return null;
   const entry = preview.legs[0];
+  const ready = allConfirmed(preview.confirmations, confirmed);
+  const market = markets.data?.markets.find((m) => m.symbol === preview.market);
+  const footer = (
+    <>
+      <span className="grow muted" style={{ fontSize: 'var(--fs-sm)' }}>
+        {!result && (
+          <>
+            Preview valid for <Countdown at={preview.valid_until} warnWithinMs={10_000} />
+          </>
+        )}
+      </span>
+      {result ? (
+        <Button variant="primary" onClick={close}>
+          Done
+        </Button>
+      ) : (
+        <>
+          <Button variant="ghost" onClick={close} disabled={place.isPending}>
+            Cancel
+          </Button>
+          <Button
+            variant={entry?.side === 'SELL' ? 'sell' : 'buy'}
+            busy={place.isPending}
+            disabled={expired || !ready}
+            title={ready ? undefined : 'Tick each confirmation above first'}
+            onClick={() => place.mutate({ preview, confirm: confirmedCodes(preview.confirmations, confirmed) })}
+          >
+            {expired ? 'Preview expired — close and review again' : 'Sign and place'}
+          </Button>
+        </>
+      )}
+    </>
+  );
   return (
-    <Dialog open title={`Review order · ${preview.market}`} onClose={close} width={640} locked={place.isPending}>
-      <KVList label="Order totals">
-        <KV k="Mark">{fmt(preview.mark)}</KV>
-        <KV k="Total notional">{fmtUsd(preview.total_notional)}</KV>
-        <KV k="Estimated fees">{fmtUsd(preview.total_fee_estimate)}</KV>
-        {preview.margin_required && <KV k="Initial margin">{fmtUsd(preview.margin_required)}</KV>}
-        <KV k="Signed by trading key">
-          <span className="addr">{preview.signer}</span>
-        </KV>
-        <KV k="Account (main wallet)">
-          <span className="addr">{preview.wallet}</span>
-        </KV>
-      </KVList>
-      {preview.warnings.map((w) => (
-        <p key={w} className="notice notice-warn" role="status">
-          {w}
-        </p>
-      ))}
+    <Dialog open title={`Review order · ${preview.market}`} onClose={close} width={640} locked={place.isPending} footer={footer}>
+      {/* What is unusual comes first, where it cannot be missed; each needs a tick before signing. */}
+      <GuardConfirmations confirmations={preview.confirmations} confirmed={confirmed} onChange={setConfirmed} disabled={place.isPending || result !== undefined} />
       {preview.legs.map((leg) => {
         const placed = result?.legs.find((l) => l.client_order_id === leg.client_order_id);
         return (
@@ -98,73 +163,61 @@ export function OrderPreviewDialog({ preview, onClose }: { preview: OrderPreview
               {legTitle(leg.label)}
               <Badge tone={leg.side === 'BUY' ? 'buy' : 'sell'}>{leg.side}</Badge>
               <Badge>{leg.order_type}</Badge>
-              {leg.time_in_force && <Badge>{leg.time_in_force === 'ALO' ? 'Post-only (ALO)' : leg.time_in_force}</Badge>}
+              {leg.time_in_force && leg.order_type === 'LIMIT' && <Badge>{leg.time_in_force === 'ALO' ? 'Post-only (ALO)' : leg.time_in_force}</Badge>}
               {leg.reduce_only && <Badge tone="info">Reduce-only</Badge>}
               {leg.parent_client_order_id && <Badge tone="warn">Waits for entry</Badge>}
-              {placed && (
-                <Badge tone={placed.status === 'SUBMITTED' ? 'buy' : placed.status === 'REJECTED' ? 'sell' : 'warn'}>
-                  {placed.status}
-                </Badge>
-              )}
+              {placed && <Badge tone={placed.status === 'SUBMITTED' ? 'buy' : placed.status === 'REJECTED' ? 'sell' : 'warn'}>{placed.status}</Badge>}
             </h3>
+            <p className="leg-line">{leg.description}</p>
             {placed?.reason && (
               <p className="error-line" role="alert">
                 Rejected: {explainReason(placed.reason)}
               </p>
             )}
-            <ul className="summary-lines">
-              {leg.summary.map((s) => (
-                <li key={s}>{s}</li>
-              ))}
-            </ul>
-            <KVList>
-              <KV k="Size">{leg.size === '0' ? '0 (whole position when it fires)' : leg.size}</KV>
-              <KV k={leg.order_type === 'TRIGGER' ? 'Fire price' : leg.order_type === 'MARKET' ? 'Slippage bound' : 'Limit price'}>{leg.limit_price}</KV>
-              {leg.trigger && <KV k={`Trigger (${leg.trigger.tpsl})`}>{leg.trigger.trigger_price}</KV>}
-              {leg.leverage !== null && <KV k="Leverage">{leg.leverage}x</KV>}
-              <KV k="Notional">{fmtUsd(leg.notional)}</KV>
-              <KV k={`Fee (${leg.fee_kind} ${fmtPct(leg.fee_rate, 3)})`}>{fmtUsd(leg.fee_estimate, { fallback: '—' })}</KV>
-            </KVList>
-            <details>
-              <summary>Typed data to sign</summary>
-              <TypedDataTable data={leg.typed_data} />
-              <div className="kv">
-                <dt>Digest</dt>
-                <dd className="addr">{leg.digest}</dd>
-              </div>
-            </details>
+            <p className="leg-costs">
+              Notional {fmtUsd(leg.notional)} · fee {fmtUsd(leg.fee_estimate, { fallback: '—' })} ({leg.fee_kind} {fmtPct(leg.fee_rate, 3)})
+            </p>
           </section>
         );
       })}
+      <KVList label="Order totals">
+        <KV k="Mark">{fmt(preview.mark)}</KV>
+        <KV k="Total notional">{fmtUsd(preview.total_notional)}</KV>
+        <KV k="Estimated fees">{fmtUsd(preview.total_fee_estimate)}</KV>
+        <KV k="Initial margin">{fmtUsd(preview.margin_required)}</KV>
+        {preview.free_balance && <KV k="Free balance">{fmtUsd(preview.free_balance)}</KV>}
+        <PositionAfter after={preview.position_after} market={market} />
+        <KV k="Account (your main wallet)">
+          <span className="addr" title={preview.wallet}>
+            {preview.wallet}
+          </span>
+        </KV>
+        <KV k="Signed by your trading key">
+          <span className="addr" title={preview.signer}>
+            {shortAddress(preview.signer)}
+          </span>
+        </KV>
+      </KVList>
+      {preview.warnings.map((w) => (
+        <p key={w} className="notice notice-warn" role="status">
+          {w}
+        </p>
+      ))}
       {place.error && <ErrorLine error={place.error} />}
-      <div className="actions">
-        <span className="grow muted" style={{ fontSize: 'var(--fs-sm)' }}>
-          {!result && (
-            <>
-              Preview valid for <Countdown at={preview.valid_until} warnWithinMs={10_000} />
-            </>
-          )}
-        </span>
-        {result ? (
-          <Button variant="primary" onClick={close}>
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button variant="ghost" onClick={close} disabled={place.isPending}>
-              Cancel
-            </Button>
-            <Button
-              variant={entry?.side === 'SELL' ? 'sell' : 'buy'}
-              busy={place.isPending}
-              disabled={expired}
-              onClick={() => place.mutate(preview)}
-            >
-              {expired ? 'Preview expired — close and review again' : 'Sign and place'}
-            </Button>
-          </>
-        )}
-      </div>
+      <details className="signing-details">
+        <summary>Signing details: typed data, domain, nonces and digests</summary>
+        {preview.legs.map((leg) => (
+          <section key={leg.client_order_id} className="signing-leg" aria-label={`${legTitle(leg.label)} signing details`}>
+            <h4>{legTitle(leg.label)}</h4>
+            {/* Every member in signing order, the domain (chain id included) and the nonce: what a wallet would show. */}
+            <TypedDataTable data={leg.typed_data} />
+            <div className="kv">
+              <dt>Digest</dt>
+              <dd className="addr">{leg.digest}</dd>
+            </div>
+          </section>
+        ))}
+      </details>
     </Dialog>
   );
 }

@@ -5,10 +5,10 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { MarketView, OrderPreview } from '../../../../shared/ipc';
+import type { MarketView, OrderPreview, PlaceOrdersResult } from '../../../../shared/ipc';
 import { useUi } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
-import { useBalance, useSettings } from '../../ipc/queries';
+import { useBalance, usePositions, useSettings } from '../../ipc/queries';
 import { dec, fmt, fmtPct, fmtUsd, placesOfStep } from '../../lib/decimal';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
@@ -17,11 +17,29 @@ import { Segmented } from '../../ui/Segmented';
 import { ErrorLine } from '../../ui/States';
 import { useLiveMark } from '../markets/live';
 import { OrderPreviewDialog, usePlaceOrder } from './OrderPreviewDialog';
-import { checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
+import { liquidationText } from '../risk/liquidation';
+import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketPositionAfter, type TicketState, type Tpsl } from './ticketModel';
+
+/** The position the order would leave, with its liquidation estimate (after this fill, with this leverage). */
+function TicketPositionAfterRows({ after, market }: { after: TicketPositionAfter | null; market: MarketView }) {
+  if (after === null) return <KV k="Position after">flat</KV>;
+  const places = placesOfStep(market.tick_size);
+  return (
+    <>
+      <KV k="Position after (est.)">
+        {after.size.isNegative() ? 'SHORT' : 'LONG'} {fmt(after.size.abs())} @ {fmt(after.entry_price, { places })}
+      </KV>
+      <KV k="Liq. price after (est.)" tone="liq">
+        {liquidationText(after.size.toFixed(), after.liquidation_price?.toFixed() ?? null, market)}
+      </KV>
+    </>
+  );
+}
 
 export function OrderTicket({ market }: { market: MarketView }) {
   const settings = useSettings();
   const balance = useBalance();
+  const positions = usePositions();
   const mark = useLiveMark(market);
   const defaultLeverage = Math.min(settings.data?.default_leverage ?? 1, market.max_leverage);
   const [t, setT] = useState<TicketState>(() => initialTicket(defaultLeverage));
@@ -53,16 +71,24 @@ export function OrderTicket({ market }: { market: MarketView }) {
     setT((prev) => (prev.type === 'TRIGGER' && !picked.limit ? { ...prev, triggerPrice: picked.price } : withLimitPrice(prev, picked.price)));
   }, [picked]);
 
-  const check = useMemo(() => checkTicket(t, market, mark), [t, market, mark]);
   const slippage = settings.data?.default_slippage_bps ?? null;
+  const positionList = positions.data?.positions;
+  const cap = settings.data?.max_order_notional ?? null;
+  const check = useMemo(() => checkTicket(t, market, mark, { positions: positionList ?? [], slippageBps: slippage, maxOrderNotional: cap }), [t, market, mark, positionList, slippage, cap]);
   const confirm = settings.data?.confirm_orders ?? true;
-  const direct = usePlaceOrder(() => undefined);
+  // Placed in full: clear what would repeat the order (size, TP/SL) so a second click cannot duplicate it.
+  const onPlaced = (r: PlaceOrdersResult) => {
+    if (r.success) setT(afterPlaced);
+  };
+  const direct = usePlaceOrder(onPlaced);
 
   const previewMutation = useMutation({
     mutationFn: () => unwrap(perps().orders.preview({ intent: toIntent(t, market, slippage) })),
     onSuccess: (p) => {
-      if (confirm) setPreview(p);
-      else direct.mutate(p);
+      // Without the review setting the order goes straight out, unless it trips the fat-finger guard: then
+      // the review opens anyway, because the person has to confirm what is unusual before it is signed.
+      if (confirm || p.confirmations.length > 0) setPreview(p);
+      else direct.mutate({ preview: p, confirm: [] });
     },
   });
 
@@ -155,7 +181,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
       )}
       {t.type === 'MARKET' && (
         <p className="ticket-note">
-          Fills now near the mark <span className="num strong">{fmt(mark, { places })}</span>, never beyond {slippage ?? market.slippage_bps} bps from it (IOC).
+          Fills now near the mark <span className="num strong">{fmt(mark, { places })}</span>, at worst{' '}
+          <span className="num strong">{fmt(check.sentPrice, { places })}</span> ({slippage ?? market.slippage_bps} bps from it, IOC).
         </p>
       )}
 
@@ -246,19 +273,28 @@ export function OrderTicket({ market }: { market: MarketView }) {
           <KV k="Notional">{fmtUsd(check.notional)}</KV>
           <KV k={`Fee (${check.feeKind} ${fmtPct(check.feeRate, 3)})`}>{fmtUsd(check.fee)}</KV>
           {!isTrigger && !t.reduceOnly && <KV k="Margin required">{fmtUsd(check.margin)}</KV>}
+          {check.positionAfter !== undefined && <TicketPositionAfterRows after={check.positionAfter} market={market} />}
           <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
           {market.min_order_value && <KV k="Min order value">{fmtUsd(market.min_order_value)}</KV>}
         </KVList>
       </div>
-      {check.errors.form && <p className="error-line">{check.errors.form}</p>}
-      {previewMutation.error && <ErrorLine error={previewMutation.error} />}
-      {direct.error && <ErrorLine error={direct.error} />}
-      <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" disabled={!check.ok || !market.is_active} busy={previewMutation.isPending || direct.isPending}>
-        {submitLabel}
-      </Button>
-      {!market.is_active && <p className="notice notice-warn">This market is not active.</p>}
+      {check.guards.map((g) => (
+        <p key={g.code} className="notice notice-warn ticket-guard" role="status">
+          <code className="err-code">{g.code}</code> {g.message}
+        </p>
+      ))}
+      {/* Sticks to the bottom of the trading column: the submit button is in view however small the window. */}
+      <div className="ticket-submit">
+        {check.errors.form && <p className="error-line">{check.errors.form}</p>}
+        {previewMutation.error && <ErrorLine error={previewMutation.error} />}
+        {direct.error && <ErrorLine error={direct.error} />}
+        {!market.is_active && <p className="notice notice-warn">This market is not active.</p>}
+        <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" disabled={!check.ok || !market.is_active} busy={previewMutation.isPending || direct.isPending}>
+          {submitLabel}
+        </Button>
+      </div>
       {/* Keyed by preview: each preview starts with a fresh placement state. */}
-      <OrderPreviewDialog key={preview?.preview_id ?? "none"} preview={preview} onClose={() => setPreview(null)} />
+      <OrderPreviewDialog key={preview?.preview_id ?? 'none'} preview={preview} onClose={() => setPreview(null)} onPlaced={onPlaced} />
     </form>
   );
 }

@@ -14,6 +14,7 @@ import { dec, fmt, isDecimalText } from '../../lib/decimal';
 import { fmtDateTime } from '../../lib/time';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
+import { RowActions } from '../../ui/RowActions';
 import { EmptyState, ErrorLine, ErrorState, Loading } from '../../ui/States';
 import { pushToast } from '../../ui/toast';
 
@@ -67,14 +68,15 @@ function OrdersTable({ label, rows }: { label: string; rows: OpenOrderView[] }) 
     <table className="dt" aria-label={label}>
       <thead>
         <tr>
+          {/* Status leads the secondary columns: "Modifying…" and "Waiting for entry" stay in view on a narrow window. */}
           <th>Market</th>
           <th>Type</th>
           <th>Side</th>
           <th className="r">Price</th>
-          <th className="r">Trigger</th>
-          <th className="r">Filled / size</th>
           <th>Status</th>
-          <th className="r">Actions</th>
+          <th className="r">Filled / size</th>
+          <th className="r">Trigger</th>
+          <th className="r dt-sticky">Actions</th>
         </tr>
       </thead>
       <tbody>
@@ -135,26 +137,29 @@ function OrderRow({ order: o, child = false }: { order: ListedOrderView; child?:
       </td>
       <td className={o.side === 'buy' ? 'buy' : 'sell'}>{o.side === 'buy' ? 'Buy' : 'Sell'}</td>
       <td className="r num">{fmt(o.limit_price)}</td>
-      <td className="r num">{isTrigger ? fmt(o.trigger_price) : '—'}</td>
+      <td>{statusBadge(o)}</td>
       <td className="r num">
         {fmt(o.filled_size)} / {isTrigger && dec(o.size)?.isZero() ? 'whole position' : fmt(o.size)}
       </td>
-      <td>{statusBadge(o)}</td>
-      <td>
-        <div className="dt-actions">
-          <Button
-            size="sm"
-            disabled={o.pending_parent || o.is_modifying}
-            title={o.pending_parent ? 'A leg waiting for its entry cannot be modified (modify_not_modifiable); cancel it instead' : o.is_modifying ? 'A modify is in flight' : undefined}
-            onClick={() => setEditing(true)}
-            aria-label={`Modify ${name}`}
-          >
-            Modify
-          </Button>
-          <Button size="sm" variant="danger" busy={cancel.isPending} onClick={() => cancel.mutate()} aria-label={`Cancel ${name}`}>
-            Cancel
-          </Button>
-        </div>
+      <td className="r num">{isTrigger ? fmt(o.trigger_price) : '—'}</td>
+      <td className="dt-sticky">
+        <RowActions
+          name={name}
+          actions={[
+            {
+              label: 'Modify',
+              name: `Modify ${name}`,
+              disabled: o.pending_parent || o.is_modifying,
+              ...(o.pending_parent ? { title: 'A leg waiting for its entry cannot be modified (modify_not_modifiable); cancel it instead' } : o.is_modifying ? { title: 'A modify is in flight' } : {}),
+              onSelect: () => setEditing(true),
+            },
+          ]}
+          primary={
+            <Button size="sm" variant="danger" busy={cancel.isPending} onClick={() => cancel.mutate()} aria-label={`Cancel ${name}`}>
+              Cancel
+            </Button>
+          }
+        />
         {cancel.error && <ErrorLine error={cancel.error} />}
       </td>
     </tr>
@@ -189,12 +194,12 @@ function EditRow({ order: o, child, onDone }: { order: ListedOrderView; child: b
       <td className="r">
         <input className="input cell-input" aria-label={isTrigger ? 'New fire price' : 'New price'} value={price} onChange={(e) => setPrice(e.target.value)} autoFocus />
       </td>
-      <td className="r">{isTrigger ? <input className="input cell-input" aria-label="New trigger price" value={trigger} onChange={(e) => setTrigger(e.target.value)} /> : '—'}</td>
+      <td>{modify.error ? <ErrorLine error={modify.error} /> : <span className="faint">Only price, size and trigger change</span>}</td>
       <td className="r">
         <input className="input cell-input" aria-label="New size" value={size} onChange={(e) => setSize(e.target.value)} />
       </td>
-      <td>{modify.error ? <ErrorLine error={modify.error} /> : <span className="faint">Only price, size and trigger change</span>}</td>
-      <td>
+      <td className="r">{isTrigger ? <input className="input cell-input" aria-label="New trigger price" value={trigger} onChange={(e) => setTrigger(e.target.value)} /> : '—'}</td>
+      <td className="dt-sticky">
         <div className="dt-actions">
           <Button size="sm" variant="ghost" onClick={onDone} disabled={modify.isPending}>
             Discard

@@ -1,17 +1,19 @@
 /**
- * Open positions with PnL from the live mark, and the actions a position allows: close (cancel its armed
- * triggers, then one reduce-only market order), reverse (exit then enter; there is no atomic flip), and
- * add or remove isolated margin.
+ * Open positions with PnL from the live mark, the estimated liquidation price and its distance, the armed
+ * TP/SL, and the actions a position allows: close (all or part, at market or at a limit: its armed
+ * triggers are cancelled first; CloseDialog.tsx), TP/SL (set, move or remove; TpslDialog.tsx), reverse
+ * (exit then enter; there is no atomic flip), and add or remove isolated margin.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { memo, useState } from 'react';
-import type { MarketView, PositionView } from '../../../../shared/ipc';
+import type { ConfirmationCode, MarketView, PositionView, ReviewConfirmation } from '../../../../shared/ipc';
 import { selectMarket } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
-import { qk, useMarkets, usePositions } from '../../ipc/queries';
+import { useMarkets, usePositions, useSettings } from '../../ipc/queries';
 import { dec, fmt, fmtPct, fmtUsd, isDecimalText, placesOfStep, toneOf } from '../../lib/decimal';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
+import { RowActions } from '../../ui/RowActions';
 import { Dialog } from '../../ui/Dialog';
 import { TextField } from '../../ui/Field';
 import { KV, KVList } from '../../ui/Panel';
@@ -19,43 +21,74 @@ import { Segmented } from '../../ui/Segmented';
 import { EmptyState, ErrorLine, ErrorState, Loading } from '../../ui/States';
 import { pushToast } from '../../ui/toast';
 import { useMark } from '../markets/markStore';
+import { DEFAULT_WARNING_PCT, distanceText, isNearLiquidation, liquidationText, liveLiquidationDistance } from '../risk/liquidation';
+import { allConfirmed, confirmedCodes, GuardConfirmations } from '../signing/GuardConfirmations';
+import { guardFromError, withGuard } from '../signing/guardFromError';
+import { CloseDialog } from './CloseDialog';
+import { TpslDialog } from './TpslDialog';
+import { useInvalidateTrading } from './useInvalidateTrading';
 
-type Action = { kind: 'close' | 'reverse' | 'margin'; position: PositionView } | null;
+type Action = { kind: 'close' | 'reverse' | 'margin' | 'tpsl'; position: PositionView } | null;
 
 export function PositionsTable() {
   const positions = usePositions();
   const markets = useMarkets();
+  const settings = useSettings();
   const [action, setAction] = useState<Action>(null);
+  const warningPct = settings.data?.liquidation_warning_pct ?? DEFAULT_WARNING_PCT;
   if (positions.isPending) return <Loading label="Loading positions" rows={3} />;
   if (positions.error) return <ErrorState error={positions.error} title="Positions unavailable" onRetry={() => void positions.refetch()} />;
   const list = positions.data.positions;
-  if (list.length === 0) return <EmptyState title="No open positions">Positions appear here once an order fills.</EmptyState>;
   const bySymbol = new Map((markets.data?.markets ?? []).map((m) => [m.symbol, m]));
+  // A dialog shows the position as it is now (its TP/SL, closeable), not as it was when it opened; a
+  // close's dialog stays open with its outcome after the position is gone.
+  const current = action ? (list.find((p) => p.market === action.position.market) ?? action.position) : null;
+  const dialogs = (
+    <>
+      {action?.kind === 'close' && current && bySymbol.get(current.market) && (
+        <CloseDialog position={current} market={bySymbol.get(current.market)!} onClose={() => setAction(null)} onSetTpsl={(p) => setAction({ kind: 'tpsl', position: p })} />
+      )}
+      {action?.kind === 'tpsl' && current && <TpslDialog position={current} market={bySymbol.get(current.market)} onClose={() => setAction(null)} />}
+      {action?.kind === 'reverse' && current && <ReverseDialog position={current} market={bySymbol.get(current.market)} onClose={() => setAction(null)} />}
+      {action?.kind === 'margin' && current && <MarginDialog position={current} onClose={() => setAction(null)} />}
+    </>
+  );
+  if (list.length === 0) {
+    return (
+      <>
+        <EmptyState title="No open positions">Positions appear here once an order fills.</EmptyState>
+        {dialogs}
+      </>
+    );
+  }
   return (
     <>
       <table className="dt" aria-label="Positions">
         <thead>
           <tr>
+            {/* What a trader reads first leads, so it stays in view beside the actions on a narrow window. */}
             <th>Market</th>
             <th className="r">Size</th>
+            <th className="r">Unrealized PnL</th>
             <th className="r">Entry</th>
             <th className="r">Mark</th>
+            <th className="r" title="Estimated from size, entry, isolated margin and the market's maintenance margin ratio; the service publishes none">
+              Liq. price (est.)
+            </th>
+            <th>TP / SL</th>
             <th className="r">Notional</th>
-            <th className="r">Unrealized PnL</th>
             <th className="r">Margin</th>
             <th className="r">Closeable</th>
-            <th className="r">Actions</th>
+            <th className="r dt-sticky">Actions</th>
           </tr>
         </thead>
         <tbody>
           {list.map((p) => (
-            <PositionRow key={p.market} position={p} market={bySymbol.get(p.market)} onAction={setAction} />
+            <PositionRow key={p.market} position={p} market={bySymbol.get(p.market)} warningPct={warningPct} onAction={setAction} />
           ))}
         </tbody>
       </table>
-      {action?.kind === 'close' && <CloseDialog position={action.position} onClose={() => setAction(null)} />}
-      {action?.kind === 'reverse' && <ReverseDialog position={action.position} market={bySymbol.get(action.position.market)} onClose={() => setAction(null)} />}
-      {action?.kind === 'margin' && <MarginDialog position={action.position} onClose={() => setAction(null)} />}
+      {dialogs}
     </>
   );
 }
@@ -72,11 +105,27 @@ function livePnl(p: PositionView, liveMark: string | undefined) {
   return { mark, pnl, roe: margin && margin.gt(0) ? pnl.div(margin) : null, notional: size.abs().mul(m) };
 }
 
-const PositionRow = memo(function PositionRow({ position: p, market, onAction }: { position: PositionView; market: MarketView | undefined; onAction: (a: Action) => void }) {
+/** The armed TP and SL levels; a click opens the TP/SL dialog. */
+function TpslCell({ p, market, onEdit }: { p: PositionView; market: MarketView | undefined; onEdit: () => void }) {
+  const places = market ? { places: placesOfStep(market.tick_size) } : {};
+  const levels = [p.tp ? `TP ${fmt(p.tp.trigger_price, places)}` : null, p.sl ? `SL ${fmt(p.sl.trigger_price, places)}` : null].filter(Boolean).join(' · ');
+  return (
+    <button type="button" className="link-btn tpsl-cell" onClick={onEdit} aria-label={`${p.market} TP/SL: ${levels || 'none armed'}`} title="Set, move or remove the take-profit and stop-loss">
+      {p.tp && <span className="buy">TP {fmt(p.tp.trigger_price, places)}</span>}
+      {p.tp && p.sl && <span className="faint"> · </span>}
+      {p.sl && <span className="sell">SL {fmt(p.sl.trigger_price, places)}</span>}
+      {!p.tp && !p.sl && <span className="faint">+ Add</span>}
+    </button>
+  );
+}
+
+const PositionRow = memo(function PositionRow({ position: p, market, warningPct, onAction }: { position: PositionView; market: MarketView | undefined; warningPct: number; onAction: (a: Action) => void }) {
   const tick = useMark(p.market);
   const { mark, pnl, roe, notional } = livePnl(p, tick?.mark);
   const places = market ? placesOfStep(market.tick_size) : undefined;
   const long = p.side === 'LONG';
+  const distance = liveLiquidationDistance(p.size, mark, p.liquidation_price);
+  const near = isNearLiquidation(distance, warningPct);
   return (
     <tr aria-label={`${p.market} position`}>
       <td>
@@ -88,99 +137,67 @@ const PositionRow = memo(function PositionRow({ position: p, market, onAction }:
         </span>
       </td>
       <td className={`r num ${long ? 'buy' : 'sell'}`}>{fmt(p.size)}</td>
-      <td className="r num">{fmt(p.entry_price, places !== undefined ? { places } : {})}</td>
-      <td className="r num">{fmt(mark, places !== undefined ? { places } : {})}</td>
-      <td className="r num">{fmtUsd(notional)}</td>
       <td className={`r num ${toneOf(pnl)}`} aria-label="Unrealized PnL">
         {fmtUsd(pnl, { signed: true })} <span className="faint">({fmtPct(roe, 2, true)})</span>
       </td>
-      <td className="r num">{fmtUsd(p.isolated_margin)}</td>
-      <td className="r num">{fmt(p.closeable)}</td>
+      <td className="r num">{fmt(p.entry_price, places !== undefined ? { places } : {})}</td>
+      <td className="r num">{fmt(mark, places !== undefined ? { places } : {})}</td>
+      <td className={`r num${near ? ' liq-near' : ''}`} aria-label="Liquidation price (estimate)" title={near ? `Within your warning distance of ${warningPct}% of the mark` : undefined}>
+        <span className="liq">{liquidationText(p.size, p.liquidation_price, market)}</span>
+        {distance && <span className="faint"> ({distanceText(distance)})</span>}
+      </td>
       <td>
-        <div className="dt-actions">
-          <Button size="sm" onClick={() => onAction({ kind: 'margin', position: p })} aria-label={`Adjust ${p.market} margin`}>
-            Margin
-          </Button>
-          <Button size="sm" onClick={() => onAction({ kind: 'reverse', position: p })} aria-label={`Reverse ${p.market} position`}>
-            Reverse
-          </Button>
-          <Button size="sm" variant="danger" onClick={() => onAction({ kind: 'close', position: p })} aria-label={`Close ${p.market} position`}>
-            Close
-          </Button>
-        </div>
+        <TpslCell p={p} market={market} onEdit={() => onAction({ kind: 'tpsl', position: p })} />
+      </td>
+      <td className="r num">{fmtUsd(notional)}</td>
+      <td className="r num">{fmtUsd(p.isolated_margin)}</td>
+      <td className="r num" aria-label="Closeable">
+        {fmt(p.closeable)}
+        {p.closeable_note && <span className="closeable-note"> · {p.closeable_note}</span>}
+      </td>
+      <td className="dt-sticky">
+        <RowActions
+          name={`${p.market} position`}
+          actions={[
+            { label: 'TP/SL', name: `Set TP/SL on ${p.market} position`, onSelect: () => onAction({ kind: 'tpsl', position: p }) },
+            { label: 'Margin', name: `Adjust ${p.market} margin`, onSelect: () => onAction({ kind: 'margin', position: p }) },
+            { label: 'Reverse', name: `Reverse ${p.market} position`, onSelect: () => onAction({ kind: 'reverse', position: p }) },
+          ]}
+          primary={
+            <Button size="sm" variant="danger" onClick={() => onAction({ kind: 'close', position: p })} aria-label={`Close ${p.market} position`}>
+              Close
+            </Button>
+          }
+        />
       </td>
     </tr>
   );
 });
 
-function useInvalidateTrading() {
-  const client = useQueryClient();
-  return () => {
-    for (const k of [qk.positions, qk.openOrders, qk.triggers, qk.balance]) void client.invalidateQueries({ queryKey: k });
-  };
-}
-
-function CloseDialog({ position, onClose }: { position: PositionView; onClose: () => void }) {
-  const refresh = useInvalidateTrading();
-  const close = useMutation({
-    mutationFn: () => unwrap(perps().positions.close({ market: position.market })),
-    onSuccess: (r) => {
-      refresh();
-      pushToast({
-        tone: r.closed ? 'success' : 'warn',
-        title: r.closed ? `${r.market} position closed` : `${r.market} close submitted`,
-        body: `${r.cancelled_triggers} trigger${r.cancelled_triggers === 1 ? '' : 's'} cancelled first${r.order_id ? ` · order ${r.order_id}` : ''}`,
-      });
-      onClose();
-    },
-  });
-  return (
-    <Dialog
-      open
-      title={`Close ${position.market} position`}
-      onClose={onClose}
-      locked={close.isPending}
-      tone="danger"
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose} disabled={close.isPending}>
-            Cancel
-          </Button>
-          <Button variant="sell" busy={close.isPending} onClick={() => close.mutate()}>
-            Close position
-          </Button>
-        </>
-      }
-    >
-      <KVList>
-        <KV k="Position">
-          {position.side} {fmt(position.size)}
-        </KV>
-        <KV k="Entry">{fmt(position.entry_price)}</KV>
-        <KV k="Closeable now">{fmt(position.closeable)}</KV>
-      </KVList>
-      <p className="muted">
-        Every armed TP/SL trigger on {position.market} is cancelled first (a position with an armed reduce-only trigger cannot be closed), then
-        one reduce-only market order {position.side === 'LONG' ? 'sells' : 'buys'} the whole position within the market’s slippage bound.
-      </p>
-      {close.error && <ErrorLine error={close.error} />}
-    </Dialog>
-  );
-}
-
 function ReverseDialog({ position, market, onClose }: { position: PositionView; market: MarketView | undefined; onClose: () => void }) {
   const refresh = useInvalidateTrading();
   const abs = dec(position.size)?.abs().toFixed() ?? '';
   const [size, setSize] = useState(abs);
+  // The new entry may be above the user's order-size cap: main refuses it (LARGE_ORDER) until confirmed.
+  const [guards, setGuards] = useState<ReviewConfirmation[]>([]);
+  const [confirmed, setConfirmed] = useState<Set<ConfirmationCode>>(() => new Set());
   const reverse = useMutation({
-    mutationFn: () => unwrap(perps().positions.reverse({ market: position.market, ...(size.trim() && size.trim() !== abs ? { size: size.trim() } : {}) })),
+    mutationFn: () => {
+      const confirm = confirmedCodes(guards, confirmed);
+      return unwrap(perps().positions.reverse({ market: position.market, ...(size.trim() && size.trim() !== abs ? { size: size.trim() } : {}), ...(confirm.length > 0 ? { confirm } : {}) }));
+    },
     onSuccess: (r) => {
       refresh();
       pushToast({ tone: 'success', title: `${r.market} reversed`, body: r.position_after ? `Now ${r.position_after.side} ${r.position_after.size}` : 'Exit done; entry submitted' });
       onClose();
     },
+    onError: (err) => {
+      const guard = guardFromError(err);
+      if (guard) setGuards((g) => withGuard(g, guard));
+    },
   });
   const valid = size.trim() === '' || (isDecimalText(size) && (dec(size)?.gt(0) ?? false));
+  const guardError = guardFromError(reverse.error) !== null;
   return (
     <Dialog
       open
@@ -192,7 +209,7 @@ function ReverseDialog({ position, market, onClose }: { position: PositionView; 
           <Button variant="ghost" onClick={onClose} disabled={reverse.isPending}>
             Cancel
           </Button>
-          <Button variant={position.side === 'LONG' ? 'sell' : 'buy'} busy={reverse.isPending} disabled={!valid} onClick={() => reverse.mutate()}>
+          <Button variant={position.side === 'LONG' ? 'sell' : 'buy'} busy={reverse.isPending} disabled={!valid || !allConfirmed(guards, confirmed)} onClick={() => reverse.mutate()}>
             Reverse to {position.side === 'LONG' ? 'short' : 'long'}
           </Button>
         </>
@@ -200,7 +217,8 @@ function ReverseDialog({ position, market, onClose }: { position: PositionView; 
     >
       <p className="muted">There is no atomic flip: the position is closed first (its armed triggers cancelled), then a market order opens the opposite side.</p>
       <TextField label={`New ${position.side === 'LONG' ? 'short' : 'long'} size`} value={size} onChange={(e) => setSize(e.target.value)} suffix={position.market} error={valid ? undefined : 'Enter a positive size'} hint={market ? `At most ${market.sz_decimals} decimals` : undefined} />
-      {reverse.error && <ErrorLine error={reverse.error} />}
+      <GuardConfirmations confirmations={guards} confirmed={confirmed} onChange={setConfirmed} disabled={reverse.isPending} />
+      {reverse.error && !guardError && <ErrorLine error={reverse.error} />}
     </Dialog>
   );
 }

@@ -1,11 +1,13 @@
 /**
  * Settings: profile, main wallet, the offline (QR) signer's identity, order defaults, key-expiry warnings,
- * native notification switches, and the companion services (chain RPC URLs, partner code, service URLs).
+ * risk (the liquidation warning distance, the fat-finger cap on an order's notional), native notification
+ * switches, and the companion services (chain RPC URLs, partner code, service URLs).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { AirgapSettings, NotificationPrefs, Settings } from '../../../../shared/ipc';
 import { IpcQueryError, perps, unwrap } from '../../ipc/client';
+import { playSound, type SoundKind } from '../notifications/sounds';
 import { qk, useAirgap, useAppInfo, useNotificationPrefs, useProfile, useSettings, useWallet } from '../../ipc/queries';
 import { fieldError, isShownAtField } from '../../lib/fieldErrors';
 import { Badge } from '../../ui/Badge';
@@ -16,6 +18,7 @@ import { ErrorLine, ErrorState, Loading } from '../../ui/States';
 import { pushToast } from '../../ui/toast';
 import { Dialog } from '../../ui/Dialog';
 import { ConnectWallet } from '../onboarding/ConnectWallet';
+import { riskFieldErrors } from './riskSettings';
 import { ProfileChooser } from '../onboarding/ProfileChooser';
 import { CompanionSettingsPanel } from '../companionSettings/CompanionSettingsPanel';
 
@@ -30,6 +33,7 @@ export function SettingsView() {
         <WalletSection />
         <OfflineSignerSection />
         <OrderDefaults />
+        <RiskSection />
         <NotificationSection />
         <CompanionSettingsPanel />
         <AboutSection />
@@ -297,6 +301,84 @@ function OrderDefaults() {
   );
 }
 
+/**
+ * Risk: how close to its liquidation estimate a position's mark may come before the app warns (banner,
+ * notification, sound), and the fat-finger cap: an order above this notional needs an explicit
+ * confirmation in its review. Off (empty) by default.
+ */
+function RiskSection() {
+  const settings = useSettings();
+  return (
+    <Panel title="Risk">
+      <div className="section">
+        {settings.isPending && <Loading />}
+        {settings.error && <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />}
+        {settings.data && <RiskForm key={`${settings.data.liquidation_warning_pct}|${settings.data.max_order_notional ?? ''}`} saved={settings.data} />}
+      </div>
+    </Panel>
+  );
+}
+
+function RiskForm({ saved }: { saved: Settings }) {
+  const client = useQueryClient();
+  const [pct, setPct] = useState(String(saved.liquidation_warning_pct));
+  const [cap, setCap] = useState(saved.max_order_notional ?? '');
+  const save = useMutation({
+    mutationFn: (patch: Pick<Settings, 'liquidation_warning_pct' | 'max_order_notional'>) => unwrap(perps().settings.set(patch)),
+    onSuccess: (s) => {
+      client.setQueryData(qk.settings, s);
+      pushToast({ tone: 'success', title: 'Risk settings saved' });
+    },
+  });
+  const errors = riskFieldErrors(pct, cap);
+  const ok = errors.pct === undefined && errors.cap === undefined;
+  const edit = (f: () => void) => {
+    f();
+    if (save.error) save.reset();
+  };
+  const pctError = errors.pct ?? fieldError(save.error, ['liquidation_warning_pct']);
+  const capError = errors.cap ?? fieldError(save.error, ['max_order_notional']);
+  return (
+    <form
+      className="stack"
+      aria-label="Risk settings"
+      onSubmit={(e) => {
+        e.preventDefault();
+        // A percentage is a setting, not money: the contract takes it as a number.
+        if (ok) save.mutate({ liquidation_warning_pct: Number(pct.trim()), max_order_notional: cap.trim() === '' ? null : cap.trim() });
+      }}
+    >
+      <div className="grid2">
+        <TextField
+          label="Liquidation warning distance"
+          value={pct}
+          inputMode="decimal"
+          suffix="% of mark"
+          onChange={(e) => edit(() => setPct(e.target.value))}
+          error={pct.trim() !== '' || save.error ? pctError : undefined}
+          hint="Warn (banner, notification, sound) when a position’s mark is this close to its estimated liquidation price."
+        />
+        <TextField
+          label="Confirm orders above"
+          value={cap}
+          inputMode="decimal"
+          placeholder="No cap"
+          suffix="USDC"
+          onChange={(e) => edit(() => setCap(e.target.value))}
+          error={capError}
+          hint="Fat-finger guard: an order whose notional is above this needs an explicit tick in its review. Empty: off."
+        />
+      </div>
+      {save.error && !isShownAtField(save.error, [['liquidation_warning_pct'], ['max_order_notional']]) && <ErrorLine error={save.error} />}
+      <div className="actions">
+        <Button type="submit" variant="primary" busy={save.isPending} disabled={!ok}>
+          Save risk settings
+        </Button>
+      </div>
+    </form>
+  );
+}
+
 function NotificationSection() {
   const prefs = useNotificationPrefs();
   const client = useQueryClient();
@@ -321,15 +403,32 @@ function NotificationSection() {
     { key: 'trigger_fires', label: 'Take-profit / stop-loss triggers firing' },
     { key: 'withdrawals', label: 'Withdrawals completing or failing' },
     { key: 'key_expiry', label: 'Trading keys about to expire' },
+    { key: 'liquidation_warning', label: 'Positions near their liquidation estimate' },
+  ];
+  const sounds: { key: keyof NotificationPrefs; kind: SoundKind; label: string }[] = [
+    { key: 'sound_fills', kind: 'fill', label: 'Sound on fills' },
+    { key: 'sound_trigger_fires', kind: 'trigger', label: 'Sound when a take-profit / stop-loss fires' },
+    { key: 'sound_risk_warnings', kind: 'risk', label: 'Sound on liquidation warnings' },
   ];
   return (
-    <Panel title="Desktop notifications">
+    <Panel title="Notifications and sounds">
       <div className="section">
         <p className="muted">Native notifications from the operating system, sent by the app even when this window is in the background.</p>
         {prefs.isPending && <Loading />}
         {prefs.error && <ErrorState error={prefs.error} onRetry={() => void prefs.refetch()} />}
         {prefs.data &&
           items.map((i) => <Checkbox key={i.key} label={i.label} checked={(pending ?? prefs.data)[i.key]} onChange={(e) => toggle(pending ?? prefs.data, { [i.key]: e.target.checked })} />)}
+        <h3 className="section-subtitle">Sounds</h3>
+        <p className="muted">Short tones this window plays, off until you turn them on.</p>
+        {prefs.data &&
+          sounds.map((i) => (
+            <div key={i.key} className="row">
+              <Checkbox label={i.label} checked={(pending ?? prefs.data)[i.key]} onChange={(e) => toggle(pending ?? prefs.data, { [i.key]: e.target.checked })} />
+              <Button size="sm" variant="ghost" onClick={() => playSound(i.kind)} aria-label={`Play: ${i.label}`}>
+                Play
+              </Button>
+            </div>
+          ))}
         {save.error && <ErrorLine error={save.error} />}
       </div>
     </Panel>

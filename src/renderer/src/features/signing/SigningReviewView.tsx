@@ -16,6 +16,7 @@ const SIGNER_LABEL: Record<SignerKind, string> = {
   env: 'Environment key (main wallet)',
   offline: 'Offline signer (main wallet)',
   ledger: 'Ledger (main wallet)',
+  paper: 'Paper wallet (simulator, this computer’s keychain)',
   'trading-key': 'Trading key (this computer’s keychain)',
 };
 

@@ -84,7 +84,7 @@ function SwapWorkspace({ settings }: { settings: CompanionSettingsView }) {
 
   return (
     <div className="wd">
-      <Panel title="New swap">
+      <Panel title="New swap" bodyClassName="panel-body-flow">
         <form
           className="section"
           aria-label="Swap"
@@ -134,9 +134,12 @@ function SwapWorkspace({ settings }: { settings: CompanionSettingsView }) {
           </div>
           {settings.partner_code && <p className="muted">Swaps carry the partner code <strong>{settings.partner_code}</strong>.</p>}
           {err && !isShownAtField(err, Object.values(FIELDS)) && <ErrorLine error={err} />}
-          <Button type="submit" variant="primary" disabled={!request || !!usdProblem(srcUsd) || !!usdProblem(dstUsd)} busy={form.isAsking}>
-            Get quote
-          </Button>
+          {/* Sticks to the bottom of the view: the form's action is in view however small the window. */}
+          <div className="form-submit">
+            <Button type="submit" variant="primary" disabled={!request || !!usdProblem(srcUsd) || !!usdProblem(dstUsd)} busy={form.isAsking}>
+              Get quote
+            </Button>
+          </div>
         </form>
       </Panel>
       <div className="stack">

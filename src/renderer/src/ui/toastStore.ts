@@ -1,0 +1,99 @@
+/**
+ * In-app toasts, the store: short confirmations and failures of actions (Toaster in toast.tsx draws them).
+ * Native OS notifications are main's job (through IPC); these live inside the window, in a polite live
+ * region.
+ *
+ * They never cover a panel: they sit in one place, the bottom strip of the window where the status bar
+ * is, one line each, newest first, at most MAX_SHOWN at a time. The same message again (a burst of fills,
+ * two identical confirmations) does not stack: it bumps the shown toast's count and restarts its time.
+ * Each goes away by itself after a few seconds (errors stay longer); a long one opens upward on a click,
+ * and stays while open, because the person asked to read it.
+ */
+import type { IpcError } from '../../../shared/ipc';
+
+export type ToastTone = 'info' | 'success' | 'error' | 'warn';
+export interface Toast {
+  id: number;
+  tone: ToastTone;
+  title: string;
+  body?: string;
+  error?: IpcError;
+  /** How many times this same message arrived while shown. */
+  count: number;
+  /** Opened by a click to read in full: not dismissed by time while open. */
+  expanded: boolean;
+}
+export type ToastInput = Omit<Toast, 'id' | 'count' | 'expanded'>;
+
+/** How many toasts the strip shows at once (the oldest gives way). */
+export const MAX_SHOWN = 3;
+const TTL_MS: Record<ToastTone, number> = { info: 4500, success: 4500, warn: 6000, error: 9000 };
+
+let toasts: Toast[] = [];
+let nextId = 1;
+const timers = new Map<number, ReturnType<typeof setTimeout>>();
+const subs = new Set<() => void>();
+const notify = () => subs.forEach((f) => f());
+
+const sameMessage = (a: ToastInput, b: ToastInput) => a.tone === b.tone && a.title === b.title && (a.body ?? '') === (b.body ?? '') && (a.error?.code ?? '') === (b.error?.code ?? '') && (a.error?.message ?? '') === (b.error?.message ?? '');
+
+function arm(id: number, ttlMs: number): void {
+  clearTimeout(timers.get(id));
+  timers.set(
+    id,
+    setTimeout(() => dismissToast(id), ttlMs),
+  );
+}
+
+/** Shows a toast (or counts a repeat of one already shown); returns its id. */
+export function pushToast(t: ToastInput, ttlMs = TTL_MS[t.tone]): number {
+  const same = toasts.find((x) => sameMessage(x, t));
+  if (same) {
+    toasts = [{ ...same, count: same.count + 1 }, ...toasts.filter((x) => x.id !== same.id)];
+    if (!same.expanded) arm(same.id, ttlMs);
+    notify();
+    return same.id;
+  }
+  const id = nextId++;
+  const shown = [{ ...t, id, count: 1, expanded: false }, ...toasts];
+  for (const gone of shown.slice(MAX_SHOWN)) {
+    clearTimeout(timers.get(gone.id));
+    timers.delete(gone.id);
+  }
+  toasts = shown.slice(0, MAX_SHOWN);
+  arm(id, ttlMs);
+  notify();
+  return id;
+}
+
+export function dismissToast(id: number): void {
+  clearTimeout(timers.get(id));
+  timers.delete(id);
+  const before = toasts.length;
+  toasts = toasts.filter((t) => t.id !== id);
+  if (toasts.length !== before) notify();
+}
+
+/** Opens a toast to read it whole (its timer stops), or closes it again (it leaves a moment later). */
+export function toggleToast(id: number): void {
+  const t = toasts.find((x) => x.id === id);
+  if (!t) return;
+  const expanded = !t.expanded;
+  toasts = toasts.map((x) => (x.id === id ? { ...x, expanded } : x));
+  if (expanded) {
+    clearTimeout(timers.get(id));
+    timers.delete(id);
+  } else arm(id, 2000);
+  notify();
+}
+
+/** The toasts shown now, newest first. */
+export function currentToasts(): readonly Toast[] {
+  return toasts;
+}
+
+export function subscribeToasts(f: () => void): () => void {
+  subs.add(f);
+  return () => subs.delete(f);
+}
+
