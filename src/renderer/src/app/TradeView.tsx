@@ -8,6 +8,7 @@ import { MarketHeader } from '../features/markets/MarketHeader';
 import { MarketList } from '../features/markets/MarketList';
 import { useSelectedMarket } from '../features/markets/useSelectedMarket';
 import { OrderBook } from '../features/orderBook/OrderBook';
+import { TradesTape } from '../features/tradesTape/TradesTape';
 import { OrderTicket } from '../features/orderTicket/OrderTicket';
 import { ActivityTable } from '../features/orders/ActivityTable';
 import { OpenOrdersTable, TriggersTable } from '../features/orders/OpenOrdersTable';
@@ -72,7 +73,7 @@ function BottomPanel() {
 
 /** Below this width (px) the chart and the book share the space as tabs; from it up, they sit side by side. */
 const SPLIT_MIN_WIDTH = 640;
-type MarketTab = 'chart' | 'book';
+type MarketTab = 'chart' | 'book' | 'trades';
 
 /** Whether `ref`'s element is at least `min` px wide; re-evaluated on resize only. */
 function useWideEnough(ref: RefObject<HTMLElement | null>, min: number): boolean {
@@ -93,8 +94,8 @@ function useWideEnough(ref: RefObject<HTMLElement | null>, min: number): boolean
 
 /**
  * The chart and the order book: side by side when the centre column is wide enough, otherwise as two
- * tabs (the smallest window, or the assistant open beside the view). A book out of sight is unmounted,
- * which stops main following it; the chart stays mounted behind its tab, so coming back is instant.
+ * tabs (the smallest window, or the assistant open beside the view); the trades tape sits under the book,
+ * or under its own tab. A book or tape out of sight is unmounted, which stops main following it; the chart stays mounted behind its tab, so coming back is instant.
  */
 function MarketArea({ market }: { market: MarketView }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -107,8 +108,10 @@ function MarketArea({ market }: { market: MarketView }) {
       {wide ? (
         <>
           <PriceChart market={market} />
+          {/* The book over the trades tape: the two a trader reads together. */}
           <div className="book-panel">
             <OrderBook market={market} />
+            <TradesTape market={market} />
           </div>
         </>
       ) : (
@@ -119,6 +122,7 @@ function MarketArea({ market }: { market: MarketView }) {
           tabs={[
             { id: 'chart', label: 'Chart' },
             { id: 'book', label: 'Order book' },
+            { id: 'trades', label: 'Trades' },
           ]}
           actions={tab === 'book' ? <div ref={setBookTools} className="book-tools" /> : undefined}
         >
@@ -126,6 +130,7 @@ function MarketArea({ market }: { market: MarketView }) {
             <PriceChart market={market} />
           </div>
           {tab === 'book' && <OrderBook market={market} toolbarIn={bookTools} />}
+          {tab === 'trades' && <TradesTape market={market} titled={false} />}
         </Tabs>
       )}
     </div>
