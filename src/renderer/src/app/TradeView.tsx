@@ -18,12 +18,15 @@ import { RiskBanner } from '../features/risk/RiskBanner';
 import { useRiskWarnings } from '../features/risk/riskWarningStore';
 import { Button } from '../ui/Button';
 import { RecentFills } from '../features/history/RecentFills';
+import { TwapPanel } from '../features/twap/TwapPanel';
+import { TwapRestartPrompt } from '../features/twap/TwapRestartPrompt';
+import { useTwaps } from '../features/twap/twapQueries';
 import { AccountSummary } from './AccountSummary';
 import { Panel } from '../ui/Panel';
 import { Tabs } from '../ui/Tabs';
 import { ErrorState, Loading } from '../ui/States';
 
-type BottomTab = 'positions' | 'open' | 'triggers' | 'activity' | 'fills';
+type BottomTab = 'positions' | 'open' | 'triggers' | 'twap' | 'activity' | 'fills';
 
 function Count({ n }: { n: number | undefined }) {
   return n ? <span className="count">{n}</span> : null;
@@ -35,6 +38,8 @@ function BottomPanel() {
   const open = useOpenOrders();
   const triggers = useTriggers();
   const activity = useActivity();
+  const twaps = useTwaps();
+  const activeTwaps = twaps.data?.twaps.filter((t) => t.status === 'running' || t.status === 'paused' || t.status === 'interrupted').length;
   const [closingAll, setClosingAll] = useState(false);
   const openCount = open.data?.orders.reduce((n, o) => n + 1 + o.legs.length, 0);
   const positionCount = positions.data?.positions.length ?? 0;
@@ -48,6 +53,7 @@ function BottomPanel() {
           { id: 'positions', name: 'Positions', label: <>Positions<Count n={positions.data?.positions.length} /></> },
           { id: 'open', name: 'Open orders', label: <>Open orders<Count n={openCount} /></> },
           { id: 'triggers', name: 'Triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
+          { id: 'twap', name: 'TWAP', label: <>TWAP<Count n={activeTwaps} /></> },
           { id: 'activity', name: 'Activity', label: <>Activity<Count n={activity.length} /></> },
           { id: 'fills', name: 'Fills', label: 'Fills' },
         ]}
@@ -63,6 +69,7 @@ function BottomPanel() {
         {tab === 'positions' && <PositionsTable />}
         {tab === 'open' && <OpenOrdersTable />}
         {tab === 'triggers' && <TriggersTable />}
+        {tab === 'twap' && <TwapPanel />}
         {tab === 'activity' && <ActivityTable />}
         {tab === 'fills' && <RecentFills />}
       </Tabs>
@@ -151,6 +158,7 @@ export function TradeView() {
         {market ? <MarketArea market={market} /> : <div className="chart-panel" />}
         <BottomPanel />
       </div>
+      <TwapRestartPrompt />
       <aside className="trade-side" aria-label="Trading">
         <AccountSummary />
         <Panel title="Order ticket">{market ? <OrderTicket key={market.symbol} market={market} /> : <Loading label="Waiting for markets" />}</Panel>

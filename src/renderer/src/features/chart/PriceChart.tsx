@@ -11,7 +11,11 @@ import {
   HistogramSeries,
   LineStyle,
   createChart,
+  createSeriesMarkers,
   type AutoscaleInfo,
+  type ISeriesMarkersPluginApi,
+  type SeriesMarker,
+  type Time,
   type IChartApi,
   type IPriceLine,
   type ISeriesApi,
@@ -28,6 +32,7 @@ import { setUi, useUi } from '../../app/uiStore';
 import { Decimal } from '../../lib/decimal';
 import { roundToStep } from '../../../../shared/decimal/decimal';
 import { liquidationText } from '../risk/liquidation';
+import { useTwaps } from '../twap/twapQueries';
 
 /** A plotted price (a float from the canvas) as decimal text on the market's tick, for the ticket. */
 function pickPrice(price: number, tick: string): void {
@@ -96,6 +101,8 @@ export function PriceChart({ market }: { market: MarketView }) {
   const open = useOpenOrders();
   const triggers = useTriggers();
   const ladder = useUi((s) => s.ladder);
+  const twaps = useTwaps();
+  const markers = useRef<ISeriesMarkersPluginApi<Time> | null>(null);
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
@@ -143,12 +150,14 @@ export function PriceChart({ market }: { market: MarketView }) {
     });
     chart.current = c;
     series.current = s;
+    markers.current = createSeriesMarkers(s, []);
     volume.current = v;
     return () => {
       c.remove();
       chart.current = null;
       series.current = null;
       volume.current = null;
+      markers.current = null;
       lines.current = [];
     };
   }, []);
@@ -229,6 +238,24 @@ export function PriceChart({ market }: { market: MarketView }) {
     }
     return out;
   }, [positions.data, open.data, triggers.data, market, ladder]);
+
+  // TWAP fills on this market: a marker at each fill's price, on its candle (the interval's bucket).
+  useEffect(() => {
+    const m = markers.current;
+    if (!m) return;
+    const span = INTERVAL_MS[interval] ?? 60_000;
+    const out: SeriesMarker<Time>[] = [];
+    for (const t of twaps.data?.twaps ?? []) {
+      if (t.market !== market.symbol) continue;
+      for (const slice of t.slices) {
+        for (const f of slice.fills) {
+          out.push({ time: (Math.floor(f.time / span) * span) / 1000 as UTCTimestamp, position: 'atPriceMiddle', price: plotNumber(f.price), shape: 'circle', color: t.side === 'BUY' ? COLORS.up : COLORS.down, size: 0.6, id: `${t.id}-${slice.index}-${f.time}` });
+        }
+      }
+    }
+    out.sort((a, b) => (a.time as number) - (b.time as number));
+    m.setMarkers(out);
+  }, [twaps.data, market.symbol, interval, candles.data]);
 
   useEffect(() => {
     const s = series.current;

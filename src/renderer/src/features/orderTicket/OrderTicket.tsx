@@ -5,7 +5,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { MarketView, OrderPreview, PlaceOrdersResult } from '../../../../shared/ipc';
+import type { MarketView, OrderPreview, PlaceOrdersResult, TwapPreview } from '../../../../shared/ipc';
 import { useUi } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
 import { useBalance, usePositions, useSettings } from '../../ipc/queries';
@@ -18,6 +18,9 @@ import { ErrorLine } from '../../ui/States';
 import { useLiveMark } from '../markets/live';
 import { OrderPreviewDialog, usePlaceOrder } from './OrderPreviewDialog';
 import { ScaleSection } from './ScaleSection';
+import { TwapReviewDialog } from '../twap/TwapReviewDialog';
+import { TwapSection } from '../twap/TwapSection';
+import { checkTwap, initialTwap, twapRequest, type TwapFields } from '../twap/twapTicket';
 import { checkScale, initialScale, scaleIntent, type ScaleFields } from './scaleTicket';
 import { liquidationText } from '../risk/liquidation';
 import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketPositionAfter, type TicketState, type Tpsl } from './ticketModel';
@@ -47,6 +50,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const [t, setT] = useState<TicketState>(() => initialTicket(defaultLeverage));
   const [preview, setPreview] = useState<OrderPreview | null>(null);
   const [scale, setScale] = useState<ScaleFields>(initialScale);
+  const [twap, setTwap] = useState<TwapFields>(initialTwap);
+  const [twapPreview, setTwapPreview] = useState<TwapPreview | null>(null);
   const sizeRef = useRef<HTMLInputElement>(null);
   const focus = useUi((s) => s.ticketFocus);
   const picked = useUi((s) => s.pickedPrice);
@@ -92,6 +97,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
     () => checkScale(scale, market, { side: t.side, leverage: t.leverage, reduceOnly: t.reduceOnly, postOnly: t.tif === 'ALO', mark, positions: positionList ?? [] }),
     [scale, market, t.side, t.leverage, t.reduceOnly, t.tif, mark, positionList],
   );
+  const isTwap = t.type === 'TWAP';
+  const twapCheck = useMemo(() => checkTwap(twap, t.size, market, mark), [twap, t.size, market, mark]);
   const confirm = settings.data?.confirm_orders ?? true;
   // Placed in full: clear what would repeat the order (size, TP/SL) so a second click cannot duplicate it.
   const onPlaced = (r: PlaceOrdersResult) => {
@@ -112,13 +119,19 @@ export function OrderTicket({ market }: { market: MarketView }) {
     },
   });
 
+  const twapPreviewMutation = useMutation({
+    mutationFn: () => unwrap(perps().twap.preview(twapRequest(twap, { market, side: t.side, size: t.size, leverage: t.leverage, reduceOnly: t.reduceOnly, slippageBps: slippage }))),
+    // A TWAP always opens its review: it keeps sending orders for minutes or hours after this click.
+    onSuccess: (p) => setTwapPreview(p),
+  });
+
   const refPrice = check.reference ?? dec(mark);
   const max = maxSize(balance.data?.free_balance, t.leverage, refPrice, market);
   const isTrigger = t.type === 'TRIGGER';
   const buy = t.side === 'BUY';
-  const showBracket = !isTrigger && !isScale && !t.reduceOnly;
-  const submitLabel = `${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}${isScale && scaleCheck.rungs ? ` · ${scaleCheck.rungs.length} legs` : ''}`;
-  const ready = isScale ? scaleCheck.ok : check.ok;
+  const showBracket = !isTrigger && !isScale && !isTwap && !t.reduceOnly;
+  const submitLabel = `${isTwap ? 'TWAP ' : ''}${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}${isScale && scaleCheck.rungs ? ` · ${scaleCheck.rungs.length} legs` : ''}`;
+  const ready = isScale ? scaleCheck.ok : isTwap ? twapCheck.ok : check.ok;
 
   return (
     <form
@@ -126,7 +139,9 @@ export function OrderTicket({ market }: { market: MarketView }) {
       aria-label="Order ticket"
       onSubmit={(e) => {
         e.preventDefault();
-        if (ready) previewMutation.mutate();
+        if (!ready) return;
+        if (isTwap) twapPreviewMutation.mutate();
+        else previewMutation.mutate();
       }}
     >
       <Segmented<Side>
@@ -204,6 +219,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
           hint={`Tick ${market.tick_size}`}
         />
       )}
+      {isTwap && <TwapSection market={market} fields={twap} check={twapCheck} onChange={(patch) => setTwap((prev) => ({ ...prev, ...patch }))} />}
       {t.type === 'MARKET' && (
         <p className="ticket-note">
           Fills now near the mark <span className="num strong">{fmt(mark, { places })}</span>, at worst{' '}
@@ -219,12 +235,12 @@ export function OrderTicket({ market }: { market: MarketView }) {
       {!(isTrigger && t.closeWhole) && !isScale && (
         <TextField
           ref={sizeRef}
-          label={`Size (${market.symbol})`}
+          label={isTwap ? `Total size (${market.symbol})` : `Size (${market.symbol})`}
           inputMode="decimal"
           value={t.size}
           onChange={(e) => set({ size: e.target.value })}
           suffix={market.symbol}
-          error={t.size ? check.errors.size : undefined}
+          error={t.size ? (isTwap ? twapCheck.errors.size : check.errors.size) : undefined}
           hint={check.notional ? `≈ ${fmtUsd(check.notional)}` : `Step ${market.sz_decimals === 0 ? '1' : '0.' + '0'.repeat(market.sz_decimals - 1) + '1'}`}
         />
       )}
@@ -305,6 +321,13 @@ export function OrderTicket({ market }: { market: MarketView }) {
             <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
             {market.min_order_value && <KV k="Min order value (each leg)">{fmtUsd(market.min_order_value)}</KV>}
           </KVList>
+        ) : isTwap ? (
+          <KVList label="Order estimate">
+            <KV k="Notional (at the mark)">{fmtUsd(dec(t.size) && dec(mark) ? dec(t.size)!.mul(dec(mark)!) : null)}</KV>
+            <KV k="Slices">{twapCheck.intervalS !== null ? `${twap.slices} × ~${fmt(twapCheck.sliceSize?.toDecimalPlaces(market.sz_decimals) ?? null)}` : '—'}</KV>
+            <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
+            {market.min_order_value && <KV k="Min order value (each slice)">{fmtUsd(market.min_order_value)}</KV>}
+          </KVList>
         ) : (
         <KVList label="Order estimate">
           <KV k="Notional">{fmtUsd(check.notional)}</KV>
@@ -316,22 +339,24 @@ export function OrderTicket({ market }: { market: MarketView }) {
         </KVList>
         )}
       </div>
-      {!isScale && check.guards.map((g) => (
+      {!isScale && !isTwap && check.guards.map((g) => (
         <p key={g.code} className="notice notice-warn ticket-guard" role="status">
           <code className="err-code">{g.code}</code> {g.message}
         </p>
       ))}
       {/* Sticks to the bottom of the trading column: the submit button is in view however small the window. */}
       <div className="ticket-submit">
-        {!isScale && check.errors.form && <p className="error-line">{check.errors.form}</p>}
+        {!isScale && !isTwap && check.errors.form && <p className="error-line">{check.errors.form}</p>}
         {previewMutation.error && <ErrorLine error={previewMutation.error} />}
+        {isTwap && twapPreviewMutation.error && <ErrorLine error={twapPreviewMutation.error} />}
         {direct.error && <ErrorLine error={direct.error} />}
         {!market.is_active && <p className="notice notice-warn">This market is not active.</p>}
-        <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" disabled={!ready || !market.is_active} busy={previewMutation.isPending || direct.isPending}>
+        <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" disabled={!ready || !market.is_active} busy={previewMutation.isPending || direct.isPending || twapPreviewMutation.isPending}>
           {submitLabel}
         </Button>
       </div>
       {/* Keyed by preview: each preview starts with a fresh placement state. */}
+      <TwapReviewDialog key={twapPreview?.preview_id ?? 'no-twap'} preview={twapPreview} onClose={() => setTwapPreview(null)} onStarted={() => set({ size: '' })} />
       <OrderPreviewDialog key={preview?.preview_id ?? 'none'} preview={preview} onClose={() => setPreview(null)} onPlaced={onPlaced} />
     </form>
   );
