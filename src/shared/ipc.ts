@@ -67,12 +67,15 @@ import {
   WatchingTradesSchema,
   WatchTradesRequestSchema,
 } from './ipcTwap.js';
+import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
 export type { ChannelName, EventName, StreamEventName, PromptEventName } from './ipcChannels.js';
 export * from './ipcCompanion.js';
 export * from './ipcRisk.js';
 export * from './ipcTwap.js';
+export * from './ipcHotkeys.js';
+export * from './tradeHotkeys.js';
 
 // ---- errors and results -------------------------------------------------------------------------------
 
@@ -1081,6 +1084,8 @@ export const IPC_CHANNELS = {
   'twap:resume': { request: TwapIdRequestSchema, response: TwapViewSchema },
   'twap:cancel': { request: TwapIdRequestSchema, response: TwapViewSchema },
   'twap:stop': { request: TwapIdRequestSchema, response: TwapViewSchema },
+  'settings:getHotkeys': { request: empty, response: TradeHotkeysSchema },
+  'settings:setHotkeys': { request: TradeHotkeysPatchSchema, response: TradeHotkeysSchema },
 } as const satisfies { [C in ChannelName]: ChannelDef };
 
 export type IpcChannel = ChannelName;

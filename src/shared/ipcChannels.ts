@@ -125,6 +125,9 @@ export const CHANNEL_NAMES = [
   'twap:resume',
   'twap:cancel',
   'twap:stop',
+  // trade hotkeys (advanced execution): off until enabled; conflicts refused
+  'settings:getHotkeys',
+  'settings:setHotkeys',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
