@@ -20,6 +20,7 @@ import { Button } from '../ui/Button';
 import { RecentFills } from '../features/history/RecentFills';
 import { TwapPanel } from '../features/twap/TwapPanel';
 import { TwapRestartPrompt } from '../features/twap/TwapRestartPrompt';
+import { TradeHotkeysHost } from '../features/hotkeys/TradeHotkeysHost';
 import { useTwaps } from '../features/twap/twapQueries';
 import { AccountSummary } from './AccountSummary';
 import { Panel } from '../ui/Panel';
@@ -159,6 +160,7 @@ export function TradeView() {
         <BottomPanel />
       </div>
       <TwapRestartPrompt />
+      <TradeHotkeysHost />
       <aside className="trade-side" aria-label="Trading">
         <AccountSummary />
         <Panel title="Order ticket">{market ? <OrderTicket key={market.symbol} market={market} /> : <Loading label="Waiting for markets" />}</Panel>

@@ -31,6 +31,8 @@ export interface UiState {
   rpcFocus: { chain: string; seq: number } | null;
   /** The Scale ticket's ladder as it would be sent, drawn on that market's chart (null: none). */
   ladder: { market: string; rungs: { price: string; size: string }[] } | null;
+  /** What the order ticket holds now (its market, size, leverage): the trade hotkeys' market orders use it. */
+  ticketDraft: { market: string; size: string; leverage: number } | null;
 }
 
 let state: UiState = {
@@ -44,6 +46,7 @@ let state: UiState = {
   assistantOpen: false,
   rpcFocus: null,
   ladder: null,
+  ticketDraft: null,
 };
 const subs = new Set<() => void>();
 

@@ -6,7 +6,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { MarketView, OrderPreview, PlaceOrdersResult, TwapPreview } from '../../../../shared/ipc';
-import { useUi } from '../../app/uiStore';
+import { setUi, useUi } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
 import { useBalance, usePositions, useSettings } from '../../ipc/queries';
 import { dec, fmt, fmtPct, fmtUsd, placesOfStep } from '../../lib/decimal';
@@ -70,6 +70,11 @@ export function OrderTicket({ market }: { market: MarketView }) {
   useEffect(() => {
     if (settings.data) setT((prev) => ({ ...prev, leverage: Math.min(settings.data.default_leverage, market.max_leverage) }));
   }, [settings.data, market.max_leverage]);
+  // The trade hotkeys buy and sell at market with this size and leverage.
+  useEffect(() => {
+    setUi({ ticketDraft: { market: market.symbol, size: t.size, leverage: t.leverage } });
+  }, [market.symbol, t.size, t.leverage]);
+  useEffect(() => () => setUi({ ticketDraft: null }), []);
   // B / S shortcuts.
   useEffect(() => {
     if (focus.seq === 0) return;
