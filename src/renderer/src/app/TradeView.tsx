@@ -21,6 +21,7 @@ import { RecentFills } from '../features/history/RecentFills';
 import { TwapPanel } from '../features/twap/TwapPanel';
 import { TwapRestartPrompt } from '../features/twap/TwapRestartPrompt';
 import { TradeHotkeysHost } from '../features/hotkeys/TradeHotkeysHost';
+import { ChartActionDialogs } from '../features/chart/ChartActionDialogs';
 import { useTwaps } from '../features/twap/twapQueries';
 import { AccountSummary } from './AccountSummary';
 import { Panel } from '../ui/Panel';
@@ -161,6 +162,7 @@ export function TradeView() {
       </div>
       <TwapRestartPrompt />
       <TradeHotkeysHost />
+      <ChartActionDialogs />
       <aside className="trade-side" aria-label="Trading">
         <AccountSummary />
         <Panel title="Order ticket">{market ? <OrderTicket key={market.symbol} market={market} /> : <Loading label="Waiting for markets" />}</Panel>

@@ -4,6 +4,7 @@
  * components that read a slice re-render.
  */
 import type { BookGrouping } from '../features/orderBook/bookModel';
+import type { ChartAction } from '../features/chart/ChartActionDialogs';
 import { useSyncExternalStore } from 'react';
 
 export type View = 'trade' | 'history' | 'withdraw' | 'bridge' | 'swap' | 'points' | 'keys' | 'settings';
@@ -33,6 +34,9 @@ export interface UiState {
   ladder: { market: string; rungs: { price: string; size: string }[] } | null;
   /** What the order ticket holds now (its market, size, leverage): the trade hotkeys' market orders use it. */
   ticketDraft: { market: string; size: string; leverage: number } | null;
+  /** A chart action waiting for its review (ChartActionDialogs), and the line held where it was dropped meanwhile. */
+  chartAction: ChartAction | null;
+  chartHeld: { key: string; price: string } | null;
 }
 
 let state: UiState = {
@@ -47,6 +51,8 @@ let state: UiState = {
   rpcFocus: null,
   ladder: null,
   ticketDraft: null,
+  chartAction: null,
+  chartHeld: null,
 };
 const subs = new Set<() => void>();
 

@@ -22,7 +22,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { CandleView, IpcRequest, MarketView } from '../../../../shared/ipc';
+import type { CandleView, IpcRequest, ListedOrderView, MarketView, PositionView } from '../../../../shared/ipc';
 import { useCandles, useOpenOrders, usePositions, useTriggers } from '../../ipc/queries';
 import { dec, fmt, placesOfStep, plotNumber } from '../../lib/decimal';
 import { Segmented } from '../../ui/Segmented';
@@ -33,6 +33,8 @@ import { Decimal } from '../../lib/decimal';
 import { roundToStep } from '../../../../shared/decimal/decimal';
 import { liquidationText } from '../risk/liquidation';
 import { useTwaps } from '../twap/twapQueries';
+import { useLiveMark } from '../markets/live';
+import { ChartTrading, type TradableLine } from './ChartTrading';
 
 /** A plotted price (a float from the canvas) as decimal text on the market's tick, for the ticket. */
 function pickPrice(price: number, tick: string): void {
@@ -92,6 +94,10 @@ export interface ChartLine {
   text?: string;
   /** Left out of the price scale's range (drawn only when the candles' range reaches it). */
   offScale?: boolean;
+  /** The order the line is (drag to modify, × to cancel: ChartTrading). */
+  order?: ListedOrderView & { legs?: readonly ListedOrderView[] };
+  /** The position whose entry the line is (drag away for a TP or SL). */
+  position?: PositionView;
 }
 
 export function PriceChart({ market }: { market: MarketView }) {
@@ -107,7 +113,9 @@ export function PriceChart({ market }: { market: MarketView }) {
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const volume = useRef<ISeriesApi<'Histogram'> | null>(null);
-  const lines = useRef<IPriceLine[]>([]);
+  const lines = useRef(new Map<string, IPriceLine>());
+  const [ready, setReady] = useState<{ chart: IChartApi; series: ISeriesApi<'Candlestick'> } | null>(null);
+  const mark = useLiveMark(market);
   const last = useRef<Bar | null>(null);
   const [legend, setLegend] = useState<Bar | null>(null);
   const places = placesOfStep(market.tick_size);
@@ -151,6 +159,7 @@ export function PriceChart({ market }: { market: MarketView }) {
     chart.current = c;
     series.current = s;
     markers.current = createSeriesMarkers(s, []);
+    setReady({ chart: c, series: s });
     volume.current = v;
     return () => {
       c.remove();
@@ -158,7 +167,8 @@ export function PriceChart({ market }: { market: MarketView }) {
       series.current = null;
       volume.current = null;
       markers.current = null;
-      lines.current = [];
+      lines.current = new Map();
+      setReady(null);
     };
   }, []);
 
@@ -204,7 +214,7 @@ export function PriceChart({ market }: { market: MarketView }) {
   const overlay = useMemo<ChartLine[]>(() => {
     const out: ChartLine[] = [];
     const pos = positions.data?.positions.find((p) => p.market === market.symbol);
-    if (pos) out.push({ key: 'entry', price: pos.entry_price, title: `Entry ${pos.side === 'LONG' ? 'long' : 'short'}`, color: COLORS.entry, style: LineStyle.Solid });
+    if (pos) out.push({ key: 'entry', price: pos.entry_price, title: `Entry ${pos.side === 'LONG' ? 'long' : 'short'}`, color: COLORS.entry, style: LineStyle.Solid, position: pos });
     if (pos?.liquidation_price) {
       const distance = dec(pos.liquidation_distance);
       out.push({
@@ -220,17 +230,17 @@ export function PriceChart({ market }: { market: MarketView }) {
     for (const o of open.data?.orders ?? []) {
       if (o.market !== market.symbol) continue;
       if (o.order_type === 'TRIGGER' && o.trigger_price) {
-        out.push({ key: o.order_id, price: o.trigger_price, title: `${(o.tpsl ?? 'trg').toUpperCase()}${o.pending_parent ? ' (waiting)' : ''}`, color: o.pending_parent ? COLORS.pending : o.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed });
+        out.push({ key: o.order_id, price: o.trigger_price, title: `${(o.tpsl ?? 'trg').toUpperCase()}${o.pending_parent ? ' (waiting)' : ''}`, color: o.pending_parent ? COLORS.pending : o.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed, order: o });
       } else {
-        out.push({ key: o.order_id, price: o.limit_price, title: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.size}`, color: o.side === 'buy' ? COLORS.up : COLORS.down, style: LineStyle.Solid });
+        out.push({ key: o.order_id, price: o.limit_price, title: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.size}`, color: o.side === 'buy' ? COLORS.up : COLORS.down, style: LineStyle.Solid, order: o });
       }
       for (const leg of o.legs) {
-        if (leg.trigger_price) out.push({ key: leg.order_id, price: leg.trigger_price, title: `${(leg.tpsl ?? '').toUpperCase()} (waiting for entry)`, color: COLORS.pending, style: LineStyle.Dotted });
+        if (leg.trigger_price) out.push({ key: leg.order_id, price: leg.trigger_price, title: `${(leg.tpsl ?? '').toUpperCase()} (waiting for entry)`, color: COLORS.pending, style: LineStyle.Dotted, order: leg });
       }
     }
     for (const t of triggers.data?.triggers ?? []) {
       if (t.market !== market.symbol || !t.trigger_price || out.some((l) => l.key === t.order_id)) continue;
-      out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed });
+      out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed, order: t });
     }
     // The Scale ticket's ladder while it is being filled in: what the batch would rest, before it is sent.
     if (ladder && ladder.market === market.symbol) {
@@ -260,8 +270,8 @@ export function PriceChart({ market }: { market: MarketView }) {
   useEffect(() => {
     const s = series.current;
     if (!s) return;
-    for (const l of lines.current) s.removePriceLine(l);
-    lines.current = overlay.map((l) => s.createPriceLine({ price: plotNumber(l.price), color: l.color, lineStyle: l.style, lineWidth: 1, axisLabelVisible: true, title: l.title }));
+    for (const l of lines.current.values()) s.removePriceLine(l);
+    lines.current = new Map(overlay.map((l) => [l.key, s.createPriceLine({ price: plotNumber(l.price), color: l.color, lineStyle: l.style, lineWidth: 1, axisLabelVisible: true, title: l.title })]));
     // Keep every line on screen: the price scale spans the candles and the order/position levels.
     const levels = overlay
       .filter((l) => !l.offScale)
@@ -297,6 +307,16 @@ export function PriceChart({ market }: { market: MarketView }) {
           </div>
         )}
         <div ref={host} className="chart-canvas" />
+        {ready && (
+          <ChartTrading
+            chart={ready.chart}
+            series={ready.series}
+            priceLines={lines}
+            lines={overlay.filter((l): l is ChartLine & TradableLine => l.order !== undefined || l.position !== undefined)}
+            market={market}
+            mark={mark}
+          />
+        )}
         {candles.isPending && (
           <div className="chart-overlay">
             <Loading label="Loading candles" />
