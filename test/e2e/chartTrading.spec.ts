@@ -18,7 +18,10 @@ test.afterEach(async () => {
 
 /** Drags `grip` vertically by `dy` px (to `toY` when given) with the mouse, in steps as a hand would. */
 async function dragBy(page: Page, grip: Locator, dy: number, toY?: number): Promise<void> {
-  const box = (await grip.boundingBox())!;
+  // The grips follow their lines frame by frame (and are rebuilt when the window size changes the layout).
+  await expect(grip).toBeVisible();
+  const box = await grip.boundingBox();
+  if (!box) throw new Error('the grip has no box');
   const x = box.x + box.width / 2;
   const y = box.y + box.height / 2;
   await page.mouse.move(x, y);

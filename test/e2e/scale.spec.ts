@@ -60,6 +60,8 @@ test('a scale ladder: previewed in the ticket and on the chart, reviewed leg by 
     return page.getByRole('tab', { name: /Open orders/ }).textContent();
   }, { timeout: 15_000 }).toBe('Open orders5');
   const open = await app.call('orders:listOpen', {});
-  expect(open.orders.filter((o) => o.market === 'ETH' && o.order_type === 'LIMIT').map((o) => o.limit_price).sort()).toEqual(cells.map((c) => c[1]!.replace(/,/g, '')).sort());
+  // By value: the ticket shows prices at the tick's places ("3,289.0"), the service answers canonical decimals ("3289").
+  const byValue = (xs: string[]) => xs.map(Number).sort((a, b) => a - b);
+  expect(byValue(open.orders.filter((o) => o.market === 'ETH' && o.order_type === 'LIMIT').map((o) => o.limit_price))).toEqual(byValue(cells.map((c) => c[1]!.replace(/,/g, ''))));
   expect(pageErrors).toEqual([]);
 });
