@@ -50,9 +50,17 @@ export interface TwapClock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** The service clock of a context (its ServerClock) and the context's sleep. */
+/**
+ * The service clock of a context (its ServerClock) and the context's sleep, never running backwards: a
+ * re-measured offset can move the service clock back by a few ms, and a slice's sent_at, read after its
+ * due time was reached, must not come out before it.
+ */
 export function serviceTwapClock(ctx: Pick<TradingContext, 'clock' | 'sleep'>): TwapClock {
-  return { now: () => ctx.clock.now(), sleep: (ms, signal) => ctx.sleep(ms, signal) };
+  let latest = 0;
+  return {
+    now: async () => (latest = Math.max(latest, await ctx.clock.now())),
+    sleep: (ms, signal) => ctx.sleep(ms, signal),
+  };
 }
 
 export interface TwapRunnerOptions {
