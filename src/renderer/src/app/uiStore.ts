@@ -4,6 +4,7 @@
  * components that read a slice re-render.
  */
 import type { BookGrouping } from '../features/orderBook/bookModel';
+import type { ChartAction } from '../features/chart/ChartActionDialogs';
 import { useSyncExternalStore } from 'react';
 
 export type View = 'trade' | 'history' | 'withdraw' | 'bridge' | 'swap' | 'points' | 'keys' | 'settings';
@@ -29,6 +30,13 @@ export interface UiState {
   assistantOpen: boolean;
   /** A view asked Settings to edit one chain's JSON-RPC URL (bumped each time, so a repeat still scrolls). */
   rpcFocus: { chain: string; seq: number } | null;
+  /** The Scale ticket's ladder as it would be sent, drawn on that market's chart (null: none). */
+  ladder: { market: string; rungs: { price: string; size: string }[] } | null;
+  /** What the order ticket holds now (its market, size, leverage): the trade hotkeys' market orders use it. */
+  ticketDraft: { market: string; size: string; leverage: number } | null;
+  /** A chart action waiting for its review (ChartActionDialogs), and the line held where it was dropped meanwhile. */
+  chartAction: ChartAction | null;
+  chartHeld: { key: string; price: string } | null;
 }
 
 let state: UiState = {
@@ -41,6 +49,10 @@ let state: UiState = {
   bookGrouping: null,
   assistantOpen: false,
   rpcFocus: null,
+  ladder: null,
+  ticketDraft: null,
+  chartAction: null,
+  chartHeld: null,
 };
 const subs = new Set<() => void>();
 

@@ -11,23 +11,30 @@ import {
   HistogramSeries,
   LineStyle,
   createChart,
+  createSeriesMarkers,
   type AutoscaleInfo,
+  type ISeriesMarkersPluginApi,
+  type SeriesMarker,
+  type Time,
   type IChartApi,
   type IPriceLine,
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { CandleView, IpcRequest, MarketView } from '../../../../shared/ipc';
+import type { CandleView, IpcRequest, ListedOrderView, MarketView, PositionView } from '../../../../shared/ipc';
 import { useCandles, useOpenOrders, usePositions, useTriggers } from '../../ipc/queries';
 import { dec, fmt, placesOfStep, plotNumber } from '../../lib/decimal';
 import { Segmented } from '../../ui/Segmented';
 import { ErrorState, Loading } from '../../ui/States';
 import { getMark, onMarkFrame } from '../markets/markStore';
-import { setUi } from '../../app/uiStore';
+import { setUi, useUi } from '../../app/uiStore';
 import { Decimal } from '../../lib/decimal';
 import { roundToStep } from '../../../../shared/decimal/decimal';
 import { liquidationText } from '../risk/liquidation';
+import { useTwaps } from '../twap/twapQueries';
+import { useLiveMark } from '../markets/live';
+import { ChartTrading, type TradableLine } from './ChartTrading';
 
 /** A plotted price (a float from the canvas) as decimal text on the market's tick, for the ticket. */
 function pickPrice(price: number, tick: string): void {
@@ -46,6 +53,8 @@ const COLORS = {
   tp: '#26d984',
   sl: '#ff5d6f',
   pending: '#f2b93b',
+  /** The Scale ticket's ladder, not yet sent. */
+  ladder: '#b78cff',
   /** The liquidation estimate: the theme's --liq. */
   liq: '#ff9f43',
 };
@@ -85,6 +94,10 @@ export interface ChartLine {
   text?: string;
   /** Left out of the price scale's range (drawn only when the candles' range reaches it). */
   offScale?: boolean;
+  /** The order the line is (drag to modify, × to cancel: ChartTrading). */
+  order?: ListedOrderView & { legs?: readonly ListedOrderView[] };
+  /** The position whose entry the line is (drag away for a TP or SL). */
+  position?: PositionView;
 }
 
 export function PriceChart({ market }: { market: MarketView }) {
@@ -93,11 +106,16 @@ export function PriceChart({ market }: { market: MarketView }) {
   const positions = usePositions();
   const open = useOpenOrders();
   const triggers = useTriggers();
+  const ladder = useUi((s) => s.ladder);
+  const twaps = useTwaps();
+  const markers = useRef<ISeriesMarkersPluginApi<Time> | null>(null);
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const volume = useRef<ISeriesApi<'Histogram'> | null>(null);
-  const lines = useRef<IPriceLine[]>([]);
+  const lines = useRef(new Map<string, IPriceLine>());
+  const [ready, setReady] = useState<{ chart: IChartApi; series: ISeriesApi<'Candlestick'> } | null>(null);
+  const mark = useLiveMark(market);
   const last = useRef<Bar | null>(null);
   const [legend, setLegend] = useState<Bar | null>(null);
   const places = placesOfStep(market.tick_size);
@@ -140,13 +158,17 @@ export function PriceChart({ market }: { market: MarketView }) {
     });
     chart.current = c;
     series.current = s;
+    markers.current = createSeriesMarkers(s, []);
+    setReady({ chart: c, series: s });
     volume.current = v;
     return () => {
       c.remove();
       chart.current = null;
       series.current = null;
       volume.current = null;
-      lines.current = [];
+      markers.current = null;
+      lines.current = new Map();
+      setReady(null);
     };
   }, []);
 
@@ -192,7 +214,7 @@ export function PriceChart({ market }: { market: MarketView }) {
   const overlay = useMemo<ChartLine[]>(() => {
     const out: ChartLine[] = [];
     const pos = positions.data?.positions.find((p) => p.market === market.symbol);
-    if (pos) out.push({ key: 'entry', price: pos.entry_price, title: `Entry ${pos.side === 'LONG' ? 'long' : 'short'}`, color: COLORS.entry, style: LineStyle.Solid });
+    if (pos) out.push({ key: 'entry', price: pos.entry_price, title: `Entry ${pos.side === 'LONG' ? 'long' : 'short'}`, color: COLORS.entry, style: LineStyle.Solid, position: pos });
     if (pos?.liquidation_price) {
       const distance = dec(pos.liquidation_distance);
       out.push({
@@ -208,26 +230,48 @@ export function PriceChart({ market }: { market: MarketView }) {
     for (const o of open.data?.orders ?? []) {
       if (o.market !== market.symbol) continue;
       if (o.order_type === 'TRIGGER' && o.trigger_price) {
-        out.push({ key: o.order_id, price: o.trigger_price, title: `${(o.tpsl ?? 'trg').toUpperCase()}${o.pending_parent ? ' (waiting)' : ''}`, color: o.pending_parent ? COLORS.pending : o.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed });
+        out.push({ key: o.order_id, price: o.trigger_price, title: `${(o.tpsl ?? 'trg').toUpperCase()}${o.pending_parent ? ' (waiting)' : ''}`, color: o.pending_parent ? COLORS.pending : o.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed, order: o });
       } else {
-        out.push({ key: o.order_id, price: o.limit_price, title: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.size}`, color: o.side === 'buy' ? COLORS.up : COLORS.down, style: LineStyle.Solid });
+        out.push({ key: o.order_id, price: o.limit_price, title: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.size}`, color: o.side === 'buy' ? COLORS.up : COLORS.down, style: LineStyle.Solid, order: o });
       }
       for (const leg of o.legs) {
-        if (leg.trigger_price) out.push({ key: leg.order_id, price: leg.trigger_price, title: `${(leg.tpsl ?? '').toUpperCase()} (waiting for entry)`, color: COLORS.pending, style: LineStyle.Dotted });
+        if (leg.trigger_price) out.push({ key: leg.order_id, price: leg.trigger_price, title: `${(leg.tpsl ?? '').toUpperCase()} (waiting for entry)`, color: COLORS.pending, style: LineStyle.Dotted, order: leg });
       }
     }
     for (const t of triggers.data?.triggers ?? []) {
       if (t.market !== market.symbol || !t.trigger_price || out.some((l) => l.key === t.order_id)) continue;
-      out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed });
+      out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed, order: t });
+    }
+    // The Scale ticket's ladder while it is being filled in: what the batch would rest, before it is sent.
+    if (ladder && ladder.market === market.symbol) {
+      ladder.rungs.forEach((r, i) => out.push({ key: `ladder-${i}`, price: r.price, title: `Scale ${i + 1}/${ladder.rungs.length} · ${r.size}`, color: COLORS.ladder, style: LineStyle.Dotted }));
     }
     return out;
-  }, [positions.data, open.data, triggers.data, market]);
+  }, [positions.data, open.data, triggers.data, market, ladder]);
+
+  // TWAP fills on this market: a marker at each fill's price, on its candle (the interval's bucket).
+  useEffect(() => {
+    const m = markers.current;
+    if (!m) return;
+    const span = INTERVAL_MS[interval] ?? 60_000;
+    const out: SeriesMarker<Time>[] = [];
+    for (const t of twaps.data?.twaps ?? []) {
+      if (t.market !== market.symbol) continue;
+      for (const slice of t.slices) {
+        for (const f of slice.fills) {
+          out.push({ time: (Math.floor(f.time / span) * span) / 1000 as UTCTimestamp, position: 'atPriceMiddle', price: plotNumber(f.price), shape: 'circle', color: t.side === 'BUY' ? COLORS.up : COLORS.down, size: 0.6, id: `${t.id}-${slice.index}-${f.time}` });
+        }
+      }
+    }
+    out.sort((a, b) => (a.time as number) - (b.time as number));
+    m.setMarkers(out);
+  }, [twaps.data, market.symbol, interval, candles.data]);
 
   useEffect(() => {
     const s = series.current;
     if (!s) return;
-    for (const l of lines.current) s.removePriceLine(l);
-    lines.current = overlay.map((l) => s.createPriceLine({ price: plotNumber(l.price), color: l.color, lineStyle: l.style, lineWidth: 1, axisLabelVisible: true, title: l.title }));
+    for (const l of lines.current.values()) s.removePriceLine(l);
+    lines.current = new Map(overlay.map((l) => [l.key, s.createPriceLine({ price: plotNumber(l.price), color: l.color, lineStyle: l.style, lineWidth: 1, axisLabelVisible: true, title: l.title })]));
     // Keep every line on screen: the price scale spans the candles and the order/position levels.
     const levels = overlay
       .filter((l) => !l.offScale)
@@ -247,7 +291,10 @@ export function PriceChart({ market }: { market: MarketView }) {
       <div className="chart-bar">
         <Segmented<Interval> label="Candle interval" size="sm" value={interval} onChange={setInterval} options={INTERVALS.map((i) => ({ value: i, label: i }))} />
         <span className="chart-lines faint" aria-label="Chart lines">
-          {overlay.length > 0 ? overlay.map((l) => `${l.title} ${l.text ?? fmt(l.price, { places })}`).join(' · ') : ''}
+          {[
+            ...overlay.filter((l) => !l.key.startsWith('ladder-')).map((l) => `${l.title} ${l.text ?? fmt(l.price, { places })}`),
+            ...(ladder && ladder.market === market.symbol ? [`Scale ladder ${ladder.rungs.length} legs ${fmt(ladder.rungs[0]?.price, { places })}–${fmt(ladder.rungs.at(-1)?.price, { places })}`] : []),
+          ].join(' · ')}
         </span>
       </div>
       <div className="chart-wrap">
@@ -260,6 +307,16 @@ export function PriceChart({ market }: { market: MarketView }) {
           </div>
         )}
         <div ref={host} className="chart-canvas" />
+        {ready && (
+          <ChartTrading
+            chart={ready.chart}
+            series={ready.series}
+            priceLines={lines}
+            lines={overlay.filter((l): l is ChartLine & TradableLine => l.order !== undefined || l.position !== undefined)}
+            market={market}
+            mark={mark}
+          />
+        )}
         {candles.isPending && (
           <div className="chart-overlay">
             <Loading label="Loading candles" />

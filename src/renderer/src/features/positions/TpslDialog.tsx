@@ -129,11 +129,12 @@ function Outcome({ result, places }: { result: PositionTpslResult; places: numbe
   );
 }
 
-export function TpslDialog({ position, market, onClose }: { position: PositionView; market: MarketView | undefined; onClose: () => void }) {
+/** `initial`: levels to start from instead of the armed ones (a line dragged on the chart). */
+export function TpslDialog({ position, market, onClose, initial }: { position: PositionView; market: MarketView | undefined; onClose: () => void; initial?: Partial<TpslFields> }) {
   const refresh = useInvalidateTrading();
   const mark = useLiveMark(market) ?? position.mark;
   const places = market ? placesOfStep(market.tick_size) : 2;
-  const [fields, setFields] = useState<TpslFields>(() => initialTpslFields(position));
+  const [fields, setFields] = useState<TpslFields>(() => ({ ...initialTpslFields(position), ...initial }));
   const [preview, setPreview] = useState<PositionTpslPreview | null>(null);
   const review = useMutation({
     mutationFn: (req: IpcRequest<'positions:previewTpsl'>) => unwrap(perps().positions.previewTpsl(req)),
