@@ -8,7 +8,7 @@ import { SeededRandom } from './runtime/random.js';
 import { chainIdsOf, type ChaosSettings, type SimConfig } from './config/schema.js';
 import { MarketTable } from './config/markets.js';
 import { JobQueue, type JobRecord } from './core/jobs.js';
-import { SimStore, type StoreSnapshot } from './state/store.js';
+import { SimStore, type StoreHead, type StoreRecord } from './state/store.js';
 import type { JobPayloads, SimContext, VenuePort } from './context.js';
 import { createTradingApi } from './api.js';
 import { registerOrderJobs } from './orders/progress.js';
@@ -22,8 +22,9 @@ import { registerWithdrawalJobs } from './money/withdrawals.js';
 import { registerMarginJobs } from './money/margin.js';
 import { registerFundingJobs, startFunding } from './funding/funding.js';
 
-export interface EngineSnapshot {
-  store: StoreSnapshot;
+/** The engine's state but the store's per-order records (SimStore.records), which are saved a line each. */
+export interface EngineHead {
+  store: StoreHead;
   jobs: { nextId: number; jobs: JobRecord[] };
   chaos: ChaosSettings;
   random: number;
@@ -54,7 +55,7 @@ export class SimEngine {
       venue,
       jobs: new JobQueue<JobPayloads>(clock),
       random: new SeededRandom(options.seed),
-      store: new SimStore(),
+      store: new SimStore(config.retention),
       chaos: { ...config.chaos },
     };
     const ctx = this.ctx;
@@ -81,22 +82,30 @@ export class SimEngine {
     });
   }
 
-  snapshot(): EngineSnapshot {
+  /** Everything but the store's records (see records()). */
+  head(): EngineHead {
     return {
-      store: this.ctx.store.toJSON(),
+      store: this.ctx.store.head(),
       jobs: this.ctx.jobs.snapshot(),
       chaos: { ...this.ctx.chaos },
       random: this.ctx.random.seedState,
     };
   }
 
-  /** Replaces the state and the schedule with a snapshot's (a deep copy, so the snapshot stays usable). */
-  restore(snapshot: EngineSnapshot): void {
-    const copy = JSON.parse(JSON.stringify(snapshot)) as EngineSnapshot;
-    this.ctx.store = SimStore.fromJSON(copy.store);
-    this.ctx.chaos = { ...this.ctx.config.chaos, ...copy.chaos };
-    this.ctx.random.seedState = copy.random;
-    this.ctx.jobs.restore(copy.jobs);
+  /** The store's per-order records, one at a time (orders, history rows, fills, ...). */
+  records(): Iterable<StoreRecord> {
+    return this.ctx.store.records();
+  }
+
+  /**
+   * Replaces the state and the schedule with saved ones. The head and records come from a state file
+   * (already parsed, so nothing here is shared with the caller's objects but what the store keeps).
+   */
+  restore(head: EngineHead, records: Iterable<StoreRecord>): void {
+    this.ctx.store = SimStore.load(head.store, records, this.ctx.config.retention);
+    this.ctx.chaos = { ...this.ctx.config.chaos, ...head.chaos };
+    this.ctx.random.seedState = head.random;
+    this.ctx.jobs.restore(head.jobs);
   }
 
   stop(): void {

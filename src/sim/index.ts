@@ -19,7 +19,7 @@ import type { SimConfig } from './config/schema.js';
 import { SimEngine } from './engine.js';
 import { chaosBeforeRoute } from './control/chaos.js';
 import { createControlModule } from './control/routes.js';
-import { loadStateFile, saveStateFile, STATE_FILE_VERSION, type SimStateFile } from './state/persistence.js';
+import { loadStateFile, saveStateFile, STATE_FILE_VERSION, type SimStateHead } from './state/persistence.js';
 import { PATHS, startServer, urlsFor, type SimUrls } from './server.js';
 
 export { PATHS, urlsFor, type SimUrls } from './server.js';
@@ -70,7 +70,8 @@ function streams(seed: number): { venue: SeededRandom; companion: SeededRandom; 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const config = loadSimConfig(options.configFile, options.config);
   const seed = options.seed ?? 1;
-  const saved = options.stateFile ? loadStateFile(options.stateFile) : null;
+  const loaded = options.stateFile ? loadStateFile(options.stateFile) : null;
+  const saved = loaded?.head ?? null;
   const manual = options.manualClock ?? false;
   const clock = new SimClock({ manual, start: options.startTime ?? saved?.clock_now ?? Date.now() });
   // A wall clock resumes no earlier than the saved time, so saved jobs and timestamps never run backwards.
@@ -89,24 +90,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   if (saved) {
     venue.restore(saved.venue);
     companions.restore(saved.companion);
-    engine.restore(saved.engine);
+    engine.restore(saved.engine, loaded!.records);
     random.chaos.seedState = saved.chaos_random;
     random.companion.seedState = saved.companion_random;
   }
 
   const save = (): string | null => {
     if (!options.stateFile) return null;
-    const state: SimStateFile = {
+    // The version goes first: it is how a reader tells the line-per-record layout from version 1.
+    const head: SimStateHead = {
       version: STATE_FILE_VERSION,
       saved_at: Date.now(),
       clock_now: clock.now(),
-      engine: engine.snapshot(),
+      engine: engine.head(),
       venue: venue.snapshot(),
       companion: companions.snapshot(),
       chaos_random: random.chaos.seedState,
       companion_random: random.companion.seedState,
     };
-    saveStateFile(options.stateFile, state);
+    saveStateFile(options.stateFile, head, engine.records());
     return options.stateFile;
   };
 

@@ -44,6 +44,17 @@ if (fs.existsSync(simBench)) {
   if (mod.runSimThroughputBench) report(await mod.runSimThroughputBench());
 }
 
+// Performance at scale (issue 17): the app's order path against a bare sign-and-fetch, the simulator
+// after 100,000 orders (reads, state file, heap) and the venue's 24h volume.
+{
+  const { runOrderPathBench } = await import('./orderPathBench.js');
+  report(await runOrderPathBench());
+  const { runSimScaleBench } = await import('./simScaleBench.js');
+  report(await runSimScaleBench());
+  const { runVenueVolumeBench } = await import('./venueVolumeBench.js');
+  report(await runVenueVolumeBench());
+}
+
 // The renderer's benchmark (desktop-app issue): history scaling and a burst of mark updates, in Chromium
 // on the built renderer (`npm run build` first).
 const rendererBench = path.join(here, 'rendererBench.ts');

@@ -120,6 +120,19 @@ export const ChaosSchema = z.strictObject({
 });
 export type ChaosSettings = z.infer<typeof ChaosSchema>;
 
+/**
+ * How much of each account's past the simulator keeps. By default everything: the state file holds all
+ * of it, and memory holds it compactly (history rows reduced to what differs from their order, nonces as
+ * numbers). A number keeps only the newest that many order-history rows, fills and funding payments per
+ * account (each); older ones leave memory and the next state file, and an order whose last history row
+ * left is forgotten (GET /orders/{id} answers 404). Nonces and client order ids are always kept: they
+ * are what refuses a replay.
+ */
+export const RetentionSchema = z.strictObject({
+  rows_per_account: z.number().int().min(100).nullable(),
+});
+export type Retention = z.infer<typeof RetentionSchema>;
+
 export const ENVIRONMENTS = ['Testnet', 'Mainnet'] as const;
 
 export const SimConfigSchema = z
@@ -136,6 +149,7 @@ export const SimConfigSchema = z
     keys: z.strictObject({ max_lifetime_days: z.number().int().positive() }),
     timings: TimingsSchema,
     chaos: ChaosSchema,
+    retention: RetentionSchema.default({ rows_per_account: null }),
     /** Passed to createCompanions as its config overrides. */
     companion: z.record(z.string(), z.unknown()).optional(),
   })

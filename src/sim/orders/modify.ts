@@ -155,7 +155,7 @@ export function applyModify(ctx: SimContext, old: SimOrder, replacement: SimOrde
   for (const leg of legs) {
     leg.parent_order_id = replacement.order_id;
     leg.bracket_entry_id = replacement.order_id;
-    replacement.bracket_legs.push(leg.order_id);
+    replacement.bracket_legs = [...replacement.bracket_legs, leg.order_id];
   }
   old.bracket_legs = old.bracket_legs.filter((id) => !legs.some((l) => l.order_id === id));
 

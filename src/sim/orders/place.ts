@@ -155,7 +155,7 @@ export function placeOrders(ctx: SimContext, raw: unknown): { results: LegResult
       const leg = orders[k]!;
       leg.bracket_entry_id = e.order_id;
       if (leg.status === 'PENDING_PARENT') leg.parent_order_id = e.order_id;
-      e.bracket_legs.push(leg.order_id);
+      e.bracket_legs = [...e.bracket_legs, leg.order_id];
     }
   }
   for (const order of orders) {

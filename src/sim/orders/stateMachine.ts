@@ -14,7 +14,6 @@
 import { isTerminalOrderStatus, listStatusOfOrder, type OrderStatus } from '../../shared/protocol/index.js';
 import type { SimContext } from '../context.js';
 import type { SimOrder } from '../state/model.js';
-import { listedRow } from './views.js';
 
 const ALLOWED: Record<OrderStatus, readonly OrderStatus[]> = {
   SUBMITTED: ['ACCEPTED', 'REJECTED', 'FAILED', 'CANCELLED', 'PARTIALLY_FILLED_CANCELLED'],
@@ -46,7 +45,7 @@ export function transition(ctx: SimContext, order: SimOrder, to: OrderStatus, re
 /** Writes the order's current state as a history row when its status has a list counterpart. */
 export function recordHistory(ctx: SimContext, order: SimOrder): void {
   const ls = listStatusOfOrder(order.status, order.order_type);
-  if (ls) ctx.store.addHistory(order.wallet, listedRow(order, ls));
+  if (ls) ctx.store.addHistory(order, ls);
 }
 
 /** Terminal status for an order that stops with what it has: partly filled or not at all. */

@@ -12,7 +12,8 @@ import type { SimContext } from '../context.js';
 import type { ListedOrderRow, SimOrder, SimPosition } from '../state/model.js';
 import { listStatusOfOrder } from '../../shared/protocol/index.js';
 import { isArmedTrigger, remaining } from '../orders/model.js';
-import { listedRow, orderRecord } from '../orders/views.js';
+import { entryOf, historyRow, listedRow, orderRecord } from '../orders/views.js';
+import type { LogQuery } from '../state/accountLog.js';
 import { liquidationPrice } from '../positions/ledger.js';
 import { stateOf } from '../positions/positions.js';
 import { depositView } from '../money/deposits.js';
@@ -28,6 +29,12 @@ function visible(ctx: SimContext, order: SimOrder | undefined): boolean {
 
 function newestFirst<T>(rows: readonly T[]): T[] {
   return [...rows].reverse();
+}
+
+/** The page and filters of a wallet-keyed history read, as the account logs take them. */
+function logQuery(query: URLSearchParams, page: { limit: number; offset: number }): LogQuery {
+  const range = timeRange(query);
+  return { market: query.get('market') || null, from: range.from, to: range.to, offset: page.offset, limit: page.limit };
 }
 
 export function getOrder(ctx: SimContext, id: string): Record<string, unknown> {
@@ -114,33 +121,26 @@ export function positionTriggers(ctx: SimContext, query: URLSearchParams): { ord
   return { orders: rows, total: rows.length };
 }
 
+/** Newest first by status change; the store's per-account log makes a page cost what it returns. */
 export function orderHistory(ctx: SimContext, query: URLSearchParams): { orders: ListedOrderRow[]; limit: number; offset: number; total: number } {
   const wallet = walletParam(query);
   const page = strictPage(query, HISTORY_DEFAULT_LIMIT);
-  const range = timeRange(query);
-  const market = query.get('market');
-  const rows = newestFirst(ctx.store.history.get(wallet) ?? []).filter(
-    (r) => visible(ctx, ctx.store.orders.get(r.order_id)) && (!market || r.market === market) && inRange(r.status_at, range),
-  );
-  return { orders: rows.slice(page.offset, page.offset + page.limit), limit: page.limit, offset: page.offset, total: rows.length };
+  const found = ctx.store.historyPage(wallet, logQuery(query, page), ctx.clock.now());
+  return { orders: found.rows.map((row) => historyRow(entryOf(row))), limit: page.limit, offset: page.offset, total: found.total };
 }
 
 export function tradeHistory(ctx: SimContext, query: URLSearchParams): { fills: unknown[]; limit: number; offset: number; total: number } {
   const wallet = walletParam(query);
   const page = strictPage(query, HISTORY_DEFAULT_LIMIT);
-  const range = timeRange(query);
-  const market = query.get('market');
-  const rows = newestFirst(ctx.store.fills.get(wallet) ?? []).filter((f) => (!market || f.market === market) && inRange(f.filled_at, range));
-  return { fills: rows.slice(page.offset, page.offset + page.limit), limit: page.limit, offset: page.offset, total: rows.length };
+  const found = ctx.store.fillsPage(wallet, logQuery(query, page));
+  return { fills: found.rows, limit: page.limit, offset: page.offset, total: found.total };
 }
 
 export function fundingHistory(ctx: SimContext, query: URLSearchParams): { payments: unknown[]; limit: number; offset: number; total: number } {
   const wallet = walletParam(query);
   const page = strictPage(query, HISTORY_DEFAULT_LIMIT);
-  const range = timeRange(query);
-  const market = query.get('market');
-  const rows = newestFirst(ctx.store.funding.get(wallet) ?? []).filter((p) => (!market || p.market === market) && inRange(p.epoch_time, range));
-  return { payments: rows.slice(page.offset, page.offset + page.limit), limit: page.limit, offset: page.offset, total: rows.length };
+  const found = ctx.store.fundingPage(wallet, logQuery(query, page));
+  return { payments: found.rows, limit: page.limit, offset: page.offset, total: found.total };
 }
 
 function loose<T>(rows: T[], query: URLSearchParams): T[] {

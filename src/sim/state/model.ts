@@ -105,6 +105,37 @@ export interface ListedOrderRow {
   avg_fill_price?: string;
 }
 
+/**
+ * One order-history row as the store keeps it: the order it belongs to, plus only what can differ between
+ * that order's rows (orders/views.ts rebuilds the full row when it is read). Market, side, prices, type,
+ * time in force, trigger and times of submission are the order's own and never change, so a row does not
+ * repeat them: history is the bulk of a long run's memory.
+ */
+export interface HistoryEntry {
+  readonly order: SimOrder;
+  readonly status: ListStatus;
+  /**
+   * status_at minus the order's submitted_at. A small integer is held inline, where a Unix-ms time
+   * would be a boxed number of its own on every row.
+   */
+  readonly after: number;
+  readonly size: string;
+  readonly filled_size: string;
+  readonly avg_fill_price: string | null;
+  /** As the row shows it: only on rejected, cancelled and partially_filled_cancelled rows. */
+  readonly reason: string | null;
+  readonly is_modifying: boolean;
+  /** Only on a row written while the order was a bracket leg awaiting its entry. */
+  readonly parent_order_id: string | null;
+}
+
+/**
+ * A row of an account's order history as the store holds it: an entry, or, for the row that ended an
+ * order (its terminal row, when it shows exactly the order as it now is), the terminal order itself:
+ * a terminal order never changes again, so that row needs nothing of its own (most orders' last row).
+ */
+export type HistoryRecord = HistoryEntry | SimOrder;
+
 export interface FillRow {
   tid: number;
   order_id: string;

@@ -103,6 +103,24 @@ export interface Candle {
   n: number;
 }
 
+/**
+ * Running sums are exact: a sliding window adds each bar once and subtracts it once, so the default
+ * 20 significant digits would let rounding drift build up over a long run.
+ */
+const ExactSum = Decimal.clone({ precision: 80 });
+
+/**
+ * The 24h volume window: the closed bars from `first` (inclusive) to `end` (exclusive) are summed, all
+ * starting at or after `since`. The live (newest) bar is added when asked, since it still moves.
+ */
+interface VolumeWindow {
+  since: number;
+  first: number;
+  end: number;
+  base: Decimal;
+  notional: Decimal;
+}
+
 export interface BackfillParams {
   readonly now: number;
   /** Price at `now`; the history walks backwards from it so it ends exactly at the current mark. */
@@ -116,6 +134,9 @@ export interface BackfillParams {
 }
 
 export class BarSeries {
+  /** The 24h figures, kept as bars close (see volumeSince); null until first asked, or after a compaction that touched them. */
+  private window: VolumeWindow | null = null;
+
   private constructor(private bars: Bar[]) {}
 
   /**
@@ -200,14 +221,21 @@ export class BarSeries {
    */
   apply(time: number, px: Decimal, volume: Decimal, notional: Decimal, trades: number): void {
     if (time >= this.last.t + this.last.dur) this.rollTo(time);
-    const bar = this.find(time);
-    if (!bar) throw new RangeError(`time ${time} is older than the kept price history`);
+    const index = this.indexOf(time);
+    if (index < 0) throw new RangeError(`time ${time} is older than the kept price history`);
+    const bar = this.bars[index]!;
     if (px.gt(bar.h)) bar.h = px;
     if (px.lt(bar.l)) bar.l = px;
     if (bar === this.last) bar.c = px;
     bar.v = bar.v.plus(volume);
     bar.ntl = bar.ntl.plus(notional);
     bar.n += trades;
+    // A late trade stamped into a closed bar the window already counted moves the window's sums too.
+    const w = this.window;
+    if (w && index >= w.first && index < w.end) {
+      w.base = w.base.plus(volume);
+      w.notional = w.notional.plus(notional);
+    }
   }
 
   /** Opens flat bars up to the 1m bar containing `time`, then merges and drops bars that aged. */
@@ -232,6 +260,7 @@ export class BarSeries {
 
   /** Merges bars into the widest slot their age allows and drops bars older than the history. */
   compact(now: number): void {
+    const before = this.bars;
     const start = historyStart(now);
     const out: Bar[] = [];
     let i = 0;
@@ -255,6 +284,7 @@ export class BarSeries {
       out.push(mergeBars(bar.t, step, group));
     }
     this.bars = out;
+    this.rebaseWindow(before);
   }
 
   /** Opening price of the bar containing `time`, or the oldest price when `time` is older still. */
@@ -262,17 +292,64 @@ export class BarSeries {
     return (this.find(time) ?? this.bars[0]!).o;
   }
 
-  /** Base and notional volume of bars starting at or after `since`. */
+  /**
+   * Base and notional volume of bars starting at or after `since` (the venue asks for now - 24h, so
+   * `since` only moves forward). Kept incrementally: bars that closed since the last call are added,
+   * bars that left the window are subtracted, and only the live bar is read afresh, so a request costs
+   * the same with a day of one-minute bars behind it as with none. A `since` earlier than the last one
+   * (or a window a compaction merged into) is summed once from scratch.
+   */
   volumeSince(since: number): { base: Decimal; notional: Decimal } {
-    let base = new Decimal(0);
-    let notional = new Decimal(0);
-    for (let i = this.bars.length - 1; i >= 0; i--) {
-      const bar = this.bars[i]!;
-      if (bar.t < since) break;
-      base = base.plus(bar.v);
-      notional = notional.plus(bar.ntl);
+    const closedEnd = this.bars.length - 1;
+    let w = this.window;
+    if (!w || since < w.since) {
+      let first = closedEnd;
+      while (first > 0 && this.bars[first - 1]!.t >= since) first--;
+      w = { since, first, end: first, base: new ExactSum(0), notional: new ExactSum(0) };
+      this.window = w;
     }
-    return { base, notional };
+    for (; w.first < w.end && this.bars[w.first]!.t < since; w.first++) {
+      const bar = this.bars[w.first]!;
+      w.base = w.base.minus(bar.v);
+      w.notional = w.notional.minus(bar.ntl);
+    }
+    for (; w.end < closedEnd; w.end++) {
+      const bar = this.bars[w.end]!;
+      if (bar.t < since) {
+        // Bars are in time order, so the window is empty here: this one closed already out of it.
+        w.first = w.end + 1;
+        continue;
+      }
+      w.base = w.base.plus(bar.v);
+      w.notional = w.notional.plus(bar.ntl);
+    }
+    w.since = since;
+    const live = this.last;
+    if (live.t < since) return { base: new Decimal(w.base), notional: new Decimal(w.notional) };
+    return { base: new Decimal(w.base.plus(live.v)), notional: new Decimal(w.notional.plus(live.ntl)) };
+  }
+
+  /**
+   * After a compaction: the window keeps its sums when the bars it counted are still there unmerged
+   * (the same objects, in the same number); then only their positions moved. Otherwise it is dropped
+   * and summed afresh on the next request (a window older than 25 h, which merging can reach).
+   */
+  private rebaseWindow(before: readonly Bar[]): void {
+    const w = this.window;
+    if (!w) return;
+    if (w.first === w.end) {
+      // Nothing counted: summing afresh costs only the bars closed since.
+      this.window = null;
+      return;
+    }
+    const oldest = before[w.first]!;
+    const first = this.indexOf(oldest.t);
+    const count = w.end - w.first;
+    if (first < 0 || this.bars[first] !== oldest || this.bars[first + count - 1] !== before[w.end - 1]) {
+      this.window = null;
+      return;
+    }
+    this.window = { ...w, first, end: first + count };
   }
 
   /**
@@ -335,6 +412,12 @@ export class BarSeries {
   }
 
   private find(time: number): Bar | undefined {
+    const index = this.indexOf(time);
+    return index < 0 ? undefined : this.bars[index];
+  }
+
+  /** Index of the bar containing `time`, or -1 outside the history. */
+  private indexOf(time: number): number {
     let lo = 0;
     let hi = this.bars.length - 1;
     while (lo <= hi) {
@@ -342,9 +425,9 @@ export class BarSeries {
       const bar = this.bars[mid]!;
       if (time < bar.t) hi = mid - 1;
       else if (time >= bar.t + bar.dur) lo = mid + 1;
-      else return bar;
+      else return mid;
     }
-    return undefined;
+    return -1;
   }
 }
 

@@ -7,6 +7,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { cancelAll, modifyOrder, placeOrders, type LegInput, type PlaceOrdersResult } from '../../../src/main/services/orders/index.js';
+import { NO_CLIENT_ORDER_IDS } from '../../../src/main/services/orders/submitOrder.js';
+import { createServiceContext, type ServiceContext } from '../../../src/main/services/serviceContext.js';
+import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { TradingWorld, Trader, priceAt, sizeFor } from './tradingWorld.js';
 
 let w: TradingWorld;
@@ -44,6 +47,108 @@ async function expectEachOnce(t: Trader, placed: PlaceOrdersResult[]): Promise<v
   }
   expect(ids.size).toBe(legs.length);
 }
+
+/**
+ * The world's context, but every answer to POST /orders is lost after the request landed (the resends
+ * then meet 409): each placement through it must be reconciled from history.
+ */
+function losingOrderAnswers(options: { stripClientOrderIds?: boolean } = {}): ServiceContext & { landed: number[] } {
+  /** Legs of each POST /orders the service accepted (answered 200), whose answer was then lost. */
+  const landed: number[] = [];
+  const lossy: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (options.stripClientOrderIds && new URL(url).pathname.endsWith('/account/order-history')) {
+      const body = (await res.json()) as { data: { orders: Record<string, unknown>[] } };
+      for (const row of body.data.orders) delete row.client_order_id;
+      return new Response(JSON.stringify(body), { status: res.status, headers: res.headers });
+    }
+    if (init?.method === 'POST' && new URL(url).pathname.endsWith('/orders') && res.status === 200) {
+      landed.push((JSON.parse(String(init.body)) as { orders: unknown[] }).orders.length);
+      await res.arrayBuffer();
+      throw new TypeError('fetch failed (answer lost in the test)');
+    }
+    return res;
+  };
+  const ctx = createServiceContext(simProfile(w.sim.urls, w.dataDir), {
+    keychainService: w.keychainService,
+    fetch: lossy,
+    timeoutMs: 5_000,
+    retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
+    configTtlMs: 0,
+    sleep: w.ctx.sleep,
+  });
+  return Object.assign(ctx, { landed });
+}
+
+describe('lost answers, reconciled by client order id', () => {
+  it('finds the new order, not an identical one placed before it', async () => {
+    const t = await w.trader();
+    const [leg] = await uniqueLegs(1);
+    const earlier = await placeOrders(w.ctx, { wallet: t.wallet, legs: [leg!] }, { wait: true });
+    const before = earlier.legs[0]!.order_id!;
+    await w.chaos({ persist_lag_ms: 1_500 });
+    const again = await placeOrders(losingOrderAnswers(), { wallet: t.wallet, legs: [leg!] });
+    await w.resetChaos();
+    expect(again.reconciled).toBe(true);
+    expect(again.legs[0]).toMatchObject({ status: 'SUBMITTED', client_order_id: expect.stringMatching(/^pd-/) });
+    const ids = [...new Set((await t.history()).filter((r) => new Decimal(r.limit_price).eq(leg!.limit_price!)).map((r) => r.order_id))];
+    // Two orders with these fields, each once: the reconciled one is the new one.
+    expect(ids).toHaveLength(2);
+    expect(again.legs[0]!.order_id).not.toBe(before);
+    expect(ids).toContain(again.legs[0]!.order_id);
+    const row = (await t.history()).find((r) => r.order_id === again.legs[0]!.order_id)!;
+    expect(row.client_order_id).toBe(again.legs[0]!.client_order_id);
+  });
+
+  it('a 20-leg batch is found leg by leg; a reused client order id on identical fields is reported, not guessed', async () => {
+    const t = await w.trader();
+    const legs = await uniqueLegs(20);
+    const lossy = losingOrderAnswers();
+    const batch = await placeOrders(lossy, { wallet: t.wallet, legs });
+    // Sent once and landed once (the resends met 409); found again from history.
+    expect(lossy.landed).toEqual([20]);
+    expect(batch.reconciled).toBe(true);
+    expect(batch.legs.map((l) => l.status)).toEqual(legs.map(() => 'SUBMITTED'));
+    const rows = await t.history();
+    for (const l of batch.legs) {
+      const mine = rows.filter((r) => r.order_id === l.order_id);
+      expect(mine.length, l.client_order_id).toBeGreaterThan(0);
+      expect(mine.every((r) => r.client_order_id === l.client_order_id && new Decimal(r.limit_price).eq(l.leg.limit_price))).toBe(true);
+    }
+    expect(new Set(batch.legs.map((l) => l.order_id)).size).toBe(20);
+
+    // The command line's batch file names its own client order ids, and may reuse one: placed again
+    // with the same fields, the lost answer is the new order, never the earlier one with that id.
+    const t2 = await w.trader();
+    const [one] = await uniqueLegs(1);
+    const fixed = { ...one!, client_order_id: 'batch-file-1' };
+    const first = await placeOrders(w.ctx, { wallet: t2.wallet, legs: [fixed] }, { wait: true });
+    const lossy2 = losingOrderAnswers();
+    const lost = await placeOrders(lossy2, { wallet: t2.wallet, legs: [fixed] });
+    expect(lossy2.landed).toEqual([1]);
+    expect(lost.legs[0]).toMatchObject({ status: 'SUBMITTED', client_order_id: 'batch-file-1' });
+    const same = [...new Set((await t2.history()).filter((r) => r.client_order_id === 'batch-file-1').map((r) => r.order_id))];
+    expect(same).toHaveLength(2);
+    expect(same).toContain(lost.legs[0]!.order_id);
+    expect(lost.legs[0]!.order_id).not.toBe(first.legs[0]!.order_id);
+  });
+
+  it('rows without client order ids: the legs are UNKNOWN with the reason, never taken from look-alike rows', async () => {
+    const t = await w.trader();
+    const [leg] = await uniqueLegs(1);
+    await placeOrders(w.ctx, { wallet: t.wallet, legs: [leg!] }, { wait: true });
+    // A service that lists no client_order_id: an earlier identical order could not be told from this one.
+    const lossy = losingOrderAnswers({ stripClientOrderIds: true });
+    const lost = await placeOrders(lossy, { wallet: t.wallet, legs: [leg!] });
+    expect(lossy.landed).toEqual([1]);
+    expect(lost.legs[0]).toMatchObject({ status: 'UNKNOWN', order_id: null, reason: NO_CLIENT_ORDER_IDS });
+    // It did land, once: listed once accepted.
+    await w.advance(1_000);
+    const ids = new Set((await t.history()).filter((r) => new Decimal(r.limit_price).eq(leg!.limit_price!)).map((r) => r.order_id));
+    expect(ids.size).toBe(2);
+  });
+});
 
 describe('chaos', () => {
   it('server errors: requests are resent identically, nothing lost, nothing doubled', async () => {

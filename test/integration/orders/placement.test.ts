@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { followOrder, placeOrders, OrderTracker, type LegInput } from '../../../src/main/services/orders/index.js';
+import { prepareLegs } from '../../../src/main/services/orders/prepareOrder.js';
+import { submitOrder } from '../../../src/main/services/orders/submitOrder.js';
 import { waitForPosition } from '../../../src/main/services/positions/index.js';
 import { TradingWorld, Trader, priceAt, sizeFor } from './tradingWorld.js';
 
@@ -27,6 +29,22 @@ async function longPosition(t: Trader): Promise<void> {
 }
 
 describe('placing', () => {
+  it('sends the POST and nothing else: no order-history read before a placement (issue 17)', async () => {
+    const t = await w.trader();
+    const m = w.market(SYM);
+    const mark = await w.mark(SYM);
+    const prepared = await prepareLegs(w.ctx, {
+      wallet: t.wallet,
+      legs: Array.from({ length: 3 }, (_, i) => ({ market: SYM, side: 'BUY', size: sizeFor(m, mark), order_type: 'LIMIT', limit_price: new Decimal(priceAt(m, mark, 0.9)).minus(new Decimal(m.tick_size).mul(i)).toFixed() })),
+    });
+    const signer = await w.ctx.tradingSigner(t.wallet);
+    const from = w.requests.length;
+    const r = await submitOrder(w.ctx, prepared, signer);
+    expect(r.success).toBe(true);
+    expect(r.reconciled).toBe(false);
+    expect(w.since(from).map((q) => `${q.method} ${q.path}`)).toEqual(['POST /orders']);
+  });
+
   it('a resting limit is followed until it rests; a market order until it fills', async () => {
     const t = await w.trader();
     const m = w.market(SYM);

@@ -53,6 +53,14 @@ export function newClientOrderId(prefix = 'pd'): string {
   return `${prefix}-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
 }
 
+/**
+ * Whether a client order id has the form newClientOrderId makes (a time and 48 random bits): such an id
+ * is new to the account. One the caller chose (the command line's batch file) may have been used before.
+ */
+export function isGeneratedClientOrderId(id: string): boolean {
+  return /^[a-z]{1,4}-[0-9a-z]{6,12}-[0-9a-f]{12}$/.test(id);
+}
+
 function bad(label: string, field: string, message: string): never {
   throw new ValidationError(message, { field: `${label}.${field}` });
 }

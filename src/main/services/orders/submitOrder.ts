@@ -6,7 +6,11 @@
  *     bytes after a lost answer, so the batch is processed at most once.
  *  2. per-leg results: SUBMITTED (queued, not filled) or REJECTED with the service's reason. When the
  *     answer was lost for good (a resend met 409, or every attempt failed in transit) the legs are found
- *     by reading order-history (reconcile) instead of signing again, which could trade twice.
+ *     by reading order-history (reconcile) instead of signing again, which could trade twice. Nothing is
+ *     read before the POST: history is newest first and each leg carries its client order id, new to the
+ *     account, so the legs can be found after the fact, only when an answer is actually lost (issue 17).
+ *     Only an order with a client order id the caller chose (which may have been used before) reads the
+ *     newest history first, to tell an earlier order with that id from this one.
  *  3. optionally follow every order with the OrderTracker until it is terminal (MARKET and IOC legs) or
  *     settled in a live state (resting limits, armed triggers, bracket legs).
  */
@@ -16,7 +20,7 @@ import { NetworkError, TimeoutError, WriteLandedUnknownResultError, ApiError, is
 import type { Signer } from '../../signers/signer.js';
 import { OperationError } from '../errors.js';
 import { assertPreparedFor, signPrepared } from '../signing/prepared.js';
-import { wireLeg } from './buildOrder.js';
+import { isGeneratedClientOrderId, wireLeg } from './buildOrder.js';
 import { WaitBudget, type TradingContext } from './orderContext.js';
 import type { UnsignedLeg } from './orderValidation.js';
 import { prepareLegs, prepareOrder, type PrepareLegsInput, type PrepareOrderInput, type PreparedOrder } from './prepareOrder.js';
@@ -81,8 +85,7 @@ export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, 
   assertPreparedFor(prepared, ctx.profile.name);
   const { wallet, accountId, legs } = prepared;
   const signatures = await signPrepared(prepared, signer);
-  // Ids already in the newest history page: after a lost answer, our legs are the new ids that match.
-  const before = await historyIds(ctx, wallet);
+  const before = legs.every((l) => isGeneratedClientOrderId(l.client_order_id)) ? null : await historyIds(ctx, wallet);
   const signed: OrderLeg[] = legs.map((leg, i) => ({ ...wireLeg(leg, prepared.nonces[i]!), signature: signatures[i]! }));
   options.onProgress?.(`submitting ${legs.length} leg${legs.length === 1 ? '' : 's'}`);
 
@@ -104,7 +107,7 @@ export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, 
     options.onProgress?.('the answer was lost; looking the orders up in order-history');
     placed = await reconcile(ctx, wallet, legs, before, options.reconcileTimeoutMs ?? 20_000);
     reconciled = true;
-    if (!landed && placed.every((p) => p.status === 'UNKNOWN')) {
+    if (!landed && placed.every((p) => p.status === 'UNKNOWN' && p.reason === null)) {
       // Nothing of it shows up: most likely it never landed. Still not safe to sign it again blindly.
       throw new OperationError('SUBMIT_UNCONFIRMED', `POST /orders failed (${(err as Error).message}) and none of the legs appears in order-history`, {
         hint: 'Most likely nothing was placed. Check `perps history orders --wallet ADDR` before placing again.',
@@ -164,6 +167,7 @@ export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, 
   return result;
 }
 
+/** Ids in the newest history page, read before a submit whose client order ids may have been used before. */
 async function historyIds(ctx: TradingContext, wallet: string): Promise<Set<string>> {
   const page = await ctx.api.orderHistory({ wallet, limit: 200 });
   return new Set(page.orders.map((o) => o.order_id));
@@ -186,20 +190,44 @@ function rowMatches(row: ListedOrder, leg: UnsignedLeg): boolean {
   );
 }
 
+/** A leg found in history after a lost answer, or why it cannot be. */
+type Finding = { id: string; latest: ListedOrder } | { unknown: UnknownReason };
+
+/** Why a leg of a lost answer stays UNKNOWN though history was read. */
+export type UnknownReason = typeof AMBIGUOUS_CLIENT_ORDER_ID | typeof NO_CLIENT_ORDER_IDS;
+/** Several orders carry the leg's client order id and fields (a caller's reused id): guessing could name another. */
+export const AMBIGUOUS_CLIENT_ORDER_ID = 'client_order_id_ambiguous';
+/** The service's history rows list no client order ids, so nothing tells this submit's orders from earlier ones. */
+export const NO_CLIENT_ORDER_IDS = 'history_lists_no_client_order_id';
+
+/** Pages of order-history read per look (newest first): the legs are among the newest rows. */
+const RECONCILE_PAGES = 5;
+const PAGE = 200;
+
+/** Is this row one of `leg`'s? Its client order id, and (for a caller's id, which may be reused) its fields. */
+function isRowOf(row: ListedOrder, leg: UnsignedLeg): boolean {
+  return row.client_order_id === leg.client_order_id && rowMatches(row, leg);
+}
+
 /**
- * After a lost answer: the legs' orders are the ids that were not in history before the submit and
- * whose fields match a leg. Rows appear as orders persist (a MARKET leg is listed once the venue has it),
- * so this polls until every leg is found or the time runs out; unfound legs are UNKNOWN.
+ * After a lost answer: each leg's order is the one in order-history with its client order id (and
+ * fields). History is newest first, so the newest pages hold it once the order has persisted; rows appear
+ * as orders persist (a MARKET leg is listed once the venue has it), so this polls until every leg is found
+ * or the time runs out; unfound legs are UNKNOWN. A leg two orders match (a caller's reused id whose
+ * earlier order was not yet listed when `before` was read) is UNKNOWN with reason
+ * client_order_id_ambiguous, and so is every leg when the rows list no client order id at all
+ * (history_lists_no_client_order_id): guessing from fields could take an earlier identical order for this
+ * one. `before`: order ids known to be older than this submit (null when every client order id is new).
  */
-async function reconcile(ctx: TradingContext, wallet: string, legs: readonly UnsignedLeg[], before: ReadonlySet<string>, timeoutMs: number): Promise<PlacedLeg[]> {
+async function reconcile(ctx: TradingContext, wallet: string, legs: readonly UnsignedLeg[], before: ReadonlySet<string> | null, timeoutMs: number): Promise<PlacedLeg[]> {
   const budget = new WaitBudget(ctx.sleep, timeoutMs);
-  const found = new Map<number, { id: string; latest: ListedOrder }>();
+  const found = new Map<number, Finding>();
   let interval = 250;
   let failures = 0;
   for (;;) {
-    let page;
+    let rows: ListedOrder[];
     try {
-      page = await ctx.api.orderHistory({ wallet, limit: 200 });
+      rows = await newestHistory(ctx, wallet, (page) => legs.every((leg, i) => found.has(i) || page.some((r) => isRowOf(r, leg))));
       failures = 0;
     } catch (err) {
       // The same trouble that lost the answer may fail a read too: keep looking, within reason.
@@ -207,24 +235,21 @@ async function reconcile(ctx: TradingContext, wallet: string, legs: readonly Uns
       await budget.sleep(interval);
       continue;
     }
-    const rows = page.orders.filter((r) => !before.has(r.order_id));
+    if (rows.length > 0 && rows.every((r) => r.client_order_id === undefined)) {
+      legs.forEach((_, i) => found.set(i, { unknown: NO_CLIENT_ORDER_IDS }));
+      break;
+    }
+    // Rows newest first, grouped by order: the first row of each order is its latest state.
     const byId = new Map<string, ListedOrder[]>();
-    for (const r of rows) byId.set(r.order_id, [...(byId.get(r.order_id) ?? []), r]);
-    const taken = new Set([...found.values()].map((f) => f.id));
+    for (const r of rows) if (!before?.has(r.order_id)) byId.set(r.order_id, [...(byId.get(r.order_id) ?? []), r]);
     legs.forEach((leg, i) => {
-      if (found.has(i)) {
-        const f = found.get(i)!;
-        const latest = byId.get(f.id)?.[0];
-        if (latest) f.latest = latest;
-        return;
-      }
-      // Oldest first among candidates: legs of one batch were created in leg order.
-      const candidates = [...byId.entries()].filter(([id, rs]) => !taken.has(id) && rs.some((r) => rowMatches(r, leg))).reverse();
-      const hit = candidates[0];
-      if (hit) {
-        found.set(i, { id: hit[0], latest: hit[1][0]! });
-        taken.add(hit[0]);
-      }
+      const f = found.get(i);
+      if (f && 'id' in f) f.latest = byId.get(f.id)?.[0] ?? f.latest;
+      if (f) return;
+      // Client order ids are unique within a batch, so each leg's candidates are its own.
+      const candidates = [...byId.entries()].filter(([, rs]) => rs.some((r) => isRowOf(r, leg)));
+      if (candidates.length > 1) found.set(i, { unknown: AMBIGUOUS_CLIENT_ORDER_ID });
+      else if (candidates.length === 1) found.set(i, { id: candidates[0]![0], latest: candidates[0]![1][0]! });
     });
     if (found.size === legs.length || budget.expired) break;
     await budget.sleep(interval);
@@ -232,7 +257,7 @@ async function reconcile(ctx: TradingContext, wallet: string, legs: readonly Uns
   }
   return legs.map((leg, i) => {
     const f = found.get(i);
-    if (!f) return { client_order_id: leg.client_order_id, order_id: null, status: 'UNKNOWN' as const, reason: null, leg };
+    if (!f || !('id' in f)) return { client_order_id: leg.client_order_id, order_id: null, status: 'UNKNOWN' as const, reason: f?.unknown ?? null, leg };
     const rejected = f.latest.status === 'rejected';
     return {
       client_order_id: leg.client_order_id,
@@ -242,4 +267,18 @@ async function reconcile(ctx: TradingContext, wallet: string, legs: readonly Uns
       leg,
     };
   });
+}
+
+/**
+ * The newest order-history rows: pages newest first until `enough` says the rows so far hold every leg,
+ * or history ends, or RECONCILE_PAGES pages were read.
+ */
+async function newestHistory(ctx: TradingContext, wallet: string, enough: (rows: readonly ListedOrder[]) => boolean): Promise<ListedOrder[]> {
+  const rows: ListedOrder[] = [];
+  for (let page = 0; page < RECONCILE_PAGES; page++) {
+    const res = await ctx.api.orderHistory({ wallet, limit: PAGE, offset: page * PAGE });
+    rows.push(...res.orders);
+    if (res.orders.length < PAGE || rows.length >= res.total || enough(rows)) break;
+  }
+  return rows;
 }

@@ -75,6 +75,11 @@ export type OrderRecord = z.infer<typeof OrderRecordSchema>;
 /** Rows of open-orders, position-triggers and order-history (lowercase list vocabulary). */
 export const ListedOrderSchema = z.object({
   order_id: z.string(),
+  /**
+   * Not in the spec's table of listed-order fields, yet the service's rows carry it (the simulator's do):
+   * kept when present, so a lost answer is reconciled by it (services/orders/submitOrder.ts).
+   */
+  client_order_id: z.string().optional(),
   market: z.string(),
   side: z.enum(['buy', 'sell']),
   size: decimalString,

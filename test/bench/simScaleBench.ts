@@ -1,0 +1,254 @@
+/**
+ * The simulator after a long run (issue 17, item 2), each gate a ratio or a per-order figure within
+ * this one run:
+ *
+ *  - reads cost what they return: GET /account/order-history?limit=200 over HTTP on a simulator holding
+ *    100,000 orders of the wallet against one holding 100 (both pages are 200 rows: two per order), at
+ *    most 2x. Both simulators run in this process, each read side is the median of READS reads, sides
+ *    interleaved round by round;
+ *  - the state file: saving and loading the store of 100,000 orders, per order, against the same for
+ *    1,000 orders, under 2x (the store's records through saveStateFile, loadStateFile and SimStore.load:
+ *    the part that grows with the orders; the venue and companions are the same size whatever was traded);
+ *  - memory: heap per terminal order at most 1 KB with everything kept (simHeapChild.ts places signed
+ *    legs through the trading API's own handler and reads the heap after a full GC at checkpoints; each
+ *    round is one checkpoint interval's bytes per leg), and, with the retention setting, the heap of a
+ *    1,000,000-leg run projected from the same slope, under 1 GB.
+ *
+ * The orders of the read and state-file gates are written into the store the way the engine writes them
+ * (SimStore.addOrder, then the state machine's transitions, each writing its history row): placing
+ * 100,000 signed legs through HTTP would take minutes, and what is measured here is what the store holds.
+ *
+ *   npx tsx test/bench/simScaleBench.ts
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import type { SimContext } from '../../src/sim/context.js';
+import type { SimOrder } from '../../src/sim/state/model.js';
+import { transition } from '../../src/sim/orders/stateMachine.js';
+import { loadStateFile, saveStateFile, STATE_FILE_VERSION } from '../../src/sim/state/persistence.js';
+import { SimStore } from '../../src/sim/state/store.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { formatResult, measureGates, meets, spreadOf, type GateResult, type Target } from './measure.js';
+
+const WALLET = '0x5d6049ae5f61c891621d4af51e5c5682b1b39f61';
+const ACCOUNT = WALLET + '0'.repeat(24);
+/** History reads per side per round; the side's number is their median. */
+const READS = 25;
+
+/**
+ * `count` orders of the wallet, each accepted then cancelled unfilled (two history rows), as the engine
+ * writes an IOC limit that does not cross. The clock moves 1 ms every 10 orders so times spread out.
+ */
+function seedOrders(sim: RunningSimulator, count: number): void {
+  const ctx: SimContext = sim.engine.ctx;
+  for (let i = 0; i < count; i++) {
+    const now = ctx.clock.now();
+    const order: SimOrder = {
+      order_id: ctx.store.nextOrderId(),
+      wallet: WALLET,
+      account_id: ACCOUNT,
+      client_order_id: `pd-bench-${i.toString(36)}-${(i * 2654435761 >>> 0).toString(16).padStart(12, '0')}`,
+      market: i % 3 === 0 ? 'ETH' : 'BTC',
+      side: i % 2 === 0 ? 'BUY' : 'SELL',
+      order_type: 'LIMIT',
+      size: '0.01',
+      whole_position: false,
+      filled_size: '0',
+      filled_notional: '0',
+      fees: '0',
+      limit_price: String(50_000 + (i % 1000)),
+      time_in_force: 'IOC',
+      reduce_only: false,
+      leverage: 0,
+      trigger: null,
+      status: 'SUBMITTED',
+      reason: null,
+      submitted_at: now,
+      status_at: now,
+      visible_at: now,
+      avg_fill_price: null,
+      parent_order_id: null,
+      bracket_entry_id: null,
+      bracket_legs: [],
+      is_modifying: false,
+      replaced_by: null,
+      replaces: null,
+      fired_at: null,
+      mark_at_submit: null,
+      forced_failure: false,
+    };
+    ctx.store.addOrder(order);
+    transition(ctx, order, 'ACCEPTED');
+    transition(ctx, order, 'CANCELLED', 'ioc_unfilled');
+    if (i % 10 === 9) sim.clock.advance(1);
+  }
+  sim.clock.advance(1_000);
+}
+
+async function seeded(count: number): Promise<RunningSimulator> {
+  const sim = await startSimulator({ port: 0, seed: 3, manualClock: true });
+  seedOrders(sim, count);
+  return sim;
+}
+
+async function timeHistoryRead(sim: RunningSimulator): Promise<number> {
+  const url = `${sim.urls.base_url}/account/order-history?wallet=${WALLET}&limit=200`;
+  const started = performance.now();
+  const res = await fetch(url);
+  const body = (await res.json()) as { data: { orders: unknown[] } };
+  const ms = performance.now() - started;
+  if (res.status !== 200 || body.data.orders.length !== 200) throw new Error(`order-history answered ${res.status} with ${body.data?.orders?.length} rows`);
+  return ms;
+}
+
+function medianOf(values: readonly number[]): number {
+  return spreadOf(values).median;
+}
+
+async function historyGate(rounds: number): Promise<GateResult[]> {
+  const small = await seeded(100);
+  const big = await seeded(100_000);
+  try {
+    for (let i = 0; i < 20; i++) {
+      await timeHistoryRead(small);
+      await timeHistoryRead(big);
+    }
+    const side = (sim: RunningSimulator) => async (): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < READS; i++) times.push(await timeHistoryRead(sim));
+      return medianOf(times);
+    };
+    return await measureGates({
+      rounds,
+      sides: { small: side(small), big: side(big) },
+      gates: [
+        {
+          name: 'order-history?limit=200 after 100,000 orders / after 100',
+          of: (r) => r.big / r.small,
+          target: { op: '<=', value: 2 },
+          detail: (m) => `median ${m.big.toFixed(2)}ms vs ${m.small.toFixed(2)}ms per read`,
+        },
+      ],
+    });
+  } finally {
+    await small.stop();
+    await big.stop();
+  }
+}
+
+/** Saves the simulator's store to a state file and loads it back (records parsed and indexed); ms. */
+function saveAndLoad(sim: RunningSimulator, file: string): number {
+  const engine = sim.engine;
+  const started = performance.now();
+  saveStateFile(file, { version: STATE_FILE_VERSION, saved_at: 0, clock_now: sim.clock.now(), engine: engine.head(), venue: null, companion: null, chaos_random: 0, companion_random: 0 }, engine.records());
+  const loaded = loadStateFile(file)!;
+  const store = SimStore.load(loaded.head.engine.store, loaded.records);
+  const ms = performance.now() - started;
+  if (store.orders.size !== engine.ctx.store.orders.size) throw new Error(`state file lost orders: ${store.orders.size} of ${engine.ctx.store.orders.size}`);
+  return ms;
+}
+
+async function stateFileGate(rounds: number): Promise<GateResult[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perps-sim-scale-bench-'));
+  const small = await seeded(1_000);
+  const big = await seeded(100_000);
+  try {
+    saveAndLoad(small, path.join(dir, 'small.json'));
+    saveAndLoad(big, path.join(dir, 'big.json'));
+    return await measureGates({
+      rounds,
+      sides: {
+        // Per order: the small side repeated so each of its numbers is not a single short interval.
+        small: () => medianOf(Array.from({ length: 5 }, () => saveAndLoad(small, path.join(dir, 'small.json')))) / 1_000,
+        big: () => saveAndLoad(big, path.join(dir, 'big.json')) / 100_000,
+      },
+      gates: [
+        {
+          name: 'state file save+load per order: 100,000 orders / 1,000 orders',
+          of: (r) => r.big / r.small,
+          target: { op: '<', value: 2 },
+          detail: (m) => `${(m.big * 1000).toFixed(1)}us vs ${(m.small * 1000).toFixed(1)}us per order (${((m.big * 100_000) / 1000).toFixed(2)}s for 100,000)`,
+        },
+      ],
+    });
+  } finally {
+    await small.stop();
+    await big.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface HeapPoint {
+  legs: number;
+  heap: number;
+}
+
+/**
+ * Rows per account kept in the retention run: the smallest the setting allows, so the retained rows
+ * (a constant, whatever the setting) are reached within the first checkpoint and every later interval
+ * shows only what grows for ever (used nonces and client order ids).
+ */
+const RETAINED_ROWS = 100;
+
+/** Runs simHeapChild.ts: heap after a full GC at each checkpoint. */
+function heapRun(total: number, checkpoints: number, retention: number | null): Promise<HeapPoint[]> {
+  return new Promise((resolve, reject) => {
+    const args = ['--expose-gc', '--import', 'tsx', path.join(REPO_ROOT, 'test/bench/simHeapChild.ts'), String(total), String(checkpoints), ...(retention !== null ? [String(retention)] : [])];
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const points: HeapPoint[] = [];
+    readline.createInterface({ input: child.stdout }).on('line', (line) => points.push(JSON.parse(line) as HeapPoint));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(points) : reject(new Error(`simHeapChild exited with ${code}`))));
+  });
+}
+
+/** Bytes per leg over each checkpoint interval but the first (which includes warm-up). */
+function slopes(points: readonly HeapPoint[]): number[] {
+  const out: number[] = [];
+  for (let i = 2; i < points.length; i++) out.push((points[i]!.heap - points[i - 1]!.heap) / (points[i]!.legs - points[i - 1]!.legs));
+  return out;
+}
+
+function gateOf(name: string, values: readonly number[], target: Target, detail: string): GateResult {
+  const spread = spreadOf(values);
+  const passed = meets(spread.median, target);
+  return { name, target, unit: '', attempts: [{ spread, passed, detail }], passed };
+}
+
+async function heapGates(legs: number, checkpoints: number): Promise<GateResult[]> {
+  // Both runs at once: heap sizes do not depend on how busy the machine is.
+  const [all, retained] = await Promise.all([heapRun(legs, checkpoints, null), heapRun(legs, checkpoints, RETAINED_ROWS)]);
+  const perLeg = slopes(all);
+  const perLegRetained = slopes(retained);
+  const base = retained[0]!.heap;
+  const projected = perLegRetained.map((b) => (base + b * 1_000_000) / 2 ** 20);
+  return [
+    gateOf('simulator heap per terminal order, everything kept (bytes)', perLeg, { op: '<=', value: 1024 }, `${legs} legs, ${(all.at(-1)!.heap / 2 ** 20).toFixed(1)} MB at the end, ${perLeg.length} intervals`),
+    gateOf(
+      `simulator heap of a 1,000,000-leg run with retention of ${RETAINED_ROWS} rows per account, projected (MB)`,
+      projected,
+      { op: '<', value: 1024 },
+      `${spreadOf(perLegRetained).median.toFixed(0)} bytes per leg once the retention is reached (nonces and client order ids stay), base ${(base / 2 ** 20).toFixed(1)} MB`,
+    ),
+  ];
+}
+
+export async function runSimScaleBench(options: { rounds?: number; heapLegs?: number; heapCheckpoints?: number } = {}): Promise<GateResult[]> {
+  const rounds = options.rounds ?? 7;
+  return [
+    ...(await historyGate(rounds)),
+    ...(await stateFileGate(Math.max(3, rounds - 2))),
+    ...(await heapGates(options.heapLegs ?? 6_000, options.heapCheckpoints ?? 6)),
+  ];
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const results = await runSimScaleBench();
+  for (const r of results) console.log(formatResult(r));
+  if (results.some((r) => !r.passed)) process.exitCode = 1;
+}
