@@ -21,7 +21,7 @@
 import { z } from 'zod';
 import type { ChannelName, EventName } from './ipcChannels.js';
 import { ERROR_KINDS, type ErrorKind } from './errorKinds.js';
-import { OrderIntentSchema, type BracketIntent, type BracketLevel, type OrderIntent, type OrderKind, type SingleIntent } from './orders/intents.js';
+import { OrderIntentSchema, type BracketIntent, type BracketLevel, type OrderIntent, type OrderKind, type ScaleIntent, type SingleIntent } from './orders/intents.js';
 import { CONFIRMATION_CODES, type ConfirmationCode } from './orders/priceGuard.js';
 import { OrderReviewSchema, ReviewConfirmationSchema, ReviewLegSchema, type OrderReview, type ReviewConfirmation, type ReviewLeg } from './orders/review.js';
 import { TypedDataViewSchema, type TypedDataView } from './signingViews.js';
@@ -55,11 +55,27 @@ import {
   TransfersSchema,
 } from './ipcCompanion.js';
 import { AccountHealthViewSchema, LiquidationWarningPctSchema, POSITION_RISK_FIELDS, RiskWarningEventSchema } from './ipcRisk.js';
+import {
+  TradesEventSchema,
+  TwapEventSchema,
+  TwapIdRequestSchema,
+  TwapListSchema,
+  TwapPreviewRequestSchema,
+  TwapPreviewSchema,
+  TwapStartRequestSchema,
+  TwapViewSchema,
+  WatchingTradesSchema,
+  WatchTradesRequestSchema,
+} from './ipcTwap.js';
+import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
 export type { ChannelName, EventName, StreamEventName, PromptEventName } from './ipcChannels.js';
 export * from './ipcCompanion.js';
 export * from './ipcRisk.js';
+export * from './ipcTwap.js';
+export * from './ipcHotkeys.js';
+export * from './tradeHotkeys.js';
 
 // ---- errors and results -------------------------------------------------------------------------------
 
@@ -493,7 +509,7 @@ export const WatchingBookSchema = z.object({ watching: z.string().nullable(), li
 
 // ---- orders -------------------------------------------------------------------------------------------
 
-export { OrderIntentSchema, type OrderIntent, type SingleIntent, type BracketIntent, type BracketLevel, type OrderKind };
+export { OrderIntentSchema, type OrderIntent, type SingleIntent, type BracketIntent, type BracketLevel, type ScaleIntent, type OrderKind };
 export { ReviewLegSchema as PreviewLegSchema, type ReviewLeg as PreviewLeg, type OrderReview };
 export { CONFIRMATION_CODES, ReviewConfirmationSchema, type ConfirmationCode, type ReviewConfirmation };
 
@@ -1058,6 +1074,18 @@ export const IPC_CHANNELS = {
   'assistant:models': { request: empty, response: AssistantModelsSchema },
   'assistant:setModel': { request: SetAssistantModelRequestSchema, response: AssistantStatusSchema },
   'assistant:ask': { request: AskRequestSchema, response: AssistantAnswerViewSchema },
+
+  // ---- advanced execution (ipcTwap.ts) ----
+  'markets:watchTrades': { request: WatchTradesRequestSchema, response: WatchingTradesSchema },
+  'twap:preview': { request: TwapPreviewRequestSchema, response: TwapPreviewSchema },
+  'twap:start': { request: TwapStartRequestSchema, response: TwapViewSchema },
+  'twap:list': { request: empty, response: TwapListSchema },
+  'twap:pause': { request: TwapIdRequestSchema, response: TwapViewSchema },
+  'twap:resume': { request: TwapIdRequestSchema, response: TwapViewSchema },
+  'twap:cancel': { request: TwapIdRequestSchema, response: TwapViewSchema },
+  'twap:stop': { request: TwapIdRequestSchema, response: TwapViewSchema },
+  'settings:getHotkeys': { request: empty, response: TradeHotkeysSchema },
+  'settings:setHotkeys': { request: TradeHotkeysPatchSchema, response: TradeHotkeysSchema },
 } as const satisfies { [C in ChannelName]: ChannelDef };
 
 export type IpcChannel = ChannelName;
@@ -1122,6 +1150,10 @@ export const IPC_EVENTS = {
   offlineSignatureRequest: OfflineSignatureRequestSchema,
   /** Positions within the warning distance of their liquidation estimate (the latest set; empty clears). */
   riskWarning: RiskWarningEventSchema,
+  /** TWAP progress, the latest view per TWAP that changed (ipcTwap.ts). */
+  twap: TwapEventSchema,
+  /** The watched market's trades tape (markets:watchTrades), newest first, latest per market. */
+  trades: TradesEventSchema,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type IpcEventPayload<E extends EventName> = z.infer<(typeof IPC_EVENTS)[E]>;

@@ -48,6 +48,8 @@ export const CHANNEL_NAMES = [
   'markets:candles',
   'markets:book',
   'markets:watchBook',
+  // the trades tape of the watched market (advanced execution)
+  'markets:watchTrades',
   // orders
   'orders:preview',
   'orders:place',
@@ -115,6 +117,17 @@ export const CHANNEL_NAMES = [
   'assistant:models',
   'assistant:setModel',
   'assistant:ask',
+  // TWAPs (advanced execution): review, start, progress, and the decisions on interrupted ones
+  'twap:preview',
+  'twap:start',
+  'twap:list',
+  'twap:pause',
+  'twap:resume',
+  'twap:cancel',
+  'twap:stop',
+  // trade hotkeys (advanced execution): off until enabled; conflicts refused
+  'settings:getHotkeys',
+  'settings:setHotkeys',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
@@ -124,7 +137,7 @@ export type ChannelName = (typeof CHANNEL_NAMES)[number];
  * each, coalesced so the latest value per key wins; the prompt events are requests that need an answer
  * (through a prompt:* channel) and are never coalesced.
  */
-export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning'] as const;
+export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades'] as const;
 export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest'] as const;
 export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
 

@@ -7,6 +7,10 @@
  *               [--allow-far-price] [--allow-large]
  *       --price is the limit price of a LIMIT order, the explicit slippage bound of a MARKET order and the
  *       fire price of a TRIGGER; --tp/--sl attach whole-position bracket legs to the entry.
+ *   order scale --wallet ADDR --market SYM --side buy|sell --from DEC --to DEC --count N --total-size DEC
+ *               [--skew K] [--tif gtc|alo] [--reduce-only] [--leverage N] [--wait] [--dry-run]
+ *               [--allow-far-price] [--allow-large]
+ *       a ladder of N limit legs from --from to --to (src/shared/orders/scaleLadder.ts), sent as one batch
  *   order batch --wallet ADDR FILE [--wait] [--dry-run] [--allow-far-price] [--allow-large]
  *                                                         legs as JSON: an array (or { "orders": [...] })
  *                                                         in the API's field names, values as decimal strings
@@ -44,6 +48,7 @@ import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { readBatchFile, withDefaultLeverage } from '../orders/batchFile.js';
 import { placeIntent, type PlaceFlags } from '../orders/placeIntent.js';
+import { scaleIntent, type ScaleFlags } from '../orders/scaleIntent.js';
 import { reportCancel, reportPlacement, trackedView } from '../orders/reports.js';
 import { formatFields, runAction, type Output } from '../output.js';
 import { timeoutOf } from '../parse.js';
@@ -131,6 +136,41 @@ export function registerOrderCommands(program: Command): void {
       await runAction({ json }, async (out) => {
         checkDryRun(opts);
         const intent = placeIntent(opts);
+        timeoutOf(opts.timeout);
+        const ctx = contextOf(g);
+        const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent, allow: allowanceOf(opts) });
+        if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
+        noteLeverage(out, prepared, opts.leverage);
+        noteConfirmations(out, prepared);
+        return submitAndReport(ctx, out, prepared, opts, json);
+      });
+    });
+
+  order
+    .command('scale')
+    .description('a ladder of 2..20 limit legs between two prices, sizes equal or skewed, sent as one batch')
+    .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
+    .requiredOption('--market <symbol>', 'market symbol, e.g. BTC')
+    .requiredOption('--side <side>', 'buy or sell')
+    .requiredOption('--from <decimal>', "the first leg's price")
+    .requiredOption('--to <decimal>', "the last leg's price")
+    .requiredOption('--count <n>', 'number of legs, 2..20')
+    .requiredOption('--total-size <decimal>', 'the sum of the legs, exactly (at most sz_decimals places)')
+    .option('--skew <k>', "the last leg's size over the first's (default 1: equal sizes)")
+    .option('--tif <tif>', 'gtc (default) or alo (post-only)')
+    .option('--reduce-only', 'only reduce the position (exempt from min_order_value)')
+    .option('--leverage <n>', 'leverage of the legs, 1..max_leverage (default: your default for the market, else 1x)')
+    .option('--wait', 'follow the legs until resting or filled')
+    .option('--timeout <seconds>', 'with --wait: give up after this long')
+    .option('--allow-far-price', ALLOW_FAR_PRICE_HELP)
+    .option('--allow-large', ALLOW_LARGE_HELP)
+    .option('--dry-run', DRY_RUN_HELP)
+    .action(async (opts: ScaleFlags & GuardFlags & { wallet: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      const json = g.json === true;
+      await runAction({ json }, async (out) => {
+        checkDryRun(opts);
+        const intent = scaleIntent(opts);
         timeoutOf(opts.timeout);
         const ctx = contextOf(g);
         const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent, allow: allowanceOf(opts) });

@@ -18,6 +18,7 @@ import { MarketsDesk } from './desks/marketsDesk.js';
 import { OrdersDesk } from './desks/ordersDesk.js';
 import { PositionsDesk } from './desks/positionsDesk.js';
 import { SettingsDesk } from './desks/settingsDesk.js';
+import { TwapDesk } from './desks/twapDesk.js';
 import { WalletDesk } from './desks/walletDesk.js';
 import type { SessionPumps } from './pumps/sessionPumps.js';
 import { Session, type AppCoreOptions } from './session.js';
@@ -35,6 +36,7 @@ export interface Desks {
   positions: PositionsDesk;
   history: HistoryDesk;
   settings: SettingsDesk;
+  twap: TwapDesk;
 }
 
 export class AppCore {
@@ -54,6 +56,7 @@ export class AppCore {
       positions: new PositionsDesk(s),
       history: new HistoryDesk(s),
       settings: new SettingsDesk(s),
+      twap: new TwapDesk(s),
     };
   }
 
@@ -62,8 +65,9 @@ export class AppCore {
     return this.session.start();
   }
 
-  /** Stops the pumps, closes the wallet's devices and stops (and saves) the simulator. */
-  stop(): Promise<void> {
+  /** Lets go of running TWAPs (after their current slice), stops the pumps, closes the wallet's devices and stops (and saves) the simulator. */
+  async stop(): Promise<void> {
+    await this.desks.twap.close();
     return this.session.stop();
   }
 

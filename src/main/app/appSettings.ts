@@ -8,12 +8,15 @@ import { NotificationPrefsSchema, SignerKindSchema, ProfileNameSchema } from '..
 import { readPreferences, updatePreferences } from '../services/settings/preferences.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
 import { ValidationError } from '../services/errors.js';
+import { DEFAULT_TRADE_HOTKEYS, hotkeyConflicts, type TradeHotkeyAction, type TradeHotkeys } from '../../shared/tradeHotkeys.js';
+import { TradeHotkeysSchema } from '../../shared/ipcHotkeys.js';
 import { normalizeDerivationPath } from '../signers/ledger/derivationPaths.js';
 
 const NOTIFICATIONS_KEY = 'app.notifications';
 const WALLET_KEY = 'app.wallet';
 const PROFILE_KEY = 'app.profile';
 const AIRGAP_FINGERPRINT_KEY = 'airgap.fingerprint';
+const TRADE_HOTKEYS_KEY = 'app.tradeHotkeys';
 const AIRGAP_PATH_KEY = 'airgap.path';
 export const DEFAULT_AIRGAP_PATH = "m/44'/60'/0'/0/0";
 
@@ -94,6 +97,25 @@ export class AppSettings {
     else if (patch.fingerprint !== undefined) this.store.set(AIRGAP_FINGERPRINT_KEY, patch.fingerprint.toLowerCase());
     if (path !== undefined) this.store.set(AIRGAP_PATH_KEY, path);
     return this.airgap();
+  }
+
+  /** Trade hotkeys (src/shared/tradeHotkeys.ts): off until enabled; a malformed stored value reads as the defaults. */
+  tradeHotkeys(): TradeHotkeys {
+    const parsed = TradeHotkeysSchema.safeParse(this.store.get(TRADE_HOTKEYS_KEY));
+    return parsed.success ? parsed.data : structuredClone(DEFAULT_TRADE_HOTKEYS);
+  }
+
+  /** Stores trade hotkeys; a key that is an app shortcut or bound twice is refused and nothing changes. */
+  updateTradeHotkeys(patch: { enabled?: boolean | undefined; bindings?: Partial<Record<TradeHotkeyAction, string | null | undefined>> | undefined }): TradeHotkeys {
+    const current = this.tradeHotkeys();
+    const next: TradeHotkeys = {
+      enabled: patch.enabled ?? current.enabled,
+      bindings: { ...current.bindings, ...(patch.bindings ? stripUndefined(patch.bindings) : {}) } as TradeHotkeys['bindings'],
+    };
+    const [conflict] = hotkeyConflicts(next.bindings);
+    if (conflict) throw new ValidationError(conflict.message, { field: `bindings.${conflict.action}`, code: 'HOTKEY_CONFLICT', hint: 'Choose another key for it.' });
+    this.store.set(TRADE_HOTKEYS_KEY, TradeHotkeysSchema.parse(next));
+    return next;
   }
 
   profile(): ProfileName {

@@ -32,6 +32,7 @@ import { SessionPumps } from './pumps/sessionPumps.js';
 import { ReviewStore } from './reviews.js';
 import type { SimHandle, SimLauncher } from './simulator.js';
 import { Throttle } from './throttle.js';
+import { TradeTape } from './tradeTape.js';
 import { WalletSession, usbLedgerAccess, type LedgerAccess } from './wallet.js';
 
 export interface AppCoreOptions {
@@ -66,6 +67,7 @@ interface Open {
   pumps: SessionPumps | null;
   companion: CompanionDesks;
   book: BookFeed;
+  tape: TradeTape;
 }
 
 export class Session {
@@ -172,7 +174,8 @@ export class Session {
     });
     await this.syncPaperWallet(profile, ctx);
     const book = new BookFeed({ ctx, logger: this.logger, emit: (b) => this.send('book', b), throttleMs: this.timings.throttleMs });
-    this.open = { profile, ctx, sim, pumps: null, companion: this.openCompanion(profile, ctx), book };
+    const tape = new TradeTape({ ctx, logger: this.logger, emit: (t) => this.send('trades', t), throttleMs: this.timings.throttleMs });
+    this.open = { profile, ctx, sim, pumps: null, companion: this.openCompanion(profile, ctx), book, tape };
     this.appSettings.rememberProfile(name);
     this.logger.info(`[app] profile ${name} open (${profile.baseUrl})`);
     this.reset();
@@ -213,6 +216,7 @@ export class Session {
     if (!s) return;
     s.companion.close();
     await s.book.close();
+    await s.tape.close();
     if (s.pumps) await s.pumps.stop();
     if (s.sim) {
       await s.sim.stop();
@@ -338,6 +342,11 @@ export class Session {
 
   book(): BookFeed {
     return this.require().book;
+  }
+
+  /** The trades tape of the watched market. */
+  tape(): TradeTape {
+    return this.require().tape;
   }
 
   /** Reviews are valid only for the wallet and profile they were made for. */

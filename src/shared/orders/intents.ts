@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { decimalIn, marketSymbol } from '../fieldSchemas.js';
 import { SIDES, TIME_IN_FORCE, TPSL } from '../protocol/schemas/orders.js';
+import { MAX_SCALE_LEGS, MIN_SCALE_LEGS } from './scaleLadder.js';
 
 const leverage = z.number().int().min(1).max(1000);
 /** Tolerance of a computed MARKET bound or fire price; default the market's slippage_bps. */
@@ -64,8 +65,32 @@ export const BracketIntentSchema = z
   .refine((b) => b.tp !== undefined || b.sl !== undefined, { message: 'a bracket needs a take-profit or a stop-loss level', path: ['tp'] });
 export type BracketIntent = z.infer<typeof BracketIntentSchema>;
 
+/**
+ * A scale order: `count` LIMIT legs from from_price to to_price, sent as one batch, the sizes equal or
+ * skewed (src/shared/orders/scaleLadder.ts builds the ladder; the review lists every leg).
+ */
+export const ScaleIntentSchema = z.strictObject({
+  kind: z.literal('scale'),
+  market: marketSymbol,
+  side: z.enum(SIDES),
+  /** The first leg's price. */
+  from_price: decimalIn,
+  /** The last leg's price. */
+  to_price: decimalIn,
+  count: z.number().int().min(MIN_SCALE_LEGS).max(MAX_SCALE_LEGS),
+  /** The sum of the legs' sizes, exactly. */
+  total_size: decimalIn,
+  /** The last leg's size over the first's; default 1 (equal sizes). */
+  skew: decimalIn.optional(),
+  /** Default GTC; ALO makes every leg post-only. */
+  time_in_force: z.enum(['GTC', 'ALO']).optional(),
+  reduce_only: z.boolean().optional(),
+  leverage: leverage.optional(),
+});
+export type ScaleIntent = z.infer<typeof ScaleIntentSchema>;
+
 /** Every order kind; the registry in main has one strategy per entry. */
-export const ORDER_INTENT_SCHEMAS = [SingleIntentSchema, BracketIntentSchema] as const;
+export const ORDER_INTENT_SCHEMAS = [SingleIntentSchema, BracketIntentSchema, ScaleIntentSchema] as const;
 export const OrderIntentSchema = z.discriminatedUnion('kind', ORDER_INTENT_SCHEMAS);
 export type OrderIntent = z.infer<typeof OrderIntentSchema>;
 export type OrderKind = OrderIntent['kind'];

@@ -5,7 +5,6 @@
  * The order engine reads marks and books from here and reports its fills back with recordTrade;
  * the info route module and the WebSocket hub publish the same state in the venue's wire shape.
  */
-import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import Decimal from 'decimal.js';
 import { z } from 'zod';
@@ -28,6 +27,7 @@ import {
   type Book,
   type BookParams,
 } from './priceWalk.js';
+import { tradeOf, walkTradeSide } from './walkTrades.js';
 import { VenueWebSocketHub } from './venueWebSocket.js';
 
 export interface VenueAssetConfig {
@@ -113,12 +113,14 @@ export interface VenueFundingEntry {
 }
 
 /** What changed, for the WebSocket hub: marks of some assets at one time, or one recorded trade. */
-export type VenueFeedEvent = { kind: 'marks'; symbols: readonly string[]; time: number } | { kind: 'trade'; trade: VenueTrade };
+export type VenueFeedEvent =
+  | { kind: 'marks'; symbols: readonly string[]; time: number }
+  /** fromWalk: background volume whose candle and context the same tick's marks event already carried. */
+  | { kind: 'trade'; trade: VenueTrade; fromWalk?: boolean };
 
 export type MarkListener = (venueSymbol: string, mark: string, time: number) => void;
 
 const HOUR_MS = 60 * 60 * 1000;
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 /** Quote notional the impact prices are computed for. */
 const IMPACT_NOTIONAL = new Decimal(10_000);
 /** The venue's fixed interest component of hourly funding (0.01% per 8h). */
@@ -334,21 +336,15 @@ export class VenueMarketData {
     if (side !== 'B' && side !== 'A') throw new Error(`side must be 'B' or 'A', got ${String(side)}`);
     if (!Number.isInteger(time)) throw new Error(`time must be an integer ms timestamp, got ${time}`);
     state.bars.apply(time, price, size, price.mul(size), 1);
-    const tid = this.nextTid++;
-    const trade: VenueTrade = {
-      coin: venueSymbol,
-      side,
-      px: fmt(price),
-      sz: fmt(size),
-      time,
-      // Derived from the trade id rather than drawn from the walk's generator, so fills never shift prices.
-      hash: '0x' + createHash('sha256').update(`${venueSymbol}:${tid}`).digest('hex'),
-      tid,
-      users: [ZERO_ADDRESS, ZERO_ADDRESS],
-    };
+    const trade = this.keepTrade(state, tradeOf(venueSymbol, price, size, side, time, this.nextTid++));
+    this.emitFeed({ kind: 'trade', trade });
+    return trade;
+  }
+
+  /** Keeps a trade among the recent ones (the trades channel's first message). */
+  private keepTrade(state: AssetState, trade: VenueTrade): VenueTrade {
     state.trades.push(trade);
     if (state.trades.length > RECENT_TRADES) state.trades.splice(0, state.trades.length - RECENT_TRADES);
-    this.emitFeed({ kind: 'trade', trade });
     return trade;
   }
 
@@ -555,15 +551,20 @@ export class VenueMarketData {
     const next = due + this.tickIntervalMs;
     // A wall clock that fell behind (a suspended laptop) resumes from now instead of replaying every missed tick.
     this.scheduleTick(next > now ? next : now + this.tickIntervalMs);
+    const walkTrades: VenueTrade[] = [];
     for (const state of this.ordered) {
       const { config } = state;
+      const before = state.mark;
       state.fair = walkStep(state.fair, this.walkRandom.normal(), config.volatilityBps, state.tick);
       state.mark = toMark(state.fair, state.tick);
       // Background volume of other traders, a quarter of a book level per tick on average.
       const volume = roundSize(state.book.depthPerLevel.mul(this.walkRandom.next()).div(2), config.szDecimals);
       state.bars.apply(now, state.mark, volume, volume.mul(state.mark), volume.isZero() ? 0 : 1);
+      // That volume is also the tape's: one trade at the new mark (walkTrades.ts).
+      if (!volume.isZero()) walkTrades.push(this.keepTrade(state, tradeOf(config.venueSymbol, state.mark, volume, walkTradeSide(before, state.mark, this.nextTid), now, this.nextTid++)));
     }
     this.emitMarks(this.ordered, now);
+    for (const trade of walkTrades) this.emitFeed({ kind: 'trade', trade, fromWalk: true });
   }
 
   private emitMarks(states: readonly AssetState[], time: number): void {

@@ -210,6 +210,8 @@ export class VenueWebSocketHub {
         return subscription.type !== 'trades' && event.symbols.includes(subscription.coin);
       }
       // A trade moves its coin's candle and 24h volume and is itself a trades message; the book and mids follow the mark only.
+      // A walk trade's volume is in the candle and context the same tick's marks event already pushed.
+      if (event.fromWalk) return subscription.type === 'trades' && subscription.coin === event.trade.coin;
       return (subscription.type === 'trades' || subscription.type === 'candle' || subscription.type === 'activeAssetCtx') && subscription.coin === event.trade.coin;
     };
     for (const client of this.clients) {

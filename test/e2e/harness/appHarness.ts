@@ -56,31 +56,52 @@ export class E2eApp {
 
   static async start(label: string, options: StartOptions = {}): Promise<E2eApp> {
     const app = new E2eApp(tempDir(`e2e-${label}`), testService(`e2e-${label}`));
-    const capture = (level: string) => (m: string) => app.logs.push(`${level} ${m}`);
+    app.options = options;
+    app.core = app.buildCore();
+    await app.core.start();
+    return app;
+  }
+
+  private options: StartOptions = {};
+
+  /**
+   * Quits the app core as the app does on quit (running TWAPs are let go, the simulator saves its state)
+   * and starts a new one on the same data folder and keychain, as the next launch would; the page keeps
+   * its bridge, now answered by the new core. Reload the page after it.
+   */
+  async restartCore(): Promise<void> {
+    await this.core.stop();
+    this.ipc.listeners.clear();
+    this.core = this.buildCore();
+    await this.core.start();
+    registerHandlers(this.ipc, createHandlers(this.core), (url) => url.startsWith(this.origin + '/'), { logger: { error: (m) => this.logs.push(`error ${m}`) } });
+  }
+
+  private buildCore(): AppCore {
+    const options = this.options;
+    const capture = (level: string) => (m: string) => this.logs.push(`${level} ${m}`);
     const logger: AppLogger = { info: capture('info'), warn: capture('warn'), error: capture('error') };
-    app.core = new AppCore({
-      dataDir: app.dataDir,
-      settings: openNodeSettings(app.dataDir),
+    return new AppCore({
+      dataDir: this.dataDir,
+      settings: openNodeSettings(this.dataDir),
       appInfo: { name: 'Perps Desk', version: '0.1.0-e2e', platform: process.platform },
       adapters: {
-        events: { send: (channel, payload) => app.forward(channel, payload) },
+        events: { send: (channel, payload) => this.forward(channel, payload) },
         // Main's own confirmation dialog is a native one in the app; here the person always clicks confirm.
-        dialogs: { chooseOpenFile: async () => app.nextOpenFile, chooseSaveFile: async () => app.nextSaveFile, confirm: async () => true },
-        notifications: { notify: (n) => app.notifications.push(n) },
+        dialogs: { chooseOpenFile: async () => this.nextOpenFile, chooseSaveFile: async () => this.nextSaveFile, confirm: async () => true },
+        notifications: { notify: (n) => this.notifications.push(n) },
       },
       startSimulator: async ({ stateFile }) => {
         const sim = await startSimulator({ port: 0, seed: 7, stateFile, manualClock: options.manualClock ?? true, ...(options.simConfig !== undefined ? { config: options.simConfig } : {}) });
-        app.simulator = sim;
+        this.simulator = sim;
         return sim;
       },
-      keychainService: app.keychainService,
-      env: { [MAIN_KEY_VARIABLE]: app.mainWallet.privateKey },
+      keychainService: this.keychainService,
+      env: { [MAIN_KEY_VARIABLE]: this.mainWallet.privateKey },
       logger,
       pumps: { positionsRefreshMs: 1_000, keyExpiryCheckMs: 2_000, orderMinMs: 100, orderMaxMs: 400, withdrawalMinMs: 200, withdrawalMaxMs: 600 },
       ...options.core,
     });
-    await app.core.start();
-    return app;
   }
 
   get sim(): RunningSimulator {

@@ -220,10 +220,40 @@ describe('trades, volume, funding and open interest', () => {
     expect(candle.h).toBe('3400.1');
     expect(candle.c).toBe('3300');
     expect(candle.n).toBe(candleBefore.n + 2);
-    expect(v.recentTrades('ETH').map((t) => t.tid)).toEqual([trade.tid, second.tid]);
+    // After the walk's own trades of the ticks before (walkTrades.ts), newest last.
+    expect(v.recentTrades('ETH').slice(-2).map((t) => t.tid)).toEqual([trade.tid, second.tid]);
     expect(() => v.recordTrade('ETH', '0', '1', 'B', time)).toThrow(/px must be a positive/);
     expect(() => v.recordTrade('ETH', '1', '1', 'X' as 'B', time)).toThrow(/side/);
     expect(() => v.recordTrade('ETH', '1', '1', 'B', 0)).toThrow(RangeError);
+  });
+
+  it("the walk's background volume is the tape's: one trade per tick at the new mark, on the side the mark moved", () => {
+    const { venue: v, clock } = venue();
+    let trades = 0;
+    for (let i = 0; i < 60; i++) {
+      const mark = new Decimal(v.getMark('ETH'));
+      const seen = new Set(v.recentTrades('ETH').map((t) => t.tid));
+      const volume = () => new Decimal(v.currentCandle('ETH', '1d')!.v);
+      const volumeBefore = volume();
+      clock.advance(1000);
+      const fresh = v.recentTrades('ETH').filter((t) => !seen.has(t.tid));
+      expect(fresh.length).toBeLessThanOrEqual(1);
+      const moved = volume().minus(volumeBefore);
+      if (fresh.length === 0) {
+        expect(moved.isZero()).toBe(true);
+        continue;
+      }
+      trades++;
+      const [t] = fresh;
+      expect(Object.keys(t!).sort()).toEqual(['coin', 'hash', 'px', 'side', 'sz', 'tid', 'time', 'users']);
+      expect(t).toMatchObject({ coin: 'ETH', px: v.getMark('ETH'), time: clock.now() });
+      // The candle's volume grew by exactly the trade: the tape and the candles tell one story.
+      expect(moved.toFixed()).toBe(new Decimal(t!.sz).toFixed());
+      const now = new Decimal(t!.px);
+      if (now.gt(mark)) expect(t!.side).toBe('B');
+      if (now.lt(mark)) expect(t!.side).toBe('A');
+    }
+    expect(trades).toBeGreaterThan(30);
   });
 
   it('reports the price of 24h ago and the volume since then', () => {

@@ -101,8 +101,13 @@ describe('venue WebSocket', () => {
     await subscribe(client, sub);
     expect(await client.next()).toEqual({ channel: 'trades', data: [before] });
     served.clock.advance(1000);
-    // Ticks move the mark but are not trades.
-    expect(await client.drain()).toEqual([]);
+    // A tick's background volume is one trade at the new mark, taken by the side the mark moved to.
+    const walked = await client.drain();
+    expect(walked).toHaveLength(1);
+    expect(walked[0]).toEqual({ channel: 'trades', data: [served.venue.recentTrades('ETH').at(-1)] });
+    expect(walked[0].data[0].px).toBe(served.venue.getMark('ETH'));
+    expect(['B', 'A']).toContain(walked[0].data[0].side);
+    expect(walked[0].data[0].tid).toBeGreaterThan(before.tid);
     served.venue.recordTrade('BTC', '97000', '0.1', 'A', served.clock.now());
     const trade = served.venue.recordTrade('ETH', '3301.5', '0.25', 'A', served.clock.now());
     const pushed = await client.drain();

@@ -56,4 +56,9 @@ export class MarketsDesk {
   async watchBook(req: { market: string | null; n_sig_figs?: SigFigs | undefined }): Promise<{ watching: string | null; live: boolean }> {
     return this.session.book().watch(req.market, req.n_sig_figs ?? null);
   }
+
+  /** The trades tape of one market (null stops); the trades arrive on the `trades` stream. */
+  async watchTrades(req: { market: string | null }): Promise<{ watching: string | null; live: boolean }> {
+    return this.session.tape().watch(req.market);
+  }
 }

@@ -1,6 +1,7 @@
 /** settings:* and notifications:* — trading preferences (shared with the command line), the QR signer, notification switches. */
 import type { NotificationPrefs, Settings } from '../../../shared/ipc.js';
 import type { Session } from '../session.js';
+import type { TradeHotkeyAction, TradeHotkeys } from '../../../shared/tradeHotkeys.js';
 
 export class SettingsDesk {
   constructor(private readonly session: Session) {}
@@ -23,6 +24,14 @@ export class SettingsDesk {
 
   setAirgap(patch: { fingerprint?: string | null | undefined; path?: string | undefined }): { fingerprint: string | null; path: string } {
     return this.session.appSettings.updateAirgap(patch);
+  }
+
+  getHotkeys(): TradeHotkeys {
+    return this.session.appSettings.tradeHotkeys();
+  }
+
+  setHotkeys(patch: { enabled?: boolean | undefined; bindings?: Partial<Record<TradeHotkeyAction, string | null | undefined>> | undefined }): TradeHotkeys {
+    return this.session.appSettings.updateTradeHotkeys(patch);
   }
 
   getNotifications(): NotificationPrefs {

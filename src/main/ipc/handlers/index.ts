@@ -16,6 +16,7 @@ import { ordersHandlers } from './orders.js';
 import { positionsHandlers } from './positions.js';
 import { promptHandlers } from './prompt.js';
 import { settingsHandlers } from './settings.js';
+import { twapHandlers } from './twap.js';
 import { ledgerHandlers, walletHandlers } from './wallet.js';
 import { withdrawHandlers } from './withdraw.js';
 
@@ -41,5 +42,6 @@ export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Hand
     ...transfersHandlers(() => companion().bridge),
     ...pointsHandlers(() => companion().points),
     ...assistantHandlers(() => companion().assistant),
+    ...twapHandlers(d.twap),
   };
 }

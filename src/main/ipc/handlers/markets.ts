@@ -8,5 +8,6 @@ export function marketsHandlers(desk: MarketsDesk): HandlerGroup<'markets'> {
     'markets:candles': (r) => desk.candles(r),
     'markets:book': (r) => desk.book(r),
     'markets:watchBook': (r) => desk.watchBook(r),
+    'markets:watchTrades': (r) => desk.watchTrades(r),
   };
 }

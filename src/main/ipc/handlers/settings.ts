@@ -8,6 +8,8 @@ export function settingsHandlers(desk: SettingsDesk): HandlerGroup<'settings' | 
     'settings:set': async (r) => desk.set(r),
     'settings:getAirgap': async () => desk.getAirgap(),
     'settings:setAirgap': async (r) => desk.setAirgap(r),
+    'settings:getHotkeys': async () => desk.getHotkeys(),
+    'settings:setHotkeys': async (r) => desk.setHotkeys(r),
     'notifications:get': async () => desk.getNotifications(),
     'notifications:set': async (r) => desk.setNotifications(r),
   };

@@ -8,6 +8,7 @@ import { MarketHeader } from '../features/markets/MarketHeader';
 import { MarketList } from '../features/markets/MarketList';
 import { useSelectedMarket } from '../features/markets/useSelectedMarket';
 import { OrderBook } from '../features/orderBook/OrderBook';
+import { TradesTape } from '../features/tradesTape/TradesTape';
 import { OrderTicket } from '../features/orderTicket/OrderTicket';
 import { ActivityTable } from '../features/orders/ActivityTable';
 import { OpenOrdersTable, TriggersTable } from '../features/orders/OpenOrdersTable';
@@ -17,12 +18,16 @@ import { RiskBanner } from '../features/risk/RiskBanner';
 import { useRiskWarnings } from '../features/risk/riskWarningStore';
 import { Button } from '../ui/Button';
 import { RecentFills } from '../features/history/RecentFills';
+import { TwapPanel } from '../features/twap/TwapPanel';
+import { TwapRestartPrompt } from '../features/twap/TwapRestartPrompt';
+import { TradeHotkeysHost } from '../features/hotkeys/TradeHotkeysHost';
+import { useTwaps } from '../features/twap/twapQueries';
 import { AccountSummary } from './AccountSummary';
 import { Panel } from '../ui/Panel';
 import { Tabs } from '../ui/Tabs';
 import { ErrorState, Loading } from '../ui/States';
 
-type BottomTab = 'positions' | 'open' | 'triggers' | 'activity' | 'fills';
+type BottomTab = 'positions' | 'open' | 'triggers' | 'twap' | 'activity' | 'fills';
 
 /**
  * The chart (lightweight-charts, a quarter of the first script) loads in its own chunk just after the
@@ -46,6 +51,8 @@ function BottomPanel() {
   const open = useOpenOrders();
   const triggers = useTriggers();
   const activity = useActivity();
+  const twaps = useTwaps();
+  const activeTwaps = twaps.data?.twaps.filter((t) => t.status === 'running' || t.status === 'paused' || t.status === 'interrupted').length;
   const [closingAll, setClosingAll] = useState(false);
   const openCount = open.data?.orders.reduce((n, o) => n + 1 + o.legs.length, 0);
   const positionCount = positions.data?.positions.length ?? 0;
@@ -59,6 +66,7 @@ function BottomPanel() {
           { id: 'positions', name: 'Positions', label: <>Positions<Count n={positions.data?.positions.length} /></> },
           { id: 'open', name: 'Open orders', label: <>Open orders<Count n={openCount} /></> },
           { id: 'triggers', name: 'Triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
+          { id: 'twap', name: 'TWAP', label: <>TWAP<Count n={activeTwaps} /></> },
           { id: 'activity', name: 'Activity', label: <>Activity<Count n={activity.length} /></> },
           { id: 'fills', name: 'Fills', label: 'Fills' },
         ]}
@@ -74,6 +82,7 @@ function BottomPanel() {
         {tab === 'positions' && <PositionsTable />}
         {tab === 'open' && <OpenOrdersTable />}
         {tab === 'triggers' && <TriggersTable />}
+        {tab === 'twap' && <TwapPanel />}
         {tab === 'activity' && <ActivityTable />}
         {tab === 'fills' && <RecentFills />}
       </Tabs>
@@ -84,7 +93,7 @@ function BottomPanel() {
 
 /** Below this width (px) the chart and the book share the space as tabs; from it up, they sit side by side. */
 const SPLIT_MIN_WIDTH = 640;
-type MarketTab = 'chart' | 'book';
+type MarketTab = 'chart' | 'book' | 'trades';
 
 /** Whether `ref`'s element is at least `min` px wide; re-evaluated on resize only. */
 function useWideEnough(ref: RefObject<HTMLElement | null>, min: number): boolean {
@@ -105,8 +114,8 @@ function useWideEnough(ref: RefObject<HTMLElement | null>, min: number): boolean
 
 /**
  * The chart and the order book: side by side when the centre column is wide enough, otherwise as two
- * tabs (the smallest window, or the assistant open beside the view). A book out of sight is unmounted,
- * which stops main following it; the chart stays mounted behind its tab, so coming back is instant.
+ * tabs (the smallest window, or the assistant open beside the view); the trades tape sits under the book,
+ * or under its own tab. A book or tape out of sight is unmounted, which stops main following it; the chart stays mounted behind its tab, so coming back is instant.
  */
 function MarketArea({ market }: { market: MarketView }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -119,8 +128,10 @@ function MarketArea({ market }: { market: MarketView }) {
       {wide ? (
         <>
           <ChartSlot market={market} />
+          {/* The book over the trades tape: the two a trader reads together. */}
           <div className="book-panel">
             <OrderBook market={market} />
+            <TradesTape market={market} />
           </div>
         </>
       ) : (
@@ -131,6 +142,7 @@ function MarketArea({ market }: { market: MarketView }) {
           tabs={[
             { id: 'chart', label: 'Chart' },
             { id: 'book', label: 'Order book' },
+            { id: 'trades', label: 'Trades' },
           ]}
           actions={tab === 'book' ? <div ref={setBookTools} className="book-tools" /> : undefined}
         >
@@ -138,6 +150,7 @@ function MarketArea({ market }: { market: MarketView }) {
             <ChartSlot market={market} />
           </div>
           {tab === 'book' && <OrderBook market={market} toolbarIn={bookTools} />}
+          {tab === 'trades' && <TradesTape market={market} titled={false} />}
         </Tabs>
       )}
     </div>
@@ -158,6 +171,8 @@ export function TradeView() {
         {market ? <MarketArea market={market} /> : <div className="chart-panel" />}
         <BottomPanel />
       </div>
+      <TwapRestartPrompt />
+      <TradeHotkeysHost />
       <aside className="trade-side" aria-label="Trading">
         <AccountSummary />
         <Panel title="Order ticket">{market ? <OrderTicket key={market.symbol} market={market} /> : <Loading label="Waiting for markets" />}</Panel>

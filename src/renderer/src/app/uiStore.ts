@@ -29,6 +29,10 @@ export interface UiState {
   assistantOpen: boolean;
   /** A view asked Settings to edit one chain's JSON-RPC URL (bumped each time, so a repeat still scrolls). */
   rpcFocus: { chain: string; seq: number } | null;
+  /** The Scale ticket's ladder as it would be sent, drawn on that market's chart (null: none). */
+  ladder: { market: string; rungs: { price: string; size: string }[] } | null;
+  /** What the order ticket holds now (its market, size, leverage): the trade hotkeys' market orders use it. */
+  ticketDraft: { market: string; size: string; leverage: number } | null;
 }
 
 let state: UiState = {
@@ -41,6 +45,8 @@ let state: UiState = {
   bookGrouping: null,
   assistantOpen: false,
   rpcFocus: null,
+  ladder: null,
+  ticketDraft: null,
 };
 const subs = new Set<() => void>();
 

@@ -17,6 +17,7 @@ import { clearActivity, recordActivity } from './orderActivity';
 import { pushPrompt } from './prompts';
 import { qk } from './queries';
 import { cqk, putTransfers } from './companionQueries';
+import { putTwaps } from '../features/twap/twapQueries';
 
 /** Coalesces repeated invalidations of the same keys into one, a short moment later. */
 function coalescer(client: QueryClient, delayMs: number) {
@@ -216,6 +217,9 @@ export function useIpcEvents(client: QueryClient): void {
         }
       }),
     );
+
+    // TWAP progress (main runs them): the panel, the chart's fill markers and the restart prompt read it.
+    offs.push(api.on('twap', (p) => putTwaps(client, p.twaps)));
 
     offs.push(api.on('blindSigningRequest', (request) => pushPrompt({ kind: 'blind', request })));
     offs.push(api.on('offlineSignatureRequest', (request) => pushPrompt({ kind: 'offline', request })));

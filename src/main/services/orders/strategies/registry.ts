@@ -4,12 +4,14 @@
  */
 import type { OrderIntent, OrderKind } from '../../../../shared/orders/intents.js';
 import { bracketStrategy } from './bracket.js';
+import { scaleStrategy } from './scale.js';
 import { singleStrategy } from './single.js';
 import type { OrderStrategy } from './strategy.js';
 
 const STRATEGIES: { readonly [K in OrderKind]: OrderStrategy<Extract<OrderIntent, { kind: K }>> } = {
   single: singleStrategy,
   bracket: bracketStrategy,
+  scale: scaleStrategy,
 };
 
 export function strategyFor<K extends OrderKind>(kind: K): OrderStrategy<Extract<OrderIntent, { kind: K }>> {

@@ -11,7 +11,11 @@ import {
   HistogramSeries,
   LineStyle,
   createChart,
+  createSeriesMarkers,
   type AutoscaleInfo,
+  type ISeriesMarkersPluginApi,
+  type SeriesMarker,
+  type Time,
   type IChartApi,
   type IPriceLine,
   type ISeriesApi,
@@ -24,10 +28,11 @@ import { dec, fmt, placesOfStep, plotNumber } from '../../lib/decimal';
 import { Segmented } from '../../ui/Segmented';
 import { ErrorState, Loading } from '../../ui/States';
 import { getMark, onMarkFrame } from '../markets/markStore';
-import { setUi } from '../../app/uiStore';
+import { setUi, useUi } from '../../app/uiStore';
 import { Decimal } from '../../lib/decimal';
 import { roundToStep } from '../../../../shared/decimal/decimal';
 import { liquidationText } from '../risk/liquidation';
+import { useTwaps } from '../twap/twapQueries';
 
 /** A plotted price (a float from the canvas) as decimal text on the market's tick, for the ticket. */
 function pickPrice(price: number, tick: string): void {
@@ -46,6 +51,8 @@ const COLORS = {
   tp: '#26d984',
   sl: '#ff5d6f',
   pending: '#f2b93b',
+  /** The Scale ticket's ladder, not yet sent. */
+  ladder: '#b78cff',
   /** The liquidation estimate: the theme's --liq. */
   liq: '#ff9f43',
 };
@@ -93,6 +100,9 @@ export function PriceChart({ market }: { market: MarketView }) {
   const positions = usePositions();
   const open = useOpenOrders();
   const triggers = useTriggers();
+  const ladder = useUi((s) => s.ladder);
+  const twaps = useTwaps();
+  const markers = useRef<ISeriesMarkersPluginApi<Time> | null>(null);
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
@@ -140,12 +150,14 @@ export function PriceChart({ market }: { market: MarketView }) {
     });
     chart.current = c;
     series.current = s;
+    markers.current = createSeriesMarkers(s, []);
     volume.current = v;
     return () => {
       c.remove();
       chart.current = null;
       series.current = null;
       volume.current = null;
+      markers.current = null;
       lines.current = [];
     };
   }, []);
@@ -220,8 +232,30 @@ export function PriceChart({ market }: { market: MarketView }) {
       if (t.market !== market.symbol || !t.trigger_price || out.some((l) => l.key === t.order_id)) continue;
       out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed });
     }
+    // The Scale ticket's ladder while it is being filled in: what the batch would rest, before it is sent.
+    if (ladder && ladder.market === market.symbol) {
+      ladder.rungs.forEach((r, i) => out.push({ key: `ladder-${i}`, price: r.price, title: `Scale ${i + 1}/${ladder.rungs.length} · ${r.size}`, color: COLORS.ladder, style: LineStyle.Dotted }));
+    }
     return out;
-  }, [positions.data, open.data, triggers.data, market]);
+  }, [positions.data, open.data, triggers.data, market, ladder]);
+
+  // TWAP fills on this market: a marker at each fill's price, on its candle (the interval's bucket).
+  useEffect(() => {
+    const m = markers.current;
+    if (!m) return;
+    const span = INTERVAL_MS[interval] ?? 60_000;
+    const out: SeriesMarker<Time>[] = [];
+    for (const t of twaps.data?.twaps ?? []) {
+      if (t.market !== market.symbol) continue;
+      for (const slice of t.slices) {
+        for (const f of slice.fills) {
+          out.push({ time: (Math.floor(f.time / span) * span) / 1000 as UTCTimestamp, position: 'atPriceMiddle', price: plotNumber(f.price), shape: 'circle', color: t.side === 'BUY' ? COLORS.up : COLORS.down, size: 0.6, id: `${t.id}-${slice.index}-${f.time}` });
+        }
+      }
+    }
+    out.sort((a, b) => (a.time as number) - (b.time as number));
+    m.setMarkers(out);
+  }, [twaps.data, market.symbol, interval, candles.data]);
 
   useEffect(() => {
     const s = series.current;
@@ -247,7 +281,10 @@ export function PriceChart({ market }: { market: MarketView }) {
       <div className="chart-bar">
         <Segmented<Interval> label="Candle interval" size="sm" value={interval} onChange={setInterval} options={INTERVALS.map((i) => ({ value: i, label: i }))} />
         <span className="chart-lines faint" aria-label="Chart lines">
-          {overlay.length > 0 ? overlay.map((l) => `${l.title} ${l.text ?? fmt(l.price, { places })}`).join(' · ') : ''}
+          {[
+            ...overlay.filter((l) => !l.key.startsWith('ladder-')).map((l) => `${l.title} ${l.text ?? fmt(l.price, { places })}`),
+            ...(ladder && ladder.market === market.symbol ? [`Scale ladder ${ladder.rungs.length} legs ${fmt(ladder.rungs[0]?.price, { places })}–${fmt(ladder.rungs.at(-1)?.price, { places })}`] : []),
+          ].join(' · ')}
         </span>
       </div>
       <div className="chart-wrap">

@@ -91,6 +91,56 @@ function PositionAfter({ after, market }: { after: OrderPreview['position_after'
   );
 }
 
+/**
+ * A scale order's legs as one ladder table (up to 20 rungs): price, size, value and fee of each as it
+ * will be signed, in the order sent, then each one's outcome once placed. The first leg's plain line
+ * says what it is in words; every rung shares its side, type, time in force and flags.
+ */
+function LadderReview({ preview, result }: { preview: OrderPreview; result: PlaceOrdersResult | undefined }) {
+  const first = preview.legs[0];
+  return (
+    <section className="leg-card" aria-label="Scale ladder legs">
+      <h3>
+        Scale ladder · {preview.legs.length} legs
+        {first && <Badge tone={first.side === 'BUY' ? 'buy' : 'sell'}>{first.side}</Badge>}
+        <Badge>LIMIT</Badge>
+        {first?.time_in_force && <Badge>{first.time_in_force === 'ALO' ? 'Post-only (ALO)' : first.time_in_force}</Badge>}
+        {first?.reduce_only && <Badge tone="info">Reduce-only</Badge>}
+      </h3>
+      {first && <p className="leg-line">Leg 1: {first.description}</p>}
+      <table className="ladder ladder-review" aria-label="Ladder as signed">
+        <thead>
+          <tr>
+            <th>Leg</th>
+            <th>Price</th>
+            <th>Size</th>
+            <th>Value</th>
+            <th>Fee</th>
+            {result && <th>Status</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {preview.legs.map((leg, i) => {
+            const placed = result?.legs.find((l) => l.client_order_id === leg.client_order_id);
+            return (
+              <tr key={leg.client_order_id}>
+                <td>{i + 1}</td>
+                <td className="num">{fmt(leg.limit_price)}</td>
+                <td className="num">{fmt(leg.size)}</td>
+                <td className="num">{fmtUsd(leg.notional)}</td>
+                <td className="num">
+                  {fmtUsd(leg.fee_estimate, { fallback: '—' })} <span className="faint">{leg.fee_kind}</span>
+                </td>
+                {result && <td title={placed?.reason ? explainReason(placed.reason) : undefined}>{placed?.status ?? '—'}</td>}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 function shortAddress(a: string): string {
   return `${a.slice(0, 6)}…${a.slice(-4)}`;
 }
@@ -155,7 +205,8 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
     <Dialog open title={`Review order · ${preview.market}`} onClose={close} width={640} locked={place.isPending} footer={footer}>
       {/* What is unusual comes first, where it cannot be missed; each needs a tick before signing. */}
       <GuardConfirmations confirmations={preview.confirmations} confirmed={confirmed} onChange={setConfirmed} disabled={place.isPending || result !== undefined} />
-      {preview.legs.map((leg) => {
+      {preview.kind === 'scale' && <LadderReview preview={preview} result={result} />}
+      {preview.kind !== 'scale' && preview.legs.map((leg) => {
         const placed = result?.legs.find((l) => l.client_order_id === leg.client_order_id);
         return (
           <section key={leg.client_order_id} className="leg-card" aria-label={`${legTitle(leg.label)} leg`}>

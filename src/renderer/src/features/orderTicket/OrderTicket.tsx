@@ -1,12 +1,12 @@
 /**
- * The order ticket: market, limit and trigger orders; GTC, IOC and post-only; reduce-only; leverage; a
+ * The order ticket: market, limit and trigger orders, scale ladders (ScaleSection) and TWAPs (TwapSection); GTC, IOC and post-only; reduce-only; leverage; a
  * bracket TP/SL; a live notional, fee and margin preview from the market's own rates; every check run
  * before anything is signed; then the exact signing preview from main before the user confirms.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { MarketView, OrderPreview, PlaceOrdersResult } from '../../../../shared/ipc';
-import { useUi } from '../../app/uiStore';
+import type { MarketView, OrderPreview, PlaceOrdersResult, TwapPreview } from '../../../../shared/ipc';
+import { setUi, useUi } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
 import { useBalance, usePositions, useSettings } from '../../ipc/queries';
 import { dec, fmt, fmtPct, fmtUsd, placesOfStep } from '../../lib/decimal';
@@ -17,6 +17,11 @@ import { Segmented } from '../../ui/Segmented';
 import { ErrorLine } from '../../ui/States';
 import { useLiveMark } from '../markets/live';
 import { OrderPreviewDialog, usePlaceOrder } from './OrderPreviewDialog';
+import { ScaleSection } from './ScaleSection';
+import { TwapReviewDialog } from '../twap/TwapReviewDialog';
+import { TwapSection } from '../twap/TwapSection';
+import { checkTwap, initialTwap, twapRequest, type TwapFields } from '../twap/twapTicket';
+import { checkScale, initialScale, scaleIntent, type ScaleFields } from './scaleTicket';
 import { liquidationText } from '../risk/liquidation';
 import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketPositionAfter, type TicketState, type Tpsl } from './ticketModel';
 
@@ -44,20 +49,32 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const defaultLeverage = Math.min(settings.data?.default_leverage ?? 1, market.max_leverage);
   const [t, setT] = useState<TicketState>(() => initialTicket(defaultLeverage));
   const [preview, setPreview] = useState<OrderPreview | null>(null);
+  const [scale, setScale] = useState<ScaleFields>(initialScale);
+  const [twap, setTwap] = useState<TwapFields>(initialTwap);
+  const [twapPreview, setTwapPreview] = useState<TwapPreview | null>(null);
   const sizeRef = useRef<HTMLInputElement>(null);
   const focus = useUi((s) => s.ticketFocus);
   const picked = useUi((s) => s.pickedPrice);
   const places = placesOfStep(market.tick_size);
 
   const set = (patch: Partial<TicketState>) => setT((prev) => ({ ...prev, ...patch }));
+  // The picked-price effect reads the type without re-running when only the type changes.
+  const typeSeen = useRef(t.type);
+  typeSeen.current = t.type;
 
   // A new market: prices of the old one make no sense; leverage must fit the new maximum.
   useEffect(() => {
     setT((prev) => ({ ...prev, price: '', triggerPrice: '', tp: '', sl: '', size: '', leverage: Math.min(prev.leverage, market.max_leverage) }));
+    setScale((prev) => ({ ...prev, from: '', to: '', total: '' }));
   }, [market.symbol, market.max_leverage]);
   useEffect(() => {
     if (settings.data) setT((prev) => ({ ...prev, leverage: Math.min(settings.data.default_leverage, market.max_leverage) }));
   }, [settings.data, market.max_leverage]);
+  // The trade hotkeys buy and sell at market with this size and leverage.
+  useEffect(() => {
+    setUi({ ticketDraft: { market: market.symbol, size: t.size, leverage: t.leverage } });
+  }, [market.symbol, t.size, t.leverage]);
+  useEffect(() => () => setUi({ ticketDraft: null }), []);
   // B / S shortcuts.
   useEffect(() => {
     if (focus.seq === 0) return;
@@ -68,6 +85,11 @@ export function OrderTicket({ market }: { market: MarketView }) {
   // picked in the order book is always a limit price (the ticket switches to Limit).
   useEffect(() => {
     if (!picked) return;
+    // A ladder takes a picked price as its first end, then its last.
+    if (typeSeen.current === 'SCALE') {
+      setScale((prev) => (prev.from === '' || prev.to !== '' ? { ...prev, from: picked.price, to: '' } : { ...prev, to: picked.price }));
+      return;
+    }
     setT((prev) => (prev.type === 'TRIGGER' && !picked.limit ? { ...prev, triggerPrice: picked.price } : withLimitPrice(prev, picked.price)));
   }, [picked]);
 
@@ -75,15 +97,25 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const positionList = positions.data?.positions;
   const cap = settings.data?.max_order_notional ?? null;
   const check = useMemo(() => checkTicket(t, market, mark, { positions: positionList ?? [], slippageBps: slippage, maxOrderNotional: cap }), [t, market, mark, positionList, slippage, cap]);
+  const isScale = t.type === 'SCALE';
+  const scaleCheck = useMemo(
+    () => checkScale(scale, market, { side: t.side, leverage: t.leverage, reduceOnly: t.reduceOnly, postOnly: t.tif === 'ALO', mark, positions: positionList ?? [] }),
+    [scale, market, t.side, t.leverage, t.reduceOnly, t.tif, mark, positionList],
+  );
+  const isTwap = t.type === 'TWAP';
+  const twapCheck = useMemo(() => checkTwap(twap, t.size, market, mark), [twap, t.size, market, mark]);
   const confirm = settings.data?.confirm_orders ?? true;
   // Placed in full: clear what would repeat the order (size, TP/SL) so a second click cannot duplicate it.
   const onPlaced = (r: PlaceOrdersResult) => {
-    if (r.success) setT(afterPlaced);
+    if (!r.success) return;
+    setT(afterPlaced);
+    setScale((prev) => ({ ...prev, total: '' }));
   };
   const direct = usePlaceOrder(onPlaced);
 
   const previewMutation = useMutation({
-    mutationFn: () => unwrap(perps().orders.preview({ intent: toIntent(t, market, slippage) })),
+    mutationFn: () =>
+      unwrap(perps().orders.preview({ intent: isScale ? scaleIntent(scale, market, { side: t.side, leverage: t.leverage, reduceOnly: t.reduceOnly, postOnly: t.tif === 'ALO' }) : toIntent(t, market, slippage) })),
     onSuccess: (p) => {
       // Without the review setting the order goes straight out, unless it trips the fat-finger guard: then
       // the review opens anyway, because the person has to confirm what is unusual before it is signed.
@@ -92,12 +124,19 @@ export function OrderTicket({ market }: { market: MarketView }) {
     },
   });
 
+  const twapPreviewMutation = useMutation({
+    mutationFn: () => unwrap(perps().twap.preview(twapRequest(twap, { market, side: t.side, size: t.size, leverage: t.leverage, reduceOnly: t.reduceOnly, slippageBps: slippage }))),
+    // A TWAP always opens its review: it keeps sending orders for minutes or hours after this click.
+    onSuccess: (p) => setTwapPreview(p),
+  });
+
   const refPrice = check.reference ?? dec(mark);
   const max = maxSize(balance.data?.free_balance, t.leverage, refPrice, market);
   const isTrigger = t.type === 'TRIGGER';
   const buy = t.side === 'BUY';
-  const showBracket = !isTrigger && !t.reduceOnly;
-  const submitLabel = `${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}`;
+  const showBracket = !isTrigger && !isScale && !isTwap && !t.reduceOnly;
+  const submitLabel = `${isTwap ? 'TWAP ' : ''}${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}${isScale && scaleCheck.rungs ? ` · ${scaleCheck.rungs.length} legs` : ''}`;
+  const ready = isScale ? scaleCheck.ok : isTwap ? twapCheck.ok : check.ok;
 
   return (
     <form
@@ -105,7 +144,9 @@ export function OrderTicket({ market }: { market: MarketView }) {
       aria-label="Order ticket"
       onSubmit={(e) => {
         e.preventDefault();
-        if (check.ok) previewMutation.mutate();
+        if (!ready) return;
+        if (isTwap) twapPreviewMutation.mutate();
+        else previewMutation.mutate();
       }}
     >
       <Segmented<Side>
@@ -121,11 +162,15 @@ export function OrderTicket({ market }: { market: MarketView }) {
         label="Order type"
         size="sm"
         value={t.type}
-        onChange={(type) => set({ type, ...(type === 'TRIGGER' ? { reduceOnly: true, bracket: false } : { closeWhole: false }), ...(type !== 'LIMIT' && t.tif === 'ALO' ? { tif: 'GTC' as Tif } : {}) })}
+        onChange={(type) =>
+          set({ type, ...(type === 'TRIGGER' ? { reduceOnly: true, bracket: false } : { closeWhole: false }), ...(type !== 'LIMIT' && type !== 'SCALE' && t.tif === 'ALO' ? { tif: 'GTC' as Tif } : {}), ...(t.type === 'TRIGGER' && type !== 'TRIGGER' ? { reduceOnly: false } : {}) })
+        }
         options={[
           { value: 'MARKET', label: 'Market' },
           { value: 'LIMIT', label: 'Limit' },
-          { value: 'TRIGGER', label: 'Trigger (TP/SL)', name: 'Trigger' },
+          { value: 'TRIGGER', label: 'TP/SL', name: 'Trigger' },
+          { value: 'SCALE', label: 'Scale' },
+          { value: 'TWAP', label: 'TWAP' },
         ]}
       />
 
@@ -179,6 +224,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
           hint={`Tick ${market.tick_size}`}
         />
       )}
+      {isTwap && <TwapSection market={market} fields={twap} check={twapCheck} onChange={(patch) => setTwap((prev) => ({ ...prev, ...patch }))} />}
       {t.type === 'MARKET' && (
         <p className="ticket-note">
           Fills now near the mark <span className="num strong">{fmt(mark, { places })}</span>, at worst{' '}
@@ -186,22 +232,24 @@ export function OrderTicket({ market }: { market: MarketView }) {
         </p>
       )}
 
+      {isScale && <ScaleSection market={market} fields={scale} check={scaleCheck} onChange={(patch) => setScale((prev) => ({ ...prev, ...patch }))} mark={mark} />}
+
       {isTrigger && (
         <Checkbox label="Close the whole position when it fires (size 0)" checked={t.closeWhole} onChange={(e) => set({ closeWhole: e.target.checked })} />
       )}
-      {!(isTrigger && t.closeWhole) && (
+      {!(isTrigger && t.closeWhole) && !isScale && (
         <TextField
           ref={sizeRef}
-          label={`Size (${market.symbol})`}
+          label={isTwap ? `Total size (${market.symbol})` : `Size (${market.symbol})`}
           inputMode="decimal"
           value={t.size}
           onChange={(e) => set({ size: e.target.value })}
           suffix={market.symbol}
-          error={t.size ? check.errors.size : undefined}
+          error={t.size ? (isTwap ? twapCheck.errors.size : check.errors.size) : undefined}
           hint={check.notional ? `≈ ${fmtUsd(check.notional)}` : `Step ${market.sz_decimals === 0 ? '1' : '0.' + '0'.repeat(market.sz_decimals - 1) + '1'}`}
         />
       )}
-      {!isTrigger && max && max.gt(0) && (
+      {!isTrigger && !isScale && max && max.gt(0) && (
         <div className="segmented segmented-sm" role="group" aria-label="Size presets">
           {[25, 50, 75, 100].map((pct) => (
             <button
@@ -239,6 +287,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
         </div>
       )}
 
+      {isScale && <Checkbox label="Post-only (ALO): every leg rests or is rejected" checked={t.tif === 'ALO'} onChange={(e) => set({ tif: e.target.checked ? 'ALO' : 'GTC' })} />}
       {t.type === 'LIMIT' && (
         <Segmented<Tif>
           label="Time in force"
@@ -269,6 +318,22 @@ export function OrderTicket({ market }: { market: MarketView }) {
       )}
 
       <div className="ticket-summary">
+        {isScale ? (
+          <KVList label="Order estimate">
+            <KV k="Notional (all legs)">{fmtUsd(scaleCheck.notional)}</KV>
+            <KV k="Fees if all fill">{fmtUsd(scaleCheck.fee)}</KV>
+            {!t.reduceOnly && <KV k="Margin required">{fmtUsd(scaleCheck.margin)}</KV>}
+            <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
+            {market.min_order_value && <KV k="Min order value (each leg)">{fmtUsd(market.min_order_value)}</KV>}
+          </KVList>
+        ) : isTwap ? (
+          <KVList label="Order estimate">
+            <KV k="Notional (at the mark)">{fmtUsd(dec(t.size) && dec(mark) ? dec(t.size)!.mul(dec(mark)!) : null)}</KV>
+            <KV k="Slices">{twapCheck.intervalS !== null ? `${twap.slices} × ~${fmt(twapCheck.sliceSize?.toDecimalPlaces(market.sz_decimals) ?? null)}` : '—'}</KV>
+            <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
+            {market.min_order_value && <KV k="Min order value (each slice)">{fmtUsd(market.min_order_value)}</KV>}
+          </KVList>
+        ) : (
         <KVList label="Order estimate">
           <KV k="Notional">{fmtUsd(check.notional)}</KV>
           <KV k={`Fee (${check.feeKind} ${fmtPct(check.feeRate, 3)})`}>{fmtUsd(check.fee)}</KV>
@@ -277,23 +342,26 @@ export function OrderTicket({ market }: { market: MarketView }) {
           <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
           {market.min_order_value && <KV k="Min order value">{fmtUsd(market.min_order_value)}</KV>}
         </KVList>
+        )}
       </div>
-      {check.guards.map((g) => (
+      {!isScale && !isTwap && check.guards.map((g) => (
         <p key={g.code} className="notice notice-warn ticket-guard" role="status">
           <code className="err-code">{g.code}</code> {g.message}
         </p>
       ))}
       {/* Sticks to the bottom of the trading column: the submit button is in view however small the window. */}
       <div className="ticket-submit">
-        {check.errors.form && <p className="error-line">{check.errors.form}</p>}
+        {!isScale && !isTwap && check.errors.form && <p className="error-line">{check.errors.form}</p>}
         {previewMutation.error && <ErrorLine error={previewMutation.error} />}
+        {isTwap && twapPreviewMutation.error && <ErrorLine error={twapPreviewMutation.error} />}
         {direct.error && <ErrorLine error={direct.error} />}
         {!market.is_active && <p className="notice notice-warn">This market is not active.</p>}
-        <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" disabled={!check.ok || !market.is_active} busy={previewMutation.isPending || direct.isPending}>
+        <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" disabled={!ready || !market.is_active} busy={previewMutation.isPending || direct.isPending || twapPreviewMutation.isPending}>
           {submitLabel}
         </Button>
       </div>
       {/* Keyed by preview: each preview starts with a fresh placement state. */}
+      <TwapReviewDialog key={twapPreview?.preview_id ?? 'no-twap'} preview={twapPreview} onClose={() => setTwapPreview(null)} onStarted={() => set({ size: '' })} />
       <OrderPreviewDialog key={preview?.preview_id ?? 'none'} preview={preview} onClose={() => setPreview(null)} onPlaced={onPlaced} />
     </form>
   );

@@ -16,7 +16,8 @@ import { applyFill, liquidationPrice, type PositionState } from '../../../../sha
 import { Decimal, dec, type DecimalValue } from '../../lib/decimal';
 
 export type Side = 'BUY' | 'SELL';
-export type OrderType = 'MARKET' | 'LIMIT' | 'TRIGGER';
+/** SCALE and TWAP have their own fields and checks (scaleTicket.ts, twapTicket.ts); size, side, leverage and reduce-only are shared. */
+export type OrderType = 'MARKET' | 'LIMIT' | 'TRIGGER' | 'SCALE' | 'TWAP';
 export type Tif = 'GTC' | 'IOC' | 'ALO';
 export type Tpsl = 'TP' | 'SL';
 
@@ -259,7 +260,7 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
       side: t.side,
       size: size.toFixed(),
       limit_price: legPrice.toFixed(),
-      order_type: t.type,
+      order_type: t.type === 'TRIGGER' ? 'TRIGGER' : t.type === 'LIMIT' ? 'LIMIT' : 'MARKET',
       time_in_force: t.type === 'LIMIT' ? t.tif : t.type === 'MARKET' ? 'IOC' : undefined,
       reduce_only: reduceOnly,
       leverage: reduceOnly ? undefined : t.leverage,
@@ -370,7 +371,8 @@ export function toIntent(t: TicketState, market: MarketView, slippageBps: number
     kind: 'single',
     market: market.symbol,
     side: t.side,
-    order_type: t.type,
+    // SCALE and TWAP tickets build their own intents (scaleTicket.ts, twapTicket.ts).
+    order_type: t.type === 'LIMIT' ? 'LIMIT' : 'MARKET',
     size: t.size.trim(),
     leverage: t.leverage,
     ...(t.reduceOnly ? { reduce_only: true } : {}),

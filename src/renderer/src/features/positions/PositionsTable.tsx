@@ -175,7 +175,7 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
   );
 });
 
-function ReverseDialog({ position, market, onClose }: { position: PositionView; market: MarketView | undefined; onClose: () => void }) {
+export function ReverseDialog({ position, market, onClose }: { position: PositionView; market: MarketView | undefined; onClose: () => void }) {
   const refresh = useInvalidateTrading();
   const abs = dec(position.size)?.abs().toFixed() ?? '';
   const [size, setSize] = useState(abs);

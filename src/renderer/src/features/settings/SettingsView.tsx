@@ -21,6 +21,7 @@ import { ConnectWallet } from '../onboarding/ConnectWallet';
 import { riskFieldErrors } from './riskSettings';
 import { ProfileChooser } from '../onboarding/ProfileChooser';
 import { CompanionSettingsPanel } from '../companionSettings/CompanionSettingsPanel';
+import { TradeHotkeysSection } from '../hotkeys/TradeHotkeysSection';
 
 export function SettingsView() {
   return (
@@ -34,6 +35,7 @@ export function SettingsView() {
         <OfflineSignerSection />
         <OrderDefaults />
         <RiskSection />
+        <TradeHotkeysSection />
         <NotificationSection />
         <CompanionSettingsPanel />
         <AboutSection />

@@ -32,7 +32,7 @@ export const SHORTCUTS: ShortcutDef[] = [
 /** Ctrl+digit goes to the view in the top bar's order. */
 const VIEW_KEYS: Record<string, View> = { '1': 'trade', '2': 'history', '3': 'withdraw', '4': 'bridge', '5': 'swap', '6': 'points', '7': 'keys', '8': 'settings' };
 
-function isTyping(target: EventTarget | null): boolean {
+export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;

@@ -1,0 +1,325 @@
+/**
+ * `perps twap start|list|status|pause|resume|cancel`: TWAPs run by the same scheduler as the app's
+ * (src/main/services/twap).
+ *
+ *   twap start --wallet ADDR --market SYM --side buy|sell --total-size DEC --duration D --slices N
+ *              [--randomize-time PCT] [--randomize-size PCT] [--reduce-only] [--slippage-bps N]
+ *              [--leverage N] [--allow-large] [--dry-run]
+ *       D is seconds or a span such as 90s, 10m, 1h30m. Runs in the foreground and prints each slice;
+ *       Ctrl-C pauses it (after the slice being sent, if any) and says how to resume; a second Ctrl-C
+ *       leaves at once (it is then resumable as interrupted: nothing is lost, nothing is sent twice).
+ *   twap list [--wallet ADDR]          this profile's TWAPs in this data folder
+ *   twap status ID                     progress, each slice, and what needs deciding
+ *   twap pause ID                      asks the process running it (or marks it paused)
+ *   twap resume ID                     runs a paused or interrupted TWAP in the foreground
+ *   twap cancel ID                     stops it for good (an interrupted one without resuming it)
+ *
+ * Exit codes: 0 when the run ended as asked (completed, paused, cancelled), 1 when a slice was rejected
+ * for a reason that will not change (the output names it) or the TWAP could not run, 2 for bad input.
+ */
+import type { Command } from 'commander';
+import { Decimal, canonical } from '../../shared/decimal/index.js';
+import type { TwapView } from '../../shared/ipcTwap.js';
+import { ValidationError } from '../../main/services/errors.js';
+import {
+  cancelTwap,
+  liveRunner,
+  openTwapRunner,
+  pauseTwap,
+  prepareTwap,
+  startTwap,
+  twapStoreOf,
+  twapView,
+  type TwapRecord,
+  type TwapRunner,
+} from '../../main/services/twap/index.js';
+import type { ServiceContext } from '../../main/services/serviceContext.js';
+import { printDryRun } from '../dryRun.js';
+import { contextOf, globalsOf } from '../globals.js';
+import { formatFields, formatTable, formatTime, runAction, type Output } from '../output.js';
+import { parseIntegerOption } from '../parse.js';
+
+interface StartOpts {
+  wallet: string;
+  market: string;
+  side: string;
+  totalSize: string;
+  duration: string;
+  slices: string;
+  randomizeTime?: string;
+  randomizeSize?: string;
+  reduceOnly?: boolean;
+  slippageBps?: string;
+  leverage?: string;
+  allowLarge?: boolean;
+  dryRun?: boolean;
+}
+
+/** "90", "90s", "10m", "1h30m", "2h": a whole number of seconds, minutes and hours. */
+export function parseDuration(text: string): number {
+  const t = text.trim();
+  if (/^\d+$/.test(t)) return Number(t) * 1000;
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(t);
+  if (!m || t === '' || (m[1] === undefined && m[2] === undefined && m[3] === undefined)) {
+    throw new ValidationError(`'${text}' is not a duration: seconds, or a span such as 90s, 10m or 1h30m`, { field: 'duration' });
+  }
+  return ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000;
+}
+
+function clock(ms: number | null): string {
+  return ms === null ? '-' : new Date(ms).toISOString().slice(11, 19) + 'Z';
+}
+
+function progressLine(v: TwapView): string {
+  const avg = v.avg_fill_price ? `avg ${v.avg_fill_price} (arrival ${v.arrival_mark}, ${new Decimal(v.slippage_vs_arrival_bps!).gte(0) ? '+' : ''}${v.slippage_vs_arrival_bps} bps)` : `arrival ${v.arrival_mark}`;
+  return `${v.filled_size} of ${v.total_size} filled, ${avg}${v.next_slice_at ? `; next slice ${clock(v.next_slice_at)}` : ''}`;
+}
+
+/**
+ * How many of `now` were already in `before`: notes are only appended (the oldest dropped past a cap), so
+ * the longest start of `now` that ends `before` is what was seen.
+ */
+function notesSeen(before: readonly string[], now: readonly string[]): number {
+  for (let j = Math.min(before.length, now.length); j > 0; j--) {
+    if (now.slice(0, j).every((n, k) => n === before[before.length - j + k])) return j;
+  }
+  return 0;
+}
+
+/** Prints what changed between two states of the TWAP: each slice's outcome, and the TWAP's own notes. */
+function reporter(out: Output): (r: TwapRecord) => void {
+  let prev: TwapRecord | null = null;
+  return (r) => {
+    const v = twapView(r, { pid: process.pid, hostname: '', since: 0, token: '' });
+    for (const s of r.slices) {
+      const before = prev?.slices[s.index]?.status;
+      if (before === s.status) continue;
+      const label = `slice ${s.index + 1}/${r.slices.length}`;
+      if (s.status === 'filled' || s.status === 'partial') out.note(`${label} ${s.status} ${s.filled_size} @ ${s.avg_fill_price ?? '-'} | ${progressLine(v)}`);
+      else if (s.status === 'sending') out.note(`${label}: ${r.side} ${s.sent_size} ${r.market} at market, bound ${s.limit_price}`);
+    }
+    for (const n of r.notes.slice(notesSeen(prev?.notes ?? [], r.notes))) out.note(n);
+    prev = r;
+  };
+}
+
+function humanView(v: TwapView): string {
+  const decision =
+    v.status === 'interrupted'
+      ? `interrupted: resume it with \`perps twap resume ${v.id}\`, or stop it with \`perps twap cancel ${v.id}\``
+      : v.status === 'paused'
+        ? `paused: resume it with \`perps twap resume ${v.id}\`, or \`perps twap cancel ${v.id}\``
+        : null;
+  const head = formatFields([
+    ['twap', v.id],
+    ['market', `${v.side} ${v.total_size} ${v.market}${v.reduce_only ? ' (reduce-only)' : ''}`],
+    ['status', `${v.status}${v.requested ? ` (${v.requested} requested)` : ''}${v.runner ? ` in process ${v.runner.pid}` : ''}`],
+    ['filled', `${v.filled_size} of ${v.total_size} (remaining ${v.remaining_size})`],
+    ['avg price', v.avg_fill_price ? `${v.avg_fill_price} vs arrival ${v.arrival_mark}: ${v.slippage_vs_arrival_bps} bps (positive is worse)` : `- (arrival ${v.arrival_mark})`],
+    ['slices', `${v.slices_total} every ${v.interval_ms / 1000} s; ${v.slices_sent} sent, ${v.slices_missed} missed`],
+    ['next slice', formatTime(v.next_slice_at)],
+    ...(v.stop_detail ? ([['stopped', `${v.stop_reason}: ${v.stop_detail}`]] as const) : []),
+    ...(decision ? ([['decide', decision]] as const) : []),
+  ]);
+  const table = formatTable(v.slices, [
+    { header: '#', value: (s) => String(s.index + 1), align: 'right' },
+    { header: 'DUE', value: (s) => clock(s.due_at) },
+    { header: 'SIZE', value: (s) => s.sent_size ?? s.size, align: 'right' },
+    { header: 'STATUS', value: (s) => s.status },
+    { header: 'FILLED', value: (s) => s.filled_size, align: 'right' },
+    { header: 'PRICE', value: (s) => s.avg_fill_price ?? '', align: 'right' },
+    { header: 'ORDER', value: (s) => s.order_id ?? '' },
+    { header: 'REASON', value: (s) => s.reason ?? '' },
+  ]);
+  return `${head}\n\n${table}${v.notes.length > 0 ? `\n\n${v.notes.slice(-10).join('\n')}` : ''}`;
+}
+
+/** Runs a TWAP in the foreground: Ctrl-C pauses it, a second Ctrl-C leaves at once (it stays resumable). */
+async function foreground(out: Output, runner: TwapRunner): Promise<1 | undefined> {
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts++;
+    if (interrupts === 1) {
+      out.note(`pausing TWAP ${runner.id} (after the slice being sent, if any); Ctrl-C again to leave at once`);
+      runner.requestStop('pause');
+      return;
+    }
+    // Every slice is written before it is sent: leaving now loses nothing and sends nothing twice.
+    out.note(`left without pausing: TWAP ${runner.id} is interrupted; \`perps twap resume ${runner.id}\` settles and continues it`);
+    process.exit(130);
+  };
+  const onSigterm = (): void => runner.requestStop('interrupt');
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+  try {
+    const r = await runner.run();
+    const v = twapView(r, liveRunner(runner.store.dir, r.id));
+    out.result(v, () => humanView(v));
+    if (v.status === 'paused') out.note(`paused: resume it with \`perps twap resume ${v.id}\` (slices due meanwhile are missed, not sent late)`);
+    if (v.status === 'interrupted') out.note(`interrupted: resume it with \`perps twap resume ${v.id}\``);
+    if (r.status === 'failed') {
+      out.note(`error [TWAP_STOPPED]: ${r.stop_detail}`);
+      return 1;
+    }
+    return undefined;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+  }
+}
+
+/** Waits (briefly) for the process running a TWAP to act on a pause or cancel asked of it. */
+async function acknowledged(ctx: ServiceContext, id: string, done: (r: TwapRecord) => boolean, timeoutMs = 10_000): Promise<TwapRecord> {
+  const store = twapStoreOf(ctx);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = store.require(id, ctx.profile.name);
+    if (done(r) || Date.now() > deadline) return r;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export function registerTwapCommands(program: Command): void {
+  const twap = program.command('twap').description('TWAP: a total size sent as market slices over a duration (runs in the foreground; Ctrl-C pauses)');
+
+  twap
+    .command('start')
+    .description('prepare and run a TWAP in the foreground, printing each slice')
+    .requiredOption('--wallet <address>', 'main wallet (its trading key signs every slice)')
+    .requiredOption('--market <symbol>', 'market symbol, e.g. ETH')
+    .requiredOption('--side <side>', 'buy or sell')
+    .requiredOption('--total-size <decimal>', 'the total to execute, at most sz_decimals places')
+    .requiredOption('--duration <span>', 'seconds, or a span such as 90s, 10m, 1h30m')
+    .requiredOption('--slices <n>', 'number of market slices, at least 2, at least 5 s apart')
+    .option('--randomize-time <pct>', 'move each slice by up to this percentage of the interval (0..40)')
+    .option('--randomize-size <pct>', 'vary each slice by up to this percentage of the even share (0..50); the total stays exact')
+    .option('--reduce-only', 'only reduce the position; stops once it is closed')
+    .option('--slippage-bps <n>', "each slice's bound around the mark at its time (default: your default, else the market's)")
+    .option('--leverage <n>', 'leverage of the slices (default: your default for the market, else 1x)')
+    .option('--allow-large', 'run a TWAP whose total notional is above your cap (`perps config max-notional`)')
+    .option('--dry-run', 'check everything, print the schedule and the first slice as it would be signed now; send nothing')
+    .action(async (opts: StartOpts, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const input = {
+          wallet: opts.wallet,
+          market: opts.market,
+          side: opts.side,
+          totalSize: opts.totalSize,
+          durationMs: parseDuration(opts.duration),
+          slices: parseIntegerOption(opts.slices, 'slices')!,
+          ...(opts.randomizeTime !== undefined ? { randomizeTimePct: parseIntegerOption(opts.randomizeTime, 'randomize-time')! } : {}),
+          ...(opts.randomizeSize !== undefined ? { randomizeSizePct: parseIntegerOption(opts.randomizeSize, 'randomize-size')! } : {}),
+          ...(opts.reduceOnly === true ? { reduceOnly: true } : {}),
+          ...(opts.slippageBps !== undefined ? { slippageBps: parseIntegerOption(opts.slippageBps, 'slippage-bps')! } : {}),
+          ...(opts.leverage !== undefined ? { leverage: parseIntegerOption(opts.leverage, 'leverage')! } : {}),
+          allow: { large: opts.allowLarge === true },
+        };
+        const ctx = contextOf(g);
+        const plan = await prepareTwap(ctx, input);
+        for (const w of plan.view.warnings) out.note(`warning: ${w}`);
+        if (opts.dryRun === true) {
+          out.note('each slice is prepared at its own time, bounded by the mark then; the signature below is slice 1 as it would be signed now');
+          return printDryRun(out, { ...plan.firstSlice, action: 'twap' }, plan.view);
+        }
+        for (const c of plan.view.confirmations) out.note(`confirmed by flag [${c.code}]: ${c.message}`);
+        const runner = await startTwap(ctx, plan, { allowLarge: opts.allowLarge === true, onUpdate: reporter(out) });
+        const last = plan.schedule.at(-1)!;
+        out.note(`TWAP ${runner.id}: ${plan.side} ${plan.totalSize} ${plan.market.symbol} in ${plan.schedule.length} slices every ${plan.intervalMs / 1000} s (the last ${Math.round(last.offset_ms / 1000)} s from now); Ctrl-C pauses it`);
+        return foreground(out, runner);
+      });
+    });
+
+  twap
+    .command('list')
+    .description("this profile's TWAPs in this data folder, newest first")
+    .option('--wallet <address>', 'only this wallet')
+    .action(async (opts: { wallet?: string }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        const store = twapStoreOf(ctx);
+        const views = store
+          .list(ctx.profile.name)
+          .filter((r) => opts.wallet === undefined || r.wallet.toLowerCase() === opts.wallet.toLowerCase())
+          .map((r) => twapView(r, liveRunner(store.dir, r.id)));
+        out.result({ twaps: views }, () =>
+          formatTable(views, [
+            { header: 'ID', value: (v) => v.id },
+            { header: 'MARKET', value: (v) => v.market },
+            { header: 'SIDE', value: (v) => `${v.side}${v.reduce_only ? ' RO' : ''}` },
+            { header: 'FILLED', value: (v) => `${v.filled_size}/${v.total_size}`, align: 'right' },
+            { header: 'AVG', value: (v) => v.avg_fill_price ?? '', align: 'right' },
+            { header: 'STATUS', value: (v) => `${v.status}${v.needs_decision ? ' (decide: resume or cancel)' : ''}` },
+            { header: 'NEXT', value: (v) => clock(v.next_slice_at) },
+            { header: 'CREATED', value: (v) => formatTime(v.created_at) },
+          ]),
+        );
+      });
+    });
+
+  twap
+    .command('status')
+    .description("a TWAP's progress and slices")
+    .argument('<id>', 'TWAP id')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        const store = twapStoreOf(ctx);
+        const v = twapView(store.require(id, ctx.profile.name), liveRunner(store.dir, id));
+        out.result(v, () => humanView(v));
+      });
+    });
+
+  twap
+    .command('pause')
+    .description('pause a TWAP (the process running it stops before its next slice)')
+    .argument('<id>', 'TWAP id')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        let r = pauseTwap(ctx, id);
+        if (r.requested === 'pause') r = await acknowledged(ctx, id, (x) => x.status !== 'running' || x.requested === null);
+        const store = twapStoreOf(ctx);
+        const v = twapView(r, liveRunner(store.dir, id));
+        out.result(v, () => humanView(v));
+        if (v.requested === 'pause') out.note(`the process running it (pid ${v.runner?.pid ?? '?'}) has not paused yet; it does before its next slice`);
+      });
+    });
+
+  twap
+    .command('resume')
+    .description('resume a paused or interrupted TWAP in the foreground (slices whose time passed are missed, not sent late)')
+    .argument('<id>', 'TWAP id')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        const runner = openTwapRunner(ctx, id, { onUpdate: reporter(out) });
+        out.note(`resuming TWAP ${id}; Ctrl-C pauses it`);
+        return foreground(out, runner);
+      });
+    });
+
+  twap
+    .command('cancel')
+    .description('cancel a TWAP for good (a slice already sent finishes; nothing more is sent)')
+    .argument('<id>', 'TWAP id')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        const store = twapStoreOf(ctx);
+        const before = store.require(id, ctx.profile.name);
+        const interrupted = before.status === 'running' && liveRunner(store.dir, id) === null;
+        let r = await cancelTwap(ctx, id, interrupted ? { as: 'stopped' } : {});
+        if (r.requested === 'cancel') r = await acknowledged(ctx, id, (x) => x.status !== 'running' && x.status !== 'paused');
+        const v = twapView(r, liveRunner(store.dir, id));
+        out.result(v, () => humanView(v));
+        if (v.requested === 'cancel') out.note(`the process running it (pid ${v.runner?.pid ?? '?'}) has not stopped yet; it does before its next slice`);
+        else out.note(`${v.status}: ${canonical(new Decimal(v.filled_size))} of ${v.total_size} filled`);
+      });
+    });
+}

@@ -1,0 +1,70 @@
+/**
+ * Finding a slice's order and fills after the fact, over the public API client: when a process died (or
+ * an answer was lost) between writing a slice as `sending` and learning its order id, the slice is looked
+ * up in order-history by its client order id, which is derived from the TWAP id and the slice index, so
+ * it is the same in every process. The spec does not list client_order_id among the fields of a history
+ * row; where the service leaves it out, the row is matched on what the slice sent instead (market, side,
+ * MARKET, reduce-only, size and bound), no earlier than it was sent and not already claimed by another
+ * slice of the TWAP.
+ */
+import { Decimal } from '../../../shared/decimal/index.js';
+import type { Fill, ListedOrder } from '../../../shared/protocol/index.js';
+import type { TradingContext } from '../orders/orderContext.js';
+import type { TwapSliceRecord } from './twapRecord.js';
+
+/** Clock skew and persistence lag allowed between the slice's sent_at and what the service stamps. */
+const SLACK_MS = 60_000;
+const PAGE = 200;
+
+function same(a: string | null | undefined, b: string | null | undefined): boolean {
+  return a != null && b != null && new Decimal(a).eq(b);
+}
+
+function matches(row: ListedOrder, slice: TwapSliceRecord, market: string, side: string, reduceOnly: boolean): boolean {
+  if (row.client_order_id !== undefined) return row.client_order_id === slice.client_order_id;
+  return (
+    row.market === market &&
+    row.side === side.toLowerCase() &&
+    row.order_type === 'MARKET' &&
+    row.reduce_only === reduceOnly &&
+    same(row.size, slice.sent_size) &&
+    same(row.limit_price, slice.limit_price) &&
+    row.submitted_at >= (slice.sent_at ?? 0) - SLACK_MS
+  );
+}
+
+export interface SliceLookup {
+  wallet: string;
+  market: string;
+  side: string;
+  reduceOnly: boolean;
+  /** Order ids other slices of the TWAP already own (a field match must not take one of them). */
+  claimed: ReadonlySet<string>;
+}
+
+/** The order of `slice` in the newest order-history rows of its market, or null when none is listed (yet). */
+export async function findSliceOrder(ctx: Pick<TradingContext, 'api'>, slice: TwapSliceRecord, q: SliceLookup): Promise<{ order_id: string; row: ListedOrder } | null> {
+  const since = (slice.sent_at ?? 0) - SLACK_MS;
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await ctx.api.orderHistory({ wallet: q.wallet, market: q.market, limit: PAGE, offset });
+    for (const row of page.orders) {
+      if (q.claimed.has(row.order_id)) continue;
+      if (matches(row, slice, q.market, q.side, q.reduceOnly)) return { order_id: row.order_id, row };
+    }
+    const oldest = page.orders.at(-1);
+    // Newest first: once the page reaches rows older than the send, the slice's order is not further down.
+    if (!oldest || oldest.status_at < since || offset + page.orders.length >= page.total) return null;
+  }
+}
+
+/** The fills of one order (newest trade-history rows of its market, back to when it was sent). */
+export async function fillsOfOrder(ctx: Pick<TradingContext, 'api'>, wallet: string, market: string, orderId: string, sentAt: number): Promise<Fill[]> {
+  const out: Fill[] = [];
+  const seen = new Set<string>();
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await ctx.api.tradeHistory({ wallet, market, limit: PAGE, offset });
+    for (const f of page.fills) if (f.order_id === orderId && !seen.has(f.tid) && seen.add(f.tid)) out.push(f);
+    const oldest = page.fills.at(-1);
+    if (!oldest || oldest.filled_at < sentAt - SLACK_MS || offset + page.fills.length >= page.total) return out.sort((a, b) => a.filled_at - b.filled_at);
+  }
+}

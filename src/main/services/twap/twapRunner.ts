@@ -1,0 +1,466 @@
+/**
+ * The TWAP scheduler: one per running TWAP, the same for the app (src/main/app/desks/twapDesk.ts runs it
+ * in main) and the command line (`perps twap start|resume` runs it in the foreground).
+ *
+ * Each slice is a MARKET IOC order bounded by the mark at its own time (prepared then, through the same
+ * prepare step as every order: rules, balance, nonce, exact typed data), optionally reduce-only. What
+ * makes a crash or a restart safe is the order of writes:
+ *
+ *  1. before a slice's order is sent, the slice is written as `sending` (client order id, size, bound,
+ *     nonce) to the TWAP's file in the data folder (atomic, 0600);
+ *  2. the order is sent once (the API client resends only the identical bytes, which the nonce makes
+ *     land at most once); its order id is written as `sent`; it is followed to its outcome, which is
+ *     written with its fills;
+ *  3. on a resume, a `sending` slice is looked up by its client order id in order-history before
+ *     anything else happens: found, it is followed as if the answer had come; not found within the
+ *     grace period, it never reached the service (`unsent`). A `pending` slice was never sent. So no
+ *     slice is sent twice and none is forgotten.
+ *
+ * Slices are never sent in a burst: when the runner starts (a start, a resume), slices whose time passed
+ * more than half an interval ago become `missed`; while it runs, a slice that comes due together with the
+ * next one (the process was suspended, the service was unreachable) is `missed` too and only the latest
+ * is sent. Missed slices are listed in the TWAP's notes; their size is not made up later.
+ *
+ * It stops when the target is filled (for a reduce-only TWAP: also when the position is closed), when
+ * every slice is done, on cancel, or when a slice is rejected for a reason that will not change
+ * (twapRejections.ts), which the TWAP then names. One process runs a TWAP at a time (twapLock.ts); a
+ * pause or cancel asked by another process is written into the file and read before each slice.
+ */
+import { randomBytes } from 'node:crypto';
+import { Decimal, canonical } from '../../../shared/decimal/index.js';
+import type { TrackedOrder } from '../orders/orderTracker.js';
+import { OrderTracker, untilTerminal } from '../orders/orderTracker.js';
+import type { TradingContext } from '../orders/orderContext.js';
+import { prepareLegs } from '../orders/prepareOrder.js';
+import { submitOrder } from '../orders/submitOrder.js';
+import { OperationError, toAppError } from '../errors.js';
+import { isTransientFailure } from '../../api/errors.js';
+import { fillsOfOrder, findSliceOrder } from './sliceLookup.js';
+import { acquireRunLock, type RunLock } from './twapLock.js';
+import type { TwapPlan } from './twapPlan.js';
+import { sliceLeg } from './twapPlan.js';
+import { isTerminalTwap, sliceClientOrderId, sliceInFlight, withNote, type TwapRecord, type TwapSliceRecord, type TwapStopReason } from './twapRecord.js';
+import { explainStop, isMomentaryRejection } from './twapRejections.js';
+import { TwapStore } from './twapStore.js';
+import { twapTotals } from './twapView.js';
+
+/** The TWAP's time: the service's clock (slice times are judged by it), and a wait on it. */
+export interface TwapClock {
+  now(): Promise<number>;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The service clock of a context (its ServerClock) and the context's sleep. */
+export function serviceTwapClock(ctx: Pick<TradingContext, 'clock' | 'sleep'>): TwapClock {
+  return { now: () => ctx.clock.now(), sleep: (ms, signal) => ctx.sleep(ms, signal) };
+}
+
+export interface TwapRunnerOptions {
+  clock?: TwapClock;
+  /** Longest wait between two looks at the TWAP's file (a pause or cancel from another process). Default 1 s. */
+  pollMs?: number;
+  /** How long after it was sent a slice whose answer was lost is looked for in order-history before it counts as never sent. Default 10 s. */
+  reconcileGraceMs?: number;
+  /** How long a slice's order is followed to its outcome at a time. Default 60 s. */
+  followTimeoutMs?: number;
+  /** Every change of the TWAP, as written. */
+  onUpdate?: (record: TwapRecord) => void;
+}
+
+export type StopKind = 'pause' | 'cancel' | 'interrupt';
+
+export function newTwapId(): string {
+  return randomBytes(6).toString('hex');
+}
+
+export function twapStoreOf(ctx: Pick<TradingContext, 'profile'>): TwapStore {
+  return new TwapStore(ctx.profile.dataDir);
+}
+
+/** Creates the TWAP (its lock first, so it is never seen running without a process) and returns its runner. */
+export async function startTwap(ctx: TradingContext, plan: TwapPlan, options: TwapRunnerOptions & { allowLarge?: boolean; store?: TwapStore } = {}): Promise<TwapRunner> {
+  const store = options.store ?? twapStoreOf(ctx);
+  const clock = options.clock ?? serviceTwapClock(ctx);
+  const id = newTwapId();
+  const lock = acquireRunLock(store.dir, id);
+  try {
+    const start = await clock.now();
+    const record: TwapRecord = {
+      version: 1,
+      id,
+      profile: ctx.profile.name,
+      wallet: plan.wallet,
+      market: plan.market.symbol,
+      side: plan.side,
+      total_size: plan.totalSize,
+      reduce_only: plan.reduceOnly,
+      slippage_bps: plan.slippageBps,
+      leverage: plan.leverage,
+      duration_ms: plan.durationMs,
+      interval_ms: plan.intervalMs,
+      randomize_time_pct: plan.randomizeTimePct,
+      randomize_size_pct: plan.randomizeSizePct,
+      seed: plan.seed,
+      arrival_mark: canonical(plan.arrivalMark),
+      allow_large: options.allowLarge === true,
+      created_at: start,
+      status: 'running',
+      requested: null,
+      stop_reason: null,
+      stop_detail: null,
+      slices: plan.schedule.map((s) => ({
+        index: s.index,
+        due_at: start + s.offset_ms,
+        size: s.size,
+        client_order_id: sliceClientOrderId(id, s.index),
+        status: 'pending',
+        sent_size: null,
+        limit_price: null,
+        nonce: null,
+        sent_at: null,
+        order_id: null,
+        filled_size: '0',
+        avg_fill_price: null,
+        fills: [],
+        reason: null,
+      })),
+      notes: [],
+      updated_at: start,
+    };
+    store.create(record);
+    return new TwapRunner(ctx, store, id, { ...options, clock }, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** A runner for a TWAP already stored (resume after a pause or an interruption). */
+export function openTwapRunner(ctx: TradingContext, id: string, options: TwapRunnerOptions & { store?: TwapStore } = {}): TwapRunner {
+  const store = options.store ?? twapStoreOf(ctx);
+  const r = store.require(id, ctx.profile.name);
+  if (isTerminalTwap(r.status)) {
+    throw new OperationError('TWAP_FINISHED', `TWAP ${id} is ${r.status}${r.stop_detail ? `: ${r.stop_detail}` : ''}; it cannot be resumed`, { hint: 'Start a new TWAP for what is left.' });
+  }
+  return new TwapRunner(ctx, store, id, options, null);
+}
+
+type SliceOutcome = { stop: null } | { stop: 'completed'; reason: TwapStopReason; detail: string } | { stop: 'failed'; detail: string } | { stop: 'retry' };
+
+export class TwapRunner {
+  private readonly clock: TwapClock;
+  private readonly pollMs: number;
+  private readonly graceMs: number;
+  private readonly followTimeoutMs: number;
+  private readonly abort = new AbortController();
+  private stopKind: StopKind | null = null;
+  private readonly tracker: OrderTracker;
+  private running: Promise<TwapRecord> | null = null;
+
+  constructor(
+    private readonly ctx: TradingContext,
+    readonly store: TwapStore,
+    readonly id: string,
+    private readonly options: TwapRunnerOptions,
+    private lock: RunLock | null,
+  ) {
+    this.clock = options.clock ?? serviceTwapClock(ctx);
+    this.pollMs = options.pollMs ?? 1_000;
+    this.graceMs = options.reconcileGraceMs ?? 10_000;
+    this.followTimeoutMs = options.followTimeoutMs ?? 60_000;
+    const r = store.require(id, ctx.profile.name);
+    this.tracker = new OrderTracker({ api: ctx.api, wallet: r.wallet, sleep: (ms, signal) => this.clock.sleep(ms, signal) });
+  }
+
+  /** Stops the run before its next slice (a slice being sent finishes first): pause, cancel, or just let go (interrupt). */
+  requestStop(kind: StopKind): void {
+    // A cancel outranks a pause, which outranks letting go.
+    const rank = { interrupt: 0, pause: 1, cancel: 2 } as const;
+    if (this.stopKind === null || rank[kind] > rank[this.stopKind]) this.stopKind = kind;
+    this.abort.abort(new OperationError('TWAP_STOPPING', `TWAP ${this.id} is stopping (${kind})`, { kind: 'transient' }));
+  }
+
+  /** Takes the TWAP's run lock now (TWAP_LOCKED when another process runs it); run() does it otherwise. */
+  claim(): void {
+    this.lock ??= acquireRunLock(this.store.dir, this.id);
+  }
+
+  /** Runs the TWAP until it stops (see the module comment); resolves with the record as it was left. */
+  run(): Promise<TwapRecord> {
+    this.running ??= this.runLocked();
+    return this.running;
+  }
+
+  private async runLocked(): Promise<TwapRecord> {
+    this.claim();
+    try {
+      let r = this.update((x) => ({ ...x, status: 'running', requested: null }));
+      r = await this.reconcileInFlight(r);
+      r = this.markOverdue(r, await this.clock.now(), true);
+      return await this.loop(r);
+    } finally {
+      this.lock!.release();
+    }
+  }
+
+  private update(change: (r: TwapRecord) => TwapRecord): TwapRecord {
+    const next = this.store.update(this.id, change);
+    this.options.onUpdate?.(next);
+    return next;
+  }
+
+  private updateSlice(index: number, patch: Partial<TwapSliceRecord>, note?: string): TwapRecord {
+    return this.update((r) => ({
+      ...r,
+      slices: r.slices.map((s) => (s.index === index ? { ...s, ...patch } : s)),
+      ...(note ? { notes: withNote(r, note) } : {}),
+    }));
+  }
+
+  private label(r: TwapRecord, s: TwapSliceRecord): string {
+    return `slice ${s.index + 1}/${r.slices.length}`;
+  }
+
+  /**
+   * Pending slices that can no longer go on time become missed: at a (re)start, those due more than half
+   * an interval ago; while running, every due slice but the latest (no bursts).
+   */
+  private markOverdue(r: TwapRecord, now: number, starting: boolean): TwapRecord {
+    const due = r.slices.filter((s) => s.status === 'pending' && s.due_at <= now);
+    const grace = Math.floor(r.interval_ms / 2);
+    const missed = starting ? due.filter((s) => s.due_at < now - grace) : due.slice(0, -1);
+    if (missed.length === 0) return r;
+    const ids = new Set(missed.map((s) => s.index));
+    const why = starting ? 'the TWAP was not running when they were due' : 'they came due together with a later slice';
+    const note = `missed ${missed.map((s) => `slice ${s.index + 1}`).join(', ')} (${missed.length === 1 ? 'due' : 'due from'} ${new Date(missed[0]!.due_at).toISOString()}): ${why}; not sent late, not made up`;
+    return this.update((x) => ({ ...x, slices: x.slices.map((s) => (ids.has(s.index) && s.status === 'pending' ? { ...s, status: 'missed', reason: starting ? 'not_running' : 'overdue' } : s)), notes: withNote(x, note) }));
+  }
+
+  private async loop(start: TwapRecord): Promise<TwapRecord> {
+    let r = start;
+    for (;;) {
+      if (this.stopKind) return this.finish(this.stopKind);
+      r = this.store.require(this.id, this.ctx.profile.name);
+      if (r.requested) return this.finish(r.requested);
+      if (r.slices.some(sliceInFlight)) {
+        r = await this.reconcileInFlight(r);
+        continue;
+      }
+      const { filled } = twapTotals(r);
+      if (filled.gte(r.total_size)) return this.complete('target_reached', `filled ${canonical(filled)} of ${r.total_size}`);
+      const next = r.slices.find((s) => s.status === 'pending');
+      if (!next) return this.complete('schedule_done', `every slice is done; filled ${canonical(filled)} of ${r.total_size}`);
+      const now = await this.clock.now();
+      if (now < next.due_at) {
+        await this.wait(Math.min(next.due_at - now, this.pollMs));
+        continue;
+      }
+      const after = this.markOverdue(r, now, false);
+      if (after !== r) continue;
+      const outcome = await this.executeSlice(r, next);
+      if (outcome.stop === 'retry') await this.wait(this.pollMs);
+      else if (outcome.stop === 'completed') return this.complete(outcome.reason, outcome.detail);
+      else if (outcome.stop === 'failed') return this.end('failed', 'rejected', outcome.detail);
+    }
+  }
+
+  private async wait(ms: number): Promise<void> {
+    if (this.abort.signal.aborted) return;
+    try {
+      await this.clock.sleep(Math.max(0, ms), this.abort.signal);
+    } catch (err) {
+      if (!this.abort.signal.aborted) throw err;
+    }
+  }
+
+  private finish(kind: StopKind): TwapRecord {
+    if (kind === 'cancel') return this.end('cancelled', 'cancelled', 'cancelled before its next slice');
+    if (kind === 'pause') return this.update((x) => ({ ...x, status: 'paused', requested: null, notes: withNote(x, 'paused') }));
+    // Let go: the record stays `running` and, with its lock released, reads as interrupted (a decision is needed).
+    return this.update((x) => ({ ...x, requested: null, notes: withNote(x, 'interrupted: its process stopped running it') }));
+  }
+
+  private complete(reason: TwapStopReason, detail: string): TwapRecord {
+    return this.end('completed', reason, detail);
+  }
+
+  private end(status: 'completed' | 'cancelled' | 'failed', reason: TwapStopReason, detail: string): TwapRecord {
+    return this.update((x) => ({
+      ...x,
+      status,
+      requested: null,
+      stop_reason: reason,
+      stop_detail: detail,
+      slices: x.slices.map((s) => (s.status === 'pending' ? { ...s, status: 'skipped' } : s)),
+      notes: withNote(x, `${status}: ${detail}`),
+    }));
+  }
+
+  // ---- one slice -------------------------------------------------------------------------------------
+
+  /** How much a slice may still send: what is left of the target (and, reduce-only, of the position). */
+  private async sizeFor(r: TwapRecord, s: TwapSliceRecord): Promise<{ size: Decimal; closed: boolean }> {
+    const { filled } = twapTotals(r);
+    let size = Decimal.min(new Decimal(s.size), new Decimal(r.total_size).minus(filled));
+    if (!r.reduce_only) return { size, closed: false };
+    const accountId = r.wallet.toLowerCase() + '0'.repeat(24);
+    const held = new Decimal((await this.ctx.api.positions(accountId)).positions.find((p) => p.market === r.market)?.size ?? '0');
+    const reducible = r.side === 'SELL' ? Decimal.max(held, 0) : Decimal.max(held.neg(), 0);
+    size = Decimal.min(size, reducible);
+    return { size, closed: reducible.isZero() };
+  }
+
+  private async executeSlice(r: TwapRecord, s: TwapSliceRecord): Promise<SliceOutcome> {
+    const label = this.label(r, s);
+    let size: Decimal;
+    let closed: boolean;
+    try {
+      ({ size, closed } = await this.sizeFor(r, s));
+    } catch (err) {
+      if (isTransientFailure(err)) return { stop: 'retry' };
+      throw err;
+    }
+    if (closed) return { stop: 'completed', reason: 'target_reached', detail: `the ${r.market} position is closed: nothing is left to reduce` };
+    if (size.lte(0)) return { stop: 'completed', reason: 'target_reached', detail: `filled ${canonical(twapTotals(r).filled)} of ${r.total_size}` };
+
+    // Prepared now: the bound comes from the mark at this moment, and every order rule is checked again.
+    let prepared;
+    try {
+      prepared = await prepareLegs(this.ctx, {
+        wallet: r.wallet,
+        legs: [sliceLeg({ market: r.market, side: r.side, reduceOnly: r.reduce_only, leverage: r.leverage, slippageBps: r.slippage_bps }, canonical(size), s.client_order_id)],
+        labels: [label],
+        kind: 'twap',
+        allow: { large: r.allow_large },
+      });
+    } catch (err) {
+      const e = toAppError(err);
+      if (e.kind === 'transient') return { stop: 'retry' };
+      if (e.kind === 'internal') throw err;
+      // Refused before anything was signed or sent: nothing of this slice reached the service.
+      this.updateSlice(s.index, { status: 'rejected', reason: e.code }, `${label} not sent: ${e.message}`);
+      return { stop: 'failed', detail: explainStop(e.code, s.index + 1, r.slices.length, e.message) };
+    }
+    const leg = prepared.legs[0]!;
+    let signer;
+    try {
+      signer = await this.ctx.tradingSigner(r.wallet);
+    } catch (err) {
+      if (toAppError(err).kind === 'transient') return { stop: 'retry' };
+      throw err;
+    }
+    const now = await this.clock.now();
+    // Written (and fsynced) before the order goes out: a crash from here on is reconciled, never resent.
+    this.updateSlice(s.index, { status: 'sending', sent_size: leg.size, limit_price: leg.limit_price, nonce: prepared.nonces[0]!, sent_at: now });
+
+    let placed;
+    try {
+      placed = await submitOrder(this.ctx, prepared, signer, { wait: false });
+    } catch (err) {
+      const e = toAppError(err);
+      const refusedOutright = e.kind === 'validation' || (e.kind === 'rejected' && e.code !== 'SUBMIT_UNCONFIRMED' && e.code !== 'LANDED_RESULT_UNKNOWN');
+      if (refusedOutright) {
+        // The whole request was refused (a 403, a 400, a replayed nonce): the slice did not reach the book.
+        this.updateSlice(s.index, { status: 'rejected', reason: e.code }, `${label} refused: ${e.message}`);
+        return { stop: 'failed', detail: explainStop(e.code, s.index + 1, r.slices.length, e.message) };
+      }
+      if (e.kind === 'internal') throw err;
+      // No usable answer: it may have landed. Find it by its client order id before anything else.
+      await this.resolveSending(this.store.require(this.id, this.ctx.profile.name), s.index);
+      return { stop: null };
+    }
+    const p = placed.legs[0]!;
+    if (p.status === 'REJECTED') {
+      this.updateSlice(s.index, { status: 'rejected', order_id: p.order_id, reason: p.reason }, `${label} rejected: ${p.reason ?? 'no reason given'}`);
+      if (isMomentaryRejection(p.reason)) return { stop: null };
+      return { stop: 'failed', detail: explainStop(p.reason ?? 'REJECTED', s.index + 1, r.slices.length) };
+    }
+    if (p.status === 'UNKNOWN' || p.order_id === null) {
+      await this.resolveSending(this.store.require(this.id, this.ctx.profile.name), s.index);
+      return { stop: null };
+    }
+    const sent = this.updateSlice(s.index, { status: 'sent', order_id: p.order_id });
+    const done = await this.follow(sent, s.index);
+    const after = done.slices[s.index]!;
+    if ((after.status === 'rejected' || after.status === 'failed') && !isMomentaryRejection(after.reason)) {
+      return { stop: 'failed', detail: explainStop(after.reason ?? after.status.toUpperCase(), s.index + 1, r.slices.length) };
+    }
+    return { stop: null };
+  }
+
+  /** A `sending` slice: looked up by its client order id until found or the grace period is over. */
+  private async resolveSending(r: TwapRecord, index: number): Promise<TwapRecord> {
+    const s = r.slices[index]!;
+    const claimed = new Set(r.slices.filter((x) => x.order_id !== null && x.index !== index).map((x) => x.order_id!));
+    const q = { wallet: r.wallet, market: r.market, side: r.side, reduceOnly: r.reduce_only, claimed };
+    // Counted from when it was sent: after a long downtime one look settles it (it has persisted by then).
+    const deadline = (s.sent_at ?? (await this.clock.now())) + this.graceMs;
+    let interval = 250;
+    for (;;) {
+      let hit = null;
+      try {
+        hit = await findSliceOrder(this.ctx, s, q);
+      } catch (err) {
+        if (!isTransientFailure(err)) throw err;
+      }
+      if (hit) {
+        const sent = this.updateSlice(index, { status: 'sent', order_id: hit.order_id }, `${this.label(r, s)}: its order ${hit.order_id} was found in order-history by its client order id`);
+        return this.follow(sent, index);
+      }
+      if ((await this.clock.now()) >= deadline) {
+        // An order that FAILED (could not be routed) writes no history row either: nothing of it executed.
+        return this.updateSlice(index, { status: 'unsent', reason: 'not_found' }, `${this.label(r, s)}: not found in order-history ${Math.round(this.graceMs / 1000)} s after it was sent; it never reached the book`);
+      }
+      // The grace period runs to its end even while stopping: a slice must be settled, not guessed.
+      await this.clock.sleep(interval);
+      interval = Math.min(2_000, interval * 2);
+    }
+  }
+
+  /** Settles the in-flight slices without sending anything (a cancel or stop of a TWAP nobody runs; the caller holds its lock). */
+  settleInFlight(): Promise<TwapRecord> {
+    return this.reconcileInFlight(this.store.require(this.id, this.ctx.profile.name));
+  }
+
+  /** Settles every slice that has, or may have, an order at the service (a resume, a lost answer). */
+  private async reconcileInFlight(start: TwapRecord): Promise<TwapRecord> {
+    let r = start;
+    for (const s of start.slices.filter(sliceInFlight)) {
+      r = s.status === 'sending' ? await this.resolveSending(r, s.index) : await this.follow(r, s.index);
+    }
+    return r;
+  }
+
+  /** Follows a `sent` slice's order to its outcome and writes it with its fills. */
+  private async follow(r: TwapRecord, index: number): Promise<TwapRecord> {
+    const s = r.slices[index]!;
+    const orderId = s.order_id!;
+    this.tracker.track(orderId, { market: r.market, order_type: 'MARKET', justSubmitted: true });
+    let o: TrackedOrder;
+    try {
+      [o] = (await this.tracker.waitFor([orderId], { until: untilTerminal, timeoutMs: this.followTimeoutMs })) as [TrackedOrder];
+    } catch (err) {
+      if (toAppError(err).kind !== 'transient') throw err;
+      return this.update((x) => ({ ...x, notes: withNote(x, `${this.label(r, s)}: order ${orderId} not finished yet (${(err as Error).message}); following it again`) }));
+    }
+    const fills = await fillsOfOrder(this.ctx, r.wallet, r.market, orderId, s.sent_at ?? 0);
+    const fromFills = fills.reduce((a, f) => a.plus(f.size), new Decimal(0));
+    const filled = o.filled_size !== null ? new Decimal(o.filled_size) : !fromFills.isZero() ? fromFills : o.status === 'FILLED' ? new Decimal(s.sent_size ?? s.size) : new Decimal(0);
+    const vwap = fromFills.isZero() ? null : fills.reduce((a, f) => a.plus(new Decimal(f.price).mul(f.size)), new Decimal(0)).div(fromFills);
+    const avg = o.avg_fill_price ?? (vwap ? canonical(vwap) : null);
+    const status = o.status === 'FILLED' ? 'filled' : o.status === 'PARTIALLY_FILLED_CANCELLED' ? 'partial' : o.status === 'REJECTED' ? 'rejected' : o.status === 'FAILED' ? 'failed' : 'unfilled';
+    const label = this.label(r, s);
+    const note = status === 'filled' || status === 'partial' ? undefined : `${label}: ${status}${o.reason ? ` (${o.reason})` : ''}`;
+    return this.updateSlice(
+      index,
+      {
+        status,
+        filled_size: canonical(filled),
+        avg_fill_price: filled.isZero() ? null : avg,
+        reason: o.reason,
+        fills: fills.map((f) => ({ tid: f.tid, price: f.price, size: f.size, time: f.filled_at })),
+      },
+      note,
+    );
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * A TWAP from the ticket on the simulator's real-time clock: its schedule refused when slices would be
+ * closer than 5 s, the review (schedule, arrival mark, slice 1's order), then the TWAP tab's progress
+ * (filled of target, average against the arrival mark, next slice), pause and resume, the run to its
+ * target; a second TWAP cancelled; and after the app restarts mid-TWAP, the prompt that asks to resume
+ * or stop it.
+ */
+import type { Page } from '@playwright/test';
+import { expect, openApp, test } from './harness/fixtures.js';
+import type { E2eApp } from './harness/appHarness.js';
+import { screenshotBothSizes } from './harness/riskSteps.js';
+
+let app: E2eApp | undefined;
+test.afterEach(async () => {
+  await app?.stop();
+  app = undefined;
+});
+
+async function fillTwap(page: Page, size: string, minutes: string, slices: string): Promise<void> {
+  const ticket = page.getByRole('form', { name: 'Order ticket' });
+  await ticket.getByRole('radio', { name: 'Buy' }).click();
+  await ticket.getByRole('radio', { name: 'TWAP' }).click();
+  await ticket.getByLabel('Total size (ETH)').fill(size);
+  await ticket.getByLabel('Duration (minutes)').fill(minutes);
+  await ticket.getByLabel('Slices').fill(slices);
+}
+
+async function startTwap(page: Page): Promise<void> {
+  await page.getByRole('form', { name: 'Order ticket' }).getByRole('button', { name: 'TWAP Buy / Long ETH' }).click();
+  const review = page.getByRole('dialog', { name: 'Review TWAP · ETH' });
+  await review.getByRole('button', { name: 'Start TWAP' }).click();
+  await expect(review).toBeHidden();
+}
+
+test('a TWAP from the ticket: reviewed, followed in the TWAP tab, paused, resumed, run to its target; another cancelled', async ({ page, server, pageErrors }) => {
+  test.setTimeout(120_000);
+  app = await openApp(page, server, 'twap', { onboard: true, manualClock: false });
+  await page.getByRole('option', { name: /^ETH / }).click();
+  const ticket = page.getByRole('form', { name: 'Order ticket' });
+  // 4 slices in 15 s would be 3.75 s apart: refused before anything is sent.
+  await fillTwap(page, '0.04', '0.25', '4');
+  await expect(ticket).toContainText('at least 5 s: use at most 3 slices');
+  await expect(ticket.getByRole('button', { name: 'TWAP Buy / Long ETH' })).toBeDisabled();
+  await ticket.getByLabel('Slices').fill('3');
+  await expect(ticket).toContainText('every 5 s');
+
+  await ticket.getByRole('button', { name: 'TWAP Buy / Long ETH' }).click();
+  const review = page.getByRole('dialog', { name: 'Review TWAP · ETH' });
+  await expect(review).toContainText('Buy 0.04 ETH in 3 slices, one every 5 s, over 15 s.');
+  await expect(review).toContainText('Arrival mark');
+  await expect(review).toContainText(/Slice 1 as it would be signed now: Buy 0\.013\d ETH at market/);
+  await screenshotBothSizes(page, 'twap-review');
+  await review.getByRole('button', { name: 'Start TWAP' }).click();
+  await expect(review).toBeHidden();
+
+  await page.getByRole('tab', { name: 'TWAP' }).click();
+  const row = page.getByRole('row', { name: /^ETH TWAP [0-9a-f]{12}$/ });
+  const progress = row.getByRole('progressbar');
+  await expect(progress).toHaveAttribute('aria-valuetext', /^0\.013\d of 0\.04$/, { timeout: 15_000 });
+  await expect(row.getByLabel('Next slice')).toContainText(/\d\d:\d\d:\d\d \((in \d+s|now)\)/);
+  await expect(row.getByLabel('Average vs arrival')).toContainText(/ vs [\d,.]+ \([\d.]+ bps (worse|better)\)|\(0\.0 bps at\)/);
+  await screenshotBothSizes(page, 'twap-running');
+
+  await row.getByRole('button', { name: /^Pause ETH TWAP/ }).click();
+  await expect(row).toContainText('paused');
+  await row.getByRole('button', { name: /^Resume ETH TWAP/ }).click();
+  await expect(row).toContainText('running');
+  await expect(progress).toHaveAttribute('aria-valuetext', '0.04 of 0.04', { timeout: 30_000 });
+  await expect(row).toContainText('completed');
+
+  // A second one, cancelled after its first slice: the rest is skipped.
+  await fillTwap(page, '0.04', '0.5', '4');
+  await startTwap(page);
+  const second = page.getByRole('row', { name: /^ETH TWAP / }).first();
+  await expect(second.getByRole('progressbar')).toHaveAttribute('aria-valuetext', /^0\.01 of 0\.04$/, { timeout: 15_000 });
+  await second.getByRole('button', { name: /^Cancel ETH TWAP/ }).click();
+  await expect(second).toContainText('cancelled');
+  await expect(second.getByRole('progressbar')).toHaveAttribute('aria-valuetext', '0.01 of 0.04');
+  expect(pageErrors).toEqual([]);
+});
+
+test('a TWAP running when the app quits asks, after the restart, to resume or stop it', async ({ page, server, pageErrors }) => {
+  test.setTimeout(120_000);
+  app = await openApp(page, server, 'twap-restart', { onboard: true, manualClock: false });
+  await page.getByRole('option', { name: /^ETH / }).click();
+  await fillTwap(page, '0.04', '0.5', '4');
+  await startTwap(page);
+  await page.getByRole('tab', { name: 'TWAP' }).click();
+  await expect(page.getByRole('row', { name: /^ETH TWAP / }).getByRole('progressbar')).toHaveAttribute('aria-valuetext', '0.01 of 0.04', { timeout: 15_000 });
+
+  await app.restartCore();
+  await page.reload();
+  const prompt = page.getByRole('dialog', { name: 'Interrupted TWAPs' });
+  await expect(prompt).toBeVisible({ timeout: 15_000 });
+  await expect(prompt).toContainText('Filled 0.01 of 0.04 · 1 of 4 slices sent');
+  await screenshotBothSizes(page, 'twap-restart-prompt');
+  // Waiting: nothing is sent while the person decides.
+  await page.waitForTimeout(10_000);
+  expect((await app.call('twap:list', {})).twaps[0]).toMatchObject({ status: 'interrupted', slices_sent: 1 });
+  await prompt.getByRole('button', { name: 'Resume' }).click();
+  await expect(prompt).toBeHidden();
+  await page.getByRole('tab', { name: 'TWAP' }).click();
+  const row = page.getByRole('row', { name: /^ETH TWAP / });
+  await expect(row).toContainText('running');
+  // The slice due while the app was closed is missed, reported, and not sent late.
+  await expect(row).toContainText('missed', { timeout: 15_000 });
+  const view = (await app.call('twap:list', {})).twaps[0]!;
+  expect(view.notes.some((n) => /^missed slice 2/.test(n))).toBe(true);
+  await row.getByRole('button', { name: /^Cancel ETH TWAP/ }).click();
+  await expect(row).toContainText('cancelled');
+  expect(pageErrors).toEqual([]);
+});

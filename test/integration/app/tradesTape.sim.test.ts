@@ -1,0 +1,90 @@
+/**
+ * The trades tape through the IPC handlers: markets:watchTrades follows the venue WebSocket's `trades`
+ * channel of one market (served by the simulator, which publishes its walk's background volume and its
+ * own fills there) and the `trades` stream carries the latest trades newest first, keyed by the
+ * service's symbol. Switching market or stopping releases the previous one.
+ */
+import { Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/shared/decimal/index.js';
+import { TAPE_LENGTH, type TradesEvent } from '../../../src/shared/ipc.js';
+import { AppHarness } from './appHarness.js';
+
+const MAIN = 'PERPS_TAPE_MAIN_KEY';
+
+describe('trades tape (sim profile)', () => {
+  let h: AppHarness;
+  const tapes = () => h.eventsOf<TradesEvent>('trades').map((e) => e.payload);
+
+  beforeAll(async () => {
+    h = await AppHarness.start('tape', { env: { [MAIN]: Wallet.createRandom().privateKey } });
+    await h.call('wallet:connectEnv', { variable: MAIN });
+    const { agent } = await h.call('keys:create', { name: 'tape' });
+    await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });
+    await h.call('funding:faucet', { amount: '20000' });
+    await h.waitFor('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '20000');
+  }, 60_000);
+  afterAll(async () => {
+    await h.stop();
+    h.cleanup();
+  });
+
+  it('streams the watched market newest first, on the tick, without duplicates; a fill of ours shows on it', async () => {
+    expect(await h.call('markets:watchTrades', { market: 'ETH' })).toEqual({ watching: 'ETH', live: true });
+    const tape = await h.waitFor('an ETH tape of a few trades', () => {
+      const t = tapes().filter((x) => x.market === 'ETH').at(-1);
+      return t && t.trades.length >= 5 && t;
+    });
+    const markets = await h.call('markets:list', {});
+    const eth = markets.markets.find((m) => m.symbol === 'ETH')!;
+    for (let i = 1; i < tape.trades.length; i++) {
+      const [a, b] = [tape.trades[i - 1]!, tape.trades[i]!];
+      expect(a.time > b.time || (a.time === b.time && a.tid > b.tid)).toBe(true);
+    }
+    expect(new Set(tape.trades.map((t) => t.tid)).size).toBe(tape.trades.length);
+    expect(tape.trades.length).toBeLessThanOrEqual(TAPE_LENGTH);
+    for (const t of tape.trades) {
+      expect(['BUY', 'SELL']).toContain(t.side);
+      expect(new Decimal(t.size).gt(0)).toBe(true);
+      expect(new Decimal(t.price).mod(eth.tick_size).isZero()).toBe(true);
+      expect(Math.abs(t.time - Date.now())).toBeLessThan(60_000);
+    }
+    // Both sides show up as the mark walks.
+    const sides = await h.waitFor('both sides on the tape', () => {
+      const s = new Set(tapes().filter((x) => x.market === 'ETH').at(-1)!.trades.map((t) => t.side));
+      return s.size === 2 && s;
+    });
+    expect([...sides].sort()).toEqual(['BUY', 'SELL']);
+
+    // Our market sell fills against the book: its fill is a SELL on the tape at the fill's price and size.
+    const preview = await h.call('orders:preview', { intent: { kind: 'single', market: 'ETH', side: 'SELL', order_type: 'MARKET', size: '0.0137', leverage: 5 } });
+    const placed = await h.call('orders:place', { preview_id: preview.preview_id });
+    const fill = await h.waitFor('our fill', async () => (await h.call('history:fills', { market: 'ETH', offset: 0, limit: 50 })).rows.find((f) => f.order_id === placed.legs[0]!.order_id));
+    const ours = await h.waitFor('our fill on the tape', () =>
+      tapes()
+        .filter((x) => x.market === 'ETH')
+        .at(-1)!
+        .trades.find((t) => t.size === fill.size && t.price === fill.price && t.side === 'SELL'),
+    );
+    expect(Math.abs(ours.time - fill.filled_at)).toBeLessThan(1_000);
+  }, 30_000);
+
+  it('after a switch only the new market arrives; a stop ends the stream', async () => {
+    expect(await h.call('markets:watchTrades', { market: 'BTC' })).toEqual({ watching: 'BTC', live: true });
+    await h.waitFor('a BTC tape', () => tapes().some((t) => t.market === 'BTC'));
+    const switchedAt = h.events.length;
+    await new Promise((r) => setTimeout(r, 1_500));
+    const after = h.events.slice(switchedAt).filter((e) => e.channel === 'event:trades');
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((e) => (e.payload as TradesEvent).market === 'BTC')).toBe(true);
+
+    expect((await h.fail('markets:watchTrades', { market: 'NOPE' })).reason).toBe('UNKNOWN_MARKET');
+    const [watched, stopped] = await Promise.all([h.call('markets:watchTrades', { market: 'ETH' }), h.call('markets:watchTrades', { market: null })]);
+    expect(watched.watching).toBe('ETH');
+    expect(stopped).toEqual({ watching: null, live: false });
+    await new Promise((r) => setTimeout(r, 300));
+    const stoppedAt = h.events.length;
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(h.events.slice(stoppedAt).filter((e) => e.channel === 'event:trades')).toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * `perps twap` as a user's shell runs it: the real bin/perps.js in child processes against a simulator
+ * on loopback (wall clock: a child process cannot advance a manual one). A dry run sends nothing; a
+ * foreground TWAP prints each slice and ends with one JSON document; Ctrl-C pauses it and says how to
+ * resume; `resume` runs it again in the foreground, a second process trying the same TWAP is refused
+ * with a clear error, and `pause` / `cancel` from another terminal reach the process running it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TradingWorld } from '../orders/tradingWorld.js';
+import { PerpsChild, byCloid, perpsJson, simOrders } from '../twap/twapWorld.js';
+
+let w: TradingWorld;
+
+beforeAll(async () => {
+  w = await TradingWorld.boot('cli-twap', { manualClock: false });
+  await w.setMark('ETH', '3400');
+}, 60_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+const run = (args: string[]) => new PerpsChild(w, args).done;
+
+describe.concurrent('perps twap', () => {
+  it('--dry-run prints the schedule and slice 1 as it would be signed now; bad input is exit 2; nothing is sent', async () => {
+    const t = await w.trader();
+    const dry = await run(['--json', 'twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.05', '--duration', '1m', '--slices', '5', '--randomize-size', '20', '--leverage', '5', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const doc = perpsJson(dry);
+    expect(doc).toMatchObject({ dry_run: true, action: 'twap', signer: { role: 'trading-key' } });
+    expect(doc.view).toMatchObject({ market: 'ETH', side: 'BUY', total_size: '0.05', slices: 5, interval_ms: 12_000, arrival_mark: '3400', randomize_size_pct: 20, leverage: 5 });
+    expect(doc.view.schedule.map((s: { offset_ms: number }) => s.offset_ms)).toEqual([0, 12_000, 24_000, 36_000, 48_000]);
+    expect(doc.view.first_slice.legs[0]).toMatchObject({ order_type: 'MARKET', time_in_force: 'IOC', limit_price: '3417', label: 'slice 1/5' });
+    expect(doc.requests).toHaveLength(1);
+    expect(doc.requests[0].typed_data.primaryType).toBe('Order');
+
+    const tight = await run(['--json', 'twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.05', '--duration', '12s', '--slices', '3']);
+    expect(tight.code).toBe(2);
+    expect(perpsJson(tight).error).toMatchObject({ code: 'TWAP_INTERVAL_TOO_SHORT', hint: 'Use at most 2 slices, or a longer duration.' });
+    const dust = await run(['--json', 'twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.005', '--duration', '1m', '--slices', '5']);
+    expect(dust.code).toBe(2);
+    expect(perpsJson(dust).error.message).toMatch(/the smallest slice, 1 of 5 \(0\.001\), is worth 3\.4 USDC at 3400, below ETH's min_order_value 10/);
+    const badSpan = await run(['--json', 'twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.05', '--duration', '5 minutes', '--slices', '5']);
+    expect(badSpan.code).toBe(2);
+    expect((await w.ctx.api.orderHistory({ wallet: t.wallet })).total).toBe(0);
+  });
+
+  it('runs in the foreground to the end: one JSON document with every slice filled', async () => {
+    const t = await w.trader();
+    const done = await run(['--json', 'twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.02', '--duration', '10', '--slices', '2', '--leverage', '5']);
+    expect(done.code, done.stderr).toBe(0);
+    const v = perpsJson(done);
+    expect(v).toMatchObject({ status: 'completed', stop_reason: 'target_reached', filled_size: '0.02', remaining_size: '0', slices_total: 2, slices_missed: 0, needs_decision: false, runner: null });
+    expect(v.slices.map((s: { status: string }) => s.status)).toEqual(['filled', 'filled']);
+    expect(v.slices[1].sent_at - v.slices[0].sent_at).toBeGreaterThanOrEqual(4_900);
+    const orders = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
+    expect([...orders.keys()].sort()).toEqual(v.slices.map((s: { client_order_id: string }) => s.client_order_id).sort());
+  });
+
+  it('Ctrl-C pauses and says how to resume; resume runs it again; a second process is refused; pause and cancel reach the runner', async () => {
+    const t = await w.trader();
+    const fg = new PerpsChild(w, ['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.04', '--duration', '20', '--slices', '4', '--leverage', '5']);
+    const id = (await fg.waitForStderr(/^TWAP ([0-9a-f]{12}): BUY 0\.04 ETH in 4 slices every 5 s/m))[1]!;
+    await fg.waitForStderr(/^slice 1\/4 filled 0\.01 @ [\d.]+ \| 0\.01 of 0\.04 filled, avg [\d.]+ \(arrival 3400, \+[\d.]+ bps\); next slice \d\d:\d\d:\d\dZ$/m);
+    fg.child.kill('SIGINT');
+    const paused = await fg.done;
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(paused.stderr).toContain(`paused: resume it with \`perps twap resume ${id}\``);
+    expect(paused.stdout).toMatch(/^status: +paused$/m);
+
+    const status = perpsJson(await run(['--json', 'twap', 'status', id]));
+    expect(status).toMatchObject({ id, status: 'paused', needs_decision: true, runner: null, filled_size: '0.01' });
+    const listed = perpsJson(await run(['--json', 'twap', 'list', '--wallet', t.wallet]));
+    expect(listed.twaps.map((x: { id: string }) => x.id)).toEqual([id]);
+
+    const resumed = new PerpsChild(w, ['--json', 'twap', 'resume', id]);
+    // Wait until the resumed process has sent another slice: it holds the TWAP now.
+    for (let i = 0; ; i++) {
+      const v = perpsJson(await run(['--json', 'twap', 'status', id]));
+      if (v.status === 'running' && v.runner && v.slices.some((s: { index: number; status: string }) => s.index > 0 && s.status === 'filled')) break;
+      if (i > 100) throw new Error(`the resumed TWAP never sent a slice: ${JSON.stringify(v)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const second = await run(['--json', 'twap', 'resume', id]);
+    expect(second.code).toBe(1);
+    expect(perpsJson(second).error).toMatchObject({ code: 'TWAP_LOCKED', message: expect.stringMatching(new RegExp(`^TWAP ${id} is already running in process \\d+`)) });
+
+    const pause = await run(['--json', 'twap', 'pause', id]);
+    expect(pause.code, pause.stderr).toBe(0);
+    expect(perpsJson(pause)).toMatchObject({ status: 'paused', requested: null });
+    const resumedDone = await resumed.done;
+    expect(resumedDone.code).toBe(0);
+    expect(perpsJson(resumedDone).status).toBe('paused');
+
+    const cancel = await run(['--json', 'twap', 'cancel', id]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    const cancelled = perpsJson(cancel);
+    expect(cancelled).toMatchObject({ status: 'cancelled', stop_reason: 'cancelled', needs_decision: false });
+    expect(cancelled.slices.filter((s: { status: string }) => s.status === 'skipped').length).toBeGreaterThan(0);
+    const again = await run(['--json', 'twap', 'resume', id]);
+    expect(again.code).toBe(1);
+    expect(perpsJson(again).error.code).toBe('TWAP_FINISHED');
+    // What the simulator holds is what the TWAP says it sent, one order per slice.
+    const orders = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
+    for (const s of cancelled.slices) expect(orders.get(s.client_order_id)?.length ?? 0).toBe(s.order_id ? 1 : 0);
+  });
+});

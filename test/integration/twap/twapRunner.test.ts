@@ -1,0 +1,267 @@
+/**
+ * The TWAP scheduler on the simulator's clock: a simulator with a manual clock on loopback, the app's
+ * own ServiceContext with a real trading key in the real keychain, and a TWAP clock that IS the
+ * simulator's (its waits advance it), so a minute-long TWAP runs in a moment and every slice time is
+ * exact. Each test checks the TWAP against the simulator's own orders (by client order id).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/shared/decimal/index.js';
+import { placeOrder, placeOrders } from '../../../src/main/services/orders/submitOrder.js';
+import {
+  cancelTwap,
+  openTwapRunner,
+  pauseTwap,
+  prepareTwap,
+  sliceLeg,
+  startTwap,
+  twapStoreOf,
+  twapView,
+  type TwapClock,
+  type TwapInput,
+  type TwapRecord,
+} from '../../../src/main/services/twap/index.js';
+import { runLockFile } from '../../../src/main/services/twap/twapLock.js';
+import { TradingWorld, type Trader } from '../orders/tradingWorld.js';
+import { byCloid, simOrders } from './twapWorld.js';
+
+let w: TradingWorld;
+let clock: TwapClock;
+/** What a test hook started (a mark move, a control call): the TWAP's next wait lets it finish first. */
+const pending: Promise<unknown>[] = [];
+function later(p: Promise<unknown>): void {
+  pending.push(p);
+}
+
+beforeAll(async () => {
+  w = await TradingWorld.boot('twap-runner');
+  clock = {
+    now: async () => w.sim.clock.now(),
+    sleep: async (ms) => {
+      await Promise.all(pending.splice(0));
+      await w.ctx.sleep(ms);
+    },
+  };
+}, 60_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+function input(t: Trader, over: Partial<TwapInput> = {}): TwapInput {
+  return { wallet: t.wallet, market: 'ETH', side: 'BUY', totalSize: '0.05', durationMs: 25_000, slices: 5, leverage: 5, seed: 1, ...over };
+}
+
+async function runTwap(t: Trader, over: Partial<TwapInput> = {}, onUpdate?: (r: TwapRecord) => void): Promise<TwapRecord> {
+  const plan = await prepareTwap(w.ctx, input(t, over));
+  const runner = await startTwap(w.ctx, plan, { clock, ...(onUpdate ? { onUpdate } : {}) });
+  return runner.run();
+}
+
+describe('TWAP scheduler on the simulator clock', () => {
+  it('sends each slice at its time, at its size, as a MARKET IOC bounded by the mark then; the simulator holds exactly one order per slice', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const marksAt: number[] = [];
+    const record = await runTwap(t, {}, (r) => {
+      // Move the mark between slices: each slice's bound must follow the mark at its own time.
+      const sent = r.slices.filter((s) => s.status === 'filled').length;
+      if (sent > marksAt.length) {
+        marksAt.push(sent);
+        later(w.setMark('ETH', String(3400 + 10 * sent)));
+      }
+    });
+    expect(record.status).toBe('completed');
+    expect(record.stop_reason).toBe('target_reached');
+    const start = record.created_at;
+    record.slices.forEach((s, i) => {
+      expect(s.due_at).toBe(start + i * 5_000);
+      // Sent at its time on the simulator's clock (the waits land on it exactly).
+      expect(s.sent_at).toBe(s.due_at);
+      expect(s).toMatchObject({ status: 'filled', size: '0.01', sent_size: '0.01', filled_size: '0.01' });
+      expect(s.fills.length).toBeGreaterThan(0);
+    });
+    // The bound of each slice is 50 bps (ETH's slippage_bps) above the mark at that moment.
+    const bounds = record.slices.map((s) => new Decimal(s.limit_price!));
+    expect(bounds[0]!.toFixed()).toBe('3417');
+    expect(bounds[4]!.gt(bounds[0]!)).toBe(true);
+    const view = twapView(record, null);
+    expect(view).toMatchObject({ filled_size: '0.05', remaining_size: '0', status: 'completed', slices_sent: 5, slices_missed: 0, needs_decision: false, arrival_mark: '3400' });
+    expect(new Decimal(view.avg_fill_price!).gt(3400)).toBe(true);
+    expect(new Decimal(view.slippage_vs_arrival_bps!).gt(0)).toBe(true);
+
+    const orders = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
+    expect(orders.size).toBe(5);
+    for (const s of record.slices) {
+      const rows = orders.get(s.client_order_id)!;
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ order_id: s.order_id, status: 'filled', size: '0.01' });
+    }
+  });
+
+  it('randomizes slice times and sizes within the bounds set, the total exact', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const record = await runTwap(t, { totalSize: '0.2', slices: 8, durationMs: 80_000, randomizeTimePct: 30, randomizeSizePct: 40, seed: 99 });
+    expect(record.status).toBe('completed');
+    const start = record.created_at;
+    const sizes = record.slices.map((s) => new Decimal(s.size));
+    expect(sizes.reduce((a, s) => a.plus(s), new Decimal(0)).toFixed()).toBe('0.2');
+    for (const s of record.slices) {
+      const nominal = start + s.index * 10_000;
+      expect(Math.abs(s.due_at - nominal)).toBeLessThanOrEqual(3_000);
+      expect(s.sent_at).toBe(s.due_at);
+      expect(new Decimal(s.size).minus('0.025').abs().lte(new Decimal('0.025').mul('0.4').plus('0.0001'))).toBe(true);
+      expect(s.filled_size).toBe(s.size);
+    }
+    // Randomized for real: not all equal, not on the nominal grid.
+    expect(new Set(record.slices.map((s) => s.size)).size).toBeGreaterThan(1);
+    expect(record.slices.some((s) => s.due_at !== start + s.index * 10_000)).toBe(true);
+  });
+
+  it('a reduce-only TWAP stops early at the target once the position is closed', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const opened = await placeOrder(w.ctx, { wallet: t.wallet, intent: { kind: 'single', market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.025', leverage: 5 } }, { wait: true });
+    expect(opened.success).toBe(true);
+    await w.advance(1_000);
+    const record = await runTwap(t, { side: 'SELL', totalSize: '0.05', reduceOnly: true, leverage: undefined });
+    expect(record.status).toBe('completed');
+    expect(record.stop_reason).toBe('target_reached');
+    expect(record.stop_detail).toMatch(/position is closed/);
+    const statuses = record.slices.map((s) => s.status);
+    // 0.01 + 0.01 + 0.005 (capped by what was left of the position), then nothing more was sent.
+    expect(statuses.slice(0, 3)).toEqual(['filled', 'filled', 'filled']);
+    expect(record.slices[2]!.sent_size).toBe('0.005');
+    expect(statuses.slice(3)).toEqual(['skipped', 'skipped']);
+    expect((await simOrders(w.sim.urls.base_url, t.wallet)).filter((o) => o.client_order_id.startsWith('twap-'))).toHaveLength(3);
+    expect((await w.ctx.api.positions(t.accountId)).positions.filter((p) => p.market === 'ETH')).toEqual([]);
+  });
+
+  it('a rejection that will not change stops it and says which; a momentary one does not', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    await placeOrder(w.ctx, { wallet: t.wallet, intent: { kind: 'single', market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.1', leverage: 5 } }, { wait: true });
+    await w.advance(1_000);
+    let step = 0;
+    const record = await runTwap(t, { side: 'SELL', totalSize: '0.05', reduceOnly: true, leverage: undefined }, (r) => {
+      if (step === 0 && r.slices[0]!.status === 'filled') {
+        step = 1;
+        // The venue cannot route slice 2 (FAILED, venue_unreachable): that may be over by the next slice.
+        later(w.control('/order-outcome', { next: true, outcome: 'FAILED' }));
+      } else if (step === 1 && r.slices[1]!.status === 'failed') {
+        step = 2;
+        // A stop-loss armed on the position blocks every reduce-only order until it is cancelled.
+        later(placeOrder(w.ctx, { wallet: t.wallet, intent: { kind: 'single', market: 'ETH', side: 'SELL', order_type: 'TRIGGER', size: '0', reduce_only: true, trigger: { trigger_price: '3000', tpsl: 'SL' } } }));
+      }
+    });
+    expect(record.slices[1]).toMatchObject({ status: 'failed', reason: 'venue_unreachable', filled_size: '0' });
+    expect(record.status).toBe('failed');
+    expect(record.stop_reason).toBe('rejected');
+    expect(record.stop_detail).toMatch(/^slice 3\/5 was rejected: .*armed reduce-only trigger.*; the TWAP stopped$/);
+    expect(record.slices.map((s) => s.status)).toEqual(['filled', 'failed', 'rejected', 'skipped', 'skipped']);
+    // Nothing of slice 3 reached the service: it was refused before signing.
+    const rows = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
+    expect(rows.has(record.slices[2]!.client_order_id)).toBe(false);
+    expect(rows.get(record.slices[0]!.client_order_id)).toHaveLength(1);
+  });
+
+  it('pause (asked from elsewhere while it runs), resume with missed slices reported and not sent, then cancel', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const plan = await prepareTwap(w.ctx, input(t, { slices: 6, durationMs: 30_000, totalSize: '0.06' }));
+    let asked = false;
+    const runner = await startTwap(w.ctx, plan, {
+      clock,
+      onUpdate: (r) => {
+        if (!asked && r.slices[1]!.status === 'filled') {
+          asked = true;
+          // Another process asks: the request goes into the file, the runner acts before its next slice.
+          expect(pauseTwap(w.ctx, r.id).requested).toBe('pause');
+        }
+      },
+    });
+    const paused = await runner.run();
+    expect(paused.status).toBe('paused');
+    expect(paused.slices.map((s) => s.status)).toEqual(['filled', 'filled', 'pending', 'pending', 'pending', 'pending']);
+    expect(twapView(paused, null)).toMatchObject({ status: 'paused', needs_decision: true, runner: null });
+
+    // 14 s later, slices 3 and 4 (due at 10 s and 15 s) are more than half an interval late: they are
+    // missed, not fired in a burst; slice 5 (due at 20 s) is still ahead.
+    await w.advance(14_000);
+    let cancelled = false;
+    const resumed = await openTwapRunner(w.ctx, paused.id, {
+      clock,
+      onUpdate: (r) => {
+        if (!cancelled && r.slices[4]!.status === 'filled') {
+          cancelled = true;
+          later(cancelTwap(w.ctx, r.id));
+        }
+      },
+    }).run();
+    expect(resumed.slices.map((s) => s.status)).toEqual(['filled', 'filled', 'missed', 'missed', 'filled', 'skipped']);
+    expect(resumed.notes.join('\n')).toMatch(/missed slice 3, slice 4 .*the TWAP was not running when they were due; not sent late, not made up/);
+    expect(resumed).toMatchObject({ status: 'cancelled', stop_reason: 'cancelled' });
+    const rows = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
+    expect([...rows.keys()].sort()).toEqual([0, 1, 4].map((i) => resumed.slices[i]!.client_order_id).sort());
+    expect(() => openTwapRunner(w.ctx, resumed.id, { clock })).toThrow(/is cancelled: cancelled before its next slice; it cannot be resumed/);
+  });
+
+  it('one process at a time: a second runner is refused; a lock left by a dead process is taken over', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const runner = await startTwap(w.ctx, await prepareTwap(w.ctx, input(t)), { clock });
+    await expect(openTwapRunner(w.ctx, runner.id, { clock }).run()).rejects.toMatchObject({ code: 'TWAP_LOCKED', message: expect.stringMatching(/already running in this process/) });
+    runner.requestStop('interrupt');
+    const left = await runner.run();
+    expect(twapView(left, null)).toMatchObject({ status: 'interrupted', needs_decision: true });
+    expect(left.slices.every((s) => s.status === 'pending')).toBe(true);
+
+    // A dead process's lock: a child that has exited, so its pid no longer runs.
+    const child = spawn(process.execPath, ['-e', '0']);
+    const deadPid = await new Promise<number>((resolve) => child.on('exit', () => resolve(child.pid!)));
+    const store = twapStoreOf(w.ctx);
+    fs.writeFileSync(runLockFile(store.dir, left.id), JSON.stringify({ pid: deadPid, hostname: os.hostname(), since: 1, token: 'dead' }));
+    const done = await openTwapRunner(w.ctx, left.id, { clock }).run();
+    expect(done.status).toBe('completed');
+    expect(fs.existsSync(runLockFile(store.dir, left.id))).toBe(false);
+    expect(fs.statSync(path.join(store.dir, `${left.id}.json`)).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(store.dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('after a crash, a slice written as sending is found by its client order id and never sent again; one that never left is reported unsent', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const runner = await startTwap(w.ctx, await prepareTwap(w.ctx, input(t, { slices: 3, durationMs: 15_000, totalSize: '0.03' })), { clock });
+    runner.requestStop('interrupt');
+    const r0 = await runner.run();
+    // As two crashes leave it: killed right after sending slice 1 (its order is at the service, sent here
+    // with its client order id), and killed right after writing slice 2 as sending (nothing left).
+    const [s0, s1] = r0.slices;
+    const sent = await placeOrders(w.ctx, { wallet: t.wallet, legs: [sliceLeg({ market: 'ETH', side: 'BUY', reduceOnly: false, leverage: 5, slippageBps: 50 }, '0.01', s0!.client_order_id)] });
+    const leg = sent.legs[0]!;
+    const now = w.sim.clock.now();
+    twapStoreOf(w.ctx).update(r0.id, (x) => ({
+      ...x,
+      slices: x.slices.map((s) =>
+        s.index === s0!.index
+          ? { ...s, status: 'sending', sent_size: leg.leg.size, limit_price: leg.leg.limit_price, nonce: '1', sent_at: now }
+          : s.index === s1!.index
+            ? { ...s, status: 'sending', sent_size: '0.01', limit_price: leg.leg.limit_price, nonce: '2', sent_at: now }
+            : s,
+      ),
+    }));
+    const resumed = await openTwapRunner(w.ctx, r0.id, { clock, reconcileGraceMs: 3_000 }).run();
+    expect(resumed.slices[0]).toMatchObject({ status: 'filled', order_id: leg.order_id, filled_size: '0.01' });
+    expect(resumed.slices[1]).toMatchObject({ status: 'unsent', reason: 'not_found', order_id: null });
+    expect(resumed.slices[2]).toMatchObject({ status: 'filled' });
+    expect(resumed.notes.join('\n')).toMatch(/slice 1\/3: its order .* was found in order-history by its client order id/);
+    const rows = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
+    expect(rows.get(s0!.client_order_id)).toHaveLength(1);
+    expect(rows.has(s1!.client_order_id)).toBe(false);
+    expect(rows.get(resumed.slices[2]!.client_order_id)).toHaveLength(1);
+    expect(twapView(resumed, null).filled_size).toBe('0.02');
+  });
+});
