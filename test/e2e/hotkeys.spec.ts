@@ -19,7 +19,8 @@ const nav = (page: Page, name: string) => page.getByRole('navigation', { name: '
 
 /** Presses `key` with focus on nothing editable, as a trader with the mouse elsewhere would. */
 async function press(page: Page, key: string): Promise<void> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  // Through globalThis: the node tsconfig that checks e2e specs has no DOM lib (as in harness/riskSteps.ts).
+  await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { blur(): void } | null } }).document.activeElement?.blur());
   await page.keyboard.press(key);
 }
 
