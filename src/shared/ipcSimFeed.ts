@@ -4,16 +4,7 @@
  * live market data, issue 16.
  */
 import { z } from 'zod';
-
-/** An http(s) URL without credentials: the venue's public info API root. */
-export function isVenueInfoUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
-  } catch {
-    return false;
-  }
-}
+import { isVenueInfoUrl } from './venueInfoUrl.js';
 
 export const VenueInfoUrlSchema = z
   .string()
