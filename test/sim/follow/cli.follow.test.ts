@@ -56,10 +56,10 @@ describe('perps sim --follow-venue', () => {
       readline.createInterface({ input: c.stdout }).once('line', (line) => resolve(JSON.parse(line) as Record<string, string>));
     });
     expect(stderr).toContain(`[sim follow] following BTC, ETH, SOL, kPEPE from ${upstream.infoUrl}`);
-    expect(stderr).toContain('WIF is not listed by the upstream: it keeps the simulated walk');
-    const status = (await (await fetch(urls.control_url + '/follow')).json()) as { data: { mode: string; feed: string } };
+    expect(stderr).toContain('WIF: not listed by the upstream; it keeps the simulated walk');
+    const status = (await (await fetch(`${urls.control_url!}/follow`)).json()) as { data: { mode: string; feed: string } };
     expect(status.data).toMatchObject({ mode: 'follow', feed: 'live' });
-    const mids = (await (await fetch(urls.venue_info_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"allMids"}' })).json()) as Record<string, string>;
+    const mids = (await (await fetch(urls.venue_info_url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"allMids"}' })).json()) as Record<string, string>;
     expect(mids.BTC).toBe('97000');
 
     upstream.goDown();

@@ -96,8 +96,8 @@ export class VenueFollower {
     const upstream = new Map(universe.map((entry, index) => [entry.name, { entry, ctx: ctxs[index] }]));
     for (const symbol of this.venue.symbols()) {
       const found = upstream.get(symbol);
-      if (!found || !found.ctx) this.markets.push({ venue_symbol: symbol, source: 'walk', reason: `${symbol} is not listed by the upstream` });
-      else if (found.entry.isDelisted) this.markets.push({ venue_symbol: symbol, source: 'walk', reason: `${symbol} is delisted upstream` });
+      if (!found || !found.ctx) this.markets.push({ venue_symbol: symbol, source: 'walk', reason: 'not listed by the upstream' });
+      else if (found.entry.isDelisted) this.markets.push({ venue_symbol: symbol, source: 'walk', reason: 'delisted upstream' });
       else {
         this.markets.push({ venue_symbol: symbol, source: 'upstream' });
         this.followed.add(symbol);
@@ -114,7 +114,7 @@ export class VenueFollower {
 
     const following = this.markets.filter((m) => m.source === 'upstream').map((m) => m.venue_symbol);
     this.log(`[sim follow] following ${following.length > 0 ? following.join(', ') : 'no market'} from ${this.infoUrl} (WebSocket ${this.wsUrl})`);
-    for (const m of this.markets) if (m.source === 'walk') this.log(`[sim follow] ${m.reason}: it keeps the simulated walk`);
+    for (const m of this.markets) if (m.source === 'walk') this.log(`[sim follow] ${m.venue_symbol}: ${m.reason ?? 'not followed'}; it keeps the simulated walk`);
 
     if (this.followed.size > 0) {
       const subscriptions: Record<string, unknown>[] = [{ type: 'allMids' }];
