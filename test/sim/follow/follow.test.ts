@@ -104,6 +104,10 @@ describe('following an upstream venue', () => {
     // Candles and funding history of a followed coin are the upstream's; a walking market's stay local.
     const candles = await info({ type: 'candleSnapshot', req: { coin: 'BTC', interval: '1m', startTime: T0 - 60_000 } });
     expect(candles).toEqual([expect.objectContaining({ o: '96000.0', n: 42, s: 'BTC' })]);
+    // The same read again within a second is answered from the last one, not asked upstream again.
+    const asked = upstream.requests.filter((r) => r.type === 'candleSnapshot').length;
+    expect(await info({ type: 'candleSnapshot', req: { coin: 'BTC', interval: '1m', startTime: T0 - 60_000 } })).toEqual(candles);
+    expect(upstream.requests.filter((r) => r.type === 'candleSnapshot').length).toBe(asked);
     expect(await info({ type: 'fundingHistory', coin: 'BTC', startTime: 0 })).toEqual([expect.objectContaining({ fundingRate: '0.0000321' })]);
     expect((await info({ type: 'fundingHistory', coin: 'WIF', startTime: T0 - 3_600_000 }))[0].fundingRate).toBe('-0.00001');
 

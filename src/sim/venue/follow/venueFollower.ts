@@ -68,6 +68,8 @@ export class VenueFollower {
   private polling = false;
   private lastSocketMessageAt = 0;
   private stopped = false;
+  /** Proxied answers by request, reused for a poll interval so clients cannot make us hammer the upstream. */
+  private readonly proxied = new Map<string, { at: number; answer: Promise<unknown> }>();
 
   constructor(
     private readonly venue: VenueMarketData,
@@ -240,11 +242,18 @@ export class VenueFollower {
   private proxy(request: InfoRequest): Promise<unknown> | null {
     const coin = request.type === 'candleSnapshot' ? request.req.coin : request.type === 'fundingHistory' ? request.coin : null;
     if (coin === null || !this.followed.has(coin)) return null;
-    return this.client.post(request).catch((err: unknown) => {
+    const key = JSON.stringify(request);
+    const now = Date.now();
+    const cached = this.proxied.get(key);
+    if (cached && now - cached.at < this.pollIntervalMs) return cached.answer;
+    for (const [k, v] of this.proxied) if (now - v.at >= this.pollIntervalMs) this.proxied.delete(k);
+    const answer = this.client.post(request).catch((err: unknown) => {
       // The simulator's own record of the followed marks is what it has; the log says it is not the upstream's.
       this.log(`[sim follow] ${request.type} of ${coin} answered from the simulator's own record of the upstream marks: ${(err as Error).message}`);
       return answerInfo(this.venue, request);
     });
+    this.proxied.set(key, { at: now, answer });
+    return answer;
   }
 
   private onFeedChange(change: FeedChange): void {
