@@ -26,9 +26,13 @@ const EXTERNAL_LINK_HOSTS = ['github.com'];
  * demand so the mainnet profile never loads it. The composition root is the one place in main that
  * knows the simulator exists; the core only sees the launcher.
  */
-const startSimulator: SimLauncher = async ({ stateFile }) => {
+const startSimulator: SimLauncher = async ({ stateFile, followVenue }) => {
   const sim = await import('../sim/index.js');
-  return sim.startSimulator({ port: 0, stateFile });
+  return sim.startSimulator({
+    port: 0,
+    stateFile,
+    ...(followVenue ? { followVenue: { infoUrl: followVenue.infoUrl, log: (line: string) => console.warn(line) } } : {}),
+  });
 };
 
 registerAppSchemePrivileges();

@@ -68,6 +68,7 @@ import {
   WatchTradesRequestSchema,
 } from './ipcTwap.js';
 import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
+import { SimFeedViewSchema, SimPricesSchema } from './ipcSimFeed.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
 export type { ChannelName, EventName, StreamEventName, PromptEventName } from './ipcChannels.js';
@@ -75,6 +76,7 @@ export * from './ipcCompanion.js';
 export * from './ipcRisk.js';
 export * from './ipcTwap.js';
 export * from './ipcHotkeys.js';
+export * from './ipcSimFeed.js';
 export * from './tradeHotkeys.js';
 
 // ---- errors and results -------------------------------------------------------------------------------
@@ -1086,6 +1088,10 @@ export const IPC_CHANNELS = {
   'twap:stop': { request: TwapIdRequestSchema, response: TwapViewSchema },
   'settings:getHotkeys': { request: empty, response: TradeHotkeysSchema },
   'settings:setHotkeys': { request: TradeHotkeysPatchSchema, response: TradeHotkeysSchema },
+  // simulator prices: simulated, or live from a venue (ipcSimFeed.ts)
+  'settings:getSimPrices': { request: empty, response: SimPricesSchema },
+  'settings:setSimPrices': { request: SimPricesSchema, response: SimPricesSchema },
+  'settings:getSimFeed': { request: empty, response: SimFeedViewSchema.nullable() },
 } as const satisfies { [C in ChannelName]: ChannelDef };
 
 export type IpcChannel = ChannelName;
@@ -1154,6 +1160,8 @@ export const IPC_EVENTS = {
   twap: TwapEventSchema,
   /** The watched market's trades tape (markets:watchTrades), newest first, latest per market. */
   trades: TradesEventSchema,
+  /** The simulator's live feed changed (following a venue: live or down). */
+  simFeed: SimFeedViewSchema,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type IpcEventPayload<E extends EventName> = z.infer<(typeof IPC_EVENTS)[E]>;

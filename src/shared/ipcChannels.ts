@@ -128,6 +128,10 @@ export const CHANNEL_NAMES = [
   // trade hotkeys (advanced execution): off until enabled; conflicts refused
   'settings:getHotkeys',
   'settings:setHotkeys',
+  // simulator prices: simulated, or live from a venue (paper trading on live data)
+  'settings:getSimPrices',
+  'settings:setSimPrices',
+  'settings:getSimFeed',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
@@ -137,7 +141,7 @@ export type ChannelName = (typeof CHANNEL_NAMES)[number];
  * each, coalesced so the latest value per key wins; the prompt events are requests that need an answer
  * (through a prompt:* channel) and are never coalesced.
  */
-export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades'] as const;
+export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades', 'simFeed'] as const;
 export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest'] as const;
 export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
 

@@ -39,7 +39,17 @@ export interface JobPayloads {
 /** The part of VenueMarketData the engine uses (the venue module owns the implementation). */
 export type VenuePort = Pick<
   VenueMarketData,
-  'getMark' | 'setMark' | 'onMark' | 'getBook' | 'recordTrade' | 'fundingRate' | 'setFundingRate' | 'hasAsset'
+  | 'getMark'
+  | 'setMark'
+  | 'onMark'
+  | 'getBook'
+  | 'recordTrade'
+  | 'fundingRate'
+  | 'setFundingRate'
+  | 'hasAsset'
+  | 'isPaused'
+  | 'onPrint'
+  | 'consumeLiquidity'
 >;
 
 export interface SimEnvironment {

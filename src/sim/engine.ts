@@ -15,7 +15,7 @@ import { registerOrderJobs } from './orders/progress.js';
 import { registerCancelJobs } from './orders/cancel.js';
 import { registerModifyJobs } from './orders/modify.js';
 import { registerBracketJobs } from './orders/brackets.js';
-import { onMarkUpdate } from './orders/triggers.js';
+import { onMarkUpdate, onUpstreamPrint } from './orders/triggers.js';
 import { registerPositionJobs } from './positions/positions.js';
 import { registerDepositJobs } from './money/deposits.js';
 import { registerWithdrawalJobs } from './money/withdrawals.js';
@@ -42,6 +42,7 @@ export class SimEngine {
   readonly ctx: SimContext;
   readonly api: RouteModule;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribePrints: () => void;
 
   constructor(options: SimEngineOptions) {
     const { config, clock, venue } = options;
@@ -80,6 +81,15 @@ export class SimEngine {
         ctx.jobs.report('mark update', { market: market.symbol, mark }, err);
       }
     });
+    this.unsubscribePrints = venue.onPrint((venueSymbol, px) => {
+      const market = ctx.markets.byVenue(venueSymbol);
+      if (!market) return;
+      try {
+        onUpstreamPrint(ctx, market.symbol, px);
+      } catch (err) {
+        ctx.jobs.report('upstream print', { market: market.symbol, px }, err);
+      }
+    });
   }
 
   /** Everything but the store's records (see records()). */
@@ -110,6 +120,7 @@ export class SimEngine {
 
   stop(): void {
     this.unsubscribe();
+    this.unsubscribePrints();
     this.ctx.jobs.clear();
   }
 }

@@ -21,12 +21,15 @@ import { chaosBeforeRoute } from './control/chaos.js';
 import { createControlModule } from './control/routes.js';
 import { loadStateFile, saveStateFile, STATE_FILE_VERSION, type SimStateHead } from './state/persistence.js';
 import { PATHS, startServer, urlsFor, type SimUrls } from './server.js';
+import { VenueFollower, type FollowOptions } from './venue/follow/venueFollower.js';
 
 export { PATHS, urlsFor, type SimUrls } from './server.js';
 export { loadSimConfig, resolveSimConfig, DEFAULT_CONFIG_PATH, SimConfigError } from './config/load.js';
 export type { SimConfig, Timings, ChaosSettings, MarketConfig } from './config/schema.js';
 export { SimEngine } from './engine.js';
 export { SimClock } from './runtime/clock.js';
+export { VenueFollower, type FollowOptions, type FollowStatus, type FollowedMarketStatus } from './venue/follow/venueFollower.js';
+export { deriveWsUrl, parseHttpUrl, parseWsUrl } from './venue/follow/followUrls.js';
 
 export interface SimulatorOptions {
   /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
@@ -43,6 +46,11 @@ export interface SimulatorOptions {
   config?: unknown;
   /** State file: loaded at start when it exists, written by stop() and POST /sim/save. */
   stateFile?: string;
+  /**
+   * Paper trading on live prices: the venue follows this upstream venue's public market data for every
+   * market it lists (venue/follow/venueFollower.ts); trading stays local. Absent: every market walks.
+   */
+  followVenue?: FollowOptions;
 }
 
 export interface RunningSimulator {
@@ -51,6 +59,8 @@ export interface RunningSimulator {
   readonly config: SimConfig;
   readonly engine: SimEngine;
   readonly venue: VenueMarketData;
+  /** The upstream follower when started with followVenue, else null. */
+  readonly follower: VenueFollower | null;
   /** Writes the state file now; returns its path, or null without one. */
   save(): string | null;
   /** Stops serving, saves state when a state file is set, and releases the port. */
@@ -112,7 +122,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return options.stateFile;
   };
 
-  const control = createControlModule({ engine, venue, clock, save });
+  // Following starts before the server listens, so the first client already sees upstream prices.
+  const follower = options.followVenue ? new VenueFollower(venue, options.followVenue) : null;
+  if (follower) {
+    try {
+      await follower.start();
+    } catch (err) {
+      follower.stop();
+      engine.stop();
+      venue.stop();
+      clock.stop();
+      throw err;
+    }
+  }
+
+  const control = createControlModule({ engine, venue, clock, save, follow: () => follower?.status() ?? null });
   const server = await startServer(
     {
       trading: engine.api,
@@ -138,9 +162,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     config,
     engine,
     venue,
+    follower,
     save,
     stop(): Promise<void> {
       stopped ??= (async () => {
+        follower?.stop();
         save();
         engine.stop();
         venue.stop();

@@ -2,6 +2,11 @@
  * `perps sim`: runs the local simulator of the service (the paper-trading profile and the test bed).
  *
  *   perps sim [--port N] [--seed N] [--manual-clock] [--config FILE] [--state FILE]
+ *             [--follow-venue URL [--follow-venue-ws URL]]
+ *
+ * --follow-venue: paper trading on live prices. The simulator's venue follows the public market data of
+ * the venue whose info API is at URL (Hyperliquid's shape, no key); orders, positions and money stay
+ * local. Which markets follow, outages and recoveries are logged on stderr.
  *
  * Prints ONE JSON line with every URL (base_url, bridge_url, platform_url, aggregator_url,
  * inference_url, venue_info_url, venue_ws_url, control_url, ...) once listening, then runs until
@@ -19,6 +24,8 @@ import { nodeHttpFetch } from '../../main/api/nodeHttpFetch.js';
 import { FAUCET_MAX, simFaucet } from '../../main/services/sim/faucet.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, runAction } from '../output.js';
+// URL checks only (no simulator code): a bad --follow-venue is refused before anything starts.
+import { parseHttpUrl, parseWsUrl } from '../../sim/venue/follow/followUrls.js';
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -35,6 +42,24 @@ interface SimOptions {
   manualClock?: boolean;
   config?: string;
   state?: string;
+  followVenue?: string;
+  followVenueWs?: string;
+}
+
+function httpUrl(value: string): string {
+  try {
+    return parseHttpUrl(value, '--follow-venue').toString();
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+function wsUrl(value: string): string {
+  try {
+    return parseWsUrl(value, '--follow-venue-ws').toString();
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 export function register(program: Command): void {
@@ -47,7 +72,10 @@ export function register(program: Command): void {
     .option('--manual-clock', 'time moves only through POST /sim/advance')
     .option('--config <file>', 'JSON config merged onto resources/sim/default-config.json')
     .option('--state <file>', 'state file: loaded at start when present, saved on exit')
-    .action(async (opts: SimOptions) => {
+    .option('--follow-venue <url>', "paper trading on live prices: follow the market data of the venue whose info API is at URL (e.g. https://api.hyperliquid.xyz/info)", httpUrl)
+    .option('--follow-venue-ws <url>', 'its WebSocket (default: derived from --follow-venue, …/info -> …/ws)', wsUrl)
+    .action(async (opts: SimOptions, cmd: Command) => {
+      if (opts.followVenueWs && !opts.followVenue) cmd.error('error: --follow-venue-ws needs --follow-venue', { exitCode: 2 });
       // Loaded only here: `perps sim faucet` talks to a running simulator and needs none of its code.
       const { startSimulator } = await import('../../sim/index.js');
       const sim = await startSimulator({
@@ -56,6 +84,9 @@ export function register(program: Command): void {
         manualClock: opts.manualClock ?? false,
         ...(opts.config ? { configFile: opts.config } : {}),
         ...(opts.state ? { stateFile: opts.state } : {}),
+        ...(opts.followVenue
+          ? { followVenue: { infoUrl: opts.followVenue, ...(opts.followVenueWs ? { wsUrl: opts.followVenueWs } : {}), log: (line: string) => console.error(line) } }
+          : {}),
       });
       process.stdout.write(JSON.stringify(sim.urls) + '\n');
       await new Promise<void>((resolve) => {

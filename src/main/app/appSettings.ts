@@ -11,6 +11,7 @@ import { ValidationError } from '../services/errors.js';
 import { DEFAULT_TRADE_HOTKEYS, hotkeyConflicts, type TradeHotkeyAction, type TradeHotkeys } from '../../shared/tradeHotkeys.js';
 import { TradeHotkeysSchema } from '../../shared/ipcHotkeys.js';
 import { normalizeDerivationPath } from '../signers/ledger/derivationPaths.js';
+import { SimPricesSchema, type SimPrices } from '../../shared/ipcSimFeed.js';
 
 const NOTIFICATIONS_KEY = 'app.notifications';
 const WALLET_KEY = 'app.wallet';
@@ -18,6 +19,7 @@ const PROFILE_KEY = 'app.profile';
 const AIRGAP_FINGERPRINT_KEY = 'airgap.fingerprint';
 const TRADE_HOTKEYS_KEY = 'app.tradeHotkeys';
 const AIRGAP_PATH_KEY = 'airgap.path';
+const SIM_PRICES_KEY = 'sim.prices';
 export const DEFAULT_AIRGAP_PATH = "m/44'/60'/0'/0/0";
 
 /** Native notifications on; sounds off until the user turns them on (a trading desk may be in a shared room). */
@@ -97,6 +99,23 @@ export class AppSettings {
     else if (patch.fingerprint !== undefined) this.store.set(AIRGAP_FINGERPRINT_KEY, patch.fingerprint.toLowerCase());
     if (path !== undefined) this.store.set(AIRGAP_PATH_KEY, path);
     return this.airgap();
+  }
+
+  /** Where the simulator's prices come from (issue 16); a malformed stored value reads as simulated. */
+  simPrices(): SimPrices {
+    const parsed = SimPricesSchema.safeParse(this.store.get(SIM_PRICES_KEY));
+    return parsed.success ? parsed.data : { source: 'simulated' };
+  }
+
+  /** Stores a validated choice; a bad URL is refused and nothing changes. */
+  setSimPrices(value: unknown): SimPrices {
+    const parsed = SimPricesSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ValidationError(`simulator prices: ${issue?.message ?? 'invalid'}`, { code: 'INVALID_SIM_PRICES', field: issue?.path.join('.') || 'source' });
+    }
+    this.store.set(SIM_PRICES_KEY, parsed.data);
+    return parsed.data;
   }
 
   /** Trade hotkeys (src/shared/tradeHotkeys.ts): off until enabled; a malformed stored value reads as the defaults. */

@@ -31,6 +31,8 @@ import { DEFAULT_PUMP_TIMINGS, type NotificationKind, type PumpTimings } from '.
 import { SessionPumps } from './pumps/sessionPumps.js';
 import { ReviewStore } from './reviews.js';
 import type { SimHandle, SimLauncher } from './simulator.js';
+import { startSimWithPrices, type StartedSim } from './simFeed.js';
+import type { SimFeedView } from '../../shared/ipcSimFeed.js';
 import { Throttle } from './throttle.js';
 import { TradeTape } from './tradeTape.js';
 import { WalletSession, usbLedgerAccess, type LedgerAccess } from './wallet.js';
@@ -68,6 +70,9 @@ interface Open {
   companion: CompanionDesks;
   book: BookFeed;
   tape: TradeTape;
+  /** The simulator's price source and live feed (sim profile only). */
+  simFeed: StartedSim | null;
+  stopSimFeed: () => void;
 }
 
 export class Session {
@@ -132,6 +137,20 @@ export class Session {
     });
   }
 
+  /** The simulator's feed (simulated, or following a venue: live or down); null off the simulator profile. */
+  simFeed(): SimFeedView | null {
+    return this.open?.simFeed?.view() ?? null;
+  }
+
+  /** Restarts the simulator (saving its state) so a changed price source applies; a no-op off the sim profile. */
+  async restartSimulator(): Promise<void> {
+    await this.serialized(async () => {
+      if (this.open?.profile.name !== 'sim') return;
+      await this.closeProfile();
+      await this.openProfile('sim');
+    });
+  }
+
   /** Closes the open profile and opens `name` (a no-op when it is already open). */
   async switchProfile(name: ProfileName, beforeSwitch: () => void = () => undefined): Promise<void> {
     await this.serialized(async () => {
@@ -155,12 +174,14 @@ export class Session {
   private async openProfile(name: ProfileName): Promise<void> {
     let profile: Profile;
     let sim: SimHandle | null = null;
+    let simFeed: StartedSim | null = null;
     if (name === 'sim') {
       if (!this.options.startSimulator) throw new OperationError('NO_SIMULATOR', 'this build cannot start the simulator', { kind: 'internal' });
       const stateFile = path.join(this.options.dataDir, 'sim', 'state.json');
       // Inside the private data folder, and private itself (the state holds every paper account).
       ensurePrivateFolder(path.dirname(stateFile));
-      sim = await this.options.startSimulator({ stateFile });
+      simFeed = await startSimWithPrices(this.options.startSimulator, stateFile, this.appSettings.simPrices(), this.logger);
+      sim = simFeed.sim;
       profile = simProfile(sim.urls, this.options.dataDir);
     } else {
       // Mainnet URLs come only from what the user stored (never a guess, never the environment).
@@ -175,7 +196,8 @@ export class Session {
     await this.syncPaperWallet(profile, ctx);
     const book = new BookFeed({ ctx, logger: this.logger, emit: (b) => this.send('book', b), throttleMs: this.timings.throttleMs });
     const tape = new TradeTape({ ctx, logger: this.logger, emit: (t) => this.send('trades', t), throttleMs: this.timings.throttleMs });
-    this.open = { profile, ctx, sim, pumps: null, companion: this.openCompanion(profile, ctx), book, tape };
+    const stopSimFeed = simFeed ? simFeed.onChange((view) => this.send('simFeed', view)) : () => undefined;
+    this.open = { profile, ctx, sim, pumps: null, companion: this.openCompanion(profile, ctx), book, tape, simFeed, stopSimFeed };
     this.appSettings.rememberProfile(name);
     this.logger.info(`[app] profile ${name} open (${profile.baseUrl})`);
     this.reset();
@@ -214,6 +236,7 @@ export class Session {
     this.reset();
     this.broker.cancelAll('the profile was closed');
     if (!s) return;
+    s.stopSimFeed();
     s.companion.close();
     await s.book.close();
     await s.tape.close();

@@ -13,11 +13,29 @@ export interface SimUrlsLike {
   control_url: string;
 }
 
+/** The follower's status as the simulator reports it (src/sim/venue/follow/venueFollower.ts FollowStatus). */
+export interface SimFollowStatusLike {
+  info_url: string;
+  feed: 'live' | 'down';
+  down_since: number | null;
+  markets: { venue_symbol: string; source: 'upstream' | 'walk'; reason?: string }[];
+}
+
+export interface SimFollowLike {
+  status(): SimFollowStatusLike;
+  onStatus(listener: (status: SimFollowStatusLike) => void): () => void;
+}
+
 export interface SimHandle {
   readonly urls: SimUrlsLike;
+  /** Present when the simulator follows a real venue's market data. */
+  readonly follower?: SimFollowLike | null;
   /** Stops serving and saves the state file. */
   stop(): Promise<void>;
 }
 
-/** Starts the simulator with its state file (in the app's data folder) on 127.0.0.1. */
-export type SimLauncher = (options: { stateFile: string }) => Promise<SimHandle>;
+/**
+ * Starts the simulator with its state file (in the app's data folder) on 127.0.0.1; with followVenue,
+ * its prices follow that venue's public market data (it rejects when the venue cannot be read).
+ */
+export type SimLauncher = (options: { stateFile: string; followVenue?: { infoUrl: string } }) => Promise<SimHandle>;

@@ -40,6 +40,7 @@ export interface ControlVenue {
   setFundingRate(venueSymbol: string, rate: string): void;
   stop(): void;
   dropAllSockets(): void;
+  isFollowed(venueSymbol: string): boolean;
 }
 
 export interface ControlDeps {
@@ -48,6 +49,8 @@ export interface ControlDeps {
   clock: SimClock;
   /** Saves the state file; returns its path, or null when no state file is configured. */
   save(): string | null;
+  /** The upstream feed's status when the venue follows a real one (perps sim --follow-venue), else null. */
+  follow?: () => unknown;
 }
 
 const decimalText = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a positive decimal string');
@@ -121,6 +124,11 @@ export function createControlModule(deps: ControlDeps): RouteModule {
       };
     },
     'GET /config': () => ctx().config,
+    // Where prices come from: {mode: 'walk'}, or the upstream feed's state and which markets follow it.
+    'GET /follow': () => {
+      const status = deps.follow?.() ?? null;
+      return status === null ? { mode: 'walk' } : { mode: 'follow', ...(status as object) };
+    },
     'POST /deposit': (req) => {
       const b = parseOr400(DepositBody, jsonBody(req));
       try {
@@ -134,6 +142,7 @@ export function createControlModule(deps: ControlDeps): RouteModule {
       const b = parseOr400(MarkBody, jsonBody(req));
       const m = marketOf(b.market);
       if (canonical(b.price) === '0') throw invalidRequest('price: must be positive');
+      if (venue.isFollowed(m.venueSymbol)) throw invalidRequest(`market: ${m.symbol} follows the upstream venue; its mark comes from there`);
       venue.setMark(m.venueSymbol, b.price);
       return { market: m.symbol, venue_symbol: m.venueSymbol, mark: venue.getMark(m.venueSymbol), now: clock.now() };
     },
@@ -211,6 +220,7 @@ export function createControlModule(deps: ControlDeps): RouteModule {
     'POST /funding-rate': (req) => {
       const b = parseOr400(FundingRateBody, jsonBody(req));
       const m = marketOf(b.market);
+      if (venue.isFollowed(m.venueSymbol)) throw invalidRequest(`market: ${m.symbol} follows the upstream venue; its funding rate comes from there`);
       venue.setFundingRate(m.venueSymbol, b.rate);
       return { market: m.symbol, rate: b.rate };
     },

@@ -19,6 +19,11 @@ export function nextHour(now: number): number {
 export function settleFunding(ctx: SimContext, epoch: number): void {
   const now = ctx.clock.now();
   for (const info of ctx.markets.all()) {
+    // No live rate while a followed market's upstream is away: that hour is not paid rather than paid at a guess.
+    if (ctx.venue.isPaused(info.venueSymbol)) {
+      console.warn(`[sim follow] funding of ${info.symbol} for the hour ${new Date(epoch).toISOString()} skipped: its upstream venue is unreachable`);
+      continue;
+    }
     const rate = d(ctx.venue.fundingRate(info.venueSymbol));
     const mark = d(ctx.venue.getMark(info.venueSymbol));
     for (const wallet of ctx.store.holders(info.symbol)) {

@@ -18,6 +18,8 @@ import { recordHistory } from '../orders/stateMachine.js';
 
 export function checkLiquidations(ctx: SimContext, market: string, mark: Decimal): void {
   const info = ctx.markets.require(market);
+  // Never liquidate on a frozen mark: a followed market waits until its upstream answers again.
+  if (ctx.venue.isPaused(info.venueSymbol)) return;
   for (const wallet of ctx.store.holders(market)) {
     const pos = positionState(ctx, wallet, market);
     if (pos && isLiquidatable(pos, mark, info.mmr)) liquidate(ctx, wallet, market, 'LIQUIDATION');

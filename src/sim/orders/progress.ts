@@ -13,7 +13,7 @@ import { d, str } from '../core/numbers.js';
 import type { SimContext } from '../context.js';
 import type { SimOrder } from '../state/model.js';
 import { takeFromBook, wouldCross } from '../matching/book.js';
-import { executeChunks, reducibleSize } from '../matching/execute.js';
+import { capChunks, executeChunks, reducibleSize } from '../matching/execute.js';
 import { remaining } from './model.js';
 import { transition } from './stateMachine.js';
 import { entryEnded } from './brackets.js';
@@ -33,6 +33,8 @@ export function acceptOrder(ctx: SimContext, order: SimOrder): void {
   if (order.status !== 'SUBMITTED' || order.order_type === 'TRIGGER') return;
   const market = ctx.markets.require(order.market);
   if (order.forced_failure) return end(ctx, order, 'FAILED', 'venue_unreachable');
+  // A market following an upstream venue that is unreachable has no live book to route to.
+  if (ctx.venue.isPaused(market.venueSymbol)) return end(ctx, order, 'FAILED', 'venue_unreachable');
   // Leverage is not range-checked at validation; the venue refuses it here.
   if (order.leverage > market.config.max_leverage) return end(ctx, order, 'REJECTED', 'leverage_exceeds_max');
   if (order.reduce_only && reducibleSize(ctx, order).isZero()) return end(ctx, order, 'REJECTED', 'reduce_only_no_position');
@@ -55,6 +57,11 @@ export function executeOrder(ctx: SimContext, order: SimOrder): void {
     if (size.isZero()) return end(ctx, order, 'CANCELLED', 'reduce_only_no_position');
     order.size = str(size);
   }
+  if (ctx.venue.isPaused(market.venueSymbol)) {
+    // The upstream went away between accept and execute: a resting order waits, a taker one stops.
+    if (resting) return;
+    return end(ctx, order, order.filled_size === '0' ? 'CANCELLED' : 'PARTIALLY_FILLED_CANCELLED', 'venue_unreachable');
+  }
   const left = remaining(order);
   const chunks = takeFromBook(ctx.venue.getBook(market.venueSymbol), order.side, left, d(order.limit_price));
   if (chunks.length === 0) {
@@ -65,6 +72,8 @@ export function executeOrder(ctx: SimContext, order: SimOrder): void {
   // The venue refuses an order it cannot margin (or that has nothing to reduce): REJECTED when nothing
   // filled yet, otherwise the filled part stands and the rest is cancelled.
   if (!outcome.ok) return end(ctx, order, order.filled_size === '0' ? 'REJECTED' : 'PARTIALLY_FILLED_CANCELLED', outcome.reason);
+  // What we took is gone from this snapshot of a followed book, so the next fill cannot take it again.
+  ctx.venue.consumeLiquidity(market.venueSymbol, order.side, capChunks(chunks, outcome.qty).map((c) => ({ px: str(c.px), sz: str(c.sz) })));
   if (resting && remaining(order).gt(0)) return; // partly filled; the remainder rests at its limit
   transition(ctx, order, 'EXECUTING');
   ctx.jobs.add('order.settle', ctx.timings.order_settle_ms, { order_id: order.order_id });

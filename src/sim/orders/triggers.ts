@@ -38,6 +38,8 @@ export function fillResting(ctx: SimContext, order: SimOrder): void {
 }
 
 export function onMarkUpdate(ctx: SimContext, marketSymbol: string, markText: string): void {
+  // A followed market whose upstream is away has no live mark: triggers and liquidations wait for it.
+  if (ctx.venue.isPaused(ctx.markets.require(marketSymbol).venueSymbol)) return;
   const mark = d(markText);
   for (const order of ctx.store.liveInMarket(marketSymbol)) {
     // Earlier orders in this pass may have changed this one (a close cancels whole-position triggers).
@@ -48,6 +50,19 @@ export function onMarkUpdate(ctx: SimContext, marketSymbol: string, markText: st
     }
   }
   checkLiquidations(ctx, marketSymbol, mark);
+}
+
+/**
+ * A trade printed upstream on a followed market: resting limits at or through its price fill at their
+ * limit as maker (the simulator keeps no queue position: a print at the level is taken to reach us).
+ */
+export function onUpstreamPrint(ctx: SimContext, marketSymbol: string, pxText: string): void {
+  const px = d(pxText);
+  for (const order of ctx.store.liveInMarket(marketSymbol)) {
+    if (order.order_type === 'LIMIT' && order.status === 'ACCEPTED' && order.time_in_force !== 'IOC' && restingCrossed(order, px)) {
+      fillResting(ctx, order);
+    }
+  }
 }
 
 /** A closed position takes its whole-position triggers with it (they have nothing left to close). */

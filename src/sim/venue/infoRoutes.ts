@@ -88,13 +88,16 @@ export function parseInfoRequest(body: unknown): { ok: true; request: InfoReques
 
 export function createInfoModule(venue: VenueMarketData): RouteModule {
   return {
-    handle(request: SimRequest): SimResponse | null {
+    handle(request: SimRequest): Promise<SimResponse> | SimResponse | null {
       if (request.path !== '/') return null;
       if (request.method !== 'POST') return json(405, 'Method Not Allowed');
       if (request.bodyError !== undefined) return json(400, `${PARSE_ERROR}: ${request.bodyError}`);
       if (request.body === undefined) return json(400, `${PARSE_ERROR}: EOF while parsing a value at line 1 column 0`);
       const parsed = parseInfoRequest(request.body);
       if (!parsed.ok) return json(422, `${DESERIALIZE_ERROR}: ${parsed.detail}`);
+      // Candles and funding history of a market that follows an upstream venue are the upstream's.
+      const proxied = venue.proxyInfo(parsed.request);
+      if (proxied) return proxied.then((body) => json(200, body));
       return json(200, answerInfo(venue, parsed.request));
     },
   };

@@ -13,6 +13,8 @@ export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
 export interface BookLevel {
   readonly px: string;
   readonly sz: string;
+  /** Orders at the level, as an upstream book reports them (the synthetic book has none). */
+  readonly n?: number;
 }
 
 export interface Book {

@@ -11,8 +11,8 @@ import { z } from 'zod';
 import type { ScheduledTask, SimClock } from '../runtime/clock.js';
 import type { RouteModule } from '../runtime/http.js';
 import { SeededRandom } from '../runtime/random.js';
-import { BarSeries, DAY_MS, type BarTuple, type Candle, type CandleInterval } from './candles.js';
-import { createInfoModule } from './infoRoutes.js';
+import { BarSeries, DAY_MS, MINUTE_MS, type BarTuple, type Candle, type CandleInterval } from './candles.js';
+import { createInfoModule, type InfoRequest } from './infoRoutes.js';
 import {
   DECIMAL_PATTERN,
   aggregateLevels,
@@ -25,6 +25,7 @@ import {
   toMark,
   walkStep,
   type Book,
+  type BookLevel,
   type BookParams,
 } from './priceWalk.js';
 import { tradeOf, walkTradeSide } from './walkTrades.js';
@@ -77,13 +78,38 @@ export interface VenueAssetCtx {
   openInterest: string;
   prevDayPx: string;
   dayNtlVlm: string;
-  premium: string;
+  /** null on the venue when the asset has no book to measure it against (a delisted asset, say). */
+  premium: string | null;
   oraclePx: string;
   markPx: string;
-  midPx: string;
-  impactPxs: [string, string];
+  midPx: string | null;
+  impactPxs: [string, string] | null;
   dayBaseVlm: string;
 }
+
+/**
+ * The live state of a market that follows an upstream venue (follow/venueFollower.ts): its context,
+ * mid and book as the upstream last sent them. The walk leaves such a market alone.
+ */
+interface FollowedQuote {
+  ctx: VenueAssetCtx | null;
+  mid: Decimal | null;
+  /** The upstream book snapshot (its time identifies it) and what our fills took from it. */
+  book: { time: number; bids: BookLevel[]; asks: BookLevel[] } | null;
+  /** Size our taker fills consumed per level of this snapshot ('B:px' for asks bought, 'A:px' for bids sold). */
+  consumed: Map<string, Decimal>;
+}
+
+/** An upstream update of one followed market (any part may be absent). */
+export interface UpstreamUpdate {
+  ctx?: VenueAssetCtx;
+  mid?: string;
+  book?: { time: number; bids: BookLevel[]; asks: BookLevel[] };
+  trades?: readonly { side: TradeSide; px: string; sz: string; time: number; tid: number; hash: string; users: [string, string] }[];
+}
+
+/** A trade printed upstream on a followed market: resting limits it reaches fill. */
+export type PrintListener = (venueSymbol: string, px: string, time: number) => void;
 
 export interface VenueUniverseEntry {
   name: string;
@@ -206,6 +232,8 @@ interface AssetState {
   fundingRates: [number, Decimal][];
   bars: BarSeries;
   trades: VenueTrade[];
+  /** Set while the market follows an upstream venue instead of walking. */
+  followed: FollowedQuote | null;
 }
 
 export class VenueMarketData {
@@ -223,6 +251,11 @@ export class VenueMarketData {
   private readonly ordered: AssetState[] = [];
   private readonly markListeners: MarkListener[] = [];
   private readonly feedListeners: ((event: VenueFeedEvent) => void)[] = [];
+  private readonly printListeners: PrintListener[] = [];
+  /** True while the upstream of the followed markets is unreachable: their marks are frozen. */
+  private upstreamDown = false;
+  /** Answers info requests about followed markets that only the upstream can (candles, funding history). */
+  private infoProxy: ((request: InfoRequest) => Promise<unknown> | null) | null = null;
   private tickTask: ScheduledTask | null = null;
   private nextTid: number;
   private hub: VenueWebSocketHub | null = null;
@@ -278,6 +311,7 @@ export class VenueMarketData {
           random: this.walkRandom,
         }),
         trades: [],
+        followed: null,
       };
       this.assets.set(config.venueSymbol, state);
       this.ordered.push(state);
@@ -295,6 +329,7 @@ export class VenueMarketData {
   /** Sets the mark directly (tests and chaos scenarios); listeners and subscribers see it like a tick. */
   setMark(venueSymbol: string, price: string): void {
     const state = this.asset(venueSymbol);
+    refuseFollowed(state, 'its mark cannot be set');
     const fair = parsePositive(price, 'price');
     const now = this.clock.now();
     state.fair = fair;
@@ -315,7 +350,121 @@ export class VenueMarketData {
 
   getBook(venueSymbol: string): Book {
     const state = this.asset(venueSymbol);
+    if (state.followed) return followedBook(state.followed);
     return buildBook(state.mark, state.book, state.config.szDecimals);
+  }
+
+  // ---- following an upstream venue (follow/venueFollower.ts) ---------------------------------
+
+  /**
+   * The market stops walking and takes its data from the upstream from now on. Its candle history
+   * starts afresh at the current mark: the walk's past is not the upstream's, and the upstream's own
+   * candles are served through the info proxy.
+   */
+  follow(venueSymbol: string): void {
+    const state = this.asset(venueSymbol);
+    if (state.followed) return;
+    state.followed = { ctx: null, mid: null, book: null, consumed: new Map() };
+    state.bars = freshBars(this.clock.now(), state.mark);
+    state.trades = [];
+  }
+
+  isFollowed(venueSymbol: string): boolean {
+    return this.asset(venueSymbol).followed !== null;
+  }
+
+  /** A followed market whose upstream is unreachable: nothing moves, triggers and liquidations wait. */
+  isPaused(venueSymbol: string): boolean {
+    return this.upstreamDown && this.asset(venueSymbol).followed !== null;
+  }
+
+  /** The follower reports the upstream's reachability; marks of followed markets freeze while it is down. */
+  setUpstreamDown(down: boolean): void {
+    this.upstreamDown = down;
+  }
+
+  setInfoProxy(proxy: ((request: InfoRequest) => Promise<unknown> | null) | null): void {
+    this.infoProxy = proxy;
+  }
+
+  /** The upstream's answer to an info request about a followed market, or null to answer it locally. */
+  proxyInfo(request: InfoRequest): Promise<unknown> | null {
+    return this.infoProxy ? this.infoProxy(request) : null;
+  }
+
+  /** Called for every trade printed upstream on a followed market. Returns an unsubscribe. */
+  onPrint(listener: PrintListener): () => void {
+    return addListener(this.printListeners, listener);
+  }
+
+  /**
+   * Applies what the upstream sent about a followed market. A new context moves the mark (and so
+   * triggers, resting limits and liquidations, through the mark listeners); a new book snapshot resets
+   * what our fills consumed; upstream trades feed the tape, the candles and the print listeners.
+   */
+  applyUpstream(venueSymbol: string, update: UpstreamUpdate): void {
+    const state = this.asset(venueSymbol);
+    const followed = state.followed;
+    if (!followed) throw new Error(`${venueSymbol} does not follow the upstream`);
+    const now = this.clock.now();
+    const errors: unknown[] = [];
+    if (update.book) {
+      if (followed.book?.time !== update.book.time) followed.consumed.clear();
+      followed.book = update.book;
+    }
+    if (update.mid !== undefined) followed.mid = parsePositive(update.mid, 'mid');
+    for (const upstream of update.trades ?? []) {
+      const px = parsePositive(upstream.px, 'px');
+      const sz = parsePositive(upstream.sz, 'sz');
+      state.bars.apply(now, px, sz, px.mul(sz), 1);
+      const trade = this.keepTrade(state, { coin: venueSymbol, ...upstream, px: fmt(px), sz: fmt(sz) });
+      try {
+        this.emitFeed({ kind: 'trade', trade });
+      } catch (err) {
+        errors.push(err);
+      }
+      for (const listener of [...this.printListeners]) {
+        try {
+          listener(venueSymbol, trade.px, now);
+        } catch (err) {
+          errors.push(err);
+        }
+      }
+    }
+    if (update.ctx) {
+      followed.ctx = update.ctx;
+      state.mark = parsePositive(update.ctx.markPx, 'markPx');
+      state.fair = state.mark;
+      state.openInterest = new Decimal(update.ctx.openInterest);
+      state.bars.apply(now, state.mark, new Decimal(0), new Decimal(0), 0);
+      try {
+        this.emitMarks([state], now);
+      } catch (err) {
+        errors.push(err);
+      }
+    } else if (update.book || update.mid !== undefined) {
+      // The book and mids channels follow marks events; a new book alone is still news for them.
+      try {
+        this.emitFeed({ kind: 'marks', symbols: [venueSymbol], time: now });
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, `${errors.length} listeners failed on an upstream update of ${venueSymbol}`);
+  }
+
+  /**
+   * Our taker fills took these chunks from the followed market's current book snapshot: they are not
+   * there for the next fill of the same snapshot. A market that walks has a model book nothing depletes.
+   */
+  consumeLiquidity(venueSymbol: string, side: 'BUY' | 'SELL', chunks: readonly { px: string; sz: string }[]): void {
+    const followed = this.asset(venueSymbol).followed;
+    if (!followed?.book) return;
+    for (const chunk of chunks) {
+      const key = consumedKey(side === 'BUY' ? 'B' : 'A', chunk.px);
+      followed.consumed.set(key, (followed.consumed.get(key) ?? new Decimal(0)).plus(chunk.sz));
+    }
   }
 
   hasAsset(venueSymbol: string): boolean {
@@ -360,6 +509,7 @@ export class VenueMarketData {
   /** Changes the hourly funding rate from now on; earlier hours keep the rate they had. */
   setFundingRate(venueSymbol: string, rate: string): void {
     const state = this.asset(venueSymbol);
+    refuseFollowed(state, 'its funding rate comes from the upstream');
     if (!DECIMAL_PATTERN.test(rate)) throw new Error(`funding rate must be a decimal string, got ${rate}`);
     state.fundingRates.push([this.clock.now(), new Decimal(rate)]);
   }
@@ -397,13 +547,24 @@ export class VenueMarketData {
 
   allMids(): Record<string, string> {
     const mids: Record<string, string> = {};
-    for (const state of this.ordered) mids[state.config.venueSymbol] = fmt(this.midOf(state));
+    for (const state of this.ordered) {
+      const mid = this.midOf(state);
+      if (mid) mids[state.config.venueSymbol] = fmt(mid);
+    }
     return mids;
   }
 
   /** The book as l2Book sends it, at most 20 levels a side, optionally aggregated to nSigFigs (2..5). */
   l2Book(venueSymbol: string, nSigFigs: number | null = null, mantissa: number | null = null): VenueL2Book {
+    const state = this.asset(venueSymbol);
+    // A followed book is the upstream's as sent (its own time and counts), less what our fills took.
+    const followedBook = state.followed?.book;
     const book = this.getBook(venueSymbol);
+    if (followedBook) {
+      const upstreamSide = (levels: BookLevel[], which: 'bid' | 'ask'): VenueL2Level[] =>
+        nSigFigs === null ? levels.map((level) => ({ px: level.px, sz: level.sz, n: level.n ?? 1 })) : aggregateLevels(levels, which, nSigFigs, mantissa, (i) => levels[i]?.n ?? 1);
+      return { coin: venueSymbol, time: followedBook.time, levels: [upstreamSide(book.bids, 'bid').slice(0, MAX_L2_LEVELS), upstreamSide(book.asks, 'ask').slice(0, MAX_L2_LEVELS)] };
+    }
     // The book is synthetic; a small varying order count per level makes it look like a real one.
     const count = (index: number): number => 1 + (index % 3);
     const side = (levels: Book['bids'], which: 'bid' | 'ask'): VenueL2Level[] =>
@@ -553,6 +714,8 @@ export class VenueMarketData {
     this.scheduleTick(next > now ? next : now + this.tickIntervalMs);
     const walkTrades: VenueTrade[] = [];
     for (const state of this.ordered) {
+      // A followed market moves with its upstream only (and stays frozen while the upstream is away).
+      if (state.followed) continue;
       const { config } = state;
       const before = state.mark;
       state.fair = walkStep(state.fair, this.walkRandom.normal(), config.volatilityBps, state.tick);
@@ -563,7 +726,8 @@ export class VenueMarketData {
       // That volume is also the tape's: one trade at the new mark (walkTrades.ts).
       if (!volume.isZero()) walkTrades.push(this.keepTrade(state, tradeOf(config.venueSymbol, state.mark, volume, walkTradeSide(before, state.mark, this.nextTid), now, this.nextTid++)));
     }
-    this.emitMarks(this.ordered, now);
+    const walking = this.ordered.filter((state) => !state.followed);
+    if (walking.length > 0) this.emitMarks(walking, now);
     for (const trade of walkTrades) this.emitFeed({ kind: 'trade', trade, fromWalk: true });
   }
 
@@ -597,18 +761,24 @@ export class VenueMarketData {
     if (errors.length > 1) throw new AggregateError(errors, `${errors.length} venue market data listeners failed`);
   }
 
-  private midOf(state: AssetState): Decimal {
+  private midOf(state: AssetState): Decimal | null {
+    // A followed market's mid is the upstream's (null while its book is empty, as on the venue).
+    if (state.followed) return state.followed.mid ?? (state.followed.ctx?.midPx ? new Decimal(state.followed.ctx.midPx) : null);
     // buildBook always has a best ask and, since the mark is at least one tick, a best bid.
     return midPrice(buildBook(state.mark, { ...state.book, levels: 1 }, state.config.szDecimals)) ?? state.mark;
   }
 
   private rateAt(state: AssetState, time: number): Decimal {
+    // A followed market pays the upstream's current hourly rate (its history is the upstream's, proxied).
+    if (state.followed?.ctx) return new Decimal(state.followed.ctx.funding);
     let rate = state.fundingRates[0]![1];
     for (const [from, value] of state.fundingRates) if (from <= time) rate = value;
     return rate;
   }
 
   private ctxOf(state: AssetState): VenueAssetCtx {
+    // A followed market's context is the upstream's as last sent; the mark listeners saw the same markPx.
+    if (state.followed?.ctx) return { ...state.followed.ctx, ...(state.followed.mid ? { midPx: fmt(state.followed.mid) } : {}) };
     const now = this.clock.now();
     const book = buildBook(state.mark, state.book, state.config.szDecimals);
     const oracle = state.mark;
@@ -638,6 +808,37 @@ function addListener<T>(list: T[], listener: T): () => void {
     const index = list.indexOf(listener);
     if (index >= 0) list.splice(index, 1);
   };
+}
+
+function refuseFollowed(state: AssetState, what: string): void {
+  if (state.followed) throw new Error(`${state.config.venueSymbol} follows the upstream venue: ${what}`);
+}
+
+function consumedKey(takerSide: TradeSide, px: string): string {
+  return `${takerSide}:${new Decimal(px).toFixed()}`;
+}
+
+/** The followed market's upstream book less what our fills took from this snapshot (emptied levels go). */
+function followedBook(followed: FollowedQuote): Book {
+  if (!followed.book) return { bids: [], asks: [] };
+  const side = (levels: readonly BookLevel[], takerSide: TradeSide): BookLevel[] => {
+    const out: BookLevel[] = [];
+    for (const level of levels) {
+      const taken = followed.consumed.get(consumedKey(takerSide, level.px));
+      const left = taken ? new Decimal(level.sz).minus(taken) : null;
+      if (left === null) out.push(level);
+      else if (left.gt(0)) out.push({ ...level, sz: fmt(left) });
+    }
+    return out;
+  };
+  return { bids: side(followed.book.bids, 'A'), asks: side(followed.book.asks, 'B') };
+}
+
+/** One flat bar at the price: the start of a followed market's own candles. */
+function freshBars(now: number, price: Decimal): BarSeries {
+  const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  const p = fmt(price);
+  return BarSeries.fromJSON([[minute, MINUTE_MS, p, p, p, p, '0', '0', 0]]);
 }
 
 function parsePositive(value: string, name: string): Decimal {

@@ -91,8 +91,16 @@ export class E2eApp {
         dialogs: { chooseOpenFile: async () => this.nextOpenFile, chooseSaveFile: async () => this.nextSaveFile, confirm: async () => true },
         notifications: { notify: (n) => this.notifications.push(n) },
       },
-      startSimulator: async ({ stateFile }) => {
-        const sim = await startSimulator({ port: 0, seed: 7, stateFile, manualClock: options.manualClock ?? true, ...(options.simConfig !== undefined ? { config: options.simConfig } : {}) });
+      startSimulator: async ({ stateFile, followVenue }) => {
+        const sim = await startSimulator({
+          port: 0,
+          seed: 7,
+          stateFile,
+          manualClock: options.manualClock ?? true,
+          ...(options.simConfig !== undefined ? { config: options.simConfig } : {}),
+          // Live prices from a venue (the Settings choice); an outage is noticed after 1.5 s so the banner shows quickly.
+          ...(followVenue ? { followVenue: { ...followVenue, outageAfterMs: 1500, log: (line: string) => this.logs.push(`info ${line}`) } } : {}),
+        });
         this.simulator = sim;
         return sim;
       },

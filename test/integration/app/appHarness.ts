@@ -76,7 +76,9 @@ export class AppHarness {
         },
         notifications: { notify: (n) => h.notifications.push(n) },
       },
-      startSimulator: async ({ stateFile }) => startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG }),
+      // A followed venue's outage is noticed after 1.5 s here, so tests of the banner's event stay short.
+      startSimulator: async ({ stateFile, followVenue }) =>
+        startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG, ...(followVenue ? { followVenue: { ...followVenue, outageAfterMs: 1500, log: (line: string) => h.logs.push(`info ${line}`) } } : {}) }),
       keychainService: h.keychainService,
       env: h.env,
       logger,

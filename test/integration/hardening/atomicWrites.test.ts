@@ -58,6 +58,7 @@ describe('a link at the old predictable temporary name receives nothing', () => 
     await sim.stop();
     expect(fs.existsSync(loot('sim-state'))).toBe(false);
     expect(mode(stateFile)).toBe(0o600);
+    // No order was placed, so the file is its head alone (the current version, written by the store rewrite).
     expect(JSON.parse(fs.readFileSync(stateFile, 'utf8'))).toMatchObject({ version: STATE_FILE_VERSION });
 
     const fresh = path.join(folder('sim-fresh'), 'made-by-sim', 'state.json');

@@ -2,6 +2,7 @@
 import type { NotificationPrefs, Settings } from '../../../shared/ipc.js';
 import type { Session } from '../session.js';
 import type { TradeHotkeyAction, TradeHotkeys } from '../../../shared/tradeHotkeys.js';
+import type { SimFeedView, SimPrices } from '../../../shared/ipcSimFeed.js';
 
 export class SettingsDesk {
   constructor(private readonly session: Session) {}
@@ -32,6 +33,22 @@ export class SettingsDesk {
 
   setHotkeys(patch: { enabled?: boolean | undefined; bindings?: Partial<Record<TradeHotkeyAction, string | null | undefined>> | undefined }): TradeHotkeys {
     return this.session.appSettings.updateTradeHotkeys(patch);
+  }
+
+  getSimPrices(): SimPrices {
+    return this.session.appSettings.simPrices();
+  }
+
+  /** Stores the simulator's price source and, on the simulator profile, restarts it so a change applies now. */
+  async setSimPrices(value: SimPrices): Promise<SimPrices> {
+    const before = JSON.stringify(this.session.appSettings.simPrices());
+    const next = this.session.appSettings.setSimPrices(value);
+    if (JSON.stringify(next) !== before) await this.session.restartSimulator();
+    return next;
+  }
+
+  getSimFeed(): SimFeedView | null {
+    return this.session.simFeed();
   }
 
   getNotifications(): NotificationPrefs {

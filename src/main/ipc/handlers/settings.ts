@@ -10,6 +10,9 @@ export function settingsHandlers(desk: SettingsDesk): HandlerGroup<'settings' | 
     'settings:setAirgap': async (r) => desk.setAirgap(r),
     'settings:getHotkeys': async () => desk.getHotkeys(),
     'settings:setHotkeys': async (r) => desk.setHotkeys(r),
+    'settings:getSimPrices': async () => desk.getSimPrices(),
+    'settings:setSimPrices': async (r) => desk.setSimPrices(r),
+    'settings:getSimFeed': async () => desk.getSimFeed(),
     'notifications:get': async () => desk.getNotifications(),
     'notifications:set': async (r) => desk.setNotifications(r),
   };

@@ -9,6 +9,8 @@ import { TradeView } from './TradeView';
 import { AssistantPanel, BridgeView, HistoryView, KeysView, PointsView, SettingsView, SwapView, ViewSuspense, WithdrawView } from './lazyViews';
 import { useMarkVersion } from '../features/markets/markStore';
 import { Badge } from '../ui/Badge';
+import { SimFeedBanner, useSimFeedBannerShown } from '../features/simFeed/SimFeedBanner';
+import { useSimFeed } from '../features/simFeed/simFeedQueries';
 
 export const NAV: { id: View; label: string }[] = [
   { id: 'trade', label: 'Trade' },
@@ -100,14 +102,24 @@ function TopBar() {
   );
 }
 
+function hostOf(url: string | null): string {
+  try {
+    return url ? new URL(url).host : '';
+  } catch {
+    return url ?? '';
+  }
+}
+
 function StatusBar() {
   const info = useAppInfo();
   const profile = useProfile();
   const version = useMarkVersion();
+  const feed = useSimFeed().data;
   return (
     <footer className="statusbar">
       <span className={profile.error ? 'conn-bad' : 'conn-ok'}>● {profile.error ? 'app core unreachable' : 'connected'}</span>
       <span>{profile.data ? `${profile.data.active} · ${profile.data.environment}` : ''}</span>
+      {feed && <span>{feed.source === 'venue' ? `prices: ${feed.feed === 'down' ? 'frozen' : 'live'} from ${hostOf(feed.info_url)}` : 'prices: simulated'}</span>}
       <span>{version > 0 ? 'live marks' : 'waiting for marks'}</span>
       <span className="sep" />
       <span>Press ? for shortcuts</span>
@@ -121,9 +133,11 @@ export function Shell() {
   useNotificationPrefs();
   const view = useUi((s) => s.view);
   const assistantOpen = useUi((s) => s.assistantOpen);
+  const feedBanner = useSimFeedBannerShown();
   return (
-    <div className="app">
+    <div className={`app${feedBanner ? ' has-feed-banner' : ''}`}>
       <TopBar />
+      <SimFeedBanner />
       <div className={`app-body${assistantOpen ? ' with-assistant' : ''}`}>
         <main className="view" aria-label={NAV.find((n) => n.id === view)?.label}>
           {view === 'trade' && <TradeView />}

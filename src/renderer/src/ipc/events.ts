@@ -18,6 +18,7 @@ import { pushPrompt } from './prompts';
 import { qk } from './queries';
 import { cqk, putTransfers } from './companionQueries';
 import { putTwaps } from '../features/twap/twapQueries';
+import { simFeedKey } from '../features/simFeed/simFeedQueries';
 
 /** Coalesces repeated invalidations of the same keys into one, a short moment later. */
 function coalescer(client: QueryClient, delayMs: number) {
@@ -191,6 +192,9 @@ export function useIpcEvents(client: QueryClient): void {
         }
       }),
     );
+
+    // The simulator's feed (following a venue: live or down) drives the banner and the status bar.
+    offs.push(api.on('simFeed', (p) => client.setQueryData(simFeedKey, p)));
 
     let sessionKey: string | null = null;
     offs.push(

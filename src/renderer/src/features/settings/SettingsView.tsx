@@ -22,6 +22,7 @@ import { riskFieldErrors } from './riskSettings';
 import { ProfileChooser } from '../onboarding/ProfileChooser';
 import { CompanionSettingsPanel } from '../companionSettings/CompanionSettingsPanel';
 import { TradeHotkeysSection } from '../hotkeys/TradeHotkeysSection';
+import { SimPricesSection } from '../simFeed/SimPricesSection';
 
 export function SettingsView() {
   return (
@@ -31,6 +32,7 @@ export function SettingsView() {
       </div>
       <div className="settings-grid">
         <ProfileSection />
+        <SimPricesSection />
         <WalletSection />
         <OfflineSignerSection />
         <OrderDefaults />

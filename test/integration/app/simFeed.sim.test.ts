@@ -1,0 +1,85 @@
+/**
+ * The app's simulator price setting and feed (issue 16), through the registered IPC handlers: "Prices:
+ * simulated | live from the venue at URL" is validated, stored and applied by restarting the simulator;
+ * the markets then show the venue's marks; an outage reaches the renderer as a simFeed event (the banner)
+ * and so does the recovery; a venue that cannot be read leaves the simulator on its walk and says so.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SimFeedView } from '../../../src/shared/ipc.js';
+import { UpstreamVenue } from '../../sim/follow/upstreamVenue.js';
+import { AppHarness } from './appHarness.js';
+
+async function until<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('simulator prices live from a venue, in the app', () => {
+  let h: AppHarness;
+  let upstream: UpstreamVenue;
+
+  beforeAll(async () => {
+    upstream = new UpstreamVenue();
+    await upstream.start();
+    upstream.setBook('ETH', [{ px: '3499.0', sz: '10.0', n: 3 }], [{ px: '3501.0', sz: '10.0', n: 3 }]);
+    h = await AppHarness.start('simfeed');
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.stop();
+    h?.cleanup();
+    await upstream?.stop();
+  });
+
+  afterEach(() => upstream.comeBack());
+
+  it('starts simulated; a bad URL is refused and changes nothing', async () => {
+    expect(await h.call('settings:getSimPrices', {})).toEqual({ source: 'simulated' });
+    expect(await h.call('settings:getSimFeed', {})).toMatchObject({ source: 'simulated', feed: null, error: null });
+    const bad = await h.invoke('settings:setSimPrices', { source: 'venue', info_url: 'api.hyperliquid.xyz/info' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
+    expect(JSON.stringify(bad)).toContain('http or https URL');
+    expect(await h.call('settings:getSimPrices', {})).toEqual({ source: 'simulated' });
+  });
+
+  it('follows the venue once set: its marks in the markets, walking markets named, outage and recovery as events', async () => {
+    const set = await h.call('settings:setSimPrices', { source: 'venue', info_url: upstream.infoUrl });
+    expect(set).toEqual({ source: 'venue', info_url: upstream.infoUrl });
+    const feed = (await h.call('settings:getSimFeed', {}))!;
+    expect(feed).toMatchObject({ source: 'venue', info_url: upstream.infoUrl, feed: 'live', error: null });
+    expect(feed.walking).toEqual(
+      expect.arrayContaining([
+        { venue_symbol: 'WIF', reason: 'not listed by the upstream' },
+        { venue_symbol: 'MATIC', reason: 'delisted upstream' },
+      ]),
+    );
+    upstream.setCtx('ETH', { markPx: '3512.5' });
+    await until(async () => (await h.call('markets:list', {})).markets.find((m) => m.symbol === 'ETH')?.mark, (m) => m === '3512.5', "the venue's ETH mark in the app");
+
+    h.events.length = 0;
+    upstream.goDown();
+    const down = await until(() => h.eventsOf<SimFeedView>('simFeed').map((e) => e.payload), (list) => list.some((v) => v.feed === 'down'), 'the outage event');
+    expect(down.find((v) => v.feed === 'down')).toMatchObject({ source: 'venue', info_url: upstream.infoUrl, down_since: expect.any(Number) });
+    upstream.comeBack();
+    await until(() => h.eventsOf<SimFeedView>('simFeed').map((e) => e.payload), (list) => list.at(-1)?.feed === 'live', 'the recovery event', 20_000);
+    expect((await h.call('settings:getSimFeed', {}))!.feed).toBe('live');
+  }, 60_000);
+
+  it('a venue that cannot be read leaves the prices simulated and says why', async () => {
+    const unreachable = 'http://127.0.0.1:9/info';
+    await h.call('settings:setSimPrices', { source: 'venue', info_url: unreachable });
+    const feed = (await h.call('settings:getSimFeed', {}))!;
+    expect(feed).toMatchObject({ source: 'simulated', info_url: unreachable });
+    expect(feed.error).toContain(`the venue at ${unreachable} could not be followed`);
+    expect(h.logs.some((l) => l.startsWith('warn') && l.includes('could not be followed'))).toBe(true);
+    // The simulator still runs: the markets answer.
+    expect((await h.call('markets:list', {})).markets.length).toBeGreaterThan(0);
+    await h.call('settings:setSimPrices', { source: 'simulated' });
+    expect(await h.call('settings:getSimFeed', {})).toMatchObject({ source: 'simulated', error: null });
+  }, 60_000);
+});
