@@ -22,7 +22,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { WithdrawalStatus, WithdrawBody } from '../../../shared/protocol/index.js';
-import { isAtomicWriteTemp, writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { readJsonFileIfPresent, removeStaleLeftovers } from '../../files/recordFiles.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import type { SettingsStore } from '../../settings/settingsStore.js';
 
@@ -150,20 +151,9 @@ function withRecordLock<T>(file: string, work: () => T): T {
 }
 
 function readRecordFile(file: string): TrackedWithdrawal | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // Written only atomically, so this is damage from outside; the content is not quoted (a signed body).
-    throw new WithdrawalStoreError(`the withdrawal record ${file} is not valid JSON; move it out of the folder after checking the withdrawal in history`);
-  }
+  // Not valid JSON: damage from outside (records are written only atomically); the content is not quoted (a signed body).
+  const parsed = readJsonFileIfPresent(file, () => new WithdrawalStoreError(`the withdrawal record ${file} is not valid JSON; move it out of the folder after checking the withdrawal in history`));
+  if (parsed === undefined) return undefined;
   if (!looksLikeRecord(parsed)) throw new WithdrawalStoreError(`the withdrawal record ${file} does not hold a withdrawal record`);
   return parsed;
 }
@@ -174,13 +164,7 @@ function writeRecordFile(file: string, record: TrackedWithdrawal): void {
 
 /** Removes what a killed writer left behind: temporary files and lock folders long past any use. */
 function removeLeftovers(dir: string): void {
-  const cutoff = Date.now() - LEFTOVER_AGE_MS;
-  for (const name of fs.readdirSync(dir)) {
-    if (!isAtomicWriteTemp(name) && !name.endsWith('.json.lock')) continue;
-    const p = path.join(dir, name);
-    const stats = fs.lstatSync(p, { throwIfNoEntry: false });
-    if (stats && stats.mtimeMs < cutoff) fs.rmSync(p, { recursive: true, force: true });
-  }
+  removeStaleLeftovers(dir, '.json.lock', LEFTOVER_AGE_MS);
 }
 
 /**

@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { isAtomicWriteTemp, writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { readJsonFileIfPresent, removeStaleLeftovers } from '../../files/recordFiles.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import { OperationError } from '../errors.js';
 import { TwapRecordSchema, type TwapRecord } from './twapRecord.js';
@@ -118,31 +119,14 @@ export class TwapStore {
   }
 
   private read(file: string): TwapRecord | undefined {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new OperationError('TWAP_RECORD_DAMAGED', `${file} is not valid JSON (it is only ever written atomically, so something else changed it)`, { kind: 'internal' });
-    }
+    const parsed = readJsonFileIfPresent(file, () => new OperationError('TWAP_RECORD_DAMAGED', `${file} is not valid JSON (it is only ever written atomically, so something else changed it)`, { kind: 'internal' }));
+    if (parsed === undefined) return undefined;
     const r = TwapRecordSchema.safeParse(parsed);
     if (!r.success) throw new OperationError('TWAP_RECORD_DAMAGED', `${file} does not hold a TWAP record (${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message})`, { kind: 'internal' });
     return r.data;
   }
 
   private removeLeftovers(): void {
-    const cutoff = Date.now() - LEFTOVER_AGE_MS;
-    for (const name of fs.readdirSync(this.dir)) {
-      if (!isAtomicWriteTemp(name) && !name.endsWith('.lock')) continue;
-      const p = path.join(this.dir, name);
-      const stats = fs.lstatSync(p, { throwIfNoEntry: false });
-      if (stats && stats.mtimeMs < cutoff) fs.rmSync(p, { recursive: true, force: true });
-    }
+    removeStaleLeftovers(this.dir, '.lock', LEFTOVER_AGE_MS);
   }
 }
