@@ -18,6 +18,7 @@
 import { Decimal, canonical, decimalPlaces, parseDecimal, DecimalError } from '../decimal/decimal.js';
 import type { ClassifiedError } from '../errorKinds.js';
 import type { Market } from '../protocol/schemas/config.js';
+import { splitOnStep } from './splitOnStep.js';
 import type { Side } from '../protocol/schemas/orders.js';
 
 export const MIN_SCALE_LEGS = 2;
@@ -127,15 +128,7 @@ export function scaleSizes(market: ScaleMarket, totalText: string, count: number
   const weights = Array.from({ length: count }, (_, i) => new Decimal(1).plus(skew.minus(1).mul(i).div(count - 1)));
   const weightSum = weights.reduce((a, w) => a.plus(w), new Decimal(0));
   const exact = weights.map((w) => total.mul(w).div(weightSum));
-  const sizes = exact.map((e) => e.div(step).floor().mul(step));
-  const left = total.minus(sizes.reduce((a, s) => a.plus(s), new Decimal(0))).div(step).toNumber();
-  // Each floor lost less than one step, so fewer than `count` steps are left: one each to the legs that
-  // lost most (ties to the lower index, so the result is deterministic).
-  const byLoss = exact
-    .map((e, i) => ({ i, loss: e.minus(sizes[i]!) }))
-    .sort((a, b) => b.loss.comparedTo(a.loss) || a.i - b.i)
-    .slice(0, left);
-  for (const { i } of byLoss) sizes[i] = sizes[i]!.plus(step);
+  const sizes = splitOnStep(total, exact, step);
   const empty = sizes.findIndex((s) => s.isZero());
   if (empty >= 0) {
     throw new ScaleLadderError(

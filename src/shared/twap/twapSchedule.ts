@@ -18,6 +18,7 @@
  * schedule it reviewed anyway (what was reviewed is what runs).
  */
 import { Decimal, canonical, decimalPlaces, parseDecimal, DecimalError } from '../decimal/decimal.js';
+import { splitOnStep } from '../orders/splitOnStep.js';
 import type { ClassifiedError } from '../errorKinds.js';
 
 export const TWAP_MIN_SLICES = 2;
@@ -141,13 +142,7 @@ export function twapSchedule(input: TwapScheduleInput): PlannedSlice[] {
   }
   const step = new Decimal(1).div(new Decimal(10).pow(input.szDecimals));
   const exact = u.map((x) => base.mul(x.plus(1)));
-  const sizes = exact.map((e) => e.div(step).floor().mul(step));
-  const left = total.minus(sizes.reduce((a, s) => a.plus(s), new Decimal(0))).div(step).toNumber();
-  const byLoss = exact
-    .map((e, i) => ({ i, loss: e.minus(sizes[i]!) }))
-    .sort((a, b) => b.loss.comparedTo(a.loss) || a.i - b.i)
-    .slice(0, left);
-  for (const { i } of byLoss) sizes[i] = sizes[i]!.plus(step);
+  const sizes = splitOnStep(total, exact, step);
   const empty = sizes.findIndex((s) => s.isZero());
   if (empty >= 0) {
     throw new TwapScheduleError(
