@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { cancelAll, modifyOrder, placeOrders, type LegInput, type PlaceOrdersResult } from '../../../src/main/services/orders/index.js';
-import { NO_CLIENT_ORDER_IDS } from '../../../src/main/services/orders/submitOrder.js';
+import { AMBIGUOUS_FIELDS } from '../../../src/main/services/orders/submitOrder.js';
 import { createServiceContext, type ServiceContext } from '../../../src/main/services/serviceContext.js';
 import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { TradingWorld, Trader, priceAt, sizeFor } from './tradingWorld.js';
@@ -134,15 +134,47 @@ describe('lost answers, reconciled by client order id', () => {
     expect(lost.legs[0]!.order_id).not.toBe(first.legs[0]!.order_id);
   });
 
-  it('rows without client order ids: the legs are UNKNOWN with the reason, never taken from look-alike rows', async () => {
+  // The spec's history row lists no client_order_id (the simulator adds it); a service that leaves it out
+  // is met by stripping it from every history answer.
+  it('rows without client order ids: each leg is found by its fields among orders placed since the send', async () => {
     const t = await w.trader();
     const [leg] = await uniqueLegs(1);
-    await placeOrders(w.ctx, { wallet: t.wallet, legs: [leg!] }, { wait: true });
-    // A service that lists no client_order_id: an earlier identical order could not be told from this one.
+    const earlier = await placeOrders(w.ctx, { wallet: t.wallet, legs: [leg!] }, { wait: true });
+    // An identical order a minute before is older than the send: it is not a candidate.
+    await w.advance(60_000);
     const lossy = losingOrderAnswers({ stripClientOrderIds: true });
     const lost = await placeOrders(lossy, { wallet: t.wallet, legs: [leg!] });
     expect(lossy.landed).toEqual([1]);
-    expect(lost.legs[0]).toMatchObject({ status: 'UNKNOWN', order_id: null, reason: NO_CLIENT_ORDER_IDS });
+    expect(lost.reconciled).toBe(true);
+    expect(lost.legs[0]).toMatchObject({ status: 'SUBMITTED' });
+    const ids = [...new Set((await t.history()).filter((r) => new Decimal(r.limit_price).eq(leg!.limit_price!)).map((r) => r.order_id))];
+    expect(ids).toHaveLength(2);
+    expect(ids).toContain(lost.legs[0]!.order_id);
+    expect(lost.legs[0]!.order_id).not.toBe(earlier.legs[0]!.order_id);
+
+    // A 20-leg batch, two of its legs identical: every leg gets its own order, each exactly once.
+    const legs = await uniqueLegs(19);
+    const batchLegs = [...legs, { ...legs[18]! }];
+    const lossy20 = losingOrderAnswers({ stripClientOrderIds: true });
+    const batch = await placeOrders(lossy20, { wallet: t.wallet, legs: batchLegs });
+    expect(lossy20.landed).toEqual([20]);
+    expect(batch.legs.map((l) => l.status)).toEqual(batchLegs.map(() => 'SUBMITTED'));
+    expect(new Set(batch.legs.map((l) => l.order_id)).size).toBe(20);
+    const rows = await t.history();
+    for (const l of batch.legs) {
+      const row = rows.find((r) => r.order_id === l.order_id)!;
+      expect(new Decimal(row.limit_price).eq(l.leg.limit_price!) && new Decimal(row.size).eq(l.leg.size), l.client_order_id).toBe(true);
+    }
+  });
+
+  it('rows without client order ids: an identical order placed just before makes the leg UNKNOWN, never a guess', async () => {
+    const t = await w.trader();
+    const [leg] = await uniqueLegs(1);
+    await placeOrders(w.ctx, { wallet: t.wallet, legs: [leg!] });
+    const lossy = losingOrderAnswers({ stripClientOrderIds: true });
+    const lost = await placeOrders(lossy, { wallet: t.wallet, legs: [leg!] }, { reconcileTimeoutMs: 3_000 });
+    expect(lossy.landed).toEqual([1]);
+    expect(lost.legs[0]).toMatchObject({ status: 'UNKNOWN', order_id: null, reason: AMBIGUOUS_FIELDS });
     // It did land, once: listed once accepted.
     await w.advance(1_000);
     const ids = new Set((await t.history()).filter((r) => new Decimal(r.limit_price).eq(leg!.limit_price!)).map((r) => r.order_id));

@@ -10,7 +10,10 @@
  *     read before the POST: history is newest first and each leg carries its client order id, new to the
  *     account, so the legs can be found after the fact, only when an answer is actually lost (issue 17).
  *     Only an order with a client order id the caller chose (which may have been used before) reads the
- *     newest history first, to tell an earlier order with that id from this one.
+ *     newest history first, to tell an earlier order with that id from this one. The spec's history row
+ *     does not list client_order_id (only the simulator adds it): where rows leave it out, each leg is
+ *     matched on the fields it sent, among orders the service stamped no earlier than the send (by the
+ *     service's clock); more look-alikes than legs is ambiguous and stays UNKNOWN, never guessed.
  *  3. optionally follow every order with the OrderTracker until it is terminal (MARKET and IOC legs) or
  *     settled in a live state (resting limits, armed triggers, bracket legs).
  */
@@ -89,6 +92,9 @@ export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, 
   // A caller's own id may name an earlier order too: only then are the orders already listed noted first.
   const before = legs.every((l) => isGeneratedClientOrderId(l.client_order_id)) ? null : await historyIds(ctx, wallet);
   const signed: OrderLeg[] = legs.map((leg, i) => ({ ...wireLeg(leg, prepared.nonces[i]!), signature: signatures[i]! }));
+  // Local time of the send: a lost answer on a service whose rows carry no client order id is matched
+  // among the orders stamped after it (converted to the service's clock only then, off the hot path).
+  const sentAt = Date.now();
   options.onProgress?.(`submitting ${legs.length} leg${legs.length === 1 ? '' : 's'}`);
 
   let placed: PlacedLeg[];
@@ -107,7 +113,7 @@ export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, 
     const maybe = ((err instanceof NetworkError || err instanceof TimeoutError) && err.mayHaveLanded) || (err instanceof ApiError && err.status >= 500);
     if (!landed && !maybe) throw err;
     options.onProgress?.('the answer was lost; looking the orders up in order-history');
-    placed = await reconcile(ctx, wallet, legs, before, options.reconcileTimeoutMs ?? 20_000);
+    placed = await reconcile(ctx, wallet, legs, before, sentAt, options.reconcileTimeoutMs ?? 20_000);
     reconciled = true;
     if (!landed && placed.every((p) => p.status === 'UNKNOWN' && p.reason === null)) {
       // Nothing of it shows up: most likely it never landed. Still not safe to sign it again blindly.
@@ -196,11 +202,22 @@ function rowMatches(row: ListedOrder, leg: UnsignedLeg): boolean {
 type Finding = { id: string; latest: ListedOrder } | { unknown: UnknownReason };
 
 /** Why a leg of a lost answer stays UNKNOWN though history was read. */
-export type UnknownReason = typeof AMBIGUOUS_CLIENT_ORDER_ID | typeof NO_CLIENT_ORDER_IDS;
+export type UnknownReason = typeof AMBIGUOUS_CLIENT_ORDER_ID | typeof AMBIGUOUS_FIELDS;
 /** Several orders carry the leg's client order id and fields (a caller's reused id): guessing could name another. */
 export const AMBIGUOUS_CLIENT_ORDER_ID = 'client_order_id_ambiguous';
-/** The service's history rows list no client order ids, so nothing tells this submit's orders from earlier ones. */
-export const NO_CLIENT_ORDER_IDS = 'history_lists_no_client_order_id';
+/**
+ * The rows list no client order ids, and more orders stamped since the send carry the leg's fields than
+ * the batch has such legs (an identical order placed just before, or by another process): any pick could
+ * name an order that is not this one.
+ */
+export const AMBIGUOUS_FIELDS = 'order_fields_ambiguous';
+
+/**
+ * Slack between the send (local clock, moved to the service's by a measured offset) and the service's
+ * submitted_at: the offset is measured over a round trip, so it is off by up to that trip. Small on
+ * purpose: an identical order placed within it makes the match ambiguous (UNKNOWN), the safe side.
+ */
+const SENT_AT_SLACK_MS = 2_000;
 
 /** Pages of order-history read per look (newest first): the legs are among the newest rows. */
 const RECONCILE_PAGES = 5;
@@ -217,13 +234,15 @@ function isRowOf(row: ListedOrder, leg: UnsignedLeg): boolean {
  * as orders persist (a MARKET leg is listed once the venue has it), so this polls until every leg is found
  * or the time runs out; unfound legs are UNKNOWN. A leg two orders match (a caller's reused id whose
  * earlier order was not yet listed when `before` was read) is UNKNOWN with reason
- * client_order_id_ambiguous, and so is every leg when the rows list no client order id at all
- * (history_lists_no_client_order_id): guessing from fields could take an earlier identical order for this
- * one. `before`: order ids known to be older than this submit (null when every client order id is new).
+ * client_order_id_ambiguous. Rows without client order ids are matched on fields since the send
+ * (matchByFields), ambiguous ones UNKNOWN with order_fields_ambiguous. `before`: order ids known to be
+ * older than this submit (null when every client order id is new); `sentAt`: local time of the send.
  */
-async function reconcile(ctx: TradingContext, wallet: string, legs: readonly UnsignedLeg[], before: ReadonlySet<string> | null, timeoutMs: number): Promise<PlacedLeg[]> {
+async function reconcile(ctx: TradingContext, wallet: string, legs: readonly UnsignedLeg[], before: ReadonlySet<string> | null, sentAt: number, timeoutMs: number): Promise<PlacedLeg[]> {
   const budget = new WaitBudget(ctx.sleep, timeoutMs);
   const found = new Map<number, Finding>();
+  // The send on the service's clock, measured once and only if the rows turn out to lack client order ids.
+  let sinceOnService: number | null = null;
   let interval = 250;
   let failures = 0;
   for (;;) {
@@ -237,14 +256,13 @@ async function reconcile(ctx: TradingContext, wallet: string, legs: readonly Uns
       await budget.sleep(interval);
       continue;
     }
-    if (rows.length > 0 && rows.every((r) => r.client_order_id === undefined)) {
-      legs.forEach((_, i) => found.set(i, { unknown: NO_CLIENT_ORDER_IDS }));
-      break;
-    }
     // Rows newest first, grouped by order: the first row of each order is its latest state.
     const byId = new Map<string, ListedOrder[]>();
     for (const r of rows) if (!before?.has(r.order_id)) byId.set(r.order_id, [...(byId.get(r.order_id) ?? []), r]);
-    legs.forEach((leg, i) => {
+    if (rows.length > 0 && rows.every((r) => r.client_order_id === undefined)) {
+      if (sinceOnService === null) sinceOnService = sentAt + ((await ctx.clock.now()) - Date.now()) - SENT_AT_SLACK_MS;
+      matchByFields(legs, byId, sinceOnService, found);
+    } else legs.forEach((leg, i) => {
       const f = found.get(i);
       if (f && 'id' in f) f.latest = byId.get(f.id)?.[0] ?? f.latest;
       if (f) return;
@@ -269,6 +287,36 @@ async function reconcile(ctx: TradingContext, wallet: string, legs: readonly Uns
       leg,
     };
   });
+}
+
+/** The fields a leg is matched on when rows carry no client order id (and its group of identical legs). */
+function fieldsKey(leg: UnsignedLeg): string {
+  const d = (v: string | null | undefined) => (v === null || v === undefined ? '' : new Decimal(v).toFixed());
+  return [leg.market, leg.side.toLowerCase(), leg.order_type, leg.reduce_only, d(leg.limit_price), d(leg.size), d(leg.trigger?.trigger_price)].join('|');
+}
+
+/**
+ * Rows without client order ids: each leg's order is one stamped since the send (by the service's clock)
+ * whose fields match. Legs with identical fields form a group: as many look-alike orders as legs (or
+ * fewer, while the rest persist) are theirs, taken oldest first in batch order (the legs are the same, so
+ * which gets which does not matter); more look-alikes than legs makes the whole group ambiguous. Worked
+ * out afresh on every look, since rows keep arriving.
+ */
+function matchByFields(legs: readonly UnsignedLeg[], byId: ReadonlyMap<string, ListedOrder[]>, since: number, found: Map<number, Finding>): void {
+  found.clear();
+  const groups = new Map<string, number[]>();
+  legs.forEach((leg, i) => groups.set(fieldsKey(leg), [...(groups.get(fieldsKey(leg)) ?? []), i]));
+  for (const members of groups.values()) {
+    const leg = legs[members[0]!]!;
+    const candidates = [...byId.entries()]
+      .filter(([, rs]) => rs.some((r) => rowMatches(r, leg)) && rs[rs.length - 1]!.submitted_at >= since)
+      .sort(([, a], [, b]) => a[a.length - 1]!.submitted_at - b[b.length - 1]!.submitted_at);
+    if (candidates.length > members.length) {
+      for (const i of members) found.set(i, { unknown: AMBIGUOUS_FIELDS });
+      continue;
+    }
+    candidates.forEach(([id, rs], k) => found.set(members[k]!, { id, latest: rs[0]! }));
+  }
 }
 
 /**
