@@ -8,6 +8,7 @@ import { Shell } from './app/Shell';
 import { useIpcEvents } from './ipc/events';
 import { createQueryClient } from './ipc/queryClient';
 import { prefetchFirstScreen, useKeys, useSettings, useWallet } from './ipc/queries';
+import { forgetFirstScreen, restoreFirstScreen } from './ipc/firstScreenCache';
 import { usableKey, type OnboardingStep } from './features/onboarding/onboardingGate';
 import { Onboarding, ViewSuspense } from './app/lazyViews';
 import { PromptDialogs } from './features/notifications/PromptDialogs';
@@ -15,7 +16,11 @@ import { useGlobalShortcuts } from './features/shortcuts/shortcuts';
 import { Toaster } from './ui/toast';
 import { ErrorState, Loading } from './ui/States';
 
-function Gate() {
+/**
+ * `resumed`: the last session's terminal was restored (ipc/firstScreenCache.ts), so the terminal opens at
+ * once; the live answers then confirm it, or send the user to onboarding when the wallet is gone.
+ */
+function Gate({ resumed }: { resumed: boolean }) {
   const client = useQueryClient();
   useIpcEvents(client);
   const wallet = useWallet();
@@ -24,11 +29,12 @@ function Gate() {
   const settings = useSettings();
   // Decided once per session (and again when the wallet is forgotten): later key changes do not yank
   // the user out of the terminal or back into it mid-step.
-  const [mode, setMode] = useState<{ kind: 'onboarding'; step: OnboardingStep } | { kind: 'terminal' } | null>(null);
+  const [mode, setMode] = useState<{ kind: 'onboarding'; step: OnboardingStep } | { kind: 'terminal' } | null>(() => (resumed ? { kind: 'terminal' } : null));
 
   useEffect(() => {
     if (wallet.isPending) return;
     if (!hasWallet) {
+      forgetFirstScreen();
       if (mode?.kind !== 'onboarding') setMode({ kind: 'onboarding', step: 'profile' });
       return;
     }
@@ -70,14 +76,15 @@ function Gate() {
 }
 
 export function App() {
-  const [client] = useState(() => {
+  const [{ client, resumed }] = useState(() => {
     const c = createQueryClient();
+    const restored = restoreFirstScreen(c);
     prefetchFirstScreen(c);
-    return c;
+    return { client: c, resumed: restored };
   });
   return (
     <QueryClientProvider client={client}>
-      <Gate />
+      <Gate resumed={resumed} />
       <PromptDialogs />
       <Toaster />
     </QueryClientProvider>

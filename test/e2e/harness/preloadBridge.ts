@@ -51,8 +51,13 @@ const SHIM = `
 })();
 `;
 
-export async function installPreloadBridge(page: Page, ipc: TestIpcMain): Promise<void> {
+/** Runs the built preload in every document of `page`; its invoke calls window.__perpsIpcInvoke. */
+export async function installPreload(page: Page): Promise<void> {
   const preload = fs.readFileSync(path.join(REPO_ROOT, 'out/preload/index.cjs'), 'utf8');
+  await page.addInitScript({ content: SHIM.replace('__PRELOAD__', () => preload) });
+}
+
+export async function installPreloadBridge(page: Page, ipc: TestIpcMain): Promise<void> {
   await page.exposeBinding('__perpsIpcInvoke', async (source, channel: string, payload: unknown) => {
     const listener = ipc.listeners.get(channel);
     if (!listener) throw new Error(`no handler for ${channel}`);
@@ -60,7 +65,7 @@ export async function installPreloadBridge(page: Page, ipc: TestIpcMain): Promis
     ipc.traffic.push({ channel, payload, response });
     return response;
   });
-  await page.addInitScript({ content: SHIM.replace('__PRELOAD__', () => preload) });
+  await installPreload(page);
 }
 
 /** Sends a main-to-renderer event, as webContents.send does. */

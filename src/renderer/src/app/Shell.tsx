@@ -1,5 +1,8 @@
 /** The terminal frame: top bar with navigation and account status, the current view, a status bar. */
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import type { TradingKeyRow } from '../../../shared/ipc';
+import { persistFirstScreen } from '../ipc/firstScreenCache';
 import { goTo, setUi, toggleAssistant, useUi, type View } from './uiStore';
 import { useAppInfo, useBalance, useKeys, useNotificationPrefs, useProfile, useWallet } from '../ipc/queries';
 import { fmtUsd } from '../lib/decimal';
@@ -131,6 +134,9 @@ function StatusBar() {
 export function Shell() {
   // Read once for the terminal: the optional sounds (ipc/events.ts) check these switches on each event.
   useNotificationPrefs();
+  // While the terminal is open, the next start can open it at once (ipc/firstScreenCache.ts).
+  const client = useQueryClient();
+  useEffect(() => persistFirstScreen(client), [client]);
   const view = useUi((s) => s.view);
   const assistantOpen = useUi((s) => s.assistantOpen);
   const feedBanner = useSimFeedBannerShown();

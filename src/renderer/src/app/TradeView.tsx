@@ -1,180 +1,39 @@
-/** The trading screen: markets, the selected market's header, chart and order book, account tables, and the ticket. */
-import { Suspense, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import type { MarketView } from '../../../shared/ipc';
-import { useOpenOrders, usePositions, useTriggers } from '../ipc/queries';
-import { useActivity } from '../ipc/orderActivity';
-import { PriceChart } from './lazyViews';
+/**
+ * The trading screen: markets, the selected market's header, chart and order book, account tables, and the
+ * ticket. The first frame holds the frame of the screen, the market header, the account summary and the
+ * ticket; the panels around them (TradePanels.tsx, their own chunk, fetched while main answers the first
+ * reads) mount just after it, so the ticket is usable at once (issue 17).
+ */
 import { MarketHeader } from '../features/markets/MarketHeader';
-import { MarketList } from '../features/markets/MarketList';
 import { useSelectedMarket } from '../features/markets/useSelectedMarket';
-import { OrderBook } from '../features/orderBook/OrderBook';
-import { TradesTape } from '../features/tradesTape/TradesTape';
 import { OrderTicket } from '../features/orderTicket/OrderTicket';
-import { ActivityTable } from '../features/orders/ActivityTable';
-import { OpenOrdersTable, TriggersTable } from '../features/orders/OpenOrdersTable';
-import { CloseAllDialog } from '../features/positions/CloseAllDialog';
-import { PositionsTable } from '../features/positions/PositionsTable';
 import { RiskBanner } from '../features/risk/RiskBanner';
 import { useRiskWarnings } from '../features/risk/riskWarningStore';
-import { Button } from '../ui/Button';
-import { RecentFills } from '../features/history/RecentFills';
-import { TwapPanel } from '../features/twap/TwapPanel';
-import { TwapRestartPrompt } from '../features/twap/TwapRestartPrompt';
-import { TradeHotkeysHost } from '../features/hotkeys/TradeHotkeysHost';
-import { ChartActionDialogs } from '../features/chart/ChartActionDialogs';
-import { useTwaps } from '../features/twap/twapQueries';
+import { useAfterFirstPaint } from '../lib/afterFirstPaint';
 import { AccountSummary } from './AccountSummary';
+import { tradePanels } from './lazyViews';
 import { Panel } from '../ui/Panel';
-import { Tabs } from '../ui/Tabs';
 import { ErrorState, Loading } from '../ui/States';
-
-type BottomTab = 'positions' | 'open' | 'triggers' | 'twap' | 'activity' | 'fills';
-
-/**
- * The chart (lightweight-charts, a quarter of the first script) loads in its own chunk just after the
- * ticket and the book are interactive; its panel keeps its place meanwhile.
- */
-function ChartSlot({ market }: { market: MarketView }) {
-  return (
-    <Suspense fallback={<div className="chart-panel" role="figure" aria-label={`${market.symbol} price chart`} aria-busy="true" />}>
-      <PriceChart market={market} />
-    </Suspense>
-  );
-}
-
-function Count({ n }: { n: number | undefined }) {
-  return n ? <span className="count">{n}</span> : null;
-}
-
-function BottomPanel() {
-  const [tab, setTab] = useState<BottomTab>('positions');
-  const positions = usePositions();
-  const open = useOpenOrders();
-  const triggers = useTriggers();
-  const activity = useActivity();
-  const twaps = useTwaps();
-  const activeTwaps = twaps.data?.twaps.filter((t) => t.status === 'running' || t.status === 'paused' || t.status === 'interrupted').length;
-  const [closingAll, setClosingAll] = useState(false);
-  const openCount = open.data?.orders.reduce((n, o) => n + 1 + o.legs.length, 0);
-  const positionCount = positions.data?.positions.length ?? 0;
-  return (
-    <section className="panel bottom-panel row-actions-host" aria-label="Account activity">
-      <Tabs<BottomTab>
-        label="Account tables"
-        value={tab}
-        onChange={setTab}
-        tabs={[
-          { id: 'positions', name: 'Positions', label: <>Positions<Count n={positions.data?.positions.length} /></> },
-          { id: 'open', name: 'Open orders', label: <>Open orders<Count n={openCount} /></> },
-          { id: 'triggers', name: 'Triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
-          { id: 'twap', name: 'TWAP', label: <>TWAP<Count n={activeTwaps} /></> },
-          { id: 'activity', name: 'Activity', label: <>Activity<Count n={activity.length} /></> },
-          { id: 'fills', name: 'Fills', label: 'Fills' },
-        ]}
-        // In the tab bar, not under the table: in view however many positions there are.
-        actions={
-          tab === 'positions' && positionCount > 0 ? (
-            <Button size="sm" variant="danger" onClick={() => setClosingAll(true)} aria-label="Close all positions">
-              Close all
-            </Button>
-          ) : undefined
-        }
-      >
-        {tab === 'positions' && <PositionsTable />}
-        {tab === 'open' && <OpenOrdersTable />}
-        {tab === 'triggers' && <TriggersTable />}
-        {tab === 'twap' && <TwapPanel />}
-        {tab === 'activity' && <ActivityTable />}
-        {tab === 'fills' && <RecentFills />}
-      </Tabs>
-      {closingAll && <CloseAllDialog onClose={() => setClosingAll(false)} />}
-    </section>
-  );
-}
-
-/** Below this width (px) the chart and the book share the space as tabs; from it up, they sit side by side. */
-const SPLIT_MIN_WIDTH = 640;
-type MarketTab = 'chart' | 'book' | 'trades';
-
-/** Whether `ref`'s element is at least `min` px wide; re-evaluated on resize only. */
-function useWideEnough(ref: RefObject<HTMLElement | null>, min: number): boolean {
-  const [wide, setWide] = useState(true);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    setWide(el.getBoundingClientRect().width >= min);
-    const observer = new ResizeObserver((entries) => {
-      const w = entries[entries.length - 1]?.contentRect.width;
-      if (w !== undefined) setWide(w >= min);
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [ref, min]);
-  return wide;
-}
-
-/**
- * The chart and the order book: side by side when the centre column is wide enough, otherwise as two
- * tabs (the smallest window, or the assistant open beside the view); the trades tape sits under the book,
- * or under its own tab. A book or tape out of sight is unmounted, which stops main following it; the chart stays mounted behind its tab, so coming back is instant.
- */
-function MarketArea({ market }: { market: MarketView }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const wide = useWideEnough(ref, SPLIT_MIN_WIDTH);
-  const [tab, setTab] = useState<MarketTab>('chart');
-  // The tab bar's slot for the book's own controls (feed state, grouping), set once it is mounted.
-  const [bookTools, setBookTools] = useState<HTMLDivElement | null>(null);
-  return (
-    <div ref={ref} className={`market-area ${wide ? 'market-split' : 'market-tabbed'}`}>
-      {wide ? (
-        <>
-          <ChartSlot market={market} />
-          {/* The book over the trades tape: the two a trader reads together. */}
-          <div className="book-panel">
-            <OrderBook market={market} />
-            <TradesTape market={market} />
-          </div>
-        </>
-      ) : (
-        <Tabs<MarketTab>
-          label="Chart and order book"
-          value={tab}
-          onChange={setTab}
-          tabs={[
-            { id: 'chart', label: 'Chart' },
-            { id: 'book', label: 'Order book' },
-            { id: 'trades', label: 'Trades' },
-          ]}
-          actions={tab === 'book' ? <div ref={setBookTools} className="book-tools" /> : undefined}
-        >
-          <div className={`market-pane${tab === 'chart' ? '' : ' is-hidden'}`}>
-            <ChartSlot market={market} />
-          </div>
-          {tab === 'book' && <OrderBook market={market} toolbarIn={bookTools} />}
-          {tab === 'trades' && <TradesTape market={market} titled={false} />}
-        </Tabs>
-      )}
-    </div>
-  );
-}
 
 export function TradeView() {
   const { market, isPending, error } = useSelectedMarket();
   const warned = useRiskWarnings() !== null;
+  // The panels' code loads while the first frame is drawn; until it is in, each keeps its box (so nothing
+  // moves when it arrives).
+  const panels = useAfterFirstPaint(tradePanels);
+  const chartPlaceholder = <div className="chart-panel" aria-busy={market ? 'true' : undefined} />;
   return (
     <div className="trade">
       <Panel name="Markets" className="markets-panel" bodyClassName="no-scroll">
-        <MarketList />
+        {panels ? <panels.MarketList /> : <Loading label="Loading markets" />}
       </Panel>
       <div className={`trade-center${warned ? ' has-banner' : ''}`}>
         <RiskBanner />
         {market ? <MarketHeader market={market} /> : <div className="mkt-head">{isPending ? <Loading label="Loading markets" /> : error ? <ErrorState error={error} compact /> : <span className="muted">Choose a market</span>}</div>}
-        {market ? <MarketArea market={market} /> : <div className="chart-panel" />}
-        <BottomPanel />
+        {market && panels ? <panels.MarketArea market={market} /> : chartPlaceholder}
+        {panels ? <panels.BottomPanel /> : <section className="panel bottom-panel" aria-label="Account activity" aria-busy="true" />}
       </div>
-      <TwapRestartPrompt />
-      <TradeHotkeysHost />
-      <ChartActionDialogs />
+      {panels && <panels.TradeHosts />}
       <aside className="trade-side" aria-label="Trading">
         <AccountSummary />
         <Panel title="Order ticket">{market ? <OrderTicket key={market.symbol} market={market} /> : <Loading label="Waiting for markets" />}</Panel>

@@ -5,6 +5,7 @@
  */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Loading } from '../ui/States';
+import { loaderOf } from '../lib/afterFirstPaint';
 
 export const HistoryView = lazy(() => import('../features/history/HistoryView').then((m) => ({ default: m.HistoryView })));
 export const WithdrawView = lazy(() => import('../features/withdraw/WithdrawView').then((m) => ({ default: m.WithdrawView })));
@@ -15,6 +16,12 @@ export const KeysView = lazy(() => import('../features/keys/KeysView').then((m) 
 export const SettingsView = lazy(() => import('../features/settings/SettingsView').then((m) => ({ default: m.SettingsView })));
 export const Onboarding = lazy(() => import('../features/onboarding/Onboarding').then((m) => ({ default: m.Onboarding })));
 export const PriceChart = lazy(() => import('../features/chart/PriceChart').then((m) => ({ default: m.PriceChart })));
+
+// The Trade view's panels around the ticket (TradeView.tsx): one chunk, loaded as the Trade view first
+// renders (not at start, where it would compete with main's first answers) and mounted after the ticket's
+// first frame (lib/afterFirstPaint.ts).
+export const tradePanels = loaderOf(() => import('./TradePanels'));
+
 export const AssistantPanel = lazy(() => import('../features/assistant/AssistantPanel').then((m) => ({ default: m.AssistantPanel })));
 
 /** The placeholder while a screen's chunk loads (a local file: a frame or two). */

@@ -41,8 +41,7 @@ function ticketPrice(price: string, tick: string, side: BookSide): string {
 const GROUPING_VALUE = (g: BookGrouping): string => (g === null ? 'full' : String(g));
 const parseGrouping = (v: string): BookGrouping => (v === '5' ? 5 : v === '4' ? 4 : v === '3' ? 3 : v === '2' ? 2 : null);
 
-function GroupingSelect({ market, value }: { market: MarketView; value: BookGrouping }) {
-  const reference = market.mark ?? market.mid;
+function GroupingSelect({ market, value, reference }: { market: MarketView; value: BookGrouping; reference: string | null }) {
   return (
     <select
       className="select book-grouping"
@@ -115,7 +114,10 @@ export function OrderBook({ market, toolbarIn }: { market: MarketView; toolbarIn
     return () => observer.disconnect();
   }, [hasBook]);
 
-  const places = pricePlaces(market, grouping, market.mark ?? market.mid);
+  // The price the groupings are sized from: the mark, else the mid, else the book's own best level (a
+  // market without a venue mark yet, as on a restored first screen, still gets its steps named).
+  const reference = market.mark ?? market.mid ?? feed.book?.bids[0]?.price ?? feed.book?.asks[0]?.price ?? null;
+  const places = pricePlaces(market, grouping, reference);
   const rows = useMemo(() => (feed.book ? bookRows(feed.book, perSide, places, market.sz_decimals) : null), [feed.book, perSide, places, market.sz_decimals]);
   const feedState = feed.watchError ? 'off' : feed.live === null ? 'pending' : feed.live ? 'live' : 'polled';
   const feedText = {
@@ -128,7 +130,7 @@ export function OrderBook({ market, toolbarIn }: { market: MarketView; toolbarIn
   const tools = (
     <>
       <span className={`book-feed book-feed-${feedState}`} role="img" aria-label={feedText} title={feedText} />
-      <GroupingSelect market={market} value={grouping} />
+      <GroupingSelect market={market} value={grouping} reference={reference} />
     </>
   );
   return (

@@ -1,0 +1,119 @@
+/**
+ * The terminal as the last session left it, so a returning trader's Trade view (frame, market header,
+ * ticket) is drawn from the first frame instead of after main's first answers (issue 17), as desktop
+ * wallets and terminals reopen on their last known state and then refresh it.
+ *
+ * What is kept is what the gate and the ticket need, none of it secret and none of it money: the wallet
+ * address and signer label, the trading keys' listing (addresses, names, expiries; never key material,
+ * which the renderer never holds), the markets' rules (tick, decimals, leverage caps), the settings and
+ * the profile. Marks, funding, open interest and volume are dropped before writing, so nothing from
+ * yesterday is shown as a price; balances, positions and orders are not kept at all. Every entry is
+ * stale on arrival and asked again at once (prefetchFirstScreen), and main re-checks everything before
+ * signing anyway.
+ *
+ * Written only while the terminal is open, removed when the gate sends the user to onboarding (no
+ * wallet): the cache's presence means "the last session opened the terminal". Serialised with TanStack
+ * Query's own dehydrate/hydrate; not @tanstack/react-query-persist-client, whose restore is asynchronous
+ * (the first frame could not use it) and which pins an older query-core (a second copy in the first script).
+ */
+import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import type { MarketView } from '../../../shared/ipc';
+import { qk } from './queries';
+
+const STORAGE_KEY = 'perps-desk:first-screen';
+/**
+ * The build that wrote the cache: the entry chunk's content-hashed file name, which changes with any change
+ * to the renderer, so data shaped for another build is never read.
+ */
+const BUILD = new URL(import.meta.url).pathname;
+/** Settles a burst of answers (the first screen's reads land together) into one write. */
+const WRITE_DELAY_MS = 1_000;
+
+const KEPT = new Set([qk.wallet, qk.keys, qk.markets, qk.settings, qk.profile].map((k) => JSON.stringify(k)));
+const isKept = (queryKey: readonly unknown[]): boolean => KEPT.has(JSON.stringify(queryKey));
+
+/** Market fields that move with the market: never shown from a cache. */
+const LIVE_MARKET_FIELDS = ['mark', 'oracle', 'mid', 'prev_day_px', 'change_24h', 'funding_rate', 'open_interest', 'day_volume'] as const satisfies readonly (keyof MarketView)[];
+
+interface Saved {
+  build: string;
+  state: DehydratedState;
+}
+
+function withoutLiveFigures(state: DehydratedState): DehydratedState {
+  return {
+    ...state,
+    queries: state.queries.map((q) => {
+      if (JSON.stringify(q.queryKey) !== JSON.stringify(qk.markets)) return q;
+      const data = q.state.data as { markets: MarketView[]; at: number };
+      const markets = data.markets.map((m) => ({ ...m, ...Object.fromEntries(LIVE_MARKET_FIELDS.map((f) => [f, null])) }));
+      return { ...q, state: { ...q.state, data: { ...data, markets } } };
+    }),
+  };
+}
+
+/**
+ * Puts the last session's first-screen data into `client`, before the first render. True when there was
+ * one (the last session had the terminal open). A cache from another build, or one that cannot be read,
+ * is removed (and said so on the console) and the app starts as on a first launch.
+ */
+export function restoreFirstScreen(client: QueryClient, storage: Storage = window.localStorage): boolean {
+  const text = storage.getItem(STORAGE_KEY);
+  if (text === null) return false;
+  try {
+    const saved = JSON.parse(text) as Partial<Saved>;
+    if (saved.build !== BUILD || !saved.state || !Array.isArray(saved.state.queries)) {
+      storage.removeItem(STORAGE_KEY);
+      return false;
+    }
+    const queries = saved.state.queries.filter((q) => isKept(q.queryKey));
+    const wallet = queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(qk.wallet))?.state.data as { address?: unknown } | undefined;
+    if (typeof wallet?.address !== 'string') {
+      storage.removeItem(STORAGE_KEY);
+      return false;
+    }
+    hydrate(client, { ...saved.state, queries });
+    // Stale whatever its age (a restart within the stale time included): every entry is asked again at once.
+    for (const q of queries) client.getQueryCache().find({ queryKey: q.queryKey, exact: true })?.invalidate();
+    return true;
+  } catch (err) {
+    storage.removeItem(STORAGE_KEY);
+    console.warn(`The first-screen cache could not be read and was removed: ${(err as Error).message}`);
+    return false;
+  }
+}
+
+/** Writes `client`'s first-screen data shortly, and again after each change of it, until the returned stop is called. */
+export function persistFirstScreen(client: QueryClient, storage: Storage = window.localStorage): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const write = () => {
+    timer = undefined;
+    // The wallet was forgotten while the terminal was open: the next start is onboarding's.
+    if (!client.getQueryData<{ address: string | null }>(qk.wallet)?.address) {
+      storage.removeItem(STORAGE_KEY);
+      return;
+    }
+    const state = dehydrate(client, { shouldDehydrateQuery: (q) => isKept(q.queryKey) && q.state.status === 'success' });
+    const saved: Saved = { build: BUILD, state: withoutLiveFigures(state) };
+    try {
+      storage.setItem(STORAGE_KEY, JSON.stringify(saved));
+    } catch (err) {
+      // A full or unavailable storage costs only the next start's head start.
+      console.warn(`The first-screen cache could not be written: ${(err as Error).message}`);
+    }
+  };
+  const unsubscribe = client.getQueryCache().subscribe((event) => {
+    if (event.type === 'updated' && event.action.type === 'success' && isKept(event.query.queryKey)) timer ??= setTimeout(write, WRITE_DELAY_MS);
+  });
+  // The first write waits too: right after the terminal opens, the frame comes first.
+  timer = setTimeout(write, WRITE_DELAY_MS);
+  return () => {
+    unsubscribe();
+    clearTimeout(timer);
+  };
+}
+
+/** The terminal is not what the next start should show (no wallet any more): drop the cache. */
+export function forgetFirstScreen(storage: Storage = window.localStorage): void {
+  storage.removeItem(STORAGE_KEY);
+}
