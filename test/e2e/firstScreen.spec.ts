@@ -3,11 +3,17 @@
  * cache before main has answered anything, then refreshed; the panels around the ticket mount right after
  * its first frame. What the cache holds is checked too: no key material, no money, no prices.
  */
+import type { Page } from '@playwright/test';
 import type { IpcEventLike } from '../../src/main/ipc/registerHandlers.js';
 import type { E2eApp } from './harness/appHarness.js';
 import { expect, openApp, screenshot, test } from './harness/fixtures.js';
 
 const CACHE_KEY = 'perps-desk:first-screen';
+
+/** The cache as the page's localStorage holds it (null: none). */
+function cacheText(page: Page): Promise<string | null> {
+  return page.evaluate(`localStorage.getItem(${JSON.stringify(CACHE_KEY)})`);
+}
 
 let app: E2eApp | undefined;
 test.afterEach(async () => {
@@ -40,8 +46,8 @@ test('a returning trader: the terminal opens from the last session before main a
   await expect(page.getByRole('tablist', { name: 'Account tables' })).toBeVisible();
 
   // The cache is written a moment after the terminal opens.
-  await expect.poll(() => page.evaluate((k) => localStorage.getItem(k), CACHE_KEY), { timeout: 10_000 }).not.toBeNull();
-  const text = (await page.evaluate((k) => localStorage.getItem(k), CACHE_KEY))!;
+  await expect.poll(() => cacheText(page), { timeout: 10_000 }).not.toBeNull();
+  const text = (await cacheText(page))!;
   const saved = JSON.parse(text) as { state: { queries: { queryKey: unknown[]; state: { data: unknown } }[] } };
   // Only what the gate and the ticket need: no balance, positions or orders.
   expect(saved.state.queries.map((q) => JSON.stringify(q.queryKey)).sort()).toEqual(['["app","profile"]', '["keys"]', '["markets"]', '["settings"]', '["wallet"]']);
@@ -82,12 +88,12 @@ test('a returning trader: the terminal opens from the last session before main a
 test('the wallet was forgotten since: the restored terminal gives way to onboarding, and the cache is dropped', async ({ page, server, pageErrors }) => {
   app = await openApp(page, server, 'first-screen-forgot', { onboard: true });
   await expect(page.getByRole('form', { name: 'Order ticket' })).toBeVisible();
-  await expect.poll(() => page.evaluate((k) => localStorage.getItem(k), CACHE_KEY), { timeout: 10_000 }).not.toBeNull();
+  await expect.poll(() => cacheText(page), { timeout: 10_000 }).not.toBeNull();
 
   // Forgotten elsewhere (the command line, another window) while this one was closed.
   await app.call('wallet:disconnect', { forget: true });
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Where do you want to trade?' })).toBeVisible();
-  await expect.poll(() => page.evaluate((k) => localStorage.getItem(k), CACHE_KEY)).toBeNull();
+  await expect.poll(() => cacheText(page)).toBeNull();
   expect(pageErrors).toEqual([]);
 });

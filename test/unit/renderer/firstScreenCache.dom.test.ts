@@ -1,6 +1,7 @@
 /**
  * The first-screen cache (src/renderer/src/ipc/firstScreenCache.ts): what is written, what comes back,
  * and what is refused. Storage is an in-memory implementation of the Web Storage interface.
+ * (A .dom.test: typechecked with the renderer's DOM types, tsconfig.web.json.)
  */
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
