@@ -95,7 +95,7 @@ describe('the built main process, booted under a fake Electron', () => {
   });
 
   it('registers app:// as a standard, secure scheme before ready', () => {
-    expect(run.report.beforeReady.privilegedSchemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+    expect(run.report.beforeReady.privilegedSchemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true, codeCache: true }) }]);
   });
 
   it('opens one window, shown, isolated and sandboxed, with the built preload', () => {

@@ -11,9 +11,13 @@ import { APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, isAllow
 import { isPermissionAllowed } from './permissions.js';
 import { DEFAULT_SIZE, MIN_SIZE, loadWindowState, saveWindowState } from './windowState.js';
 
-/** Must run before app 'ready': the scheme is standard and secure so it has an origin and CSP applies. */
+/**
+ * Must run before app 'ready': the scheme is standard and secure so it has an origin and CSP applies.
+ * codeCache: V8 keeps the renderer's compiled code between starts (only for a standard scheme), so a
+ * returning trader's first screen skips compiling its scripts (issue 17).
+ */
 export function registerAppSchemePrivileges(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } }]);
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false, codeCache: true } }]);
 }
 
 /** Serves the built renderer under app://perps/ with the CSP header on every response. */

@@ -20,7 +20,10 @@ export async function serveRenderer(rendererDir: string): Promise<StaticServer> 
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': contentTypeOf(file), 'content-security-policy': CONTENT_SECURITY_POLICY });
+    // Assets carry a content hash in their names: cacheable for good, as a browser profile keeps them
+    // between starts (index.html is asked again each time).
+    const caching = pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+    res.writeHead(200, { 'content-type': contentTypeOf(file), 'content-security-policy': CONTENT_SECURITY_POLICY, 'cache-control': caching });
     fs.createReadStream(file).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
