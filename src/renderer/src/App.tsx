@@ -8,7 +8,8 @@ import { Shell } from './app/Shell';
 import { useIpcEvents } from './ipc/events';
 import { createQueryClient } from './ipc/queryClient';
 import { prefetchFirstScreen, useKeys, useSettings, useWallet } from './ipc/queries';
-import { forgetFirstScreen, restoreFirstScreen } from './ipc/firstScreenCache';
+import { forgetFirstScreen, invalidateRestored, restoreFirstScreen } from './ipc/firstScreenCache';
+import { afterNextFrame } from './lib/afterFirstPaint';
 import { usableKey, type OnboardingStep } from './features/onboarding/onboardingGate';
 import { Onboarding, ViewSuspense } from './app/lazyViews';
 import { PromptDialogs } from './features/notifications/PromptDialogs';
@@ -79,9 +80,19 @@ export function App() {
   const [{ client, resumed }] = useState(() => {
     const c = createQueryClient();
     const restored = restoreFirstScreen(c);
-    prefetchFirstScreen(c);
+    if (!restored) prefetchFirstScreen(c);
     return { client: c, resumed: restored };
   });
+  // The last session's terminal is drawn first; main is asked right after that frame.
+  useEffect(() => {
+    if (!resumed) return;
+    const frame = afterNextFrame();
+    void frame.done.then(async () => {
+      await invalidateRestored(client);
+      prefetchFirstScreen(client);
+    });
+    return frame.cancel;
+  }, [client, resumed]);
   return (
     <QueryClientProvider client={client}>
       <Gate resumed={resumed} />

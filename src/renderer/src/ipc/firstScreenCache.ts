@@ -8,7 +8,7 @@
  * which the renderer never holds), the markets' rules (tick, decimals, leverage caps), the settings and
  * the profile. Marks, funding, open interest and volume are dropped before writing, so nothing from
  * yesterday is shown as a price; balances, positions and orders are not kept at all. Every entry is
- * stale on arrival and asked again at once (prefetchFirstScreen), and main re-checks everything before
+ * asked again right after the first frame (invalidateRestored), and main re-checks everything before
  * signing anyway.
  *
  * Written only while the terminal is open, removed when the gate sends the user to onboarding (no
@@ -72,15 +72,24 @@ export function restoreFirstScreen(client: QueryClient, storage: Storage = windo
       storage.removeItem(STORAGE_KEY);
       return false;
     }
-    hydrate(client, { ...saved.state, queries });
-    // Stale whatever its age (a restart within the stale time included): every entry is asked again at once.
-    for (const q of queries) client.getQueryCache().find({ queryKey: q.queryKey, exact: true })?.invalidate();
+    // Fresh for the first frame: the views drawing it do not each ask main again on mounting, which would
+    // land the answers (and a second render) before that frame; invalidateRestored asks for all of it just after.
+    const now = Date.now();
+    hydrate(client, { ...saved.state, queries: queries.map((q) => ({ ...q, state: { ...q.state, dataUpdatedAt: now } })) });
     return true;
   } catch (err) {
     storage.removeItem(STORAGE_KEY);
     console.warn(`The first-screen cache could not be read and was removed: ${(err as Error).message}`);
     return false;
   }
+}
+
+/**
+ * After the first frame: every restored entry is marked stale, whatever its age, so the views on screen
+ * ask main again now and the rest when they mount (prefetchFirstScreen then asks for the first screen's).
+ */
+export function invalidateRestored(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ predicate: (q) => isKept(q.queryKey) });
 }
 
 /** Writes `client`'s first-screen data shortly, and again after each change of it, until the returned stop is called. */

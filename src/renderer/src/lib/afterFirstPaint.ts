@@ -1,6 +1,6 @@
 /**
- * Progressive first render: what is urgent (the order ticket) paints first; the rest is loaded meanwhile
- * and mounts right after that frame as a transition, which React renders in slices that yield to input,
+ * Progressive first render: what is urgent (the order ticket) paints first; the rest is loaded and
+ * mounted right after that frame, as a transition, which React renders in slices that yield to input,
  * so keys typed into the ticket are not held up by the tables behind it.
  *
  * Not React.lazy with Suspense: a Suspense boundary revealed within a transition waits out React's
@@ -15,7 +15,7 @@ import { startTransition, useEffect, useState } from 'react';
 const FRAME_WAIT_LIMIT_MS = 200;
 
 /** Resolves once the frame being prepared now has been produced (or FRAME_WAIT_LIMIT_MS passed). */
-function afterNextFrame(): { done: Promise<void>; cancel: () => void } {
+export function afterNextFrame(): { done: Promise<void>; cancel: () => void } {
   let frame = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let fallback: ReturnType<typeof setTimeout> | undefined;
@@ -64,9 +64,9 @@ export function loaderOf<T>(load: () => Promise<T>): Loader<T> {
 }
 
 /**
- * `loader`'s value once it has loaded and the component's first frame has been drawn; null until then.
- * The load starts at mount, so it runs while that frame is drawn. Already loaded (the view opened again):
- * at once. A failed load is thrown in render, to the nearest error boundary.
+ * `loader`'s value once the component's first frame has been drawn and it has loaded (the load starts
+ * after that frame); null until then. Already loaded (the view opened again): at once. A failed load is
+ * thrown in render, to the nearest error boundary.
  */
 export function useAfterFirstPaint<T>(loader: Loader<T>): T | null {
   const [value, setValue] = useState<{ loaded: T } | null>(() => {
@@ -79,14 +79,18 @@ export function useAfterFirstPaint<T>(loader: Loader<T>): T | null {
     if (value !== null) return;
     let live = true;
     const frame = afterNextFrame();
-    Promise.all([loader.load(), frame.done]).then(
-      ([loaded]) => {
-        if (live) startTransition(() => setValue({ loaded }));
-      },
-      (error: unknown) => {
-        if (live) setFailure({ error });
-      },
-    );
+    // The load starts once the frame is out: its module-preload links and requests would otherwise be
+    // added to the document, and fetched, while that frame is being prepared.
+    frame.done
+      .then(() => loader.load())
+      .then(
+        (loaded) => {
+          if (live) startTransition(() => setValue({ loaded }));
+        },
+        (error: unknown) => {
+          if (live) setFailure({ error });
+        },
+      );
     return () => {
       live = false;
       frame.cancel();
