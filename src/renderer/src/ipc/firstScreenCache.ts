@@ -3,10 +3,11 @@
  * ticket) is drawn from the first frame instead of after main's first answers (issue 17), as desktop
  * wallets and terminals reopen on their last known state and then refresh it.
  *
- * What is kept is what the gate and the ticket need, none of it secret and none of it money: the wallet
- * address and signer label, the trading keys' listing (addresses, names, expiries; never key material,
- * which the renderer never holds), the markets' rules (tick, decimals, leverage caps), the settings and
- * the profile. Marks, funding, open interest and volume are dropped before writing, so nothing from
+ * What is kept is what the gate and the first frame need, none of it secret and none of it money: the
+ * wallet address and signer label, the trading keys' listing (addresses, names, expiries; never key
+ * material, which the renderer never holds), the markets' rules (tick, decimals, leverage caps), the
+ * settings, hotkeys and notification switches, the profile, the app's version and the simulator's price
+ * source. Marks, funding, open interest and volume are dropped before writing, so nothing from
  * yesterday is shown as a price; balances, positions and orders are not kept at all. Every entry is
  * asked again right after the first frame (invalidateRestored), and main re-checks everything before
  * signing anyway.
@@ -18,6 +19,8 @@
  */
 import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
 import type { MarketView } from '../../../shared/ipc';
+import { hotkeysKey } from '../features/hotkeys/hotkeyQueries';
+import { simFeedKey } from '../features/simFeed/simFeedQueries';
 import { qk } from './queries';
 
 const STORAGE_KEY = 'perps-desk:first-screen';
@@ -29,7 +32,12 @@ const BUILD = new URL(import.meta.url).pathname;
 /** Settles a burst of answers (the first screen's reads land together) into one write. */
 const WRITE_DELAY_MS = 1_000;
 
-const KEPT = new Set([qk.wallet, qk.keys, qk.markets, qk.settings, qk.profile].map((k) => JSON.stringify(k)));
+/**
+ * The gate's and the ticket's data, and the small settings-like reads the first frame's views make (app
+ * version, notification switches, the simulator's price source, trade hotkeys): restored, those views do
+ * not each ask main before the first frame is out.
+ */
+const KEPT = new Set([qk.wallet, qk.keys, qk.markets, qk.settings, qk.profile, qk.appInfo, qk.notifications, simFeedKey, hotkeysKey].map((k) => JSON.stringify(k)));
 const isKept = (queryKey: readonly unknown[]): boolean => KEPT.has(JSON.stringify(queryKey));
 
 /** Market fields that move with the market: never shown from a cache. */
