@@ -49,8 +49,11 @@ test('a returning trader: the terminal opens from the last session before main a
   await expect.poll(() => cacheText(page), { timeout: 10_000 }).not.toBeNull();
   const text = (await cacheText(page))!;
   const saved = JSON.parse(text) as { state: { queries: { queryKey: unknown[]; state: { data: unknown } }[] } };
-  // Only what the gate and the ticket need: no balance, positions or orders.
-  expect(saved.state.queries.map((q) => JSON.stringify(q.queryKey)).sort()).toEqual(['["app","profile"]', '["keys"]', '["markets"]', '["settings"]', '["wallet"]']);
+  // What the gate and the first frame need; no balance, health, positions, orders or history.
+  const kept = saved.state.queries.map((q) => JSON.stringify(q.queryKey));
+  expect(kept).toEqual(expect.arrayContaining(['["app","profile"]', '["keys"]', '["markets"]', '["settings"]', '["wallet"]']));
+  const allowed = ['["app","profile"]', '["keys"]', '["markets"]', '["settings"]', '["wallet"]', '["app","info"]', '["notifications"]', '["settings","simFeed"]', '["settings","hotkeys"]'];
+  expect(kept.filter((k) => !allowed.includes(k))).toEqual([]);
   const markets = saved.state.queries.find((q) => JSON.stringify(q.queryKey) === '["markets"]')!.state.data as { markets: Record<string, unknown>[] };
   expect(markets.markets.length).toBeGreaterThan(0);
   for (const m of markets.markets) {
