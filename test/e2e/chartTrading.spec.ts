@@ -18,9 +18,12 @@ test.afterEach(async () => {
 
 /** Drags `grip` vertically by `dy` px (to `toY` when given) with the mouse, in steps as a hand would. */
 async function dragBy(page: Page, grip: Locator, dy: number, toY?: number): Promise<void> {
-  // The grips follow their lines frame by frame (and are rebuilt when the window size changes the layout).
+  // The grips follow their lines frame by frame, and are rebuilt when the window size changes the layout:
+  // a grip seen visible can be replaced before its box is read, so the box is read until one is there.
   await expect(grip).toBeVisible();
-  const box = await grip.boundingBox();
+  const read = { box: null as Awaited<ReturnType<Locator['boundingBox']>> };
+  await expect.poll(async () => (read.box = await grip.boundingBox()), { message: 'the grip has no box' }).not.toBeNull();
+  const box = read.box;
   if (!box) throw new Error('the grip has no box');
   const x = box.x + box.width / 2;
   const y = box.y + box.height / 2;
