@@ -25,6 +25,9 @@ import {
   type TwapRecord,
 } from '../../../src/main/services/twap/index.js';
 import { runLockFile } from '../../../src/main/services/twap/twapLock.js';
+import { SLICE_ORDER_AMBIGUOUS } from '../../../src/main/services/twap/twapRunner.js';
+import { createServiceContext, type ServiceContext } from '../../../src/main/services/serviceContext.js';
+import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { TradingWorld, type Trader } from '../orders/tradingWorld.js';
 import { byCloid, simOrders } from './twapWorld.js';
 
@@ -263,5 +266,68 @@ describe('TWAP scheduler on the simulator clock', () => {
     expect(rows.has(s1!.client_order_id)).toBe(false);
     expect(rows.get(resumed.slices[2]!.client_order_id)).toHaveLength(1);
     expect(twapView(resumed, null).filled_size).toBe('0.02');
+  });
+  // The spec's history row lists no client_order_id (the simulator adds it): a service that leaves it out
+  // is met by stripping it from every history answer.
+  function withoutClientOrderIds(): ServiceContext {
+    const stripping: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (!new URL(url).pathname.endsWith('/account/order-history')) return res;
+      const body = (await res.json()) as { data: { orders: Record<string, unknown>[] } };
+      for (const row of body.data.orders) delete row['client_order_id'];
+      return new Response(JSON.stringify(body), { status: res.status, headers: res.headers });
+    };
+    return createServiceContext(simProfile(w.sim.urls, w.dataDir), { keychainService: w.keychainService, fetch: stripping, configTtlMs: 0, sleep: w.ctx.sleep });
+  }
+
+  /** A TWAP whose process died right after sending slice 1 (its order is at the service): the record says `sending`. */
+  async function crashedAfterFirstSend(t: Trader): Promise<{ id: string; orderId: string; client_order_id: string }> {
+    await w.setMark('ETH', '3400');
+    const runner = await startTwap(w.ctx, await prepareTwap(w.ctx, input(t, { slices: 3, durationMs: 15_000, totalSize: '0.03' })), { clock });
+    runner.requestStop('interrupt');
+    const r0 = await runner.run();
+    const s0 = r0.slices[0]!;
+    const sent = await placeOrders(w.ctx, { wallet: t.wallet, legs: [sliceLeg({ market: 'ETH', side: 'BUY', reduceOnly: false, leverage: 5, slippageBps: 50 }, '0.01', s0.client_order_id)] });
+    const leg = sent.legs[0]!;
+    const now = w.sim.clock.now();
+    twapStoreOf(w.ctx).update(r0.id, (x) => ({
+      ...x,
+      slices: x.slices.map((s) => (s.index === s0.index ? { ...s, status: 'sending', sent_size: leg.leg.size, limit_price: leg.leg.limit_price, nonce: '1', sent_at: now } : s)),
+    }));
+    return { id: r0.id, orderId: leg.order_id!, client_order_id: s0.client_order_id };
+  }
+
+  it('rows without client order ids: a slice written as sending is found by the fields it sent, and the TWAP goes on', async () => {
+    const t = await w.trader();
+    const crashed = await crashedAfterFirstSend(t);
+    const resumed = await openTwapRunner(withoutClientOrderIds(), crashed.id, { clock, reconcileGraceMs: 3_000 }).run();
+    expect(resumed.status).toBe('completed');
+    expect(resumed.slices[0]).toMatchObject({ status: 'filled', order_id: crashed.orderId, filled_size: '0.01' });
+    expect(resumed.notes.join('\n')).toMatch(/slice 1\/3: its order .* was found in order-history by the fields it sent/);
+    const rows = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
+    expect(rows.get(crashed.client_order_id)).toHaveLength(1);
+    expect(twapView(resumed, null).filled_size).toBe('0.03');
+  });
+
+  it('rows without client order ids: an identical order placed by hand makes the slice ambiguous; the TWAP stops, nothing sent again', async () => {
+    const t = await w.trader();
+    const crashed = await crashedAfterFirstSend(t);
+    // The same order by hand (same size, same bound at the same mark), with an id of its own.
+    const byHand = await placeOrders(w.ctx, { wallet: t.wallet, legs: [sliceLeg({ market: 'ETH', side: 'BUY', reduceOnly: false, leverage: 5, slippageBps: 50 }, '0.01', 'by-hand-1')] });
+    const resumed = await openTwapRunner(withoutClientOrderIds(), crashed.id, { clock, reconcileGraceMs: 3_000 }).run();
+    expect(resumed.status).toBe('failed');
+    expect(resumed.slices[0]).toMatchObject({ status: 'failed', reason: SLICE_ORDER_AMBIGUOUS, order_id: null });
+    expect(resumed.slices.slice(1).map((s) => [s.status, s.order_id])).toEqual([
+      ['skipped', null],
+      ['skipped', null],
+    ]);
+    expect(resumed.stop_detail).toMatch(/slice 1\/3: its order cannot be told from another identical order/);
+    expect(resumed.notes.join('\n')).toMatch(/2 orders \(.*\) match what it sent/);
+    expect(resumed.notes.join('\n')).toMatch(/cannot be told from another identical order/);
+    // Nothing sent after the crash: the two orders are the slice's and the hand-placed one.
+    const rows = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
+    expect([...rows.keys()].sort()).toEqual([crashed.client_order_id, 'by-hand-1'].sort());
+    expect(byHand.legs[0]!.order_id).not.toBe(crashed.orderId);
   });
 });

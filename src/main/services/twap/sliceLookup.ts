@@ -5,7 +5,9 @@
  * it is the same in every process. The spec does not list client_order_id among the fields of a history
  * row; where the service leaves it out, the row is matched on what the slice sent instead (market, side,
  * MARKET, reduce-only, size and bound), no earlier than it was sent and not already claimed by another
- * slice of the TWAP.
+ * slice of the TWAP. Two such look-alikes (an identical order placed by hand, or by another TWAP) are
+ * reported as ambiguous, never picked from: taking the wrong one would count another order's fills as
+ * this slice's, and calling the slice unsent could send its size twice.
  */
 import { Decimal } from '../../../shared/decimal/index.js';
 import type { Fill, ListedOrder } from '../../../shared/protocol/index.js';
@@ -20,8 +22,7 @@ function same(a: string | null | undefined, b: string | null | undefined): boole
   return a != null && b != null && new Decimal(a).eq(b);
 }
 
-function matches(row: ListedOrder, slice: TwapSliceRecord, market: string, side: string, reduceOnly: boolean): boolean {
-  if (row.client_order_id !== undefined) return row.client_order_id === slice.client_order_id;
+function sameFields(row: ListedOrder, slice: TwapSliceRecord, market: string, side: string, reduceOnly: boolean): boolean {
   return (
     row.market === market &&
     row.side === side.toLowerCase() &&
@@ -42,19 +43,34 @@ export interface SliceLookup {
   claimed: ReadonlySet<string>;
 }
 
-/** The order of `slice` in the newest order-history rows of its market, or null when none is listed (yet). */
-export async function findSliceOrder(ctx: Pick<TradingContext, 'api'>, slice: TwapSliceRecord, q: SliceLookup): Promise<{ order_id: string; row: ListedOrder } | null> {
+/**
+ * What order-history says of a slice: its order (found by client order id, or by its fields where rows
+ * carry no id), several look-alikes it cannot be told from (ambiguous), or nothing listed (yet).
+ */
+export type SliceFinding = { order_id: string; row: ListedOrder; by: 'client_order_id' | 'fields' } | { ambiguous: string[] } | null;
+
+/** The order of `slice` in the newest order-history rows of its market (see the module comment). */
+export async function findSliceOrder(ctx: Pick<TradingContext, 'api'>, slice: TwapSliceRecord, q: SliceLookup): Promise<SliceFinding> {
   const since = (slice.sent_at ?? 0) - SLACK_MS;
+  const lookAlikes = new Map<string, ListedOrder>();
   for (let offset = 0; ; offset += PAGE) {
     const page = await ctx.api.orderHistory({ wallet: q.wallet, market: q.market, limit: PAGE, offset });
     for (const row of page.orders) {
       if (q.claimed.has(row.order_id)) continue;
-      if (matches(row, slice, q.market, q.side, q.reduceOnly)) return { order_id: row.order_id, row };
+      if (row.client_order_id !== undefined) {
+        if (row.client_order_id === slice.client_order_id) return { order_id: row.order_id, row, by: 'client_order_id' };
+        continue;
+      }
+      // Newest first: the first row seen of an order is its latest state.
+      if (sameFields(row, slice, q.market, q.side, q.reduceOnly) && !lookAlikes.has(row.order_id)) lookAlikes.set(row.order_id, row);
     }
     const oldest = page.orders.at(-1);
     // Newest first: once the page reaches rows older than the send, the slice's order is not further down.
-    if (!oldest || oldest.status_at < since || offset + page.orders.length >= page.total) return null;
+    if (!oldest || oldest.status_at < since || offset + page.orders.length >= page.total) break;
   }
+  if (lookAlikes.size > 1) return { ambiguous: [...lookAlikes.keys()] };
+  const [only] = [...lookAlikes.entries()];
+  return only ? { order_id: only[0], row: only[1], by: 'fields' } : null;
 }
 
 /** The fills of one order (newest trade-history rows of its market, back to when it was sent). */

@@ -153,6 +153,13 @@ export function openTwapRunner(ctx: TradingContext, id: string, options: TwapRun
   return new TwapRunner(ctx, store, id, options, null);
 }
 
+/** A slice's reason when its order cannot be told from look-alikes in history (rows without client order ids). */
+export const SLICE_ORDER_AMBIGUOUS = 'order_ambiguous';
+
+function ambiguityDetail(slice: number, total: number): string {
+  return `slice ${slice}/${total}: its order cannot be told from another identical order in order-history (the service lists no client order ids); the TWAP stopped so nothing is sent twice or counted wrong. Check the account's order history.`;
+}
+
 type SliceOutcome = { stop: null } | { stop: 'completed'; reason: TwapStopReason; detail: string } | { stop: 'failed'; detail: string } | { stop: 'retry' };
 
 export class TwapRunner {
@@ -204,6 +211,8 @@ export class TwapRunner {
     try {
       let r = this.update((x) => ({ ...x, status: 'running', requested: null }));
       r = await this.reconcileInFlight(r);
+      const stopped = this.stoppedOnAmbiguity(r);
+      if (stopped) return stopped;
       r = this.markOverdue(r, await this.clock.now(), true);
       return await this.loop(r);
     } finally {
@@ -252,6 +261,8 @@ export class TwapRunner {
       if (r.requested) return this.finish(r.requested);
       if (r.slices.some(sliceInFlight)) {
         r = await this.reconcileInFlight(r);
+        const stopped = this.stoppedOnAmbiguity(r);
+        if (stopped) return stopped;
         continue;
       }
       const { filled } = twapTotals(r);
@@ -374,8 +385,7 @@ export class TwapRunner {
       }
       if (e.kind === 'internal') throw err;
       // No usable answer: it may have landed. Find it by its client order id before anything else.
-      await this.resolveSending(this.store.require(this.id, this.ctx.profile.name), s.index);
-      return { stop: null };
+      return this.afterResolving(await this.resolveSending(this.store.require(this.id, this.ctx.profile.name), s.index), s.index);
     }
     const p = placed.legs[0]!;
     if (p.status === 'REJECTED') {
@@ -384,8 +394,7 @@ export class TwapRunner {
       return { stop: 'failed', detail: explainStop(p.reason ?? 'REJECTED', s.index + 1, r.slices.length) };
     }
     if (p.status === 'UNKNOWN' || p.order_id === null) {
-      await this.resolveSending(this.store.require(this.id, this.ctx.profile.name), s.index);
-      return { stop: null };
+      return this.afterResolving(await this.resolveSending(this.store.require(this.id, this.ctx.profile.name), s.index), s.index);
     }
     const sent = this.updateSlice(s.index, { status: 'sent', order_id: p.order_id });
     const done = await this.follow(sent, s.index);
@@ -394,6 +403,18 @@ export class TwapRunner {
       return { stop: 'failed', detail: explainStop(after.reason ?? after.status.toUpperCase(), s.index + 1, r.slices.length) };
     }
     return { stop: null };
+  }
+
+  /** After a slice was looked up in history: a slice that cannot be told from a look-alike stops the TWAP. */
+  private afterResolving(r: TwapRecord, index: number): SliceOutcome {
+    const s = r.slices[index]!;
+    return s.status === 'failed' && s.reason === SLICE_ORDER_AMBIGUOUS ? { stop: 'failed', detail: ambiguityDetail(s.index + 1, r.slices.length) } : { stop: null };
+  }
+
+  /** Ends the TWAP (failed) when a slice was settled as ambiguous; null otherwise. */
+  private stoppedOnAmbiguity(r: TwapRecord): TwapRecord | null {
+    const s = r.slices.find((x) => x.status === 'failed' && x.reason === SLICE_ORDER_AMBIGUOUS);
+    return s ? this.end('failed', 'rejected', ambiguityDetail(s.index + 1, r.slices.length)) : null;
   }
 
   /** A `sending` slice: looked up by its client order id until found or the grace period is over. */
@@ -411,8 +432,17 @@ export class TwapRunner {
       } catch (err) {
         if (!isTransientFailure(err)) throw err;
       }
+      if (hit && 'ambiguous' in hit) {
+        // Settled as failed, not guessed: the TWAP stops on it (stoppedOnAmbiguity) and the person decides.
+        return this.updateSlice(
+          index,
+          { status: 'failed', reason: SLICE_ORDER_AMBIGUOUS },
+          `${this.label(r, s)}: order-history lists no client order ids, and ${hit.ambiguous.length} orders (${hit.ambiguous.join(', ')}) match what it sent; it cannot be told which is this slice's`,
+        );
+      }
       if (hit) {
-        const sent = this.updateSlice(index, { status: 'sent', order_id: hit.order_id }, `${this.label(r, s)}: its order ${hit.order_id} was found in order-history by its client order id`);
+        const how = hit.by === 'client_order_id' ? 'by its client order id' : 'by the fields it sent (the rows list no client order ids)';
+        const sent = this.updateSlice(index, { status: 'sent', order_id: hit.order_id }, `${this.label(r, s)}: its order ${hit.order_id} was found in order-history ${how}`);
         return this.follow(sent, index);
       }
       if ((await this.clock.now()) >= deadline) {
