@@ -63,22 +63,23 @@ export function PositionsTable() {
   }
   return (
     <>
-      <table className="dt" aria-label="Positions">
+      <table className="dt dt-compact" aria-label="Positions">
         <thead>
           <tr>
             {/* What a trader reads first leads, so it stays in view beside the actions on a narrow window. */}
             <th>Market</th>
             <th className="r">Size</th>
-            <th className="r">Unrealized PnL</th>
+            <th className="r" title="Unrealized PnL at the live mark, and the return on the position's margin">
+              PnL (ROE)
+            </th>
             <th className="r">Entry</th>
             <th className="r">Mark</th>
             <th className="r" title="Estimated from size, entry, isolated margin and the market's maintenance margin ratio; the service publishes none">
-              Liq. price (est.)
+              Liq. (est.)
             </th>
             <th>TP / SL</th>
             <th className="r">Notional</th>
             <th className="r">Margin</th>
-            <th className="r">Closeable</th>
             <th className="r dt-sticky">Actions</th>
           </tr>
         </thead>
@@ -105,14 +106,21 @@ function livePnl(p: PositionView, liveMark: string | undefined) {
   return { mark, pnl, roe: margin && margin.gt(0) ? pnl.div(margin) : null, notional: size.abs().mul(m) };
 }
 
+/** Whether the whole position can be closed now (then the Size cell says nothing more). */
+function closeableIsWhole(p: PositionView): boolean {
+  const closeable = dec(p.closeable);
+  const size = dec(p.size);
+  return !p.closeable_note && closeable !== null && size !== null && closeable.eq(size.abs());
+}
+
 /** The armed TP and SL levels; a click opens the TP/SL dialog. */
 function TpslCell({ p, market, onEdit }: { p: PositionView; market: MarketView | undefined; onEdit: () => void }) {
   const places = market ? { places: placesOfStep(market.tick_size) } : {};
   const levels = [p.tp ? `TP ${fmt(p.tp.trigger_price, places)}` : null, p.sl ? `SL ${fmt(p.sl.trigger_price, places)}` : null].filter(Boolean).join(' · ');
   return (
     <button type="button" className="link-btn tpsl-cell" onClick={onEdit} aria-label={`${p.market} TP/SL: ${levels || 'none armed'}`} title="Set, move or remove the take-profit and stop-loss">
+      {/* One level a line: side by side, the two pushed Notional and Margin under the actions. */}
       {p.tp && <span className="buy">TP {fmt(p.tp.trigger_price, places)}</span>}
-      {p.tp && p.sl && <span className="faint"> · </span>}
       {p.sl && <span className="sell">SL {fmt(p.sl.trigger_price, places)}</span>}
       {!p.tp && !p.sl && <span className="faint">+ Add</span>}
     </button>
@@ -136,7 +144,18 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
           <Badge tone={long ? 'buy' : 'sell'}>{p.side}</Badge>
         </span>
       </td>
-      <td className={`r num ${long ? 'buy' : 'sell'}`}>{fmt(p.size)}</td>
+      <td className="r num">
+        <span className={long ? 'buy' : 'sell'}>{fmt(p.size)}</span>
+        {/* Only when it differs from the size (armed triggers hold it, say): a column of its own would
+            repeat the size on every other row, and push Margin under the actions at 1440 px. */}
+        {!closeableIsWhole(p) && (
+          <span className={`cell-sub${p.closeable_note ? ' closeable-held' : ''}`} aria-label="Closeable" title={p.closeable_note ? `Closeable ${fmt(p.closeable)}: ${p.closeable_note}` : undefined}>
+            closeable {fmt(p.closeable)}
+            {/* The why in full is the title (and the close dialog says it): a long line here widens the column. */}
+            {p.closeable_note && <span className="visually-hidden"> · {p.closeable_note}</span>}
+          </span>
+        )}
+      </td>
       <td className={`r num ${toneOf(pnl)}`} aria-label="Unrealized PnL">
         {fmtUsd(pnl, { signed: true })} <span className="faint">({fmtPct(roe, 2, true)})</span>
       </td>
@@ -151,10 +170,6 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
       </td>
       <td className="r num">{fmtUsd(notional)}</td>
       <td className="r num">{fmtUsd(p.isolated_margin)}</td>
-      <td className="r num" aria-label="Closeable">
-        {fmt(p.closeable)}
-        {p.closeable_note && <span className="closeable-note"> · {p.closeable_note}</span>}
-      </td>
       <td className="dt-sticky">
         <RowActions
           name={`${p.market} position`}
