@@ -24,6 +24,7 @@ import type { Signer } from '../../signers/signer.js';
 import { OperationError } from '../errors.js';
 import { assertPreparedFor, signPrepared } from '../signing/prepared.js';
 import { isGeneratedClientOrderId, wireLeg } from './buildOrder.js';
+import { listsSentFields, type SentOrderFields } from './listedOrderFields.js';
 import { WaitBudget, type TradingContext } from './orderContext.js';
 import type { UnsignedLeg } from './orderValidation.js';
 import { prepareLegs, prepareOrder, type PrepareLegsInput, type PrepareOrderInput, type PreparedOrder } from './prepareOrder.js';
@@ -181,21 +182,13 @@ async function historyIds(ctx: TradingContext, wallet: string): Promise<Set<stri
   return new Set(page.orders.map((o) => o.order_id));
 }
 
-function sameDecimal(a: string | null | undefined, b: string | null | undefined): boolean {
-  if (a === null || a === undefined || b === null || b === undefined) return a === b || (a ?? null) === (b ?? null);
-  return new Decimal(a).eq(b);
+/** The fields `leg` was sent with, as history lists them back. */
+function sentFieldsOf(leg: UnsignedLeg): SentOrderFields {
+  return { market: leg.market, side: leg.side, order_type: leg.order_type, reduce_only: leg.reduce_only, size: leg.size, limit_price: leg.limit_price, ...(leg.trigger ? { trigger_price: leg.trigger.trigger_price } : {}) };
 }
 
 function rowMatches(row: ListedOrder, leg: UnsignedLeg): boolean {
-  return (
-    row.market === leg.market &&
-    row.side === leg.side.toLowerCase() &&
-    row.order_type === leg.order_type &&
-    row.reduce_only === leg.reduce_only &&
-    sameDecimal(row.limit_price, leg.limit_price) &&
-    sameDecimal(row.size, leg.size) &&
-    (leg.trigger ? sameDecimal(row.trigger_price, leg.trigger.trigger_price) : true)
-  );
+  return listsSentFields(row, sentFieldsOf(leg));
 }
 
 /** A leg found in history after a lost answer, or why it cannot be. */
@@ -291,8 +284,9 @@ async function reconcile(ctx: TradingContext, wallet: string, legs: readonly Uns
 
 /** The fields a leg is matched on when rows carry no client order id (and its group of identical legs). */
 function fieldsKey(leg: UnsignedLeg): string {
-  const d = (v: string | null | undefined) => (v === null || v === undefined ? '' : new Decimal(v).toFixed());
-  return [leg.market, leg.side.toLowerCase(), leg.order_type, leg.reduce_only, d(leg.limit_price), d(leg.size), d(leg.trigger?.trigger_price)].join('|');
+  const f = sentFieldsOf(leg);
+  const d = (v: string | undefined) => (v === undefined ? '' : new Decimal(v).toFixed());
+  return [f.market, f.side.toLowerCase(), f.order_type, f.reduce_only, d(f.limit_price), d(f.size), d(f.trigger_price)].join('|');
 }
 
 /**

@@ -9,8 +9,8 @@
  * reported as ambiguous, never picked from: taking the wrong one would count another order's fills as
  * this slice's, and calling the slice unsent could send its size twice.
  */
-import { Decimal } from '../../../shared/decimal/index.js';
 import type { Fill, ListedOrder } from '../../../shared/protocol/index.js';
+import { listsSentFields } from '../orders/listedOrderFields.js';
 import type { TradingContext } from '../orders/orderContext.js';
 import type { TwapSliceRecord } from './twapRecord.js';
 
@@ -18,18 +18,11 @@ import type { TwapSliceRecord } from './twapRecord.js';
 const SLACK_MS = 60_000;
 const PAGE = 200;
 
-function same(a: string | null | undefined, b: string | null | undefined): boolean {
-  return a != null && b != null && new Decimal(a).eq(b);
-}
-
 function sameFields(row: ListedOrder, slice: TwapSliceRecord, market: string, side: string, reduceOnly: boolean): boolean {
+  // A slice written as sending always has its size and bound; without them there is nothing to match.
+  if (slice.sent_size === null || slice.limit_price === null) return false;
   return (
-    row.market === market &&
-    row.side === side.toLowerCase() &&
-    row.order_type === 'MARKET' &&
-    row.reduce_only === reduceOnly &&
-    same(row.size, slice.sent_size) &&
-    same(row.limit_price, slice.limit_price) &&
+    listsSentFields(row, { market, side, order_type: 'MARKET', reduce_only: reduceOnly, size: slice.sent_size, limit_price: slice.limit_price }) &&
     row.submitted_at >= (slice.sent_at ?? 0) - SLACK_MS
   );
 }
