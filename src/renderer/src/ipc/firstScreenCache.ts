@@ -17,7 +17,7 @@
  * Query's own dehydrate/hydrate; not @tanstack/react-query-persist-client, whose restore is asynchronous
  * (the first frame could not use it) and which pins an older query-core (a second copy in the first script).
  */
-import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import { dehydrate, hashKey, hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
 import type { MarketView } from '../../../shared/ipc';
 import { hotkeysKey } from '../features/hotkeys/hotkeyQueries';
 import { simFeedKey } from '../features/simFeed/simFeedQueries';
@@ -37,8 +37,11 @@ const WRITE_DELAY_MS = 1_000;
  * version, notification switches, the simulator's price source, trade hotkeys): restored, those views do
  * not each ask main before the first frame is out.
  */
-const KEPT = new Set([qk.wallet, qk.keys, qk.markets, qk.settings, qk.profile, qk.appInfo, qk.notifications, simFeedKey, hotkeysKey].map((k) => JSON.stringify(k)));
-const isKept = (queryKey: readonly unknown[]): boolean => KEPT.has(JSON.stringify(queryKey));
+const KEPT = new Set([qk.wallet, qk.keys, qk.markets, qk.settings, qk.profile, qk.appInfo, qk.notifications, simFeedKey, hotkeysKey].map((k) => hashKey(k)));
+/** By the query's hash (TanStack's own, already on every query and every dehydrated entry). */
+const isKept = (queryHash: string): boolean => KEPT.has(queryHash);
+const MARKETS = hashKey(qk.markets);
+const WALLET = hashKey(qk.wallet);
 
 /** Market fields that move with the market: never shown from a cache. */
 const LIVE_MARKET_FIELDS = ['mark', 'oracle', 'mid', 'prev_day_px', 'change_24h', 'funding_rate', 'open_interest', 'day_volume'] as const satisfies readonly (keyof MarketView)[];
@@ -52,7 +55,7 @@ function withoutLiveFigures(state: DehydratedState): DehydratedState {
   return {
     ...state,
     queries: state.queries.map((q) => {
-      if (JSON.stringify(q.queryKey) !== JSON.stringify(qk.markets)) return q;
+      if (q.queryHash !== MARKETS) return q;
       const data = q.state.data as { markets: MarketView[]; at: number };
       const markets = data.markets.map((m) => ({ ...m, ...Object.fromEntries(LIVE_MARKET_FIELDS.map((f) => [f, null])) }));
       return { ...q, state: { ...q.state, data: { ...data, markets } } };
@@ -74,8 +77,8 @@ export function restoreFirstScreen(client: QueryClient, storage: Storage = windo
       storage.removeItem(STORAGE_KEY);
       return false;
     }
-    const queries = saved.state.queries.filter((q) => isKept(q.queryKey));
-    const wallet = queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(qk.wallet))?.state.data as { address?: unknown } | undefined;
+    const queries = saved.state.queries.filter((q) => isKept(q.queryHash));
+    const wallet = queries.find((q) => q.queryHash === WALLET)?.state.data as { address?: unknown } | undefined;
     if (typeof wallet?.address !== 'string') {
       storage.removeItem(STORAGE_KEY);
       return false;
@@ -97,7 +100,7 @@ export function restoreFirstScreen(client: QueryClient, storage: Storage = windo
  * ask main again now and the rest when they mount (prefetchFirstScreen then asks for the first screen's).
  */
 export function invalidateRestored(client: QueryClient): Promise<void> {
-  return client.invalidateQueries({ predicate: (q) => isKept(q.queryKey) });
+  return client.invalidateQueries({ predicate: (q) => isKept(q.queryHash) });
 }
 
 /** Writes `client`'s first-screen data shortly, and again after each change of it, until the returned stop is called. */
@@ -110,7 +113,7 @@ export function persistFirstScreen(client: QueryClient, storage: Storage = windo
       storage.removeItem(STORAGE_KEY);
       return;
     }
-    const state = dehydrate(client, { shouldDehydrateQuery: (q) => isKept(q.queryKey) && q.state.status === 'success' });
+    const state = dehydrate(client, { shouldDehydrateQuery: (q) => isKept(q.queryHash) && q.state.status === 'success' });
     const saved: Saved = { build: BUILD, state: withoutLiveFigures(state) };
     try {
       storage.setItem(STORAGE_KEY, JSON.stringify(saved));
@@ -120,7 +123,7 @@ export function persistFirstScreen(client: QueryClient, storage: Storage = windo
     }
   };
   const unsubscribe = client.getQueryCache().subscribe((event) => {
-    if (event.type === 'updated' && event.action.type === 'success' && isKept(event.query.queryKey)) timer ??= setTimeout(write, WRITE_DELAY_MS);
+    if (event.type === 'updated' && event.action.type === 'success' && isKept(event.query.queryHash)) timer ??= setTimeout(write, WRITE_DELAY_MS);
   });
   // The first write waits too: right after the terminal opens, the frame comes first.
   timer = setTimeout(write, WRITE_DELAY_MS);
