@@ -22,6 +22,15 @@ export class TestIpcMain implements IpcMainLike {
     if (this.listeners.has(channel)) throw new Error(`second handler for ${channel}`);
     this.listeners.set(channel, listener);
   }
+
+  /** Answers one invoke from a page (whatever carried it there), recording the exchange. */
+  async invoke(channel: string, payload: unknown, frameUrl: string): Promise<unknown> {
+    const listener = this.listeners.get(channel);
+    if (!listener) throw new Error(`no handler for ${channel}`);
+    const response = await listener({ senderFrame: { url: frameUrl } }, payload);
+    this.traffic.push({ channel, payload, response });
+    return response;
+  }
 }
 
 const SHIM = `
@@ -58,13 +67,7 @@ export async function installPreload(page: Page): Promise<void> {
 }
 
 export async function installPreloadBridge(page: Page, ipc: TestIpcMain): Promise<void> {
-  await page.exposeBinding('__perpsIpcInvoke', async (source, channel: string, payload: unknown) => {
-    const listener = ipc.listeners.get(channel);
-    if (!listener) throw new Error(`no handler for ${channel}`);
-    const response = await listener({ senderFrame: { url: source.frame.url() } }, payload);
-    ipc.traffic.push({ channel, payload, response });
-    return response;
-  });
+  await page.exposeBinding('__perpsIpcInvoke', (source, channel: string, payload: unknown) => ipc.invoke(channel, payload, source.frame.url()));
   await installPreload(page);
 }
 

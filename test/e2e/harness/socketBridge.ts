@@ -58,12 +58,8 @@ export async function startIpcSocketServer(mainFor: () => TestIpcMain): Promise<
     socket.on('message', (data: RawData) => {
       void (async () => {
         const { id, channel, payload, frame } = JSON.parse(String(data)) as { id: number; channel: string; payload: unknown; frame: string };
-        const listener = ipc.listeners.get(channel);
         try {
-          if (!listener) throw new Error(`no handler for ${channel}`);
-          const response = await listener({ senderFrame: { url: frame } }, payload);
-          ipc.traffic.push({ channel, payload, response });
-          socket.send(JSON.stringify({ id, result: response }));
+          socket.send(JSON.stringify({ id, result: await ipc.invoke(channel, payload, frame) }));
         } catch (err) {
           socket.send(JSON.stringify({ id, error: (err as Error).message }));
         }
