@@ -156,6 +156,11 @@ export function openTwapRunner(ctx: TradingContext, id: string, options: TwapRun
 /** A slice's reason when its order cannot be told from look-alikes in history (rows without client order ids). */
 export const SLICE_ORDER_AMBIGUOUS = 'order_ambiguous';
 
+/** A slice resolveSending settled as failed because its order could not be told from look-alikes. */
+function settledAmbiguous(s: TwapSliceRecord): boolean {
+  return s.status === 'failed' && s.reason === SLICE_ORDER_AMBIGUOUS;
+}
+
 function ambiguityDetail(slice: number, total: number): string {
   return `slice ${slice}/${total}: its order cannot be told from another identical order in order-history (the service lists no client order ids); the TWAP stopped so nothing is sent twice or counted wrong. Check the account's order history.`;
 }
@@ -408,12 +413,12 @@ export class TwapRunner {
   /** After a slice was looked up in history: a slice that cannot be told from a look-alike stops the TWAP. */
   private afterResolving(r: TwapRecord, index: number): SliceOutcome {
     const s = r.slices[index]!;
-    return s.status === 'failed' && s.reason === SLICE_ORDER_AMBIGUOUS ? { stop: 'failed', detail: ambiguityDetail(s.index + 1, r.slices.length) } : { stop: null };
+    return settledAmbiguous(s) ? { stop: 'failed', detail: ambiguityDetail(s.index + 1, r.slices.length) } : { stop: null };
   }
 
   /** Ends the TWAP (failed) when a slice was settled as ambiguous; null otherwise. */
   private stoppedOnAmbiguity(r: TwapRecord): TwapRecord | null {
-    const s = r.slices.find((x) => x.status === 'failed' && x.reason === SLICE_ORDER_AMBIGUOUS);
+    const s = r.slices.find(settledAmbiguous);
     return s ? this.end('failed', 'rejected', ambiguityDetail(s.index + 1, r.slices.length)) : null;
   }
 
