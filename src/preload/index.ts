@@ -8,16 +8,39 @@
  * validating here too would only duplicate the check on the side a compromised page controls anyway.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { CHANNEL_NAMES, EVENT_NAMES, eventWireChannel, splitChannel, type EventName } from '../shared/ipcChannels.js';
+import { CHANNEL_NAMES, EVENT_NAMES, PRELOADED_CHANNELS, eventWireChannel, splitChannel, type ChannelName, type EventName } from '../shared/ipcChannels.js';
 import type { PerpsApi } from '../shared/ipc.js';
 
-function buildApi(): PerpsApi {
+/**
+ * Asks the PRELOADED_CHANNELS now, as the page is created, and hands each answer to the page's first call
+ * of that channel; later calls ask again. The answer travels while the page's script loads (issue 17).
+ */
+function askEarly(): Map<ChannelName, Promise<unknown>> {
+  const early = new Map<ChannelName, Promise<unknown>>();
+  for (const channel of PRELOADED_CHANNELS) {
+    const answer = ipcRenderer.invoke(channel, {});
+    // Not swallowed: the page's first call receives this same promise, rejection included. This only
+    // keeps the rejection from being reported as unhandled while the page's script is still loading.
+    answer.catch(() => undefined);
+    early.set(channel, answer);
+  }
+  return early;
+}
+
+function buildApi(early: Map<ChannelName, Promise<unknown>>): PerpsApi {
   const groups: Record<string, Record<string, (request?: unknown) => Promise<unknown>>> = {};
   for (const channel of CHANNEL_NAMES) {
     const [group, name] = splitChannel(channel);
     const target = (groups[group] ??= {});
     // One closure per channel, bound to that channel's name: the page cannot choose a channel.
-    target[name] = (request?: unknown) => ipcRenderer.invoke(channel, request ?? {});
+    target[name] = (request?: unknown) => {
+      const asked = early.get(channel);
+      if (asked) {
+        early.delete(channel);
+        return asked;
+      }
+      return ipcRenderer.invoke(channel, request ?? {});
+    };
   }
   const on = (event: EventName, listener: (payload: unknown) => void): (() => void) => {
     if (!(EVENT_NAMES as readonly string[]).includes(event)) throw new Error(`unknown event ${String(event)}`);
@@ -33,4 +56,4 @@ function buildApi(): PerpsApi {
   return { ...groups, on } as unknown as PerpsApi;
 }
 
-contextBridge.exposeInMainWorld('perps', buildApi());
+contextBridge.exposeInMainWorld('perps', buildApi(askEarly()));

@@ -19,7 +19,7 @@
  *    signature) are requests the renderer answers through the prompt:* channels.
  */
 import { z } from 'zod';
-import type { ChannelName, EventName } from './ipcChannels.js';
+import { FIRST_SCREEN_READS, type ChannelName, type EventName, type FirstScreenPart } from './ipcChannels.js';
 import { ERROR_KINDS, type ErrorKind } from './errorKinds.js';
 import { OrderIntentSchema, type BracketIntent, type BracketLevel, type OrderIntent, type OrderKind, type ScaleIntent, type SingleIntent } from './orders/intents.js';
 import { CONFIRMATION_CODES, type ConfirmationCode } from './orders/priceGuard.js';
@@ -70,8 +70,8 @@ import {
 import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
 import { SimFeedViewSchema, SimPricesSchema } from './ipcSimFeed.js';
 
-export { CHANNEL_NAMES, EVENT_NAMES, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
-export type { ChannelName, EventName, StreamEventName, PromptEventName } from './ipcChannels.js';
+export { CHANNEL_NAMES, EVENT_NAMES, FIRST_SCREEN_READS, PRELOADED_CHANNELS, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
+export type { ChannelName, EventName, FirstScreenPart, StreamEventName, PromptEventName } from './ipcChannels.js';
 export * from './ipcCompanion.js';
 export * from './ipcRisk.js';
 export * from './ipcTwap.js';
@@ -974,8 +974,8 @@ interface ChannelDef {
   response: z.ZodType;
 }
 
-/** Every channel with its schemas. `satisfies` makes the compiler refuse a missing or an extra channel. */
-export const IPC_CHANNELS = {
+/** Every channel but app:firstScreen, whose answer is made of theirs (below). */
+const CHANNELS = {
   'app:getInfo': { request: empty, response: AppInfoSchema },
   'app:getProfile': { request: empty, response: ProfileViewSchema },
   'app:setProfile': { request: SetProfileRequestSchema, response: ProfileViewSchema },
@@ -1092,6 +1092,30 @@ export const IPC_CHANNELS = {
   'settings:getSimPrices': { request: empty, response: SimPricesSchema },
   'settings:setSimPrices': { request: SimPricesSchema, response: SimPricesSchema },
   'settings:getSimFeed': { request: empty, response: SimFeedViewSchema.nullable() },
+} as const satisfies { [C in Exclude<ChannelName, 'app:firstScreen'>]: ChannelDef };
+
+/** One channel's answer carried inside another's: its value or its error, as IpcResult. */
+function resultSchema<S extends z.ZodType>(value: S) {
+  return z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: IpcErrorSchema })]);
+}
+/** app:firstScreen's answer: each part is what its channel (FIRST_SCREEN_READS) answers, checked by that channel's schema. */
+export const FirstScreenSchema = z.object({
+  wallet: resultSchema(CHANNELS[FIRST_SCREEN_READS.wallet].response),
+  keys: resultSchema(CHANNELS[FIRST_SCREEN_READS.keys].response),
+  markets: resultSchema(CHANNELS[FIRST_SCREEN_READS.markets].response),
+  settings: resultSchema(CHANNELS[FIRST_SCREEN_READS.settings].response),
+  profile: resultSchema(CHANNELS[FIRST_SCREEN_READS.profile].response),
+  notifications: resultSchema(CHANNELS[FIRST_SCREEN_READS.notifications].response),
+  appInfo: resultSchema(CHANNELS[FIRST_SCREEN_READS.appInfo].response),
+  simFeed: resultSchema(CHANNELS[FIRST_SCREEN_READS.simFeed].response),
+  hotkeys: resultSchema(CHANNELS[FIRST_SCREEN_READS.hotkeys].response),
+} satisfies Record<FirstScreenPart, z.ZodType>);
+export type FirstScreen = z.infer<typeof FirstScreenSchema>;
+
+/** Every channel with its schemas. `satisfies` makes the compiler refuse a missing or an extra channel. */
+export const IPC_CHANNELS = {
+  ...CHANNELS,
+  'app:firstScreen': { request: empty, response: FirstScreenSchema },
 } as const satisfies { [C in ChannelName]: ChannelDef };
 
 export type IpcChannel = ChannelName;

@@ -12,6 +12,8 @@ export const CHANNEL_NAMES = [
   'app:getInfo',
   'app:getProfile',
   'app:setProfile',
+  // the first screen's reads in one answer (FIRST_SCREEN_READS), asked by the preload as the page is created
+  'app:firstScreen',
   // onboarding: the main wallet (custody signer)
   'wallet:current',
   'wallet:chooseKeystoreFile',
@@ -135,6 +137,32 @@ export const CHANNEL_NAMES = [
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
+
+/**
+ * What app:firstScreen answers, part by part: the reads the gate and the Trade view's first frame make
+ * whoever is signed in. Each part is that channel's own answer (its value or its error), so one failing
+ * read (no wallet yet: keys answer NO_WALLET) does not fail the others.
+ */
+export const FIRST_SCREEN_READS = {
+  wallet: 'wallet:current',
+  keys: 'keys:list',
+  markets: 'markets:list',
+  settings: 'settings:get',
+  profile: 'app:getProfile',
+  notifications: 'notifications:get',
+  appInfo: 'app:getInfo',
+  simFeed: 'settings:getSimFeed',
+  hotkeys: 'settings:getHotkeys',
+} as const satisfies Record<string, ChannelName>;
+export type FirstScreenPart = keyof typeof FIRST_SCREEN_READS;
+
+/**
+ * Channels the preload asks once as the page is created, before the page's script has loaded: main's
+ * answer travels while the script downloads and compiles, and the page's first call of the channel gets
+ * it (issue 17: a first start otherwise waits a round trip after the script has run). Reads only, taking
+ * no request.
+ */
+export const PRELOADED_CHANNELS = ['app:firstScreen'] as const satisfies readonly ChannelName[];
 
 /**
  * Main-to-renderer events. The stream events are throttled main-side to at most 10 deliveries a second

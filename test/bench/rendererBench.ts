@@ -19,6 +19,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { firstScreenHandler } from '../../src/main/ipc/handlers/firstScreen.js';
 import { registerHandlers, stubHandlers, type Handlers } from '../../src/main/ipc/registerHandlers.js';
 import type { IpcResponse, MarketView, PositionView } from '../../src/shared/ipc.js';
 import { installPreloadBridge, TestIpcMain } from '../e2e/harness/preloadBridge.js';
@@ -170,7 +171,7 @@ export function syntheticMain(historyRows: number): Handlers {
     return { rows, total, offset, limit };
   };
   const now = Date.now();
-  return stubHandlers({
+  const handlers = stubHandlers({
     'app:getInfo': async () => ({ name: 'Perps Desk', version: 'bench', profile: 'sim', platform: process.platform }),
     'app:getProfile': async () => ({
       active: 'sim',
@@ -185,6 +186,12 @@ export function syntheticMain(historyRows: number): Handlers {
       keys: [{ agent: AGENT, name: 'bench', status: 'ACTIVE', listed: true, stored_locally: true, expires_at: now + 30 * 86_400_000, expires_in_ms: 30 * 86_400_000, expiring_soon: false, created_at: now }],
     }),
     'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark', liquidation_warning_pct: 10, max_order_notional: null }),
+    'settings:getHotkeys': async () => ({
+      enabled: false,
+      bindings: { market_buy: null, market_sell: null, close_selected: null, close_all: null, cancel_all_market: null, cancel_all: null, flip_selected: null },
+    }),
+    // The simulator on its own prices (no live venue feed).
+    'settings:getSimFeed': async () => null,
     'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true, sound_fills: false, sound_trigger_fires: false, sound_risk_warnings: false }),
     'account:balance': async () => ({ wallet: WALLET, account_id: `${WALLET}${'0'.repeat(24)}`, free_balance: '100000' }),
     'markets:list': async () => ({ markets: MARKETS, at: now }),
@@ -200,6 +207,8 @@ export function syntheticMain(historyRows: number): Handlers {
     'history:orderGroups': async (r) => page(r.offset, r.limit, historyRows, orderGroup),
     'history:fills': async (r) => page(r.offset, r.limit, 0, () => null as never),
   });
+  // As in the app (handlers/index.ts): the first screen's reads in one answer, made of the channels above.
+  return { ...handlers, 'app:firstScreen': firstScreenHandler(handlers) };
 }
 
 interface Session {

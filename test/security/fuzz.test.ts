@@ -54,6 +54,7 @@ const payload = fc.oneof(
 const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'app:getInfo': {},
   'app:getProfile': {},
+  'app:firstScreen': {},
   'app:setProfile': { profile: 'sim' },
   'wallet:current': {},
   'wallet:chooseKeystoreFile': {},

@@ -2,14 +2,12 @@
  * The root: the query client, main's event streams, then either onboarding (no wallet, or no usable
  * trading key yet) or the terminal.
  */
-import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Shell } from './app/Shell';
 import { useIpcEvents } from './ipc/events';
-import { createQueryClient } from './ipc/queryClient';
-import { prefetchFirstScreen, useKeys, useSettings, useWallet } from './ipc/queries';
-import { forgetFirstScreen, invalidateRestored, restoreFirstScreen } from './ipc/firstScreenCache';
-import { afterNextFrame } from './lib/afterFirstPaint';
+import { useKeys, useSettings, useWallet } from './ipc/queries';
+import { forgetFirstScreen } from './ipc/firstScreenCache';
 import { usableKey, type OnboardingStep } from './features/onboarding/onboardingGate';
 import { Onboarding, ViewSuspense } from './app/lazyViews';
 import { PromptDialogs } from './features/notifications/PromptDialogs';
@@ -17,9 +15,19 @@ import { useGlobalShortcuts } from './features/shortcuts/shortcuts';
 import { Toaster } from './ui/toast';
 import { ErrorState, Loading } from './ui/States';
 
+type Mode = { kind: 'onboarding'; step: OnboardingStep } | { kind: 'terminal' };
+
+/** Where a wallet's session opens, once its keys are known (null: not yet). */
+function openingMode(keys: ReturnType<typeof useKeys>): Mode | null {
+  if (keys.isPending) return null;
+  // Keys that cannot be read (service down) should not trap the user in onboarding: the Keys view shows the error.
+  return keys.error || usableKey(keys.data?.keys) ? { kind: 'terminal' } : { kind: 'onboarding', step: 'key' };
+}
+
 /**
  * `resumed`: the last session's terminal was restored (ipc/firstScreenCache.ts), so the terminal opens at
  * once; the live answers then confirm it, or send the user to onboarding when the wallet is gone.
+ * Otherwise the first render already decides when main's first-screen answer is in (firstScreenRead.ts).
  */
 function Gate({ resumed }: { resumed: boolean }) {
   const client = useQueryClient();
@@ -30,7 +38,11 @@ function Gate({ resumed }: { resumed: boolean }) {
   const settings = useSettings();
   // Decided once per session (and again when the wallet is forgotten): later key changes do not yank
   // the user out of the terminal or back into it mid-step.
-  const [mode, setMode] = useState<{ kind: 'onboarding'; step: OnboardingStep } | { kind: 'terminal' } | null>(() => (resumed ? { kind: 'terminal' } : null));
+  const [mode, setMode] = useState<Mode | null>(() => {
+    if (resumed) return { kind: 'terminal' };
+    if (wallet.isPending) return null;
+    return hasWallet ? openingMode(keys) : { kind: 'onboarding', step: 'profile' };
+  });
 
   useEffect(() => {
     if (wallet.isPending) return;
@@ -40,11 +52,9 @@ function Gate({ resumed }: { resumed: boolean }) {
       return;
     }
     if (mode !== null) return;
-    if (keys.isPending) return;
-    // Keys that cannot be read (service down) should not trap the user in onboarding: the Keys view shows the error.
-    if (keys.error || usableKey(keys.data?.keys)) setMode({ kind: 'terminal' });
-    else setMode({ kind: 'onboarding', step: 'key' });
-  }, [wallet.isPending, hasWallet, keys.isPending, keys.error, keys.data, mode]);
+    const opening = openingMode(keys);
+    if (opening) setMode(opening);
+  }, [wallet.isPending, hasWallet, keys, mode]);
 
   useGlobalShortcuts(mode?.kind === 'terminal');
   useEffect(() => {
@@ -76,23 +86,8 @@ function Gate({ resumed }: { resumed: boolean }) {
   );
 }
 
-export function App() {
-  const [{ client, resumed }] = useState(() => {
-    const c = createQueryClient();
-    const restored = restoreFirstScreen(c);
-    if (!restored) prefetchFirstScreen(c);
-    return { client: c, resumed: restored };
-  });
-  // The last session's terminal is drawn first; main is asked right after that frame.
-  useEffect(() => {
-    if (!resumed) return;
-    const frame = afterNextFrame();
-    void frame.done.then(async () => {
-      await invalidateRestored(client);
-      prefetchFirstScreen(client);
-    });
-    return frame.cancel;
-  }, [client, resumed]);
+/** `client` holds what main.tsx restored and asked for before this first render. */
+export function App({ client, resumed }: { client: QueryClient; resumed: boolean }) {
   return (
     <QueryClientProvider client={client}>
       <Gate resumed={resumed} />

@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CANDLE_INTERVALS,
   CHANNEL_NAMES,
+  PRELOADED_CHANNELS,
   EVENT_NAMES,
   IPC_CHANNELS,
   IPC_EVENTS,
@@ -137,12 +138,22 @@ describe('the IPC contract', () => {
   it('each preload function invokes its own channel with the payload, and nothing else', async () => {
     const fake = loadBuiltPreload();
     const api = fake.exposed.get('perps') as Record<string, Record<string, (p?: unknown) => Promise<unknown>>>;
+    // Asked as the page is created, before any call: the preloaded reads (they take no request).
+    expect(fake.invoked).toEqual(PRELOADED_CHANNELS.map((channel) => ({ channel, payload: {} })));
+    fake.invoked.length = 0;
+    const preloaded = new Set<string>(PRELOADED_CHANNELS);
     for (const c of CHANNEL_NAMES) {
       const [group, name] = c.split(':') as [string, string];
       await api[group]![name]!({ probe: c });
     }
-    expect(fake.invoked.map((i) => i.channel)).toEqual([...CHANNEL_NAMES]);
+    // A preloaded channel's first call gets the answer asked at load; every other call invokes its channel.
+    expect(fake.invoked.map((i) => i.channel)).toEqual(CHANNEL_NAMES.filter((c) => !preloaded.has(c)));
     expect(fake.invoked.every((i) => (i.payload as { probe: string }).probe === i.channel)).toBe(true);
+    for (const c of PRELOADED_CHANNELS) {
+      const [group, name] = c.split(':') as [string, string];
+      await api[group]![name]!();
+      expect(fake.invoked.at(-1)).toEqual({ channel: c, payload: {} });
+    }
     // A call without a payload sends an empty object (the schemas of request-less channels expect one).
     await api['app']!['getInfo']!();
     expect(fake.invoked.at(-1)).toEqual({ channel: 'app:getInfo', payload: {} });

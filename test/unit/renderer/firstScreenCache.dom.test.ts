@@ -5,7 +5,7 @@
  */
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { forgetFirstScreen, invalidateRestored, persistFirstScreen, restoreFirstScreen } from '../../../src/renderer/src/ipc/firstScreenCache.js';
+import { forgetFirstScreen, persistFirstScreen, restoreFirstScreen } from '../../../src/renderer/src/ipc/firstScreenCache.js';
 import { qk } from '../../../src/renderer/src/ipc/queries.js';
 
 class MemoryStorage implements Storage {
@@ -76,7 +76,7 @@ afterEach(() => {
 });
 
 describe('first-screen cache', () => {
-  it('writes the gate and ticket data after a moment, without prices, money or positions; a new start gets it back, then marks it stale', async () => {
+  it('writes the gate and ticket data after a moment, without prices, money or positions; a new start gets it back, fresh for the first frame', () => {
     const stop = persistFirstScreen(loadedClient(), storage);
     expect(storage.getItem(KEY)).toBeNull();
     vi.advanceTimersByTime(1_000);
@@ -96,11 +96,9 @@ describe('first-screen cache', () => {
     expect(next.getQueryData(qk.keys)).toBeDefined();
     expect(next.getQueryData(qk.balance)).toBeUndefined();
     expect(next.getQueryData(qk.positions)).toBeUndefined();
-    // Fresh for the first frame (no view asks main on mounting), then all of it is marked stale at once.
+    // Fresh for the first frame: no view asks main on mounting (main's one answer replaces it: firstScreenRead).
     const restored = [qk.wallet, qk.keys, qk.markets, qk.settings, qk.profile].map((k) => next.getQueryCache().find({ queryKey: k, exact: true })!);
     expect(restored.every((q) => !q.isStaleByTime(2_000))).toBe(true);
-    await invalidateRestored(next);
-    expect(restored.every((q) => q.isStale())).toBe(true);
   });
 
   it('writes again after a change, once per burst', () => {

@@ -2,7 +2,8 @@
 import type { AppDesk } from '../../app/desks/appDesk.js';
 import type { HandlerGroup } from './types.js';
 
-export function appHandlers(desk: AppDesk): HandlerGroup<'app'> {
+/** app:firstScreen is made of other channels' answers: firstScreen.ts. */
+export function appHandlers(desk: AppDesk): Omit<HandlerGroup<'app'>, 'app:firstScreen'> {
   return {
     'app:getInfo': () => desk.getInfo(),
     'app:getProfile': () => desk.getProfile(),

@@ -8,6 +8,7 @@ import type { AppCore } from '../../app/appCore.js';
 import type { Handlers } from '../registerHandlers.js';
 import { appHandlers } from './app.js';
 import { assistantHandlers, bridgeHandlers, companionHandlers, pointsHandlers, swapHandlers, transfersHandlers } from './companion.js';
+import { firstScreenHandler } from './firstScreen.js';
 import { fundingHandlers } from './funding.js';
 import { historyHandlers } from './history.js';
 import { keysHandlers } from './keys.js';
@@ -23,7 +24,7 @@ import { withdrawHandlers } from './withdraw.js';
 export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Handlers {
   const d = core.desks;
   const companion = () => core.companion();
-  return {
+  const handlers = {
     ...appHandlers(d.app),
     ...walletHandlers(d.wallet),
     ...ledgerHandlers(d.wallet),
@@ -44,4 +45,5 @@ export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Hand
     ...assistantHandlers(() => companion().assistant),
     ...twapHandlers(d.twap),
   };
+  return { ...handlers, 'app:firstScreen': firstScreenHandler(handlers) };
 }

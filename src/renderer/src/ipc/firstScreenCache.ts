@@ -8,9 +8,10 @@
  * material, which the renderer never holds), the markets' rules (tick, decimals, leverage caps), the
  * settings, hotkeys and notification switches, the profile, the app's version and the simulator's price
  * source. Marks, funding, open interest and volume are dropped before writing, so nothing from
- * yesterday is shown as a price; balances, positions and orders are not kept at all. Every entry is
- * asked again right after the first frame (invalidateRestored), and main re-checks everything before
- * signing anyway.
+ * yesterday is shown as a price; balances, positions and orders are not kept at all. Main's answer for
+ * the first screen (firstScreenRead.ts) replaces every entry as soon as it lands, usually before the
+ * first render; this cache is what the terminal shows when main is slow to answer (the keychain waiting
+ * to be unlocked, a busy start). Main re-checks everything before signing anyway.
  *
  * Written only while the terminal is open, removed when the gate sends the user to onboarding (no
  * wallet): the cache's presence means "the last session opened the terminal". Serialised with TanStack
@@ -19,8 +20,7 @@
  */
 import { dehydrate, hashKey, hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
 import type { MarketView } from '../../../shared/ipc';
-import { hotkeysKey } from '../features/hotkeys/hotkeyQueries';
-import { simFeedKey } from '../features/simFeed/simFeedQueries';
+import { FIRST_SCREEN_KEYS } from './firstScreenRead';
 import { qk } from './queries';
 
 const STORAGE_KEY = 'perps-desk:first-screen';
@@ -33,11 +33,11 @@ const BUILD = new URL(import.meta.url).pathname;
 const WRITE_DELAY_MS = 1_000;
 
 /**
- * The gate's and the ticket's data, and the small settings-like reads the first frame's views make (app
- * version, notification switches, the simulator's price source, trade hotkeys): restored, those views do
- * not each ask main before the first frame is out.
+ * The first screen's reads (firstScreenRead.ts): the gate's and the ticket's data, and the small
+ * settings-like reads the first frame's views make (app version, notification switches, the simulator's
+ * price source, trade hotkeys). Restored, the first frame needs nothing from main.
  */
-const KEPT = new Set([qk.wallet, qk.keys, qk.markets, qk.settings, qk.profile, qk.appInfo, qk.notifications, simFeedKey, hotkeysKey].map((k) => hashKey(k)));
+const KEPT = new Set(Object.values(FIRST_SCREEN_KEYS).map((k) => hashKey(k)));
 /** By the query's hash (TanStack's own, already on every query and every dehydrated entry). */
 const isKept = (queryHash: string): boolean => KEPT.has(queryHash);
 const MARKETS = hashKey(qk.markets);
@@ -83,8 +83,8 @@ export function restoreFirstScreen(client: QueryClient, storage: Storage = windo
       storage.removeItem(STORAGE_KEY);
       return false;
     }
-    // Fresh for the first frame: the views drawing it do not each ask main again on mounting, which would
-    // land the answers (and a second render) before that frame; invalidateRestored asks for all of it just after.
+    // Fresh, so the views drawing it do not each ask main again on mounting: main's one answer for the
+    // first screen replaces it (readFirstScreen fetches regardless of freshness).
     const now = Date.now();
     hydrate(client, { ...saved.state, queries: queries.map((q) => ({ ...q, state: { ...q.state, dataUpdatedAt: now } })) });
     return true;
@@ -93,14 +93,6 @@ export function restoreFirstScreen(client: QueryClient, storage: Storage = windo
     console.warn(`The first-screen cache could not be read and was removed: ${(err as Error).message}`);
     return false;
   }
-}
-
-/**
- * After the first frame: every restored entry is marked stale, whatever its age, so the views on screen
- * ask main again now and the rest when they mount (prefetchFirstScreen then asks for the first screen's).
- */
-export function invalidateRestored(client: QueryClient): Promise<void> {
-  return client.invalidateQueries({ predicate: (q) => isKept(q.queryHash) });
 }
 
 /** Writes `client`'s first-screen data shortly, and again after each change of it, until the returned stop is called. */

@@ -3,7 +3,7 @@
  * call. Query keys live here so event handlers (events.ts) and mutations update the same cache entries
  * the views read.
  */
-import { keepPreviousData, useQuery, type QueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type UseQueryOptions } from '@tanstack/react-query';
 import type { IpcRequest, IpcResponse } from '../../../shared/ipc';
 import { perps, unwrap, type IpcQueryError } from './client';
 
@@ -145,21 +145,3 @@ export function useHistoryPage(kind: HistoryKind, market: string | null, offset:
   });
 }
 
-/**
- * Starts, at once and side by side, the reads the first screen needs whoever is signed in (markets for
- * the ticket and the list, settings for the ticket's leverage, the profile for the frame), instead of each
- * waiting for the wallet to be known before the others start. Data restored from the last session
- * (firstScreenCache.ts) is stale on arrival, so it is asked again here too. Of the wallet-bound reads only
- * the keys are started (the gate needs them with the wallet); the balance and the rest wait for the terminal.
- */
-export function prefetchFirstScreen(client: QueryClient): void {
-  void client.prefetchQuery({ queryKey: qk.wallet, queryFn: () => unwrap(perps().wallet.current()) });
-  // Asked with the wallet, not after it: the gate needs both to open the terminal. Without a wallet this
-  // answers NO_WALLET, which nobody reads (the gate shows onboarding) and which is asked again once
-  // onboarding has made one.
-  void client.prefetchQuery({ queryKey: qk.keys, queryFn: () => unwrap(perps().keys.list()) });
-  void client.prefetchQuery({ queryKey: qk.markets, queryFn: () => unwrap(perps().markets.list()) });
-  void client.prefetchQuery({ queryKey: qk.settings, queryFn: () => unwrap(perps().settings.get()) });
-  void client.prefetchQuery({ queryKey: qk.profile, queryFn: () => unwrap(perps().app.getProfile()) });
-  void client.prefetchQuery({ queryKey: qk.notifications, queryFn: () => unwrap(perps().notifications.get()) });
-}
