@@ -19,7 +19,7 @@
  *    signature) are requests the renderer answers through the prompt:* channels.
  */
 import { z } from 'zod';
-import { FIRST_SCREEN_READS, type ChannelName, type EventName, type FirstScreenPart } from './ipcChannels.js';
+import { FIRST_SCREEN_READS, type ChannelName, type EventName, type FirstScreenPart, type PreloadedChannel } from './ipcChannels.js';
 import { ERROR_KINDS, type ErrorKind } from './errorKinds.js';
 import { OrderIntentSchema, type BracketIntent, type BracketLevel, type OrderIntent, type OrderKind, type ScaleIntent, type SingleIntent } from './orders/intents.js';
 import { CONFIRMATION_CODES, type ConfirmationCode } from './orders/priceGuard.js';
@@ -71,7 +71,7 @@ import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
 import { SimFeedViewSchema, SimPricesSchema } from './ipcSimFeed.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, FIRST_SCREEN_READS, PRELOADED_CHANNELS, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
-export type { ChannelName, EventName, FirstScreenPart, StreamEventName, PromptEventName } from './ipcChannels.js';
+export type { ChannelName, EventName, FirstScreenPart, PreloadedChannel, StreamEventName, PromptEventName } from './ipcChannels.js';
 export * from './ipcCompanion.js';
 export * from './ipcRisk.js';
 export * from './ipcTwap.js';
@@ -1204,4 +1204,10 @@ export type PerpsApi = {
 } & {
   /** Subscribes to a main-to-renderer event; returns the function that unsubscribes. */
   on<E extends EventName>(event: E, listener: (payload: IpcEventPayload<E>) => void): () => void;
+  /**
+   * The answer the preload asked for as the page was created (PRELOADED_CHANNELS), when it has arrived
+   * and was not taken yet: the page takes it once, synchronously. Null otherwise: the channel's first
+   * call then returns the answer still on its way.
+   */
+  preloaded<C extends PreloadedChannel>(channel: C): IpcResult<IpcResponse<C>> | null;
 };

@@ -163,6 +163,7 @@ export type FirstScreenPart = keyof typeof FIRST_SCREEN_READS;
  * no request.
  */
 export const PRELOADED_CHANNELS = ['app:firstScreen'] as const satisfies readonly ChannelName[];
+export type PreloadedChannel = (typeof PRELOADED_CHANNELS)[number];
 
 /**
  * Main-to-renderer events. The stream events are throttled main-side to at most 10 deliveries a second

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { restoreFirstScreen } from './ipc/firstScreenCache';
-import { readFirstScreen } from './ipc/firstScreenRead';
+import { arrivedFirstScreen, putFirstScreen, readFirstScreen } from './ipc/firstScreenRead';
 import { createQueryClient } from './ipc/queryClient';
 import './styles/theme.css';
 import './styles/components.css';
@@ -10,12 +10,18 @@ import './styles/app.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
-// Before the first render: the last session's terminal (when it had one), then main's answer for the first
-// screen, which the preload asked while this script loaded and which usually is in by now. Its data lands
-// in microtasks, ahead of React's first render task.
+// Before the first render, the first screen's data: main's answer, which the preload asked for while this
+// script loaded and which has usually arrived by now; otherwise the last session's terminal (when it had
+// one) until that answer lands.
 const client = createQueryClient();
-const resumed = restoreFirstScreen(client);
-readFirstScreen(client);
+const arrived = arrivedFirstScreen();
+let resumed = false;
+if (arrived?.ok) {
+  putFirstScreen(client, arrived.value);
+} else {
+  resumed = restoreFirstScreen(client);
+  readFirstScreen(client, arrived ? Promise.resolve(arrived) : undefined);
+}
 createRoot(root).render(
   <StrictMode>
     <App client={client} resumed={resumed} />

@@ -69,7 +69,7 @@ function loadBuiltPreload(): FakeElectron {
 function channelsOfApi(api: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const [group, value] of Object.entries(api)) {
-    if (group === 'on') continue;
+    if (group === 'on' || group === 'preloaded') continue;
     for (const [name, fn] of Object.entries(value as Record<string, unknown>)) {
       expect(typeof fn, `${group}.${name}`).toBe('function');
       out.push(`${group}:${name}`);
@@ -123,13 +123,15 @@ describe('the IPC contract', () => {
     for (const c of CHANNEL_NAMES) expect(typeof handlers[c], c).toBe('function');
   });
 
-  it('the built preload exposes exactly the contract: one function per channel, plus on()', () => {
+  it('the built preload exposes exactly the contract: one function per channel, plus on() and preloaded()', () => {
     const fake = loadBuiltPreload();
     expect([...fake.exposed.keys()]).toEqual(['perps']);
     expect(fake.required).toEqual(['electron']);
     const api = fake.exposed.get('perps') as Record<string, unknown>;
     expect(channelsOfApi(api)).toEqual([...CHANNEL_NAMES].sort());
     expect(typeof api['on']).toBe('function');
+    expect(typeof api['preloaded']).toBe('function');
+    expect(Object.keys(api).filter((k) => typeof api[k] === 'function').sort()).toEqual(['on', 'preloaded']);
     // Nothing of Electron or Node is reachable from what the page gets.
     const text = JSON.stringify(Object.keys(api));
     expect(text).not.toMatch(/ipcRenderer|invoke|send|require|process/);
@@ -157,6 +159,20 @@ describe('the IPC contract', () => {
     // A call without a payload sends an empty object (the schemas of request-less channels expect one).
     await api['app']!['getInfo']!();
     expect(fake.invoked.at(-1)).toEqual({ channel: 'app:getInfo', payload: {} });
+  });
+
+  it('preloaded(channel) hands over an answer asked at load once it has arrived, once; later calls ask again', async () => {
+    const fake = loadBuiltPreload();
+    const api = fake.exposed.get('perps') as { preloaded: (c: string) => unknown; app: Record<string, () => Promise<unknown>> };
+    expect(() => api.preloaded('wallet:current')).toThrow(/not asked by the preload/);
+    // The fake main answers at once; the answer is there after the microtasks that deliver it.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(api.preloaded('app:firstScreen')).toEqual({ ok: true, value: null });
+    expect(api.preloaded('app:firstScreen')).toBeNull();
+    const before = fake.invoked.length;
+    await api.app['firstScreen']!();
+    expect(fake.invoked.slice(before)).toEqual([{ channel: 'app:firstScreen', payload: {} }]);
   });
 
   it('on(event) delivers only the payload and unsubscribes; unknown events are refused', () => {

@@ -8,7 +8,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FirstScreen, IpcResult } from '../../../src/shared/ipc.js';
 import { FIRST_SCREEN_READS } from '../../../src/shared/ipcChannels.js';
-import { FIRST_SCREEN_KEYS, readFirstScreen } from '../../../src/renderer/src/ipc/firstScreenRead.js';
+import { FIRST_SCREEN_KEYS, putFirstScreen, readFirstScreen } from '../../../src/renderer/src/ipc/firstScreenRead.js';
 import { IpcQueryError } from '../../../src/renderer/src/ipc/client.js';
 import { qk } from '../../../src/renderer/src/ipc/queries.js';
 import { createQueryClient } from '../../../src/renderer/src/ipc/queryClient.js';
@@ -70,6 +70,20 @@ describe('the first screen from one answer', () => {
     expect(c.getQueryData<{ markets: { mark: string }[] }>(qk.markets)!.markets[0]!.mark).toBe('97000.5');
     expect([...calls.keys()]).toEqual([]);
     expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('an answer that has arrived is in the cache at once, before any render; a failed part becomes its error', async () => {
+    const calls = fakeBridge();
+    const c = createQueryClient();
+    const answer = combined({ keys: { ok: false, error: { code: 'NO_WALLET', kind: 'rejected', message: 'no main wallet' } } });
+    putFirstScreen(c, (answer as { ok: true; value: FirstScreen }).value);
+    // Synchronously: the first render reads it without waiting on anything.
+    expect(c.getQueryData(qk.wallet)).toEqual(values.wallet);
+    expect(c.getQueryData(qk.markets)).toEqual(values.markets);
+    expect(c.getQueryState(qk.markets)?.isInvalidated).toBe(false);
+    await vi.waitFor(() => expect(c.getQueryState(qk.keys)?.status).toBe('error'));
+    expect(c.getQueryState(qk.keys)?.error).toMatchObject({ code: 'NO_WALLET' });
+    expect([...calls.keys()]).toEqual([]);
   });
 
   it("a part that failed is that read's error (code, kind, hint), and only its retry asks the channel itself", async () => {

@@ -11,7 +11,7 @@
  */
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { FIRST_SCREEN_READS, splitChannel, type FirstScreenPart } from '../../../shared/ipcChannels';
-import type { FirstScreen, IpcResult } from '../../../shared/ipc';
+import type { FirstScreen, IpcResult, PerpsApi } from '../../../shared/ipc';
 import { hotkeysKey } from '../features/hotkeys/hotkeyQueries';
 import { simFeedKey } from '../features/simFeed/simFeedQueries';
 import { perps, unwrap } from './client';
@@ -45,6 +45,31 @@ async function askCombined(): Promise<IpcResult<FirstScreen>> {
 }
 
 /**
+ * Main's answer for the first screen when it has already arrived (it usually has by the time the page's
+ * script runs: the preload asked for it as the page was created), taken synchronously; null while it is
+ * still on its way (or without a bridge), when readFirstScreen waits for it.
+ */
+export function arrivedFirstScreen(): IpcResult<FirstScreen> | null {
+  const api = (window as Window & { perps?: PerpsApi }).perps;
+  return api?.preloaded('app:firstScreen') ?? null;
+}
+
+/**
+ * Puts an answer that has arrived into `client` at once, before the first render: each read's value
+ * under its key, fresh. A part that failed is that read's error, through the query as readFirstScreen
+ * does it (its retry asks the channel itself).
+ */
+export function putFirstScreen(client: QueryClient, answer: FirstScreen): void {
+  const failed: FirstScreenPart[] = [];
+  for (const part of PARTS) {
+    const result = answer[part] as IpcResult<unknown>;
+    if (result.ok) client.setQueryData(FIRST_SCREEN_KEYS[part], result.value);
+    else failed.push(part);
+  }
+  if (failed.length > 0) readParts(client, Promise.resolve(answer), failed);
+}
+
+/**
  * Fills `client` with the first screen's reads from `answer` (by default the preload's app:firstScreen).
  * Called before the first render. Entries restored from the last session (firstScreenCache.ts) are
  * replaced too: they count as fresh for the first frame, so staleTime 0 makes these fetches run anyway.
@@ -60,7 +85,11 @@ export function readFirstScreen(client: QueryClient, answer: Promise<IpcResult<F
       return null;
     },
   );
-  for (const part of PARTS) {
+  readParts(client, whole, PARTS);
+}
+
+function readParts(client: QueryClient, whole: Promise<FirstScreen | null>, parts: readonly FirstScreenPart[]): void {
+  for (const part of parts) {
     let fromAnswer = true;
     void client.prefetchQuery({
       queryKey: FIRST_SCREEN_KEYS[part],
