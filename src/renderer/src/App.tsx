@@ -9,8 +9,8 @@ import { useIpcEvents } from './ipc/events';
 import { useKeys, useSettings, useWallet } from './ipc/queries';
 import { forgetFirstScreen } from './ipc/firstScreenCache';
 import { usableKey, type OnboardingStep } from './features/onboarding/onboardingGate';
-import { Onboarding, ViewSuspense } from './app/lazyViews';
-import { PromptDialogs } from './features/notifications/PromptDialogs';
+import { appExtras, Onboarding, ViewSuspense } from './app/lazyViews';
+import { useAfterFirstPaint } from './lib/afterFirstPaint';
 import { useGlobalShortcuts } from './features/shortcuts/shortcuts';
 import { Toaster } from './ui/toast';
 import { ErrorState, Loading } from './ui/States';
@@ -88,10 +88,12 @@ function Gate({ resumed }: { resumed: boolean }) {
 
 /** `client` holds what main.tsx restored and asked for before this first render. */
 export function App({ client, resumed }: { client: QueryClient; resumed: boolean }) {
+  // Main's prompts wait in their store (ipc/prompts.ts) until the dialogs are in, a frame after the first.
+  const extras = useAfterFirstPaint(appExtras);
   return (
     <QueryClientProvider client={client}>
       <Gate resumed={resumed} />
-      <PromptDialogs />
+      {extras && <extras.PromptDialogs />}
       <Toaster />
     </QueryClientProvider>
   );

@@ -7,9 +7,9 @@ import { goTo, setUi, toggleAssistant, useUi, type View } from './uiStore';
 import { useAppInfo, useBalance, useKeys, useNotificationPrefs, useProfile, useWallet } from '../ipc/queries';
 import { fmtUsd } from '../lib/decimal';
 import { Countdown } from '../ui/Countdown';
-import { ShortcutSheet } from '../features/shortcuts/ShortcutSheet';
 import { TradeView } from './TradeView';
-import { AssistantPanel, BridgeView, HistoryView, KeysView, PointsView, SettingsView, SwapView, ViewSuspense, WithdrawView } from './lazyViews';
+import { useAfterFirstPaint } from '../lib/afterFirstPaint';
+import { appExtras, AssistantPanel, BridgeView, HistoryView, KeysView, PointsView, SettingsView, SwapView, ViewSuspense, WithdrawView } from './lazyViews';
 import { useMarkVersion } from '../features/markets/markStore';
 import { Badge } from '../ui/Badge';
 import { SimFeedBanner, useSimFeedBannerShown } from '../features/simFeed/SimFeedBanner';
@@ -132,6 +132,8 @@ function StatusBar() {
 }
 
 export function Shell() {
+  // The shortcut sheet is in the chunk loaded after the first frame (appExtras.tsx); "?" before that opens it once it is in.
+  const extras = useAfterFirstPaint(appExtras);
   // Read once for the terminal: the optional sounds (ipc/events.ts) check these switches on each event.
   useNotificationPrefs();
   // While the terminal is open, the next start can open it at once (ipc/firstScreenCache.ts).
@@ -166,7 +168,7 @@ export function Shell() {
         )}
       </div>
       <StatusBar />
-      <ShortcutSheet />
+      {extras && <extras.ShortcutSheet />}
     </div>
   );
 }

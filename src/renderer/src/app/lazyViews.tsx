@@ -22,6 +22,9 @@ export const PriceChart = lazy(() => import('../features/chart/PriceChart').then
 // first frame (lib/afterFirstPaint.ts).
 export const tradePanels = loaderOf(() => import('./TradePanels'));
 
+// The frame's prompt dialogs and shortcut sheet (appExtras.tsx), mounted after the first frame.
+export const appExtras = loaderOf(() => import('./appExtras'));
+
 export const AssistantPanel = lazy(() => import('../features/assistant/AssistantPanel').then((m) => ({ default: m.AssistantPanel })));
 
 /** The placeholder while a screen's chunk loads (a local file: a frame or two). */

@@ -70,6 +70,26 @@ export function fmtPct(fraction: string | DecimalValue | null | undefined, place
 }
 
 /** Sign of a decimal string: 1, -1 or 0 (0 also for missing). */
+/** $12.3M style for wide columns. Text in, text out: only the digit count is used. */
+export function compactUsd(integerText: string): string {
+  const neg = integerText.startsWith('-');
+  const digits = neg ? integerText.slice(1) : integerText;
+  const units: [number, string][] = [
+    [12, 'T'],
+    [9, 'B'],
+    [6, 'M'],
+    [3, 'K'],
+  ];
+  for (const [exp, suffix] of units) {
+    if (digits.length > exp) {
+      const whole = digits.slice(0, digits.length - exp);
+      const frac = digits.slice(digits.length - exp, digits.length - exp + 1);
+      return `${neg ? '-' : ''}$${whole}${whole.length < 3 && frac !== '0' ? '.' + frac : ''}${suffix}`;
+    }
+  }
+  return fmtUsd(integerText);
+}
+
 export function signOf(value: string | DecimalValue | null | undefined): -1 | 0 | 1 {
   const d = typeof value === 'string' || value === null || value === undefined ? dec(value ?? null) : value;
   if (!d || d.isZero()) return 0;

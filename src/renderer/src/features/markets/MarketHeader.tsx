@@ -4,12 +4,11 @@
  */
 import { useState, type ReactNode } from 'react';
 import type { MarketView } from '../../../../shared/ipc';
-import { dec, fmt, fmtPct, placesOfStep, toneOf } from '../../lib/decimal';
+import { compactUsd, dec, fmt, fmtPct, placesOfStep, toneOf } from '../../lib/decimal';
 import { Badge } from '../../ui/Badge';
 import { useNow } from '../../ui/useNow';
 import { fmtCountdown } from '../../lib/time';
 import { liveChange, useLiveMark } from './live';
-import { compactUsd } from './MarketList';
 
 function Stat({ label, children, tone, className }: { label: string; children: ReactNode; tone?: string; className?: string }) {
   return (

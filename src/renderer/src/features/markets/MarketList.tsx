@@ -3,7 +3,7 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { MarketView } from '../../../../shared/ipc';
 import { selectMarket, useUi } from '../../app/uiStore';
 import { useMarkets } from '../../ipc/queries';
-import { dec, fmt, fmtPct, fmtUsd, placesOfStep, toneOf } from '../../lib/decimal';
+import { compactUsd, dec, fmt, fmtPct, placesOfStep, toneOf } from '../../lib/decimal';
 import { Badge } from '../../ui/Badge';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
 import { liveChange, useLiveMark } from './live';
@@ -97,23 +97,3 @@ const MarketRow = memo(function MarketRow({ market, selected }: { market: Market
     </div>
   );
 });
-
-/** $12.3M style for wide columns. Text in, text out: only the digit count is used. */
-export function compactUsd(integerText: string): string {
-  const neg = integerText.startsWith('-');
-  const digits = neg ? integerText.slice(1) : integerText;
-  const units: [number, string][] = [
-    [12, 'T'],
-    [9, 'B'],
-    [6, 'M'],
-    [3, 'K'],
-  ];
-  for (const [exp, suffix] of units) {
-    if (digits.length > exp) {
-      const whole = digits.slice(0, digits.length - exp);
-      const frac = digits.slice(digits.length - exp, digits.length - exp + 1);
-      return `${neg ? '-' : ''}$${whole}${whole.length < 3 && frac !== '0' ? '.' + frac : ''}${suffix}`;
-    }
-  }
-  return fmtUsd(integerText);
-}

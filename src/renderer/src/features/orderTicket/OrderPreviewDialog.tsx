@@ -3,13 +3,11 @@
  * confirms, the per-leg outcome. Rejected legs stay on screen with their reason. An order that trips the
  * fat-finger guard (the review's `confirmations`) cannot be signed until the person ticks each one.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ConfirmationCode, MarketView, OrderPreview, PlaceOrdersResult } from '../../../../shared/ipc';
 import { explainReason } from '../../ipc/events';
-import { perps, unwrap, IpcQueryError } from '../../ipc/client';
-import { recordActivity } from '../../ipc/orderActivity';
-import { qk, useMarkets } from '../../ipc/queries';
+import { IpcQueryError } from '../../ipc/client';
+import { useMarkets } from '../../ipc/queries';
 import { dec, fmt, fmtPct, fmtUsd } from '../../lib/decimal';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
@@ -17,59 +15,10 @@ import { Countdown } from '../../ui/Countdown';
 import { Dialog } from '../../ui/Dialog';
 import { KV, KVList } from '../../ui/Panel';
 import { ErrorLine } from '../../ui/States';
-import { pushToast } from '../../ui/toast';
 import { liquidationText, pricePlaces } from '../risk/liquidation';
 import { allConfirmed, confirmedCodes, GuardConfirmations } from '../signing/GuardConfirmations';
 import { TypedDataTable } from '../signing/SigningReviewView';
-
-const LEG_TITLES: Record<string, string> = { order: 'Order', entry: 'Entry', tp: 'Take profit', sl: 'Stop loss', close: 'Close' };
-/** A leg's title: the known labels in words, any other (a ladder's rung, say) as it is. */
-const legTitle = (label: string): string => LEG_TITLES[label] ?? label;
-
-/** A reviewed order to place, with the guard codes the person confirmed (exactly the review's). */
-export interface Placement {
-  preview: OrderPreview;
-  confirm: ConfirmationCode[];
-}
-
-export function usePlaceOrder(onPlaced: (r: PlaceOrdersResult) => void) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ preview, confirm }: Placement) => unwrap(perps().orders.place({ preview_id: preview.preview_id, ...(confirm.length > 0 ? { confirm } : {}) })),
-    onSuccess: (r, { preview }) => {
-      recordActivity(
-        r.legs
-          .filter((l) => l.order_id)
-          .map((l) => {
-            const leg = preview.legs.find((p) => p.client_order_id === l.client_order_id);
-            return {
-              order_id: l.order_id as string,
-              market: preview.market,
-              order_type: leg?.order_type ?? null,
-              status: l.status === 'SUBMITTED' ? (leg?.parent_client_order_id ? 'PENDING_PARENT' : 'SUBMITTED') : l.status === 'REJECTED' ? 'REJECTED' : 'UNKNOWN',
-              list_status: null,
-              reason: l.reason,
-              filled_size: null,
-              avg_fill_price: null,
-              armed: false,
-              terminal: l.status === 'REJECTED',
-              replaced_by: null,
-              label: l.label,
-              side: leg?.side,
-            };
-          }),
-      );
-      void client.invalidateQueries({ queryKey: qk.openOrders });
-      void client.invalidateQueries({ queryKey: qk.triggers });
-      const rejected = r.legs.filter((l) => l.status === 'REJECTED');
-      // One leg: its plain line says what was submitted; several: each leg's name and state.
-      const only = r.legs.length === 1 ? preview.legs.find((p) => p.client_order_id === r.legs[0]!.client_order_id) : undefined;
-      if (rejected.length === 0) pushToast({ tone: 'success', title: `Order submitted · ${preview.market}`, body: only ? only.description : r.legs.map((l) => `${legTitle(l.label)} ${l.status.toLowerCase()}`).join(' · ') });
-      else pushToast({ tone: 'error', title: `${rejected.length} leg${rejected.length > 1 ? 's' : ''} rejected · ${preview.market}`, body: rejected.map((l) => `${legTitle(l.label)}: ${explainReason(l.reason)}`).join('\n') });
-      onPlaced(r);
-    },
-  });
-}
+import { legTitle, usePlaceOrder } from './placeOrder';
 
 /**
  * The position this order would leave (main's review, an estimate): after this fill, with this leverage,

@@ -14,16 +14,17 @@ import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
 import { KV, KVList } from '../../ui/Panel';
 import { Segmented } from '../../ui/Segmented';
-import { ErrorLine } from '../../ui/States';
+import { ErrorLine, Loading } from '../../ui/States';
 import { useLiveMark } from '../markets/live';
-import { OrderPreviewDialog, usePlaceOrder } from './OrderPreviewDialog';
-import { ScaleSection } from './ScaleSection';
-import { TwapReviewDialog } from '../twap/TwapReviewDialog';
-import { TwapSection } from '../twap/TwapSection';
+import { loaderOf, useAfterFirstPaint } from '../../lib/afterFirstPaint';
+import { usePlaceOrder } from './placeOrder';
 import { checkTwap, initialTwap, twapRequest, type TwapFields } from '../twap/twapTicket';
 import { checkScale, initialScale, scaleIntent, type ScaleFields } from './scaleTicket';
 import { liquidationText } from '../risk/liquidation';
 import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketPositionAfter, type TicketState, type Tpsl } from './ticketModel';
+
+/** The review dialogs and the scale and TWAP fields: not on the ticket's first frame, loaded right after it. */
+const ticketExtras = loaderOf(() => import('./ticketExtras'));
 
 /** The position the order would leave, with its liquidation estimate (after this fill, with this leverage). */
 function TicketPositionAfterRows({ after, market }: { after: TicketPositionAfter | null; market: MarketView }) {
@@ -42,6 +43,7 @@ function TicketPositionAfterRows({ after, market }: { after: TicketPositionAfter
 }
 
 export function OrderTicket({ market }: { market: MarketView }) {
+  const extras = useAfterFirstPaint(ticketExtras);
   const settings = useSettings();
   const balance = useBalance();
   const positions = usePositions();
@@ -224,7 +226,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
           hint={`Tick ${market.tick_size}`}
         />
       )}
-      {isTwap && <TwapSection market={market} fields={twap} check={twapCheck} onChange={(patch) => setTwap((prev) => ({ ...prev, ...patch }))} />}
+      {isTwap &&
+        (extras ? <extras.TwapSection market={market} fields={twap} check={twapCheck} onChange={(patch) => setTwap((prev) => ({ ...prev, ...patch }))} /> : <Loading label="TWAP fields" />)}
       {t.type === 'MARKET' && (
         <p className="ticket-note">
           Fills now near the mark <span className="num strong">{fmt(mark, { places })}</span>, at worst{' '}
@@ -232,7 +235,12 @@ export function OrderTicket({ market }: { market: MarketView }) {
         </p>
       )}
 
-      {isScale && <ScaleSection market={market} fields={scale} check={scaleCheck} onChange={(patch) => setScale((prev) => ({ ...prev, ...patch }))} mark={mark} />}
+      {isScale &&
+        (extras ? (
+          <extras.ScaleSection market={market} fields={scale} check={scaleCheck} onChange={(patch) => setScale((prev) => ({ ...prev, ...patch }))} mark={mark} />
+        ) : (
+          <Loading label="Scale fields" />
+        ))}
 
       {isTrigger && (
         <Checkbox label="Close the whole position when it fires (size 0)" checked={t.closeWhole} onChange={(e) => set({ closeWhole: e.target.checked })} />
@@ -360,9 +368,10 @@ export function OrderTicket({ market }: { market: MarketView }) {
           {submitLabel}
         </Button>
       </div>
-      {/* Keyed by preview: each preview starts with a fresh placement state. */}
-      <TwapReviewDialog key={twapPreview?.preview_id ?? 'no-twap'} preview={twapPreview} onClose={() => setTwapPreview(null)} onStarted={() => set({ size: '' })} />
-      <OrderPreviewDialog key={preview?.preview_id ?? 'none'} preview={preview} onClose={() => setPreview(null)} onPlaced={onPlaced} />
+      {/* Keyed by preview: each preview starts with a fresh placement state. A review asked for in the
+          moment before the dialogs' chunk is in opens as soon as it is. */}
+      {extras && <extras.TwapReviewDialog key={twapPreview?.preview_id ?? 'no-twap'} preview={twapPreview} onClose={() => setTwapPreview(null)} onStarted={() => set({ size: '' })} />}
+      {extras && <extras.OrderPreviewDialog key={preview?.preview_id ?? 'none'} preview={preview} onClose={() => setPreview(null)} onPlaced={onPlaced} />}
     </form>
   );
 }
