@@ -7,8 +7,9 @@
  *     renderer and preload over the real IPC dispatch, main answering from memory (rendererBench's
  *     synthetic main). IPC crosses a loopback WebSocket (harness/socketBridge.ts), which costs about what
  *     Electron's IPC does; Playwright's binding, which the e2e tests use, costs tens of milliseconds a
- *     call and would time the harness. Interleaved rounds, a fresh browser context (cold cache) each.
- *     Target: at most 1.5x.
+ *     call and would time the harness. Interleaved rounds, two ways: a returning trader (both pages in a
+ *     warm profile: HTTP and code cache, the app's first-screen cache) and a first start (both in fresh,
+ *     cold contexts). Target for each: at most 1.5x, gated.
  *     Also printed, not gated: the Trade view complete (market list, book, account tables, which mount
  *     just after the ticket's frame) against the same minimal page, so what the progressive first render
  *     defers is in view.
@@ -36,9 +37,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 /**
  * More rounds than most entries: a frame waits for the next vsync tick (up to 16 ms of either page's
- * ~100 ms), and the median of more rounds holds still against that.
+ * ~100 ms), and a cold context's load swings by half its time from one round to the next; the median of
+ * more rounds holds still against both.
  */
-const ROUNDS = 15;
+const ROUNDS = 25;
 /** The app's first-screen cache in localStorage (src/renderer/src/ipc/firstScreenCache.ts). */
 const FIRST_SCREEN_CACHE_KEY = 'perps-desk:first-screen';
 const TICKET_SUBMIT = 'form[aria-label="Order ticket"] button[type="submit"]';
@@ -199,7 +201,8 @@ export async function runFirstScreenBench(): Promise<GateResult[]> {
         {
           name: 'Trade view interactive, first start (cold profile, nothing restored) / the same minimal page (cold)',
           of: (r) => r.firstStart / r.minimalCold,
-          // Not gated: a first start (and the first after an update) waits on main's first answers.
+          // A first start (and the first after an update): nothing restored, main's first-screen answer
+          // (asked by the preload as the page is created) is what the first render draws from.
           target: { op: '<=', value: 1.5 },
           detail: (m) => `${m.firstStart.toFixed(0)}ms vs ${m.minimalCold.toFixed(0)}ms`,
         },
@@ -225,10 +228,10 @@ export async function runFirstScreenBench(): Promise<GateResult[]> {
       ],
       passed: initial / unsplit <= 0.4,
     };
-    // Not gated yet, and issue 17 stays open on the first line: the returning trader's median meets 1.5x in
-    // most runs (1.37-1.51x over 25 rounds) but not with the margin a gate needs on a busy machine. The
-    // first start of a build (cold profile, waits on main) and the whole view complete are printed beside it.
-    return [...timing.map((r) => ({ ...r, reportOnly: true })), size];
+    // Gated: the returning trader and the first start (issue 17 item 4). The whole view complete has no
+    // target in the issue: printed, not gated, so what the first frame leaves for later stays in view.
+    const COMPLETE = 2;
+    return [...timing.map((r, i) => (i === COMPLETE ? { ...r, reportOnly: true } : r)), size];
   } finally {
     await profile.close();
     await browser.close();
