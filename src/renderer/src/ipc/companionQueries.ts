@@ -20,7 +20,12 @@ export const cqk = {
    */
   pointsEstimate: (who: PointsOwner, r: IpcRequest<'points:estimate'>) =>
     ['points', 'estimate', who.wallet, who.partnerCode, r.src_chain, r.dst_chain, r.src_token.toLowerCase(), r.dst_token.toLowerCase(), r.src_usd, r.dst_usd] as const,
-  pointsCredited: (who: PointsOwner, from: number, to: number) => ['points', 'credited', who.wallet, who.partnerCode, from, to] as const,
+  /** Prefix of every credited-points read (an ended transfer may have been credited). */
+  pointsCreditedAll: ['points', 'credited'] as const,
+  pointsCredited: (who: PointsOwner, range: PointsRange) =>
+    'lastDays' in range
+      ? (['points', 'credited', who.wallet, who.partnerCode, 'last', range.lastDays, range.today] as const)
+      : (['points', 'credited', who.wallet, who.partnerCode, range.from, range.to] as const),
   assistantStatus: ['assistant', 'status'] as const,
   assistantModels: ['assistant', 'models'] as const,
 };
@@ -64,11 +69,27 @@ export function usePointsEstimate(request: IpcRequest<'points:estimate'> | null)
   });
 }
 
-export function useCreditedPoints(range: { from: number; to: number } | null) {
+/**
+ * A points range: fixed days (Unix ms, from the first day's local midnight to the end of the last), or
+ * the last N days up to the end of today, worked out when the read is made, so a range opened before
+ * midnight still takes in what is credited after it. `today` (the view's clock, YYYY-MM-DD) is in the
+ * read's key: a new day is a new read.
+ */
+export type PointsRange = { from: number; to: number } | { lastDays: number; today: string };
+
+/** The last `days` days up to the end of today (local), at `now`. */
+export function lastDaysRange(days: number, now: number = Date.now()): { from: number; to: number } {
+  const d = new Date(now);
+  const from = new Date(d.getFullYear(), d.getMonth(), d.getDate() - days).getTime();
+  const to = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime() - 1;
+  return { from, to };
+}
+
+export function useCreditedPoints(range: PointsRange | null) {
   const who = usePointsOwner();
   return useQuery({
-    queryKey: range ? cqk.pointsCredited(who, range.from, range.to) : ['points', 'credited', 'none'],
-    queryFn: () => unwrap(perps().points.credited(range ?? { from: 0, to: 0 })),
+    queryKey: range ? cqk.pointsCredited(who, range) : ['points', 'credited', 'none'],
+    queryFn: () => unwrap(perps().points.credited(range === null ? { from: 0, to: 0 } : 'lastDays' in range ? lastDaysRange(range.lastDays) : range)),
     enabled: range !== null,
     staleTime: 60_000,
   });

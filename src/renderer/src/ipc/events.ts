@@ -172,8 +172,10 @@ export function useIpcEvents(client: QueryClient): void {
           // The source transaction is in (tracking) or the transfer ended: wallet balances moved.
           if (t.phase !== old?.phase && (t.phase === 'tracking' || t.final)) invalidate(cqk.tokenInfoAll);
           if (!t.final || old?.final) continue;
-          // A bridge onto the venue (or its refund there) changes the venue balance.
+          // A bridge onto the venue (or its refund there) changes the venue balance, and an ended transfer
+          // may have been credited points: a Points view open on a range shows them.
           invalidate(qk.balance);
+          invalidate(cqk.pointsCreditedAll);
           const toast = transferEndToast(t);
           if (toast) pushToast(toast);
         }

@@ -8,6 +8,9 @@ function clock(period: number) {
   if (!c) {
     c = { now: Date.now(), subs: new Set(), timer: null };
     clocks.set(period, c);
+  } else if (!c.timer) {
+    // Not ticking (nobody watched it since): its time is from when it last ticked, maybe long ago.
+    c.now = Date.now();
   }
   return c;
 }

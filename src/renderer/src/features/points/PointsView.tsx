@@ -2,14 +2,15 @@
  * Points: what the platform credited the main wallet over a date range (points:credited): the base
  * points, the bonus of the app's partner code, and every partner bonus the range earned.
  */
-import { useState } from 'react';
-import { useCreditedPoints } from '../../ipc/companionQueries';
-import { fmtDateTime, DAY_MS } from '../../lib/time';
+import { useEffect, useState } from 'react';
+import { lastDaysRange, useCreditedPoints, type PointsRange } from '../../ipc/companionQueries';
+import { fmtDateTime } from '../../lib/time';
 import { fmtPoints } from '../../lib/units';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Panel } from '../../ui/Panel';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
+import { useNow } from '../../ui/useNow';
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 /** A local date as the date input spells it (YYYY-MM-DD). */
@@ -37,15 +38,24 @@ function rangeOf(fromText: string, toText: string): { from: number; to: number }
   return { from, to };
 }
 
+/** The default range, and the quick ones: the last N days, following the clock past midnight. */
+const DEFAULT_LAST_DAYS = 30;
+
 export function PointsView() {
-  const [now] = useState(() => Date.now());
-  const [fromText, setFromText] = useState(() => dateText(now - 30 * DAY_MS));
-  const [toText, setToText] = useState(() => dateText(now));
+  const now = useNow(60_000);
+  const today = dateText(now);
+  const [lastDays, setLastDays] = useState<number | null>(DEFAULT_LAST_DAYS);
+  const [fixed, setFixed] = useState<{ from: number; to: number } | null>(null);
+  const [fromText, setFromText] = useState(() => dateText(lastDaysRange(DEFAULT_LAST_DAYS, now).from));
+  const [toText, setToText] = useState(today);
   const draft = rangeOf(fromText, toText);
-  const [applied, setApplied] = useState<{ from: number; to: number } | null>(() => {
-    const r = rangeOf(dateText(now - 30 * DAY_MS), dateText(now));
-    return 'error' in r ? null : r;
-  });
+  const applied: PointsRange | null = lastDays !== null ? { lastDays, today } : fixed;
+  // A "last N days" range moves on at midnight, and the dates shown with it.
+  useEffect(() => {
+    if (lastDays === null) return;
+    setFromText(dateText(lastDaysRange(lastDays, Date.now()).from));
+    setToText(today);
+  }, [lastDays, today]);
   const credited = useCreditedPoints(applied);
   const data = credited.data;
   return (
@@ -61,12 +71,14 @@ export function PointsView() {
             aria-label="Points range"
             onSubmit={(e) => {
               e.preventDefault();
-              if (!('error' in draft)) setApplied(draft);
+              if ('error' in draft) return;
+              setFixed(draft);
+              setLastDays(null);
             }}
           >
             <div className="grid2">
               <TextField label="From" type="date" value={fromText} max={toText} onChange={(e) => setFromText(e.target.value)} />
-              <TextField label="To" type="date" value={toText} min={fromText} max={dateText(Date.now())} onChange={(e) => setToText(e.target.value)} error={'error' in draft ? draft.error : undefined} />
+              <TextField label="To" type="date" value={toText} min={fromText} max={today} onChange={(e) => setToText(e.target.value)} error={'error' in draft ? draft.error : undefined} />
             </div>
             <div className="row wrap" role="group" aria-label="Quick ranges">
               {[7, 30, 90].map((d) => (
@@ -75,11 +87,9 @@ export function PointsView() {
                   size="sm"
                   variant="ghost"
                   onClick={() => {
-                    const t = Date.now();
-                    setFromText(dateText(t - d * DAY_MS));
-                    setToText(dateText(t));
-                    const r = rangeOf(dateText(t - d * DAY_MS), dateText(t));
-                    if (!('error' in r)) setApplied(r);
+                    setLastDays(d);
+                    setFromText(dateText(lastDaysRange(d).from));
+                    setToText(dateText(Date.now()));
                   }}
                 >
                   Last {d} days
