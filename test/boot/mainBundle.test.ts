@@ -103,7 +103,8 @@ describe('the built main process, booted under a fake Electron', () => {
       count: 1,
       shown: true,
       preloadExists: true,
-      webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false },
+      // bypassHeatCheck: compiled code is cached from the first start (the scheme registers codeCache).
+      webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, v8CacheOptions: 'bypassHeatCheck' },
     });
   });
 

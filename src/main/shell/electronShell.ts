@@ -91,6 +91,10 @@ export function createMainWindow(options: { preloadPath: string; settings: Setti
       // Middle-click (auxclick) opens links in new windows; new windows are denied anyway, but the
       // event itself is switched off so no navigation path depends on that handler alone.
       disableBlinkFeatures: 'Auxclick',
+      // The renderer's compiled code is cached from the first start on: Blink's default waits until a
+      // script has been seen twice (the "heat check") before caching it, so a fresh install or update
+      // would compile the whole first screen on its first two starts (the app:// scheme has codeCache).
+      v8CacheOptions: 'bypassHeatCheck',
     },
   });
   if (saved?.maximized) win.maximize();

@@ -1,4 +1,4 @@
-/** The Points view's "last N days" range (src/renderer/src/ipc/companionQueries.ts), worked out when the read is made. */
+/** The Points view's "last N days" range (src/renderer/src/ipc/companionQueries.ts), worked out when the read is made. (A .dom.test: typechecked with the renderer's DOM types.) */
 import { describe, expect, it } from 'vitest';
 import { lastDaysRange } from '../../../src/renderer/src/ipc/companionQueries.js';
 
