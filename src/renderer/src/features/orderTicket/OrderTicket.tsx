@@ -23,6 +23,11 @@ import { checkScale, initialScale, scaleIntent, type ScaleFields } from './scale
 import { liquidationText } from '../risk/liquidation';
 import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketPositionAfter, type TicketState, type Tpsl } from './ticketModel';
 
+/** `prev` with `patch` applied; `prev` itself when the patch changes nothing, so React skips the render. */
+function patched<T extends object>(prev: T, patch: Partial<T>): T {
+  return (Object.keys(patch) as (keyof T)[]).every((k) => Object.is(prev[k], patch[k])) ? prev : { ...prev, ...patch };
+}
+
 /** The review dialogs and the scale and TWAP fields: not on the ticket's first frame, loaded right after it. */
 const ticketExtras = loaderOf(() => import('./ticketExtras'));
 
@@ -64,13 +69,14 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const typeSeen = useRef(t.type);
   typeSeen.current = t.type;
 
-  // A new market: prices of the old one make no sense; leverage must fit the new maximum.
+  // A new market: prices of the old one make no sense; leverage must fit the new maximum. (On mounting
+  // nothing changes, and an unchanged state renders nothing again.)
   useEffect(() => {
-    setT((prev) => ({ ...prev, price: '', triggerPrice: '', tp: '', sl: '', size: '', leverage: Math.min(prev.leverage, market.max_leverage) }));
-    setScale((prev) => ({ ...prev, from: '', to: '', total: '' }));
+    setT((prev) => patched(prev, { price: '', triggerPrice: '', tp: '', sl: '', size: '', leverage: Math.min(prev.leverage, market.max_leverage) }));
+    setScale((prev) => patched(prev, { from: '', to: '', total: '' }));
   }, [market.symbol, market.max_leverage]);
   useEffect(() => {
-    if (settings.data) setT((prev) => ({ ...prev, leverage: Math.min(settings.data.default_leverage, market.max_leverage) }));
+    if (settings.data) setT((prev) => patched(prev, { leverage: Math.min(settings.data.default_leverage, market.max_leverage) }));
   }, [settings.data, market.max_leverage]);
   // The trade hotkeys buy and sell at market with this size and leverage.
   useEffect(() => {
@@ -100,12 +106,13 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const cap = settings.data?.max_order_notional ?? null;
   const check = useMemo(() => checkTicket(t, market, mark, { positions: positionList ?? [], slippageBps: slippage, maxOrderNotional: cap }), [t, market, mark, positionList, slippage, cap]);
   const isScale = t.type === 'SCALE';
+  // A ladder's and a TWAP's checks run only while that kind is picked (not on every keystroke of another kind).
   const scaleCheck = useMemo(
-    () => checkScale(scale, market, { side: t.side, leverage: t.leverage, reduceOnly: t.reduceOnly, postOnly: t.tif === 'ALO', mark, positions: positionList ?? [] }),
-    [scale, market, t.side, t.leverage, t.reduceOnly, t.tif, mark, positionList],
+    () => (isScale ? checkScale(scale, market, { side: t.side, leverage: t.leverage, reduceOnly: t.reduceOnly, postOnly: t.tif === 'ALO', mark, positions: positionList ?? [] }) : null),
+    [isScale, scale, market, t.side, t.leverage, t.reduceOnly, t.tif, mark, positionList],
   );
   const isTwap = t.type === 'TWAP';
-  const twapCheck = useMemo(() => checkTwap(twap, t.size, market, mark), [twap, t.size, market, mark]);
+  const twapCheck = useMemo(() => (isTwap ? checkTwap(twap, t.size, market, mark) : null), [isTwap, twap, t.size, market, mark]);
   const confirm = settings.data?.confirm_orders ?? true;
   // Placed in full: clear what would repeat the order (size, TP/SL) so a second click cannot duplicate it.
   const onPlaced = (r: PlaceOrdersResult) => {
@@ -137,8 +144,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const isTrigger = t.type === 'TRIGGER';
   const buy = t.side === 'BUY';
   const showBracket = !isTrigger && !isScale && !isTwap && !t.reduceOnly;
-  const submitLabel = `${isTwap ? 'TWAP ' : ''}${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}${isScale && scaleCheck.rungs ? ` · ${scaleCheck.rungs.length} legs` : ''}`;
-  const ready = isScale ? scaleCheck.ok : isTwap ? twapCheck.ok : check.ok;
+  const submitLabel = `${isTwap ? 'TWAP ' : ''}${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}${scaleCheck?.rungs ? ` · ${scaleCheck.rungs.length} legs` : ''}`;
+  const ready = scaleCheck ? scaleCheck.ok : twapCheck ? twapCheck.ok : check.ok;
 
   return (
     <form
@@ -226,7 +233,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
           hint={`Tick ${market.tick_size}`}
         />
       )}
-      {isTwap &&
+      {twapCheck &&
         (extras ? <extras.TwapSection market={market} fields={twap} check={twapCheck} onChange={(patch) => setTwap((prev) => ({ ...prev, ...patch }))} /> : <Loading label="TWAP fields" />)}
       {t.type === 'MARKET' && (
         <p className="ticket-note">
@@ -235,7 +242,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
         </p>
       )}
 
-      {isScale &&
+      {scaleCheck &&
         (extras ? (
           <extras.ScaleSection market={market} fields={scale} check={scaleCheck} onChange={(patch) => setScale((prev) => ({ ...prev, ...patch }))} mark={mark} />
         ) : (
@@ -253,7 +260,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
           value={t.size}
           onChange={(e) => set({ size: e.target.value })}
           suffix={market.symbol}
-          error={t.size ? (isTwap ? twapCheck.errors.size : check.errors.size) : undefined}
+          error={t.size ? (twapCheck ? twapCheck.errors.size : check.errors.size) : undefined}
           hint={check.notional ? `≈ ${fmtUsd(check.notional)}` : `Step ${market.sz_decimals === 0 ? '1' : '0.' + '0'.repeat(market.sz_decimals - 1) + '1'}`}
         />
       )}
@@ -326,7 +333,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
       )}
 
       <div className="ticket-summary">
-        {isScale ? (
+        {scaleCheck ? (
           <KVList label="Order estimate">
             <KV k="Notional (all legs)">{fmtUsd(scaleCheck.notional)}</KV>
             <KV k="Fees if all fill">{fmtUsd(scaleCheck.fee)}</KV>
@@ -334,7 +341,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
             <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
             {market.min_order_value && <KV k="Min order value (each leg)">{fmtUsd(market.min_order_value)}</KV>}
           </KVList>
-        ) : isTwap ? (
+        ) : twapCheck ? (
           <KVList label="Order estimate">
             <KV k="Notional (at the mark)">{fmtUsd(dec(t.size) && dec(mark) ? dec(t.size)!.mul(dec(mark)!) : null)}</KV>
             <KV k="Slices">{twapCheck.intervalS !== null ? `${twap.slices} × ~${fmt(twapCheck.sliceSize?.toDecimalPlaces(market.sz_decimals) ?? null)}` : '—'}</KV>
