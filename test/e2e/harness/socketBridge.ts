@@ -78,10 +78,19 @@ export async function startIpcSocketServer(mainFor: () => TestIpcMain): Promise<
 }
 
 /**
+ * Only the transport: the socket to `url`, opened as the page is created, with nothing using it. The
+ * first-screen bench gives it to its floor page too, so the harness's own cost (a connection Electron's
+ * IPC does not make) lands on both sides of the comparison.
+ */
+export async function installSocketTransport(page: Page, url: string): Promise<void> {
+  await page.addInitScript({ content: CLIENT.replace('__URL__', JSON.stringify(url)) });
+}
+
+/**
  * Runs the built preload in `page` with its IPC going to the socket server at `url`. The app's content
  * policy allows no connections: the page's context needs `bypassCSP`.
  */
 export async function installSocketClient(page: Page, url: string): Promise<void> {
-  await page.addInitScript({ content: CLIENT.replace('__URL__', JSON.stringify(url)) });
+  await installSocketTransport(page, url);
   await installPreload(page);
 }
