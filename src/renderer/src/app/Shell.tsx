@@ -123,7 +123,7 @@ function StatusBar() {
       <span className={profile.error ? 'conn-bad' : 'conn-ok'}>● {profile.error ? 'app core unreachable' : 'connected'}</span>
       <span>{profile.data ? `${profile.data.active} · ${profile.data.environment}` : ''}</span>
       {feed && <span>{feed.source === 'venue' ? `prices: ${feed.feed === 'down' ? 'frozen' : 'live'} from ${hostOf(feed.info_url)}` : 'prices: simulated'}</span>}
-      <span>{version > 0 ? 'live marks' : 'waiting for marks'}</span>
+      <span>{version > 0 ? 'live marks' : 'waiting for live marks'}</span>
       <span className="sep" />
       <span>Press ? for shortcuts</span>
       <span>{info.data ? `${info.data.name} ${info.data.version}` : ''}</span>
