@@ -1,8 +1,8 @@
 /**
- * The preload: exposes window.perps, one function per channel of the IPC contract plus on(event) for
- * main-to-renderer events and preloaded(channel) for the answers it asked for at load, and nothing else (no ipcRenderer, no Node). Built as one CommonJS file because
- * it runs sandboxed; it imports only the zod-free channel list (src/shared/ipcChannels.ts) and types, so
- * the bundle stays small.
+ * The preload: exposes window.perps, one function per channel of the IPC contract, plus on(event) for
+ * main-to-renderer events and preloaded(channel) for the answers it asked for at load, and nothing else
+ * (no ipcRenderer, no Node). Built as one CommonJS file because it runs sandboxed; it imports only the
+ * zod-free channel list (src/shared/ipcChannels.ts) and types, so the bundle stays small.
  *
  * Payloads are passed through unchanged: main validates every one of them with the channel's schema, so
  * validating here too would only duplicate the check on the side a compromised page controls anyway.

@@ -18,7 +18,7 @@ import { ErrorState, Loading } from './ui/States';
 type Mode = { kind: 'onboarding'; step: OnboardingStep } | { kind: 'terminal' };
 
 /** Where a wallet's session opens, once its keys are known (null: not yet). */
-function openingMode(keys: ReturnType<typeof useKeys>): Mode | null {
+function openingMode(keys: Pick<ReturnType<typeof useKeys>, 'isPending' | 'error' | 'data'>): Mode | null {
   if (keys.isPending) return null;
   // Keys that cannot be read (service down) should not trap the user in onboarding: the Keys view shows the error.
   return keys.error || usableKey(keys.data?.keys) ? { kind: 'terminal' } : { kind: 'onboarding', step: 'key' };
@@ -52,9 +52,10 @@ function Gate({ resumed }: { resumed: boolean }) {
       return;
     }
     if (mode !== null) return;
-    const opening = openingMode(keys);
+    // By its fields, not the whole result: a query result is a new object on every render.
+    const opening = openingMode({ isPending: keys.isPending, error: keys.error, data: keys.data });
     if (opening) setMode(opening);
-  }, [wallet.isPending, hasWallet, keys, mode]);
+  }, [wallet.isPending, hasWallet, keys.isPending, keys.error, keys.data, mode]);
 
   useGlobalShortcuts(mode?.kind === 'terminal');
   useEffect(() => {

@@ -69,7 +69,6 @@ export function fmtPct(fraction: string | DecimalValue | null | undefined, place
   return `${fmt(d.mul(100), { places, signed })}%`;
 }
 
-/** Sign of a decimal string: 1, -1 or 0 (0 also for missing). */
 /** $12.3M style for wide columns. Text in, text out: only the digit count is used. */
 export function compactUsd(integerText: string): string {
   const neg = integerText.startsWith('-');
@@ -90,6 +89,7 @@ export function compactUsd(integerText: string): string {
   return fmtUsd(integerText);
 }
 
+/** Sign of a decimal string: 1, -1 or 0 (0 also for missing). */
 export function signOf(value: string | DecimalValue | null | undefined): -1 | 0 | 1 {
   const d = typeof value === 'string' || value === null || value === undefined ? dec(value ?? null) : value;
   if (!d || d.isZero()) return 0;
