@@ -32,7 +32,7 @@ export function Onboarding({ initialStep, onFinish }: { initialStep: OnboardingS
   return (
     <main className="onb">
       <div className="onb-card">
-        <div className="brand" style={{ fontSize: 18 }}>
+        <div className="brand" style={{ fontSize: 'var(--fs-xl)' }}>
           <span className="brand-mark" aria-hidden="true" /> Perps Desk
         </div>
         <ol className="onb-steps" aria-label="Set-up steps">
