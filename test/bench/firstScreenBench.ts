@@ -2,8 +2,9 @@
  * The first screen (issue 17 item 4), measured in Chromium within one run:
  *
  *  1. Trade view interactive / a minimal React page rendering the same order form, in the same browser:
- *     from navigation start to the first frame painted with the ticket's submit button in the page
- *     (performance.now() in the page, so Playwright's polling is not counted). The app runs its real
+ *     from navigation start until the first frame with the ticket's submit button in it has been painted
+ *     (its style, layout and paint done; performance.now() in the page, so Playwright's polling is not
+ *     counted). The app runs its real
  *     renderer and preload over the real IPC dispatch, main answering from memory (rendererBench's
  *     synthetic main). IPC crosses a loopback WebSocket (harness/socketBridge.ts), which costs about what
  *     Electron's IPC does; Playwright's binding, which the e2e tests use, costs tens of milliseconds a
@@ -52,7 +53,13 @@ const TICKET_SUBMIT = 'form[aria-label="Order ticket"] button[type="submit"]';
 /** The whole Trade view: the ticket, the market list's rows, the book's asks and the account tables. */
 const TRADE_COMPLETE = [TICKET_SUBMIT, '[role="listbox"][aria-label="Markets"] [aria-label]', 'ol.book-asks li', '[role="tablist"][aria-label="Account tables"]'];
 
-/** Records, in the page, the time of the first frame painted after every one of `selectors` is in it. */
+/**
+ * Records, in the page, when the first frame holding every one of `selectors` has been painted. A
+ * requestAnimationFrame callback runs at the start of that frame, before its style, layout and paint; a
+ * message posted from it is handled in the next task, once the frame's rendering is done. (Stopping the
+ * clock in the callback itself left the frame's own work uncounted: for the app, the first layout of its
+ * text, which looks up a font for every size and weight it shows.)
+ */
 function recordPaintedWith(selectors: readonly string[]): string {
   return `(() => {
   window.__interactiveAt = null;
@@ -61,7 +68,11 @@ function recordPaintedWith(selectors: readonly string[]): string {
   const check = () => {
     if (seen || !wanted.every((s) => document.querySelector(s))) return;
     seen = true;
-    requestAnimationFrame(() => { window.__interactiveAt = performance.now(); });
+    requestAnimationFrame(() => {
+      const after = new MessageChannel();
+      after.port1.onmessage = () => { window.__interactiveAt = performance.now(); };
+      after.port2.postMessage(null);
+    });
   };
   new MutationObserver(check).observe(document, { subtree: true, childList: true });
 })();`;
@@ -241,13 +252,12 @@ export async function runFirstScreenBench(): Promise<GateResult[]> {
       ],
       passed: initial / unsplit <= 0.4,
     };
-    // Printed, not gated (issue 17 item 4 stays open on them). The returning trader's median meets 1.5x
-    // in every run but came within 0.01 of it in one CI run (1.38-1.49 over seven runs): not the margin a
-    // gate needs on a busy machine. The first start's median meets 1.5x but swings by a tenth from run to
-    // run (a fresh context's load varies by half its time between rounds on a busy 2-core machine). The
-    // whole view complete has no target in the issue.
-    const REPORTED = new Set([0, 1, 2]);
-    return [...timing.map((r, i) => (REPORTED.has(i) ? { ...r, reportOnly: true } : r)), size];
+    // Printed, not gated: issue 17 item 4 stays open on them. Timed to the end of the first painted frame
+    // (its layout and paint counted), a returning trader's Trade view takes about 1.6x the minimal page's
+    // time, a first start about 1.5x with a median that swings by a tenth from run to run (a fresh
+    // context's load varies by half its time between rounds on a busy 2-core machine). The whole view
+    // complete has no target in the issue.
+    return [...timing.map((r) => ({ ...r, reportOnly: true })), size];
   } finally {
     await profile.close();
     await browser.close();

@@ -1,6 +1,8 @@
 /**
- * The floor of the first-screen bench: a minimal React page rendering the order ticket's form (the same
- * fields, buttons and labels, no data), built with the same Vite and React as the app.
+ * The floor of the first-screen bench: a minimal React page rendering the order ticket's form (its side,
+ * type, price, size, leverage and reduce-only fields and its submit button, with no data and no styles),
+ * built with the same Vite and React as the app. The app's ticket shows more than this (time in force, the
+ * scale and TWAP kinds, field hints): the floor is what any order form costs, not a copy of the app's.
  */
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
