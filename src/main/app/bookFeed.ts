@@ -11,7 +11,7 @@ import type { ServiceContext } from '../services/serviceContext.js';
 import { OperationError, ValidationError } from '../services/errors.js';
 import { bookViewOf, readBook } from '../services/reads/marketData.js';
 import { VenueSymbolIndex } from '../venue/marketJoin.js';
-import { VenueSocket } from '../venue/venueSocket.js';
+import type { VenueSocketLease, VenueSocketPool } from '../venue/venueSocketPool.js';
 import type { AppLogger } from './adapters.js';
 import { Throttle } from './throttle.js';
 
@@ -21,13 +21,15 @@ export interface BookFeedOptions {
   ctx: ServiceContext;
   logger: AppLogger;
   emit: (book: BookView) => void;
+  /** The session's venue sockets: the book leases the shared one (venue/venueSocketPool.ts). */
+  sockets: VenueSocketPool;
   throttleMs?: number;
   /** Polling interval when the profile has no venue WebSocket. */
   pollMs?: number;
 }
 
 export class BookFeed {
-  private socket: VenueSocket | null = null;
+  private socket: VenueSocketLease | null = null;
   private watching: { market: string; coin: string; nSigFigs: SigFigs; release: () => void } | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private readonly throttle: Throttle<BookView>;
@@ -87,13 +89,13 @@ export class BookFeed {
     this.throttle.close();
     const s = this.socket;
     this.socket = null;
-    if (s) await s.close();
+    if (s) await s.release();
   }
 
-  private openSocket(url: string): VenueSocket {
+  private openSocket(url: string): VenueSocketLease {
     if (this.socket) return this.socket;
-    const socket = new VenueSocket({ url, logger: { warn: (m) => this.o.logger.warn(`[venue] ${m}`) } });
-    socket.on('error', (err) => this.o.logger.warn(`[book] ${err.message}`));
+    // The pool's socket reports its own errors (once, not once per consumer).
+    const socket = this.o.sockets.lease(url);
     socket.on('l2Book', (book) => {
       const w = this.watching;
       // A book of the previous market can still arrive after the switch: only the watched coin is shown.

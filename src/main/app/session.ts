@@ -35,6 +35,7 @@ import { startSimWithPrices, type StartedSim } from './simFeed.js';
 import type { SimFeedView } from '../../shared/ipcSimFeed.js';
 import { Throttle } from './throttle.js';
 import { TradeTape } from './tradeTape.js';
+import { loggingVenueSocketPool, type VenueSocketPool } from '../venue/venueSocketPool.js';
 import { WalletSession, usbLedgerAccess, type LedgerAccess } from './wallet.js';
 
 export interface AppCoreOptions {
@@ -70,6 +71,8 @@ interface Open {
   companion: CompanionDesks;
   book: BookFeed;
   tape: TradeTape;
+  /** One venue WebSocket per URL, shared by the book, the tape and the marks pump. */
+  venueSockets: VenueSocketPool;
   /** The simulator's price source and live feed (sim profile only). */
   simFeed: StartedSim | null;
   stopSimFeed: () => void;
@@ -194,10 +197,11 @@ export class Session {
       env: this.env,
     });
     await this.syncPaperWallet(profile, ctx);
-    const book = new BookFeed({ ctx, logger: this.logger, emit: (b) => this.send('book', b), throttleMs: this.timings.throttleMs });
-    const tape = new TradeTape({ ctx, logger: this.logger, emit: (t) => this.send('trades', t), throttleMs: this.timings.throttleMs });
+    const venueSockets = loggingVenueSocketPool(this.logger);
+    const book = new BookFeed({ ctx, logger: this.logger, emit: (b) => this.send('book', b), sockets: venueSockets, throttleMs: this.timings.throttleMs });
+    const tape = new TradeTape({ ctx, logger: this.logger, emit: (t) => this.send('trades', t), sockets: venueSockets, throttleMs: this.timings.throttleMs });
     const stopSimFeed = simFeed ? simFeed.onChange((view) => this.send('simFeed', view)) : () => undefined;
-    this.open = { profile, ctx, sim, pumps: null, companion: this.openCompanion(profile, ctx), book, tape, simFeed, stopSimFeed };
+    this.open = { profile, ctx, sim, pumps: null, companion: this.openCompanion(profile, ctx), book, tape, venueSockets, simFeed, stopSimFeed };
     this.appSettings.rememberProfile(name);
     this.logger.info(`[app] profile ${name} open (${profile.baseUrl})`);
     this.reset();
@@ -241,6 +245,7 @@ export class Session {
     await s.book.close();
     await s.tape.close();
     if (s.pumps) await s.pumps.stop();
+    await s.venueSockets.close();
     if (s.sim) {
       await s.sim.stop();
       this.logger.info('[app] simulator stopped and saved');
@@ -291,6 +296,7 @@ export class Session {
       wallet,
       logger: this.logger,
       timings: this.timings,
+      venueSockets: s.venueSockets,
       events: this.events,
       send: (event, payload) => this.send(event, payload),
       notify: (kind, title, body) => this.notify(kind, title, body),

@@ -14,7 +14,7 @@ import { OperationError, ValidationError } from '../services/errors.js';
 import type { ServiceContext } from '../services/serviceContext.js';
 import { VenueSymbolIndex } from '../venue/marketJoin.js';
 import type { VenueTrade } from '../venue/schemas.js';
-import { VenueSocket } from '../venue/venueSocket.js';
+import type { VenueSocketLease, VenueSocketPool } from '../venue/venueSocketPool.js';
 import type { AppLogger } from './adapters.js';
 import { Throttle } from './throttle.js';
 
@@ -22,6 +22,8 @@ export interface TradeTapeOptions {
   ctx: ServiceContext;
   logger: AppLogger;
   emit: (event: TradesEvent) => void;
+  /** The session's venue sockets: the tape leases the shared one (venue/venueSocketPool.ts). */
+  sockets: VenueSocketPool;
   throttleMs?: number;
 }
 
@@ -38,7 +40,7 @@ export function mergeTape(tape: readonly TapeTrade[], incoming: readonly TapeTra
 }
 
 export class TradeTape {
-  private socket: VenueSocket | null = null;
+  private socket: VenueSocketLease | null = null;
   private watching: { market: string; coin: string; release: () => void; trades: TapeTrade[] } | null = null;
   private readonly throttle: Throttle<TradesEvent>;
   private closed = false;
@@ -88,13 +90,13 @@ export class TradeTape {
     this.throttle.close();
     const s = this.socket;
     this.socket = null;
-    if (s) await s.close();
+    if (s) await s.release();
   }
 
-  private openSocket(url: string): VenueSocket {
+  private openSocket(url: string): VenueSocketLease {
     if (this.socket) return this.socket;
-    const socket = new VenueSocket({ url, logger: { warn: (m) => this.o.logger.warn(`[venue] ${m}`) } });
-    socket.on('error', (err) => this.o.logger.warn(`[tape] ${err.message}`));
+    // The pool's socket reports its own errors (once, not once per consumer).
+    const socket = this.o.sockets.lease(url);
     socket.on('trades', (trades) => {
       const w = this.watching;
       // Trades of the previous market can still arrive after a switch: only the watched coin counts.

@@ -3,3 +3,4 @@ export * from './schemas.js';
 export * from './venueInfoClient.js';
 export * from './venueSocket.js';
 export * from './marketJoin.js';
+export * from './venueSocketPool.js';

@@ -681,6 +681,11 @@ export class VenueMarketData {
     this.hub.attach(server, path);
   }
 
+  /** WebSocket clients connected now (a venue counts connections per address against a limit). */
+  webSocketClients(): number {
+    return this.hub?.clientCount ?? 0;
+  }
+
   /** Shutdown: closes every socket with a close frame and stops accepting upgrades. */
   async closeAllSockets(): Promise<void> {
     const hub = this.hub;

@@ -96,6 +96,11 @@ export class VenueWebSocketHub {
     this.attachments.push({ server, wss, onUpgrade });
   }
 
+  /** Clients connected now. */
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
   /** Terminates every client without a close frame; the servers keep accepting reconnects. */
   dropAll(): void {
     for (const client of this.clients) client.ws.terminate();

@@ -47,6 +47,8 @@ export class AppHarness {
   readonly confirmations: { title: string; message: string; detail: string }[] = [];
   readonly listeners = new Map<string, (event: IpcEventLike, payload: unknown) => Promise<unknown>>();
   core!: AppCore;
+  /** The simulator the core started (the sim profile's), to look at what the service saw. */
+  sim: Awaited<ReturnType<typeof startSimulator>> | null = null;
 
   private constructor(
     readonly dataDir: string,
@@ -77,8 +79,10 @@ export class AppHarness {
         notifications: { notify: (n) => h.notifications.push(n) },
       },
       // A followed venue's outage is noticed after 1.5 s here, so tests of the banner's event stay short.
-      startSimulator: async ({ stateFile, followVenue }) =>
-        startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG, ...(followVenue ? { followVenue: { ...followVenue, outageAfterMs: 1500, log: (line: string) => h.logs.push(`info ${line}`) } } : {}) }),
+      startSimulator: async ({ stateFile, followVenue }) => {
+        h.sim = await startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG, ...(followVenue ? { followVenue: { ...followVenue, outageAfterMs: 1500, log: (line: string) => h.logs.push(`info ${line}`) } } : {}) });
+        return h.sim;
+      },
       keychainService: h.keychainService,
       env: h.env,
       logger,

@@ -65,4 +65,22 @@ describe('order book (sim profile)', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     expect(h.events.slice(stoppedAt).filter((e) => e.channel === 'event:book')).toEqual([]);
   });
+
+  it('the book, the trades tape and the marks share one venue connection, which outlives either feed', async () => {
+    const sim = h.sim!;
+    expect(await h.call('markets:watchBook', { market: 'ETH' })).toEqual({ watching: 'ETH', live: true });
+    expect(await h.call('markets:watchTrades', { market: 'ETH' })).toEqual({ watching: 'ETH', live: true });
+    // The marks pump (running since the wallet connected) streams marks over the venue socket too.
+    const marksAt = h.events.length;
+    await h.waitFor('marks after the feeds started', () => h.events.slice(marksAt).some((e) => e.channel === 'event:marks'));
+    await h.waitFor('an ETH book', () => h.eventsOf<BookView>('book').some((b) => b.payload.market === 'ETH'));
+    expect(sim.venue.webSocketClients()).toBe(1);
+
+    // Stopping the book and the tape releases their feeds, not the connection the marks still use.
+    await h.call('markets:watchBook', { market: null });
+    await h.call('markets:watchTrades', { market: null });
+    const afterStop = h.events.length;
+    await h.waitFor('marks after both feeds stopped', () => h.events.slice(afterStop).some((e) => e.channel === 'event:marks'));
+    expect(sim.venue.webSocketClients()).toBe(1);
+  });
 });

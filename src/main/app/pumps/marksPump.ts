@@ -4,7 +4,7 @@
  * marks (positions are priced with them) and listen for changes.
  */
 import { joinMarkets, VenueSymbolIndex } from '../../venue/marketJoin.js';
-import { VenueSocket } from '../../venue/venueSocket.js';
+import type { VenueSocketLease } from '../../venue/venueSocketPool.js';
 import { Loop } from './loop.js';
 import { streamThrottle, type Pump, type PumpHost } from './pump.js';
 
@@ -13,7 +13,7 @@ export class MarksPump implements Pump {
   private readonly throttle;
   private readonly listeners = new Set<(market: string, at: number) => void>();
   private loop: Loop | null = null;
-  private socket: VenueSocket | null = null;
+  private socket: VenueSocketLease | null = null;
   private stopped = false;
 
   constructor(private readonly host: PumpHost) {
@@ -45,7 +45,7 @@ export class MarksPump implements Pump {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.loop?.stop();
-    if (this.socket) await this.socket.close();
+    if (this.socket) await this.socket.release();
     this.socket = null;
     this.throttle.close();
   }
@@ -74,9 +74,9 @@ export class MarksPump implements Pump {
       this.loop.kick(this.host.timings.marksPollMs);
       return;
     }
-    const socket = new VenueSocket({ url, logger: { warn: (m) => logger.warn(`[venue] ${m}`) } });
+    // The session's shared venue socket (the book and the tape lease the same one).
+    const socket = this.host.venueSockets.lease(url);
     this.socket = socket;
-    socket.on('error', (err) => logger.warn(`[venue] ${err.message}`));
     void (async () => {
       try {
         const markets = await ctx.config.markets();

@@ -5,6 +5,7 @@
  */
 import type { IpcEventPayload, StreamEventName } from '../../../shared/ipc.js';
 import type { ServiceContext } from '../../services/serviceContext.js';
+import type { VenueSocketPool } from '../../venue/venueSocketPool.js';
 import type { AppLogger } from '../adapters.js';
 import type { DomainEvents } from '../domainEvents.js';
 import { Throttle } from '../throttle.js';
@@ -44,6 +45,8 @@ export interface PumpHost {
   readonly wallet: string;
   readonly logger: AppLogger;
   readonly timings: PumpTimings;
+  /** The session's venue sockets, one per URL (venue/venueSocketPool.ts). */
+  readonly venueSockets: VenueSocketPool;
   /** The session's domain events: pumps listen to what desks did and say what they observed. */
   readonly events: DomainEvents;
   /** Sends an event (after throttling) to the renderer. */
