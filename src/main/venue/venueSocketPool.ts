@@ -60,10 +60,10 @@ export class VenueSocketPool {
       },
       subscribe: (subscription) => {
         live('a subscription made');
-        const release = held.socket.subscribe(subscription);
+        const unsubscribe = held.socket.subscribe(subscription);
         const once = (): void => {
           if (!subscriptions.delete(once)) return;
-          release();
+          unsubscribe();
         };
         subscriptions.add(once);
         return once;
@@ -76,7 +76,7 @@ export class VenueSocketPool {
         if (released) return;
         released = true;
         for (const off of offs.splice(0)) off();
-        for (const release of [...subscriptions]) release();
+        for (const unsubscribe of [...subscriptions]) unsubscribe();
         if (--held.leases > 0) return;
         if (this.shared.get(url) === held) this.shared.delete(url);
         await held.socket.close();
