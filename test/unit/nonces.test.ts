@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Wallet } from 'ethers';
+import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import { NonceSource } from '../../src/main/nonces/nonceSource.js';
+import { OperationError } from '../../src/main/services/errors.js';
 import { tempDir } from '../support/keychain.js';
 import { REPO_ROOT } from '../support/paths.js';
 
@@ -76,5 +78,43 @@ describe('nonce source', () => {
     const ys = JSON.parse(b.stdout) as number[];
     expect(strictlyIncreasing(xs) && strictlyIncreasing(ys)).toBe(true);
     expect(new Set([...xs, ...ys]).size).toBe(6000);
+  });
+
+  it('a lock left by a process killed while holding it is taken over once stale, not reported', async () => {
+    const dir = tempDir('nonce-dead-holder');
+    const first = await new NonceSource({ dataDir: dir }).next(wallet);
+    // What kill -9 in the middle of a lease leaves: the lock folder, last refreshed 4 s ago.
+    const lock = path.join(dir, 'nonces.json.lock');
+    fs.mkdirSync(lock);
+    const past = new Date(Date.now() - 4_000);
+    fs.utimesSync(lock, past, past);
+    const started = Date.now();
+    const next = await new NonceSource({ dataDir: dir }).next(wallet);
+    const waited = Date.now() - started;
+    expect(next).toBeGreaterThan(first);
+    // It waited for the lock to go stale (5 s after its last refresh), and not much longer.
+    expect(waited).toBeGreaterThanOrEqual(500);
+    expect(waited).toBeLessThan(4_000);
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
+  it('a lock a live process keeps past the wait is NONCE_STORE_BUSY (transient), and nothing is issued', async () => {
+    const dir = tempDir('nonce-busy');
+    const first = await new NonceSource({ dataDir: dir }).next(wallet);
+    const file = path.join(dir, 'nonces.json');
+    const before = fs.readFileSync(file, 'utf8');
+    // Another process's lease in progress (proper-lockfile keeps refreshing a lock it holds).
+    const release = await lockfile.lock(file, { stale: 5_000 });
+    try {
+      const err = await new NonceSource({ dataDir: dir, lockWaitMs: 300 }).next(wallet).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OperationError);
+      expect((err as OperationError).code).toBe('NONCE_STORE_BUSY');
+      expect((err as OperationError).kind).toBe('transient');
+      expect((err as OperationError).message).toMatch(/stayed locked by another Perps Desk process for 0\.3 s; nothing was signed/);
+      expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    } finally {
+      await release();
+    }
+    expect(await new NonceSource({ dataDir: dir }).next(wallet)).toBeGreaterThan(first);
   });
 });

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { toChecksumAddress } from '../../shared/identity/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomicSync } from '../files/atomicWrite.js';
 import { ensurePrivateFolder } from '../files/privateFolder.js';
+import { OperationError } from '../services/errors.js';
 
 export interface NonceSourceOptions {
   /** Folder holding nonces.json (the app's data folder). */
@@ -20,6 +21,8 @@ export interface NonceSourceOptions {
   now?: () => number;
   /** Nonces per lease; larger means fewer file writes in a burst. */
   leaseSize?: number;
+  /** How long to wait for another process's lock before giving up. Default LOCK_WAIT_MS. */
+  lockWaitMs?: number;
 }
 
 interface Lease {
@@ -28,11 +31,25 @@ interface Lease {
 }
 
 const FILE = 'nonces.json';
+/**
+ * A process holds the file's lock for the milliseconds a lease takes (proper-lockfile refreshes a held
+ * lock's time well inside this); a lock older than this was left by a process that died holding it
+ * (kill -9, a power cut) and is taken over.
+ */
+const LOCK_STALE_MS = 5_000;
+/**
+ * Waiting outlasts a dead holder's lock, so a crash in the wrong millisecond costs the next command a
+ * few seconds, not a failure; only a lock someone keeps refreshing for this long is reported.
+ */
+const LOCK_WAIT_MS = LOCK_STALE_MS * 3;
+/** The longest pause between two tries; the retry count is what makes the wait last LOCK_WAIT_MS. */
+const LOCK_RETRY_MAX_MS = 50;
 
 export class NonceSource {
   private readonly file: string;
   private readonly now: () => number;
   private readonly leaseSize: number;
+  private readonly lockWaitMs: number;
   private readonly leases = new Map<string, Lease>();
   /** Per-wallet queue: callers in the same process are served one at a time, in call order. */
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -43,6 +60,7 @@ export class NonceSource {
     this.file = path.join(options.dataDir, FILE);
     this.now = options.now ?? Date.now;
     this.leaseSize = options.leaseSize ?? 1000;
+    this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
   /** The next nonce for `wallet`: greater than every nonce this data folder has issued for it. */
@@ -79,7 +97,18 @@ export class NonceSource {
     this.createMarksFile();
     // Imported here, the first time a lease is taken: commands that sign nothing never load it.
     const { default: lockfile } = await import('proper-lockfile');
-    const release = await lockfile.lock(this.file, { retries: { retries: 50, minTimeout: 5, maxTimeout: 50 }, stale: 10_000 });
+    let release: () => Promise<void>;
+    try {
+      const retries = Math.ceil(this.lockWaitMs / LOCK_RETRY_MAX_MS);
+      release = await lockfile.lock(this.file, { retries: { retries, minTimeout: 5, maxTimeout: LOCK_RETRY_MAX_MS }, stale: LOCK_STALE_MS });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+      throw new OperationError('NONCE_STORE_BUSY', `${this.file} stayed locked by another Perps Desk process for ${(this.lockWaitMs / 1000).toFixed(1)} s; nothing was signed`, {
+        kind: 'transient',
+        cause: err,
+        hint: 'Another perps command or the app is taking nonces for this data folder; try again once it is done.',
+      });
+    }
     try {
       const marks = this.readMarks();
       const start = Math.max(wanted, (marks[wallet] ?? 0) + 1);
