@@ -13,6 +13,7 @@ import path from 'node:path';
 import { toChecksumAddress } from '../../shared/identity/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomicSync } from '../files/atomicWrite.js';
 import { ensurePrivateFolder } from '../files/privateFolder.js';
+import { LOCK_STALE_MS, LOCK_WAIT_MS } from '../files/lockRule.js';
 import { OperationError } from '../services/errors.js';
 
 export interface NonceSourceOptions {
@@ -31,17 +32,6 @@ interface Lease {
 }
 
 const FILE = 'nonces.json';
-/**
- * A process holds the file's lock for the milliseconds a lease takes (proper-lockfile refreshes a held
- * lock's time well inside this); a lock older than this was left by a process that died holding it
- * (kill -9, a power cut) and is taken over.
- */
-const LOCK_STALE_MS = 5_000;
-/**
- * Waiting outlasts a dead holder's lock, so a crash in the wrong millisecond costs the next command a
- * few seconds, not a failure; only a lock someone keeps refreshing for this long is reported.
- */
-const LOCK_WAIT_MS = LOCK_STALE_MS * 3;
 /** The longest pause between two tries; the retry count is what makes the wait last LOCK_WAIT_MS. */
 const LOCK_RETRY_MAX_MS = 50;
 
@@ -93,6 +83,7 @@ export class NonceSource {
     }
   }
 
+  /** Leases under the data folder's lock rule (files/lockRule.ts), with proper-lockfile's async lock. */
   private async takeLease(wallet: string, wanted: number): Promise<Lease> {
     this.createMarksFile();
     // Imported here, the first time a lease is taken: commands that sign nothing never load it.

@@ -20,10 +20,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import type { WithdrawalStatus, WithdrawBody } from '../../../shared/protocol/index.js';
 import { writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { readJsonFileIfPresent, removeStaleLeftovers } from '../../files/recordFiles.js';
+import { LOCK_WAIT_MS } from '../../files/lockRule.js';
+import { withFileLockSync } from '../../files/recordLock.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import type { SettingsStore } from '../../settings/settingsStore.js';
 
@@ -80,10 +81,6 @@ const LEGACY_KEY = 'money.withdrawals';
 /** The records' folder, beside settings.json in the data folder. */
 export const WITHDRAWALS_FOLDER = 'withdrawals';
 
-/** A lock older than this belonged to a process that died (a live one is held for milliseconds). */
-const LOCK_STALE_MS = 5_000;
-/** Waiting longer than this for a record's lock is an error, not a hang. */
-const LOCK_WAIT_MS = LOCK_STALE_MS * 3;
 /** Leftovers of a killed writer (temporary files, lock folders) older than this are removed. */
 const LEFTOVER_AGE_MS = 10 * 60_000;
 
@@ -116,38 +113,9 @@ function looksLikeRecord(v: unknown): v is TrackedWithdrawal {
   return typeof r === 'object' && r !== null && !Array.isArray(r) && typeof r.intent_id === 'string' && r.intent_id !== '' && typeof r.profile === 'string';
 }
 
-const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
-
-/** Blocks this thread for `ms` (the store's callers are synchronous, so the wait for a lock is too). */
-function sleepSync(ms: number): void {
-  Atomics.wait(sleepBuffer, 0, 0, ms);
-}
-
-/**
- * Runs `work` holding the lock of one record file (proper-lockfile: an atomic mkdir of FILE.lock, taken
- * over once older than LOCK_STALE_MS, so a writer killed while holding it blocks that record for
- * seconds, not forever). Other processes sharing the data folder wait their turn.
- */
+/** Runs `work` holding the lock of one record file (files/recordLock.ts); other processes wait their turn. */
 function withRecordLock<T>(file: string, work: () => T): T {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let release: () => void;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      release = lockfile.lockSync(file, { realpath: false, stale: LOCK_STALE_MS });
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
-      if (Date.now() > deadline) {
-        throw new WithdrawalStoreError(`the withdrawal record ${path.basename(file)} stayed locked by another Perps Desk process for ${LOCK_WAIT_MS / 1000} s`, { cause: err });
-      }
-      sleepSync(Math.min(2 + attempt * 2, 25));
-    }
-  }
-  try {
-    return work();
-  } finally {
-    release();
-  }
+  return withFileLockSync(file, (cause) => new WithdrawalStoreError(`the withdrawal record ${path.basename(file)} stayed locked by another Perps Desk process for ${LOCK_WAIT_MS / 1000} s`, { cause }), work);
 }
 
 function readRecordFile(file: string): TrackedWithdrawal | undefined {

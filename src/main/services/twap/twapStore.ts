@@ -8,47 +8,22 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { readJsonFileIfPresent, removeStaleLeftovers } from '../../files/recordFiles.js';
+import { LOCK_WAIT_MS } from '../../files/lockRule.js';
+import { withFileLockSync } from '../../files/recordLock.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import { OperationError } from '../errors.js';
 import { TwapRecordSchema, type TwapRecord } from './twapRecord.js';
 
 export const TWAPS_FOLDER = 'twaps';
 
-/** A writer holds a record's lock for milliseconds; one older than this died holding it. */
-const LOCK_STALE_MS = 5_000;
-const LOCK_WAIT_MS = LOCK_STALE_MS * 3;
 /** Temporary files and lock folders a killed writer left, older than this, are removed. */
 const LEFTOVER_AGE_MS = 10 * 60_000;
 
-const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
-function sleepSync(ms: number): void {
-  Atomics.wait(sleepBuffer, 0, 0, ms);
-}
-
-/** Runs `work` holding the short write lock of `file` (other processes sharing the folder wait their turn). */
+/** Runs `work` holding the short write lock of `file` (files/recordLock.ts); other processes wait their turn. */
 export function withFileLock<T>(file: string, work: () => T): T {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let release: () => void;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      release = lockfile.lockSync(file, { realpath: false, stale: LOCK_STALE_MS });
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
-      if (Date.now() > deadline) {
-        throw new OperationError('TWAP_STORE_BUSY', `${path.basename(file)} stayed locked by another Perps Desk process for ${LOCK_WAIT_MS / 1000} s`, { kind: 'transient', cause: err });
-      }
-      sleepSync(Math.min(2 + attempt * 2, 25));
-    }
-  }
-  try {
-    return work();
-  } finally {
-    release();
-  }
+  return withFileLockSync(file, (cause) => new OperationError('TWAP_STORE_BUSY', `${path.basename(file)} stayed locked by another Perps Desk process for ${LOCK_WAIT_MS / 1000} s`, { kind: 'transient', cause }), work);
 }
 
 const ID = /^[0-9a-f]{12}$/;

@@ -1,0 +1,36 @@
+/**
+ * The synchronous record lock of the stores whose callers are synchronous (withdrawals, TWAPs), under the
+ * data folder's lock rule (lockRule.ts: stale after 5 s, waited for 15 s).
+ */
+import lockfile from 'proper-lockfile';
+import { LOCK_STALE_MS, LOCK_WAIT_MS } from './lockRule.js';
+
+const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
+/** Blocks this thread for `ms` (the stores' callers are synchronous, so their wait for a lock is too). */
+function sleepSync(ms: number): void {
+  Atomics.wait(sleepBuffer, 0, 0, ms);
+}
+
+/**
+ * Runs `work` holding the lock of `file`, waiting for other processes' turns. A lock still held after
+ * LOCK_WAIT_MS throws `busy(cause)`: the store words that error in its own terms.
+ */
+export function withFileLockSync<T>(file: string, busy: (cause: unknown) => Error, work: () => T): T {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let release: () => void;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      release = lockfile.lockSync(file, { realpath: false, stale: LOCK_STALE_MS });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+      if (Date.now() > deadline) throw busy(err);
+      sleepSync(Math.min(2 + attempt * 2, 25));
+    }
+  }
+  try {
+    return work();
+  } finally {
+    release();
+  }
+}
