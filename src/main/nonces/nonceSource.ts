@@ -94,7 +94,7 @@ export class NonceSource {
       release = await lockfile.lock(this.file, { retries: { retries, minTimeout: 5, maxTimeout: LOCK_RETRY_MAX_MS }, stale: LOCK_STALE_MS });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
-      throw new OperationError('NONCE_STORE_BUSY', `${this.file} stayed locked by another Perps Desk process for ${(this.lockWaitMs / 1000).toFixed(1)} s; nothing was signed`, {
+      throw new OperationError('NONCE_STORE_BUSY', `${this.file} stayed locked by another Perps Desk process for ${this.lockWaitMs / 1000} s; nothing was signed`, {
         kind: 'transient',
         cause: err,
         hint: 'Another perps command or the app is taking nonces for this data folder; try again once it is done.',
