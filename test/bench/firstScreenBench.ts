@@ -4,12 +4,11 @@
  *  1. Trade view interactive / a minimal React page rendering the same order form, in the same browser:
  *     from navigation start until the first frame with the ticket's submit button in it has been painted
  *     (its style, layout and paint done; performance.now() in the page, so Playwright's polling is not
- *     counted). The app runs its real
- *     renderer and preload over the real IPC dispatch, main answering from memory (rendererBench's
- *     synthetic main). IPC crosses a loopback WebSocket (harness/socketBridge.ts), which costs about what
- *     Electron's IPC does; Playwright's binding, which the e2e tests use, costs tens of milliseconds a
- *     call and would time the harness; the floor page gets the same socket (unused), so the harness's
- *     connection costs both sides alike. Interleaved rounds, two ways: a returning trader (both pages in
+ *     counted). The app runs its real renderer and preload over the real IPC dispatch, main answering
+ *     from memory (rendererBench's synthetic main). IPC crosses a loopback WebSocket
+ *     (harness/socketBridge.ts), which costs about what Electron's IPC does; Playwright's binding, which
+ *     the e2e tests use, costs tens of milliseconds a call and would time the harness; the floor page gets
+ *     the same socket (unused), so the harness's connection costs both sides alike. Interleaved rounds, two ways: a returning trader (both pages in
  *     a warm profile: HTTP cache, the app's first-screen cache) and a first start (both in fresh, cold
  *     contexts). Target: at most 1.5x; both printed, not gated (see the end of runFirstScreenBench).
  *     (V8's code cache, which the app:// scheme has in Electron, is not consumed by this headless
