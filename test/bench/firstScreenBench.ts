@@ -4,18 +4,18 @@
  *  1. Trade view interactive / a minimal React page rendering the same order form, in the same browser:
  *     from navigation start until the first frame with the ticket's submit button in it has been painted
  *     (its style, layout and paint done; performance.now() in the page, so Playwright's polling is not
- *     counted). The app runs its real renderer and preload over the real IPC dispatch, main answering
- *     from memory (rendererBench's synthetic main). IPC crosses a loopback WebSocket
- *     (harness/socketBridge.ts), which costs about what Electron's IPC does; Playwright's binding, which
- *     the e2e tests use, costs tens of milliseconds a call and would time the harness; the floor page gets
- *     the same socket (unused), so the harness's connection costs both sides alike. Interleaved rounds, two ways: a returning trader (both pages in
- *     a warm profile: HTTP cache, the app's first-screen cache) and a first start (both in fresh, cold
- *     contexts). Target: at most 1.5x; both printed, not gated (see the end of runFirstScreenBench).
- *     (V8's code cache, which the app:// scheme has in Electron, is not consumed by this headless
- *     Chromium over loopback: every load compiles, so neither page gets it here.)
- *     Also printed, not gated: the Trade view complete (market list, book, account tables, which mount
- *     just after the ticket's frame) against the same minimal page, so what the progressive first render
- *     defers is in view.
+ *     counted). The app runs its real renderer and preload over the real IPC dispatch, main answering from
+ *     memory (rendererBench's synthetic main). IPC crosses a loopback WebSocket (harness/socketBridge.ts),
+ *     which costs about what Electron's IPC does; Playwright's binding, which the e2e tests use, costs
+ *     tens of milliseconds a call and would time the harness; the floor page gets the same socket
+ *     (unused), so the harness's connection costs both sides alike. Interleaved rounds, two ways: a
+ *     returning trader (both pages in a warm profile: HTTP cache, the app's first-screen cache) and a
+ *     first start (both in fresh, cold contexts). Target: at most 1.5x; both printed, not gated (see the
+ *     end of runFirstScreenBench). (V8's code cache, which the app:// scheme has in Electron, is not
+ *     consumed by this headless Chromium over loopback: every load compiles, so neither page gets it
+ *     here.) Also printed, not gated: the Trade view complete (market list, book, account tables, which
+ *     mount just after the ticket's frame) against the same minimal page, so what the progressive first
+ *     render defers is in view.
  *  2. Initial script bytes (the entry and the chunks index.html preloads) / the script the same sources
  *     made before the split: one unminified file holding every screen, measured as all the JavaScript of an
  *     unminified build made here in this run. Target: at most 40%.
