@@ -21,7 +21,9 @@ import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { firstScreenHandler } from '../../src/main/ipc/handlers/firstScreen.js';
 import { registerHandlers, stubHandlers, type Handlers } from '../../src/main/ipc/registerHandlers.js';
+import { accountHealthView } from '../../src/main/services/reads/accountHealth.js';
 import type { IpcResponse, MarketView, PositionView } from '../../src/shared/ipc.js';
+import type { Market } from '../../src/shared/protocol/index.js';
 import { installPreloadBridge, TestIpcMain } from '../e2e/harness/preloadBridge.js';
 import { serveRenderer, type StaticServer } from '../e2e/harness/staticServer.js';
 import { REPO_ROOT } from '../support/paths.js';
@@ -76,6 +78,10 @@ function market(symbol: string, i: number): MarketView {
 }
 
 const MARKETS = SYMBOLS.map(market);
+const POSITIONS = MARKETS.slice(0, 8).map(position);
+/** What accountHealthView reads of a market (its maintenance ratio) and of the marks, keyed by symbol. */
+const MARKETS_BY_SYMBOL = new Map<string, Market>(MARKETS.map((m) => [m.symbol, m as unknown as Market]));
+const MARKS = new Map(MARKETS.map((m) => [m.symbol, m.mark ?? '1']));
 
 function position(m: MarketView, i: number): PositionView {
   return {
@@ -194,11 +200,16 @@ export function syntheticMain(historyRows: number): Handlers {
     'settings:getSimFeed': async () => null,
     'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true, sound_fills: false, sound_trigger_fires: false, sound_risk_warnings: false }),
     'account:balance': async () => ({ wallet: WALLET, account_id: `${WALLET}${'0'.repeat(24)}`, free_balance: '100000' }),
+    // The account panel's figures, computed as main computes them (services/reads/accountHealth.ts) from
+    // the positions and marks below.
+    'account:health': async () => accountHealthView(WALLET, '100000', POSITIONS, MARKETS_BY_SYMBOL, MARKS, now),
     'markets:list': async () => ({ markets: MARKETS, at: now }),
     'markets:candles': async (r) => candles(r.market),
     'markets:book': async (r) => book(r.market, Number(MARKETS.find((m) => m.symbol === r.market)?.mark ?? '100'), r.n_sig_figs ?? null, Date.now()),
     'markets:watchBook': async (r) => ({ watching: r.market, live: r.market !== null }),
-    'positions:list': async () => ({ positions: MARKETS.slice(0, 8).map(position), at: now }),
+    'markets:watchTrades': async (r) => ({ watching: r.market, live: r.market !== null }),
+    'twap:list': async () => ({ twaps: [] }),
+    'positions:list': async () => ({ positions: POSITIONS, at: now }),
     'orders:listOpen': async () => ({ orders: [] }),
     'orders:listTriggers': async () => ({ triggers: [] }),
     'withdraw:list': async () => ({ withdrawals: [] }),
