@@ -2,7 +2,7 @@
  * The shared clock behind every countdown (src/renderer/src/ui/sharedClock.ts): the views drawn in one
  * pass read one time (a time that moved between two of them made React draw the first again right after
  * mounting); it ticks only while watched, with one timer per period however many watch it; unwatched for
- * longer than a period, it reads the time afresh.
+ * more than a second, it reads the time afresh.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -55,12 +55,24 @@ describe('the shared clock', () => {
     expect(clock.clockNow(1000)).toBe(lastTick + 60_000);
   });
 
-  it('keeps one clock per period: a minute clock is not moved by the second clock', () => {
-    const minute = clock.clockNow(60_000);
-    const stop = clock.watchClock(1000, () => undefined);
+  it('unwatched, a minute clock is read afresh after a second, not left a minute behind', () => {
+    const first = clock.clockNow(60_000);
+    vi.setSystemTime(Date.now() + 500);
+    expect(clock.clockNow(60_000)).toBe(first);
+    vi.setSystemTime(Date.now() + 1_500);
+    expect(clock.clockNow(60_000)).toBe(first + 2_000);
+  });
+
+  it('keeps one clock per period: the second clock ticking calls no minute-clock watcher', () => {
+    const minuteTick = vi.fn();
+    const stopMinute = clock.watchClock(60_000, minuteTick);
+    const stopSecond = clock.watchClock(1000, () => undefined);
+    expect(vi.getTimerCount()).toBe(2);
     vi.advanceTimersByTime(5000);
-    expect(clock.clockNow(60_000)).toBe(minute);
-    expect(clock.clockNow(1000)).toBe(minute + 5000);
-    stop();
+    expect(minuteTick).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(55_000);
+    expect(minuteTick).toHaveBeenCalledTimes(1);
+    stopMinute();
+    stopSecond();
   });
 });

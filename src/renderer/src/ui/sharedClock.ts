@@ -13,23 +13,29 @@ interface Clock {
 
 const clocks = new Map<number, Clock>();
 
+/**
+ * An unwatched clock's time is read afresh once it is older than this (or than its period, if shorter):
+ * reads in one render pass are milliseconds apart and agree, and a view opened later (the Points view's
+ * minute clock just after midnight) does not start from a time a minute old.
+ */
+const FRESH_MS = 1_000;
+
 function clockOf(period: number): Clock {
   let c = clocks.get(period);
   if (!c) {
     c = { now: Date.now(), subs: new Set(), timer: null };
     clocks.set(period, c);
-  } else if (!c.timer && Date.now() - c.now >= period) {
-    // Not ticking (nobody watched it since): its time is from when it last ticked, maybe long ago. Only a
-    // time older than a tick is replaced. Replacing it on every read made the second view of a first
-    // render (the top bar's key countdown, then the market header's funding countdown) move the time
-    // under the first, which React then rendered again right after mounting, before the terminal's
-    // first frame was done.
+  } else if (!c.timer && Date.now() - c.now >= Math.min(period, FRESH_MS)) {
+    // Not ticking (nobody watched it since): its time is from when it last ticked, maybe long ago, and is
+    // replaced. Not on every read: that made the second view of a first render (the top bar's key
+    // countdown, then the market header's funding countdown) move the time under the first, which React
+    // then rendered again right after mounting, before the terminal's first frame was done.
     c.now = Date.now();
   }
   return c;
 }
 
-/** The clock's time: the same for every read until its next tick (or, unwatched, for one period). */
+/** The clock's time: the same for every read until its next tick (unwatched: for up to a second). */
 export function clockNow(period: number): number {
   return clockOf(period).now;
 }
