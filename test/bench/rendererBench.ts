@@ -23,7 +23,6 @@ import { firstScreenHandler } from '../../src/main/ipc/handlers/firstScreen.js';
 import { registerHandlers, stubHandlers, type Handlers } from '../../src/main/ipc/registerHandlers.js';
 import { accountHealthView } from '../../src/main/services/reads/accountHealth.js';
 import type { IpcResponse, MarketView, PositionView } from '../../src/shared/ipc.js';
-import type { Market } from '../../src/shared/protocol/index.js';
 import { installPreloadBridge, TestIpcMain } from '../e2e/harness/preloadBridge.js';
 import { serveRenderer, type StaticServer } from '../e2e/harness/staticServer.js';
 import { REPO_ROOT } from '../support/paths.js';
@@ -79,8 +78,7 @@ function market(symbol: string, i: number): MarketView {
 
 const MARKETS = SYMBOLS.map(market);
 const POSITIONS = MARKETS.slice(0, 8).map(position);
-/** What accountHealthView reads of a market (its maintenance ratio) and of the marks, keyed by symbol. */
-const MARKETS_BY_SYMBOL = new Map<string, Market>(MARKETS.map((m) => [m.symbol, m as unknown as Market]));
+const MARKETS_BY_SYMBOL = new Map(MARKETS.map((m) => [m.symbol, m]));
 const MARKS = new Map(MARKETS.map((m) => [m.symbol, m.mark ?? '1']));
 
 function position(m: MarketView, i: number): PositionView {

@@ -36,7 +36,8 @@ async function marksOf(ctx: Pick<TradingContext, 'venue'>, held: readonly Market
   return out;
 }
 
-export function accountHealthView(wallet: string, freeBalance: string, positions: readonly Position[], markets: ReadonlyMap<string, Market>, marks: ReadonlyMap<string, string>, at: number): AccountHealthView {
+/** `markets`: each listed market's maintenance ratio, the one thing read of it (a market missing is unpriced). */
+export function accountHealthView(wallet: string, freeBalance: string, positions: readonly Position[], markets: ReadonlyMap<string, Pick<Market, 'maintenance_margin_ratio'>>, marks: ReadonlyMap<string, string>, at: number): AccountHealthView {
   const ids = walletIds(wallet);
   const h = accountHealth(
     freeBalance,
