@@ -13,9 +13,10 @@ function sleepSync(ms: number): void {
 
 /**
  * Runs `work` holding the lock of `file`, waiting for other processes' turns. A lock still held after
- * LOCK_WAIT_MS throws `busy(cause)`: the store words that error in its own terms.
+ * LOCK_WAIT_MS throws `busy(why, cause)`: the store names the file and the error type in its own terms;
+ * `why` says what happened, the same for every store ("stayed locked by another Perps Desk process for 15 s").
  */
-export function withFileLockSync<T>(file: string, busy: (cause: unknown) => Error, work: () => T): T {
+export function withFileLockSync<T>(file: string, busy: (why: string, cause: unknown) => Error, work: () => T): T {
   const deadline = Date.now() + LOCK_WAIT_MS;
   let release: () => void;
   for (let attempt = 0; ; attempt++) {
@@ -24,7 +25,7 @@ export function withFileLockSync<T>(file: string, busy: (cause: unknown) => Erro
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
-      if (Date.now() > deadline) throw busy(err);
+      if (Date.now() > deadline) throw busy(`stayed locked by another Perps Desk process for ${LOCK_WAIT_MS / 1000} s`, err);
       sleepSync(Math.min(2 + attempt * 2, 25));
     }
   }

@@ -23,7 +23,6 @@ import path from 'node:path';
 import type { WithdrawalStatus, WithdrawBody } from '../../../shared/protocol/index.js';
 import { writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { readJsonFileIfPresent, removeStaleLeftovers } from '../../files/recordFiles.js';
-import { LOCK_WAIT_MS } from '../../files/lockRule.js';
 import { withFileLockSync } from '../../files/recordLock.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import type { SettingsStore } from '../../settings/settingsStore.js';
@@ -115,7 +114,7 @@ function looksLikeRecord(v: unknown): v is TrackedWithdrawal {
 
 /** Runs `work` holding the lock of one record file (files/recordLock.ts); other processes wait their turn. */
 function withRecordLock<T>(file: string, work: () => T): T {
-  return withFileLockSync(file, (cause) => new WithdrawalStoreError(`the withdrawal record ${path.basename(file)} stayed locked by another Perps Desk process for ${LOCK_WAIT_MS / 1000} s`, { cause }), work);
+  return withFileLockSync(file, (why, cause) => new WithdrawalStoreError(`the withdrawal record ${path.basename(file)} ${why}`, { cause }), work);
 }
 
 function readRecordFile(file: string): TrackedWithdrawal | undefined {

@@ -10,7 +10,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { readJsonFileIfPresent, removeStaleLeftovers } from '../../files/recordFiles.js';
-import { LOCK_WAIT_MS } from '../../files/lockRule.js';
 import { withFileLockSync } from '../../files/recordLock.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import { OperationError } from '../errors.js';
@@ -23,7 +22,7 @@ const LEFTOVER_AGE_MS = 10 * 60_000;
 
 /** Runs `work` holding the short write lock of `file` (files/recordLock.ts); other processes wait their turn. */
 export function withFileLock<T>(file: string, work: () => T): T {
-  return withFileLockSync(file, (cause) => new OperationError('TWAP_STORE_BUSY', `${path.basename(file)} stayed locked by another Perps Desk process for ${LOCK_WAIT_MS / 1000} s`, { kind: 'transient', cause }), work);
+  return withFileLockSync(file, (why, cause) => new OperationError('TWAP_STORE_BUSY', `${path.basename(file)} ${why}`, { kind: 'transient', cause }), work);
 }
 
 const ID = /^[0-9a-f]{12}$/;
