@@ -295,7 +295,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
               onChange={(e) => set({ leverage: Number(e.target.value) })}
               aria-valuetext={`${t.leverage}x`}
             />
-            <span className="lev-value">{t.leverage}x</span>
+            <span className="strong lev-value">{t.leverage}x</span>
           </div>
         </div>
       )}
