@@ -6,6 +6,8 @@
  * or stop it.
  */
 import type { Page } from '@playwright/test';
+import type { TwapView } from '../../src/shared/ipc.js';
+import { eventWireChannel } from '../../src/shared/ipcChannels.js';
 import { expect, openApp, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
 import { screenshotBothSizes } from './harness/riskSteps.js';
@@ -89,7 +91,15 @@ test('a TWAP running when the app quits asks, after the restart, to resume or st
   await expect(page.getByRole('row', { name: /^ETH TWAP / }).getByRole('progressbar')).toHaveAttribute('aria-valuetext', '0.01 of 0.04', { timeout: 15_000 });
 
   await app.restartCore();
+  // The last progress event of the TWAP let go at quit still says `running`. Landing in the reloaded page
+  // before main's list answers (held here so it does, every time), it must not decide the prompt.
+  const last = app.events.filter((e) => e.channel === eventWireChannel('twap')).at(-1)!.payload as { twaps: TwapView[] };
+  expect(last.twaps[0]).toMatchObject({ status: 'running', slices_sent: 1 });
+  const list = app.holdAnswers('twap:list');
   await page.reload();
+  await list.asked;
+  await app.deliver(eventWireChannel('twap'), last);
+  list.release();
   const prompt = page.getByRole('dialog', { name: 'Interrupted TWAPs' });
   await expect(prompt).toBeVisible({ timeout: 15_000 });
   await expect(prompt).toContainText('Filled 0.01 of 0.04 · 1 of 4 slices sent');

@@ -71,6 +71,9 @@ export class E2eApp {
    */
   async restartCore(): Promise<void> {
     await this.core.stop();
+    // The old core's last events (a TWAP let go at quit) reach the old document, as the app's window
+    // receives them before it closes; the reload after this must not get them.
+    await this.outbox;
     this.ipc.listeners.clear();
     this.core = this.buildCore();
     await this.core.start();
@@ -149,6 +152,32 @@ export class E2eApp {
     const r = (await listener({ senderFrame: { url: `${this.origin}/index.html` } }, payload)) as IpcResult<IpcResponse<C>>;
     if (!r.ok) throw new Error(`${channel} failed: ${r.error.code}: ${r.error.message}`);
     return r.value;
+  }
+
+  /**
+   * Holds the page's calls of `channel` until release(): `asked` settles when the page first calls it. For
+   * putting an event before an answer on purpose (a race that otherwise depends on timing).
+   */
+  holdAnswers(channel: ChannelName): { asked: Promise<void>; release: () => void } {
+    const listener = this.ipc.listeners.get(channel);
+    if (!listener) throw new Error(`no handler for ${channel} (attach first)`);
+    let onAsked!: () => void;
+    let release!: () => void;
+    const asked = new Promise<void>((resolve) => (onAsked = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.ipc.listeners.set(channel, async (event, payload) => {
+      onAsked();
+      await released;
+      return listener(event, payload);
+    });
+    return { asked, release };
+  }
+
+  /** Delivers an event to the page now, as main's `webContents.send` would. */
+  async deliver(channel: string, payload: unknown): Promise<void> {
+    if (!this.page) throw new Error('no page (attach first)');
+    await this.outbox;
+    await emit(this.page, channel, payload);
   }
 
   /** POSTs to the simulator's control API (/sim/...). */

@@ -13,14 +13,17 @@ import { ErrorLine } from '../../ui/States';
 import { useTwapAction, useTwaps } from './twapQueries';
 
 export function TwapRestartPrompt() {
-  const twaps = useTwaps();
+  const twaps = useTwaps({ fromMain: true });
   const act = useTwapAction();
   // The ids shown when the prompt opened: it lists what was interrupted at start, not later changes.
+  // Decided from main's own list, never from progress events merged into the cache before it answered
+  // (the last one of a TWAP let go at quit says `running`, and would have kept the prompt from opening).
   const [asked, setAsked] = useState<Set<string> | null>(null);
   const interrupted = twaps.data?.twaps.filter((t) => t.status === 'interrupted') ?? [];
+  const listed = twaps.isFetchedAfterMount && twaps.status === 'success' ? twaps.data : undefined;
   useEffect(() => {
-    if (asked === null && twaps.data) setAsked(new Set(twaps.data.twaps.filter((t) => t.status === 'interrupted').map((t) => t.id)));
-  }, [asked, twaps.data]);
+    if (asked === null && listed) setAsked(new Set(listed.twaps.filter((t) => t.status === 'interrupted').map((t) => t.id)));
+  }, [asked, listed]);
   const pending = interrupted.filter((t) => asked?.has(t.id));
   if (pending.length === 0) return null;
   const close = () => setAsked(new Set());

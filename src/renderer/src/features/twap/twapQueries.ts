@@ -9,8 +9,14 @@ import { perps, unwrap } from '../../ipc/client';
 
 export const twapKey = ['twap', 'list'] as const;
 
-export function useTwaps() {
-  return useQuery({ queryKey: twapKey, queryFn: () => unwrap(perps().twap.list()), staleTime: 30_000 });
+/**
+ * The list. `fromMain` asks main again when the caller mounts even if the cache holds a list: a `twap`
+ * event merged into the cache carries only the TWAPs it is about, and one from before a restart can land
+ * first, so what needs the whole list as main has it now (the restart prompt) waits for that answer
+ * (`isFetchedAfterMount`).
+ */
+export function useTwaps(options: { fromMain?: boolean } = {}) {
+  return useQuery({ queryKey: twapKey, queryFn: () => unwrap(perps().twap.list()), staleTime: 30_000, ...(options.fromMain ? { refetchOnMount: 'always' as const } : {}) });
 }
 
 /** Merges views from a `twap` event (or an action's answer): newest update per id wins; newest TWAP first. */
