@@ -10,21 +10,29 @@ import { fmtDateTime } from '../../lib/time';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorLine } from '../../ui/States';
-import { useTwapAction, useTwaps } from './twapQueries';
+import type { TwapView } from '../../../../shared/ipc';
+import { useTwapAction, useTwaps, useTwapsAtMount } from './twapQueries';
+
+/**
+ * A TWAP as it is now: the shared list's view once it is newer than main's answer at mount (resumed or
+ * stopped since, here or by `perps twap`). On a tie main's answer wins: interrupted is derived from the
+ * run lock, not written, so the quitting core's last event (`running`) carries the same updated_at.
+ */
+function latest(asked: TwapView, now: readonly TwapView[] | undefined): TwapView {
+  const current = now?.find((t) => t.id === asked.id);
+  return current && current.updated_at > asked.updated_at ? current : asked;
+}
 
 export function TwapRestartPrompt() {
-  const twaps = useTwaps({ fromMain: true });
+  const atMount = useTwapsAtMount();
+  const twaps = useTwaps();
   const act = useTwapAction();
-  // The ids shown when the prompt opened: it lists what was interrupted at start, not later changes.
-  // Decided from main's own list, never from progress events merged into the cache before it answered
-  // (the last one of a TWAP let go at quit says `running`, and would have kept the prompt from opening).
+  // The ids asked about: those main listed as interrupted when the prompt mounted, not later changes.
   const [asked, setAsked] = useState<Set<string> | null>(null);
-  const interrupted = twaps.data?.twaps.filter((t) => t.status === 'interrupted') ?? [];
-  const listed = twaps.isFetchedAfterMount && twaps.status === 'success' ? twaps.data : undefined;
   useEffect(() => {
-    if (asked === null && listed) setAsked(new Set(listed.twaps.filter((t) => t.status === 'interrupted').map((t) => t.id)));
-  }, [asked, listed]);
-  const pending = interrupted.filter((t) => asked?.has(t.id));
+    if (asked === null && atMount.data) setAsked(new Set(atMount.data.twaps.filter((t) => t.status === 'interrupted').map((t) => t.id)));
+  }, [asked, atMount.data]);
+  const pending = (atMount.data?.twaps ?? []).filter((t) => asked?.has(t.id)).map((t) => latest(t, twaps.data?.twaps)).filter((t) => t.status === 'interrupted');
   if (pending.length === 0) return null;
   const close = () => setAsked(new Set());
   return (

@@ -9,15 +9,21 @@ import { perps, unwrap } from '../../ipc/client';
 
 export const twapKey = ['twap', 'list'] as const;
 
-/**
- * The list. `fromMain` asks main again when the caller mounts even if the cache holds a list: a `twap`
- * event merged into the cache carries only the TWAPs it is about, and one from before a restart can land
- * first, so what needs the whole list as main has it now (the restart prompt) waits for that answer
- * (`isFetchedAfterMount`).
- */
-export function useTwaps(options: { fromMain?: boolean } = {}) {
-  return useQuery({ queryKey: twapKey, queryFn: () => unwrap(perps().twap.list()), staleTime: 30_000, ...(options.fromMain ? { refetchOnMount: 'always' as const } : {}) });
+export function useTwaps() {
+  return useQuery({ queryKey: twapKey, queryFn: () => unwrap(perps().twap.list()), staleTime: 30_000 });
 }
+
+/**
+ * Main's list as it answered when the caller mounted, under a key of its own: `twap` events and actions
+ * write twapKey, never this, so it is main's word. What is decided once from main's list reads it (the
+ * restart prompt): an event that lands first (the last one of a TWAP let go at quit says `running`) must
+ * not decide. Asked again at each mount (gcTime 0), never refreshed meanwhile.
+ */
+export function useTwapsAtMount() {
+  return useQuery({ queryKey: twapAtMountKey, queryFn: () => unwrap(perps().twap.list()), staleTime: Infinity, gcTime: 0, refetchOnWindowFocus: false, refetchOnReconnect: false });
+}
+
+const twapAtMountKey = ['twap', 'list-at-mount'] as const;
 
 /** Merges views from a `twap` event (or an action's answer): newest update per id wins; newest TWAP first. */
 export function putTwaps(client: QueryClient, views: readonly TwapView[]): void {
