@@ -70,6 +70,10 @@ test('adding margin and reversing a position', async ({ page, server, pageErrors
     await app!.advance(500);
     return (await row.allTextContents()).join(' ');
   }, { timeout: 30_000 }).toContain('SHORT');
+  // The positions stream can show the short before main answers the reverse: its dialog (modal) closes
+  // on that answer, and a click on the chart before then lands on the dialog's backdrop.
+  await expect(reverse).toBeHidden({ timeout: 15_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'ETH reversed' })).toBeVisible();
 
   // A click on the chart offers that price to the ticket as a limit price.
   // (The chart stacks several canvases; click the point on screen, as a person would.)
