@@ -8,9 +8,12 @@ import type { TwapView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
 
 export const twapKey = ['twap', 'list'] as const;
+const twapAtMountKey = ['twap', 'list-at-mount'] as const;
+
+const listTwaps = () => unwrap(perps().twap.list());
 
 export function useTwaps() {
-  return useQuery({ queryKey: twapKey, queryFn: () => unwrap(perps().twap.list()), staleTime: 30_000 });
+  return useQuery({ queryKey: twapKey, queryFn: listTwaps, staleTime: 30_000 });
 }
 
 /**
@@ -20,10 +23,8 @@ export function useTwaps() {
  * not decide. Asked again at each mount (gcTime 0), never refreshed meanwhile.
  */
 export function useTwapsAtMount() {
-  return useQuery({ queryKey: twapAtMountKey, queryFn: () => unwrap(perps().twap.list()), staleTime: Infinity, gcTime: 0, refetchOnWindowFocus: false, refetchOnReconnect: false });
+  return useQuery({ queryKey: twapAtMountKey, queryFn: listTwaps, staleTime: Infinity, gcTime: 0, refetchOnWindowFocus: false, refetchOnReconnect: false });
 }
-
-const twapAtMountKey = ['twap', 'list-at-mount'] as const;
 
 /** Merges views from a `twap` event (or an action's answer): newest update per id wins; newest TWAP first. */
 export function putTwaps(client: QueryClient, views: readonly TwapView[]): void {
