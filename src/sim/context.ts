@@ -48,6 +48,7 @@ export type VenuePort = Pick<
   | 'setFundingRate'
   | 'hasAsset'
   | 'isPaused'
+  | 'pauseReason'
   | 'onPrint'
   | 'consumeLiquidity'
 >;

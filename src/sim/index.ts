@@ -123,12 +123,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
 
   // Following starts before the server listens, so the first client already sees upstream prices.
-  const follower = options.followVenue ? new VenueFollower(venue, options.followVenue) : null;
-  if (follower) {
+  let follower: VenueFollower | null = null;
+  if (options.followVenue) {
     try {
+      // Constructed in here: it refuses a bad URL or band by throwing, and what started must stop.
+      follower = new VenueFollower(venue, options.followVenue);
       await follower.start();
     } catch (err) {
-      follower.stop();
+      follower?.stop();
       engine.stop();
       venue.stop();
       clock.stop();

@@ -2,11 +2,14 @@
  * `perps sim`: runs the local simulator of the service (the paper-trading profile and the test bed).
  *
  *   perps sim [--port N] [--seed N] [--manual-clock] [--config FILE] [--state FILE]
- *             [--follow-venue URL [--follow-venue-ws URL]]
+ *             [--follow-venue URL [--follow-venue-ws URL] [--follow-band PERCENT]]
  *
  * --follow-venue: paper trading on live prices. The simulator's venue follows the public market data of
  * the venue whose info API is at URL (Hyperliquid's shape, no key); orders, positions and money stay
- * local. Which markets follow, outages and recoveries are logged on stderr.
+ * local. Which markets follow, outages and recoveries are logged on stderr. Upstream values that fail
+ * the simulator's own price rules freeze their market; a mark or book moving more than --follow-band
+ * (default 10%) in one update is held until the next update or the info API confirms it. Neither URL
+ * may carry credentials.
  *
  * Prints ONE JSON line with every URL (base_url, bridge_url, platform_url, aggregator_url,
  * inference_url, venue_info_url, venue_ws_url, control_url, ...) once listening, then runs until
@@ -26,6 +29,7 @@ import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, runAction } from '../output.js';
 // URL checks only (no simulator code): a bad --follow-venue is refused before anything starts.
 import { parseHttpUrl, parseWsUrl } from '../../sim/venue/follow/followUrls.js';
+import { parseBandPercent } from '../../shared/feed/bandGate.js';
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -44,6 +48,7 @@ interface SimOptions {
   state?: string;
   followVenue?: string;
   followVenueWs?: string;
+  followBand?: string;
 }
 
 function httpUrl(value: string): string {
@@ -62,6 +67,14 @@ function wsUrl(value: string): string {
   }
 }
 
+function bandPercent(value: string): string {
+  try {
+    return parseBandPercent(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
 export function register(program: Command): void {
   const sim = program
     .command('sim')
@@ -74,8 +87,10 @@ export function register(program: Command): void {
     .option('--state <file>', 'state file: loaded at start when present, saved on exit')
     .option('--follow-venue <url>', "paper trading on live prices: follow the market data of the venue whose info API is at URL (e.g. https://api.hyperliquid.xyz/info)", httpUrl)
     .option('--follow-venue-ws <url>', 'its WebSocket (default: derived from --follow-venue, …/info -> …/ws)', wsUrl)
+    .option('--follow-band <percent>', 'a followed mark or book moving more than this in one update is held until confirmed (default 10%)', bandPercent)
     .action(async (opts: SimOptions, cmd: Command) => {
       if (opts.followVenueWs && !opts.followVenue) cmd.error('error: --follow-venue-ws needs --follow-venue', { exitCode: 2 });
+      if (opts.followBand && !opts.followVenue) cmd.error('error: --follow-band needs --follow-venue', { exitCode: 2 });
       // Loaded only here: `perps sim faucet` talks to a running simulator and needs none of its code.
       const { startSimulator } = await import('../../sim/index.js');
       const sim = await startSimulator({
@@ -85,7 +100,14 @@ export function register(program: Command): void {
         ...(opts.config ? { configFile: opts.config } : {}),
         ...(opts.state ? { stateFile: opts.state } : {}),
         ...(opts.followVenue
-          ? { followVenue: { infoUrl: opts.followVenue, ...(opts.followVenueWs ? { wsUrl: opts.followVenueWs } : {}), log: (line: string) => console.error(line) } }
+          ? {
+              followVenue: {
+                infoUrl: opts.followVenue,
+                ...(opts.followVenueWs ? { wsUrl: opts.followVenueWs } : {}),
+                ...(opts.followBand ? { band: opts.followBand } : {}),
+                log: (line: string) => console.error(line),
+              },
+            }
           : {}),
       });
       process.stdout.write(JSON.stringify(sim.urls) + '\n');

@@ -33,8 +33,10 @@ export function acceptOrder(ctx: SimContext, order: SimOrder): void {
   if (order.status !== 'SUBMITTED' || order.order_type === 'TRIGGER') return;
   const market = ctx.markets.require(order.market);
   if (order.forced_failure) return end(ctx, order, 'FAILED', 'venue_unreachable');
-  // A market following an upstream venue that is unreachable has no live book to route to.
-  if (ctx.venue.isPaused(market.venueSymbol)) return end(ctx, order, 'FAILED', 'venue_unreachable');
+  // A market following an upstream venue that is unreachable, or whose data is held or was rejected,
+  // has no live book to route to.
+  const paused = ctx.venue.pauseReason(market.venueSymbol);
+  if (paused) return end(ctx, order, 'FAILED', paused);
   // Leverage is not range-checked at validation; the venue refuses it here.
   if (order.leverage > market.config.max_leverage) return end(ctx, order, 'REJECTED', 'leverage_exceeds_max');
   if (order.reduce_only && reducibleSize(ctx, order).isZero()) return end(ctx, order, 'REJECTED', 'reduce_only_no_position');
@@ -57,10 +59,12 @@ export function executeOrder(ctx: SimContext, order: SimOrder): void {
     if (size.isZero()) return end(ctx, order, 'CANCELLED', 'reduce_only_no_position');
     order.size = str(size);
   }
-  if (ctx.venue.isPaused(market.venueSymbol)) {
-    // The upstream went away between accept and execute: a resting order waits, a taker one stops.
+  const paused = ctx.venue.pauseReason(market.venueSymbol);
+  if (paused) {
+    // The upstream went away (or its data was held or refused) between accept and execute: a resting
+    // order waits, a taker one stops.
     if (resting) return;
-    return end(ctx, order, order.filled_size === '0' ? 'CANCELLED' : 'PARTIALLY_FILLED_CANCELLED', 'venue_unreachable');
+    return end(ctx, order, order.filled_size === '0' ? 'CANCELLED' : 'PARTIALLY_FILLED_CANCELLED', paused);
   }
   const left = remaining(order);
   const chunks = takeFromBook(ctx.venue.getBook(market.venueSymbol), order.side, left, d(order.limit_price));

@@ -98,6 +98,10 @@ interface FollowedQuote {
   book: { time: number; bids: BookLevel[]; asks: BookLevel[] } | null;
   /** Size our taker fills consumed per level of this snapshot ('B:px' for asks bought, 'A:px' for bids sold). */
   consumed: Map<string, Decimal>;
+  /** How far from the mark a book level may be and still be taken (the follower's plausibility band). */
+  band: Decimal;
+  /** Set while the follower holds or rejected this market's data: it is paused like an outage. */
+  frozen: boolean;
 }
 
 /** An upstream update of one followed market (any part may be absent). */
@@ -107,6 +111,9 @@ export interface UpstreamUpdate {
   book?: { time: number; bids: BookLevel[]; asks: BookLevel[] };
   trades?: readonly { side: TradeSide; px: string; sz: string; time: number; tid: number; hash: string; users: [string, string] }[];
 }
+
+/** Why a market is paused: its upstream is unreachable, or its upstream data is held or was rejected. */
+export type PauseReason = 'venue_unreachable' | 'market_data_frozen';
 
 /** A trade printed upstream on a followed market: resting limits it reaches fill. */
 export type PrintListener = (venueSymbol: string, px: string, time: number) => void;
@@ -350,7 +357,7 @@ export class VenueMarketData {
 
   getBook(venueSymbol: string): Book {
     const state = this.asset(venueSymbol);
-    if (state.followed) return followedBook(state.followed);
+    if (state.followed) return followedBook(state.followed, state.mark, state.tick);
     return buildBook(state.mark, state.book, state.config.szDecimals);
   }
 
@@ -361,10 +368,10 @@ export class VenueMarketData {
    * starts afresh at the current mark: the walk's past is not the upstream's, and the upstream's own
    * candles are served through the info proxy.
    */
-  follow(venueSymbol: string): void {
+  follow(venueSymbol: string, band: string): void {
     const state = this.asset(venueSymbol);
     if (state.followed) return;
-    state.followed = { ctx: null, mid: null, book: null, consumed: new Map() };
+    state.followed = { ctx: null, mid: null, book: null, consumed: new Map(), band: parsePositive(band, 'band'), frozen: false };
     state.bars = freshBars(this.clock.now(), state.mark);
     state.trades = [];
   }
@@ -373,9 +380,31 @@ export class VenueMarketData {
     return this.asset(venueSymbol).followed !== null;
   }
 
-  /** A followed market whose upstream is unreachable: nothing moves, triggers and liquidations wait. */
+  /**
+   * A followed market whose upstream is unreachable, or whose upstream data is held or was rejected:
+   * nothing moves, triggers, liquidations, funding and new orders wait.
+   */
   isPaused(venueSymbol: string): boolean {
-    return this.upstreamDown && this.asset(venueSymbol).followed !== null;
+    return this.pauseReason(venueSymbol) !== null;
+  }
+
+  pauseReason(venueSymbol: string): PauseReason | null {
+    const followed = this.asset(venueSymbol).followed;
+    if (!followed) return null;
+    if (this.upstreamDown) return 'venue_unreachable';
+    return followed.frozen ? 'market_data_frozen' : null;
+  }
+
+  /** The follower holds (or rejected) this market's upstream data: it pauses until that is settled. */
+  setFrozen(venueSymbol: string, frozen: boolean): void {
+    const followed = this.asset(venueSymbol).followed;
+    if (!followed) throw new Error(`${venueSymbol} does not follow the upstream`);
+    followed.frozen = frozen;
+  }
+
+  /** The market's tick size (a followed price below one tick is not on this market's scale). */
+  tickSize(venueSymbol: string): string {
+    return fmt(this.asset(venueSymbol).tick);
   }
 
   /** The follower reports the upstream's reachability; marks of followed markets freeze while it is down. */
@@ -408,14 +437,23 @@ export class VenueMarketData {
     if (!followed) throw new Error(`${venueSymbol} does not follow the upstream`);
     const now = this.clock.now();
     const errors: unknown[] = [];
+    // Everything is parsed before anything changes: a bad part leaves the market as it was (issue 26:
+    // a context whose markPx failed was published while the mark stayed).
+    const mid = update.mid !== undefined ? parsePositive(update.mid, 'mid') : null;
+    const mark = update.ctx ? parsePositive(update.ctx.markPx, 'markPx') : null;
+    if (update.ctx?.midPx != null) parsePositive(update.ctx.midPx, 'midPx');
+    const openInterest = update.ctx ? parseNonNegative(update.ctx.openInterest, 'openInterest') : null;
+    const trades = (update.trades ?? []).map((upstream) => ({ upstream, px: parsePositive(upstream.px, 'px'), sz: parsePositive(upstream.sz, 'sz') }));
+    for (const level of [...(update.book?.bids ?? []), ...(update.book?.asks ?? [])]) {
+      parsePositive(level.px, 'px');
+      parsePositive(level.sz, 'sz');
+    }
     if (update.book) {
       if (followed.book?.time !== update.book.time) followed.consumed.clear();
       followed.book = update.book;
     }
-    if (update.mid !== undefined) followed.mid = parsePositive(update.mid, 'mid');
-    for (const upstream of update.trades ?? []) {
-      const px = parsePositive(upstream.px, 'px');
-      const sz = parsePositive(upstream.sz, 'sz');
+    if (mid) followed.mid = mid;
+    for (const { upstream, px, sz } of trades) {
       state.bars.apply(now, px, sz, px.mul(sz), 1);
       const trade = this.keepTrade(state, { coin: venueSymbol, ...upstream, px: fmt(px), sz: fmt(sz) });
       try {
@@ -431,11 +469,11 @@ export class VenueMarketData {
         }
       }
     }
-    if (update.ctx) {
+    if (update.ctx && mark && openInterest) {
       followed.ctx = update.ctx;
-      state.mark = parsePositive(update.ctx.markPx, 'markPx');
+      state.mark = mark;
       state.fair = state.mark;
-      state.openInterest = new Decimal(update.ctx.openInterest);
+      state.openInterest = openInterest;
       state.bars.apply(now, state.mark, new Decimal(0), new Decimal(0), 0);
       try {
         this.emitMarks([state], now);
@@ -823,12 +861,20 @@ function consumedKey(takerSide: TradeSide, px: string): string {
   return `${takerSide}:${new Decimal(px).toFixed()}`;
 }
 
-/** The followed market's upstream book less what our fills took from this snapshot (emptied levels go). */
-function followedBook(followed: FollowedQuote): Book {
+/**
+ * The followed market's upstream book less what our fills took from this snapshot (emptied levels go).
+ * Only levels within the plausibility band of the mark (and at least one tick) are there: whatever got
+ * past the follower, an order never fills at a price far from the mark (issue 26).
+ */
+function followedBook(followed: FollowedQuote, mark: Decimal, tick: Decimal): Book {
   if (!followed.book) return { bids: [], asks: [] };
+  const low = mark.mul(new Decimal(1).minus(followed.band));
+  const high = mark.mul(new Decimal(1).plus(followed.band));
   const side = (levels: readonly BookLevel[], takerSide: TradeSide): BookLevel[] => {
     const out: BookLevel[] = [];
     for (const level of levels) {
+      const px = new Decimal(level.px);
+      if (px.lt(tick) || px.lt(low) || px.gt(high) || !new Decimal(level.sz).gt(0)) continue;
       const taken = followed.consumed.get(consumedKey(takerSide, level.px));
       const left = taken ? new Decimal(level.sz).minus(taken) : null;
       if (left === null) out.push(level);
@@ -836,7 +882,11 @@ function followedBook(followed: FollowedQuote): Book {
     }
     return out;
   };
-  return { bids: side(followed.book.bids, 'A'), asks: side(followed.book.asks, 'B') };
+  const bids = side(followed.book.bids, 'A');
+  const asks = side(followed.book.asks, 'B');
+  // A crossed book is no book to trade on (the follower refuses one; this is the last line).
+  if (bids[0] && asks[0] && new Decimal(bids[0].px).gte(asks[0].px)) return { bids: [], asks: [] };
+  return { bids, asks };
 }
 
 /** One flat bar at the price: the start of a followed market's own candles. */
@@ -846,9 +896,16 @@ function freshBars(now: number, price: Decimal): BarSeries {
   return BarSeries.fromJSON([[minute, MINUTE_MS, p, p, p, p, '0', '0', 0]]);
 }
 
+function parseNonNegative(value: string, name: string): Decimal {
+  if (typeof value !== 'string' || !DECIMAL_PATTERN.test(value) || new Decimal(value).lt(0)) {
+    throw new Error(`${name} must be a non-negative decimal string, got ${String(value).slice(0, 40)}`);
+  }
+  return new Decimal(value);
+}
+
 function parsePositive(value: string, name: string): Decimal {
   if (typeof value !== 'string' || !DECIMAL_PATTERN.test(value) || !new Decimal(value).gt(0)) {
-    throw new Error(`${name} must be a positive decimal string, got ${String(value)}`);
+    throw new Error(`${name} must be a positive decimal string, got ${String(value).slice(0, 40)}`);
   }
   return new Decimal(value);
 }

@@ -78,8 +78,9 @@ describe('following an upstream venue', () => {
     const status = await follow();
     expect(status).toMatchObject({ mode: 'follow', info_url: upstream.infoUrl, ws_url: deriveWsUrl(upstream.infoUrl), feed: 'live' });
     const bySymbol = Object.fromEntries(status.markets.map((m: any) => [m.venue_symbol, m]));
-    expect(bySymbol.BTC).toEqual({ venue_symbol: 'BTC', source: 'upstream' });
-    expect(bySymbol.kPEPE).toEqual({ venue_symbol: 'kPEPE', source: 'upstream' });
+    expect(bySymbol.BTC).toEqual({ venue_symbol: 'BTC', source: 'upstream', state: 'live' });
+    expect(bySymbol.kPEPE).toEqual({ venue_symbol: 'kPEPE', source: 'upstream', state: 'live' });
+    expect(status.band).toBe('0.1');
     expect(bySymbol.WIF).toMatchObject({ source: 'walk', reason: 'not listed by the upstream' });
     expect(bySymbol.MATIC).toMatchObject({ source: 'walk', reason: 'delisted upstream' });
     expect(logs.some((l) => l.includes('WIF: not listed by the upstream; it keeps the simulated walk'))).toBe(true);

@@ -16,7 +16,7 @@ export interface Level {
   n: number;
 }
 
-interface Ctx {
+export interface Ctx {
   funding: string;
   openInterest: string;
   prevDayPx: string;
@@ -61,7 +61,7 @@ export class UpstreamVenue {
   private server: http.Server | null = null;
   private wss: WebSocketServer | null = null;
   private readonly sockets = new Set<Socket>();
-  private readonly clients = new Map<WebSocket, Set<string>>();
+  protected readonly clients = new Map<WebSocket, Set<string>>();
   private down = false;
   /** When false, WebSocket upgrades are refused: the follower must poll. */
   acceptSockets = true;
@@ -167,7 +167,7 @@ export class UpstreamVenue {
     this.push(`trades:${coin}`, { channel: 'trades', data: [trade] });
   }
 
-  private asset(coin: string): Asset {
+  protected asset(coin: string): Asset {
     const asset = this.assets.get(coin);
     if (!asset) throw new Error(`no upstream asset ${coin}`);
     return asset;
@@ -211,6 +211,11 @@ export class UpstreamVenue {
     }
   }
 
+  /** A hostile venue's own answer to an info request (hostileVenue.ts); true when it answered. */
+  protected intercept(_body: { type?: string }, _res: http.ServerResponse): boolean {
+    return false;
+  }
+
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
     if (this.down) {
       req.socket.destroy();
@@ -221,6 +226,7 @@ export class UpstreamVenue {
     req.on('end', () => {
       const body = JSON.parse(raw || '{}') as { type?: string };
       this.requests.push({ type: body.type ?? '?', at: Date.now() });
+      if (this.intercept(body, res)) return;
       const answer = this.answer(body);
       if (answer === undefined) {
         res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify('Failed to deserialize the JSON body into the target type'));
@@ -250,7 +256,7 @@ export class UpstreamVenue {
     });
   }
 
-  private push(key: string, message: unknown): void {
+  protected push(key: string, message: unknown): void {
     const text = JSON.stringify(message);
     for (const [ws, subs] of this.clients) if (subs.has(key) && ws.readyState === WebSocket.OPEN) ws.send(text);
   }

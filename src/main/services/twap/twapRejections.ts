@@ -1,13 +1,13 @@
 /**
  * Which slice rejections stop a TWAP. A rejection that depends on the moment (nothing within the bound
- * just now, the venue unreachable for a while) leaves that slice unfilled and the TWAP goes on; every
+ * just now, the venue unreachable for a while, its live data held or refused) leaves that slice unfilled and the TWAP goes on; every
  * other one would meet the next slice too (no margin, no position left to reduce, the key revoked), so
  * the TWAP stops at once and says which reason stopped it and why waiting would not help. A reason this
  * list does not know stops it as well: firing more slices into an unexplained refusal helps nobody.
  */
 
 /** Reasons a later slice may well not meet. */
-const MOMENTARY = new Set(['no_liquidity_within_limit', 'unfilled_remainder_cancelled', 'venue_unreachable']);
+const MOMENTARY = new Set(['no_liquidity_within_limit', 'unfilled_remainder_cancelled', 'venue_unreachable', 'market_data_frozen']);
 
 const WHY: Record<string, string> = {
   insufficient_margin: 'the free balance cannot pay the margin of a slice, and it does not grow by itself',

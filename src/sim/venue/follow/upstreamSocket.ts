@@ -31,6 +31,8 @@ export class UpstreamSocket {
     readonly url: string,
     private readonly subscriptions: readonly Record<string, unknown>[],
     private readonly events: UpstreamSocketEvents,
+    /** A larger message closes the socket (ws answers 1009) instead of being buffered: issue 26. */
+    private readonly maxPayload: number,
   ) {}
 
   start(): void {
@@ -51,7 +53,7 @@ export class UpstreamSocket {
 
   private connect(): void {
     if (this.stopped) return;
-    const ws = new WebSocket(this.url, { handshakeTimeout: 4000 });
+    const ws = new WebSocket(this.url, { handshakeTimeout: 4000, maxPayload: this.maxPayload });
     this.ws = ws;
     ws.on('open', () => {
       this.reconnectDelay = RECONNECT_MIN_MS;

@@ -9,14 +9,23 @@
  * followed marks and the engine pauses triggers, liquidations, funding and new orders on those markets
  * (VenueMarketData.isPaused). Following resumes by itself with the next answer. It never falls back to
  * the walk.
+ *
+ * The upstream is a real, sometimes glitchy feed, and it must never corrupt paper accounts (issue 26):
+ * every value goes through the market's guard (marketGuard.ts) before the venue sees it; a refused value
+ * freezes its market, a move beyond the band is held until confirmed (the follower asks the info API at
+ * once). Answers and WebSocket messages have a size cap, the log is rate-limited (logLimiter.ts), and the
+ * candle and funding-history reads passed through to the upstream are limited per second.
  */
 import type { VenueMarketData } from '../venueMarketData.js';
 import { answerInfo, type InfoRequest } from '../infoRoutes.js';
+import { checkBandFraction } from '../../../shared/feed/bandGate.js';
 import { FeedHealth, type FeedChange, type FeedState } from './feedHealth.js';
-import { UpstreamInfoClient, UpstreamError } from './upstreamInfoClient.js';
+import { DEFAULT_MAX_ANSWER_BYTES, UpstreamInfoClient, UpstreamError } from './upstreamInfoClient.js';
 import { UpstreamSocket } from './upstreamSocket.js';
-import type { UpstreamAssetCtx, UpstreamL2Book, UpstreamSocketMessage } from './upstreamSchemas.js';
-import { deriveWsUrl } from './followUrls.js';
+import type { UpstreamAssetCtx, UpstreamL2Book, UpstreamSocketMessage, UpstreamTrade } from './upstreamSchemas.js';
+import { deriveWsUrl, parseHttpUrl, parseWsUrl } from './followUrls.js';
+import { LogLimiter } from './logLimiter.js';
+import { MarketGuard, type GuardOutcome, type MarketIssue } from './marketGuard.js';
 
 export interface FollowOptions {
   /** The upstream's info API root (Hyperliquid's https://api.hyperliquid.xyz/info shape). */
@@ -27,8 +36,18 @@ export interface FollowOptions {
   outageAfterMs?: number;
   /** Time between polls of one data kind when the WebSocket is not delivering; at least 1000 ms. */
   pollIntervalMs?: number;
-  /** Where the follower's news goes (perps sim writes it to stderr). */
+  /** Where the follower's news goes (perps sim writes it to stderr); rate-limited per kind of line. */
   log?: (line: string) => void;
+  /**
+   * The plausibility band as a fraction (default '0.1', 10%): a mark or book that moves more than this
+   * from the last accepted one in one update is held until confirmed, and no fill is taken further than
+   * this from the mark.
+   */
+  band?: string;
+  /** The largest info answer or WebSocket message read, in bytes (default 4 MiB). */
+  maxMessageBytes?: number;
+  /** Candle and funding-history reads passed through to the upstream per second (default 5). */
+  passThroughPerSecond?: number;
 }
 
 export interface FollowedMarketStatus {
@@ -36,6 +55,12 @@ export interface FollowedMarketStatus {
   source: 'upstream' | 'walk';
   /** Why a market walks: absent or delisted upstream. */
   reason?: string;
+  /** A followed market: live, or held (a move waits for confirmation) or frozen (a value was refused). */
+  state?: 'live' | 'held' | 'frozen';
+  /** Since when (wall-clock ms) a followed market is held or frozen. */
+  since?: number;
+  /** What is held or refused, and why. */
+  issues?: MarketIssue[];
 }
 
 export interface FollowStatus {
@@ -47,11 +72,15 @@ export interface FollowStatus {
   /** Wall-clock ms the feed went down (null while live). */
   down_since: number | null;
   last_data_at: number;
+  /** The plausibility band, a fraction ('0.1' is 10%). */
+  band: string;
   markets: FollowedMarketStatus[];
 }
 
 export const MIN_POLL_INTERVAL_MS = 1000;
 const DEFAULT_OUTAGE_AFTER_MS = 5000;
+const DEFAULT_BAND = '0.1';
+const DEFAULT_PASS_THROUGH_PER_SECOND = 5;
 
 export class VenueFollower {
   readonly infoUrl: string;
@@ -59,7 +88,15 @@ export class VenueFollower {
   private readonly client: UpstreamInfoClient;
   private readonly health: FeedHealth;
   private readonly pollIntervalMs: number;
-  private readonly log: (line: string) => void;
+  private readonly log: LogLimiter;
+  private readonly band: string;
+  private readonly maxMessageBytes: number;
+  private readonly passThroughPerSecond: number;
+  /** Wall-clock ms of the pass-through requests sent within the last second. */
+  private passedThrough: number[] = [];
+  private readonly guards = new Map<string, MarketGuard>();
+  /** Info API reads asked to confirm a hold, by coin and kind: one in flight, at most one per poll interval. */
+  private readonly confirming = new Map<string, { at: number; inFlight: boolean }>();
   private readonly markets: FollowedMarketStatus[] = [];
   private readonly followed = new Set<string>();
   private readonly listeners: ((status: FollowStatus) => void)[] = [];
@@ -75,11 +112,19 @@ export class VenueFollower {
     private readonly venue: VenueMarketData,
     options: FollowOptions,
   ) {
-    this.infoUrl = options.infoUrl;
-    this.wsUrl = options.wsUrl ?? deriveWsUrl(options.infoUrl);
+    // Both URLs are checked here too (library callers): neither may carry credentials, which would be
+    // logged, returned by GET /sim/follow and sent upstream.
+    this.infoUrl = parseHttpUrl(options.infoUrl, 'the venue info URL').toString();
+    this.wsUrl = parseWsUrl(options.wsUrl ?? deriveWsUrl(options.infoUrl), 'the venue WebSocket URL').toString();
     this.pollIntervalMs = Math.max(options.pollIntervalMs ?? MIN_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS);
-    this.log = options.log ?? ((line) => console.warn(line));
-    this.client = new UpstreamInfoClient(this.infoUrl);
+    this.band = checkBandFraction(options.band ?? DEFAULT_BAND);
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    if (!Number.isInteger(this.maxMessageBytes) || this.maxMessageBytes < 1024) throw new RangeError('maxMessageBytes must be an integer of at least 1024');
+    this.passThroughPerSecond = options.passThroughPerSecond ?? DEFAULT_PASS_THROUGH_PER_SECOND;
+    if (!Number.isInteger(this.passThroughPerSecond) || this.passThroughPerSecond < 0) throw new RangeError('passThroughPerSecond must be a non-negative integer');
+    const write = options.log ?? ((line: string) => console.warn(line));
+    this.log = new LogLimiter(write);
+    this.client = new UpstreamInfoClient(this.infoUrl, this.maxMessageBytes);
     this.health = new FeedHealth(options.outageAfterMs ?? DEFAULT_OUTAGE_AFTER_MS, (change) => this.onFeedChange(change));
   }
 
@@ -108,15 +153,15 @@ export class VenueFollower {
     const books = await Promise.all([...this.followed].map((coin) => this.client.l2Book(coin).catch(() => null)));
     this.health.noteData();
     for (const symbol of this.followed) {
-      this.venue.follow(symbol);
-      this.applyCtx(symbol, upstream.get(symbol)!.ctx!);
+      this.venue.follow(symbol, this.band);
+      this.guards.set(symbol, new MarketGuard(symbol, this.venue.tickSize(symbol), this.band));
     }
-    for (const book of books) if (book && this.followed.has(book.coin)) this.applyBook(book);
-    this.venue.setInfoProxy((request) => this.proxy(request));
-
     const following = this.markets.filter((m) => m.source === 'upstream').map((m) => m.venue_symbol);
-    this.log(`[sim follow] following ${following.length > 0 ? following.join(', ') : 'no market'} from ${this.infoUrl} (WebSocket ${this.wsUrl})`);
-    for (const m of this.markets) if (m.source === 'walk') this.log(`[sim follow] ${m.venue_symbol}: ${m.reason ?? 'not followed'}; it keeps the simulated walk`);
+    this.log.line('start', `[sim follow] following ${following.length > 0 ? following.join(', ') : 'no market'} from ${this.infoUrl} (WebSocket ${this.wsUrl})`);
+    for (const m of this.markets) if (m.source === 'walk') this.log.line(`walk ${m.venue_symbol}`, `[sim follow] ${m.venue_symbol}: ${m.reason ?? 'not followed'}; it keeps the simulated walk`);
+    for (const symbol of this.followed) this.guard(() => this.applyCtx(symbol, upstream.get(symbol)!.ctx!));
+    for (const book of books) if (book && this.followed.has(book.coin)) this.guard(() => this.applyBook(book));
+    this.venue.setInfoProxy((request) => this.proxy(request));
 
     if (this.followed.size > 0) {
       const subscriptions: Record<string, unknown>[] = [{ type: 'allMids' }];
@@ -126,11 +171,11 @@ export class VenueFollower {
       this.socket = new UpstreamSocket(this.wsUrl, subscriptions, {
         message: (message) => this.onSocketMessage(message),
         open: (open) => {
-          this.log(open ? `[sim follow] WebSocket ${this.wsUrl} open` : `[sim follow] WebSocket ${this.wsUrl} closed; polling ${this.infoUrl} until it is back`);
+          this.log.line('socket', open ? `[sim follow] WebSocket ${this.wsUrl} open` : `[sim follow] WebSocket ${this.wsUrl} closed; polling ${this.infoUrl} until it is back`);
           this.notify();
         },
-        invalid: (detail) => this.log(`[sim follow] ignored a malformed upstream message (${detail})`),
-      });
+        invalid: (detail) => this.log.line('malformed', `[sim follow] ignored a malformed upstream message (${detail})`),
+      }, this.maxMessageBytes);
       this.socket.start();
       this.pollTimer = setInterval(() => void this.poll(), this.pollIntervalMs);
       this.pollTimer.unref();
@@ -144,6 +189,7 @@ export class VenueFollower {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.health.stop();
     this.venue.setInfoProxy(null);
+    this.log.stop();
   }
 
   status(): FollowStatus {
@@ -154,7 +200,8 @@ export class VenueFollower {
       transport: this.socketDelivering() ? 'websocket' : 'polling',
       down_since: this.health.since,
       last_data_at: this.health.lastData,
-      markets: this.markets.map((m) => ({ ...m })),
+      band: this.band,
+      markets: this.markets.map((m) => this.marketStatus(m)),
     };
   }
 
@@ -187,16 +234,12 @@ export class VenueFollower {
           if (this.followed.has(message.data.coin)) this.applyBook(message.data);
           return;
         case 'allMids':
-          for (const [coin, mid] of Object.entries(message.data.mids)) if (this.followed.has(coin)) this.venue.applyUpstream(coin, { mid });
+          for (const [coin, mid] of Object.entries(message.data.mids)) if (this.followed.has(coin)) this.guard(() => this.applyMid(coin, mid));
           return;
         case 'trades': {
           const byCoin = new Map<string, typeof message.data>();
           for (const trade of message.data) if (this.followed.has(trade.coin)) byCoin.set(trade.coin, [...(byCoin.get(trade.coin) ?? []), trade]);
-          for (const [coin, trades] of byCoin) {
-            this.venue.applyUpstream(coin, {
-              trades: trades.map((t) => ({ side: t.side, px: t.px, sz: t.sz, time: t.time, tid: t.tid, hash: t.hash, users: t.users ?? [ZERO, ZERO] })),
-            });
-          }
+          for (const [coin, trades] of byCoin) this.guard(() => this.applyTrades(coin, trades));
           return;
         }
       }
@@ -205,7 +248,10 @@ export class VenueFollower {
 
   /** Polls the info API when the socket is not delivering; one request of each kind at a time. */
   private async poll(): Promise<void> {
-    if (this.stopped || this.polling || this.socketDelivering()) return;
+    if (this.stopped) return;
+    // A hold the socket has not settled yet is put to the info API again (at most once per interval).
+    for (const [coin, guard] of this.guards) for (const kind of guard.heldKinds()) this.askToConfirm(coin, kind === 'book' ? 'book' : 'ctx');
+    if (this.polling || this.socketDelivering()) return;
     this.polling = true;
     try {
       const [meta, ...books] = await Promise.allSettled([this.client.metaAndAssetCtxs(), ...[...this.followed].map((coin) => this.client.l2Book(coin))]);
@@ -230,12 +276,84 @@ export class VenueFollower {
   }
 
   private applyCtx(coin: string, ctx: UpstreamAssetCtx): void {
+    const guard = this.guards.get(coin)!;
+    if (!this.settle(coin, 'ctx', guard.ctx(ctx, Date.now()))) return;
     this.venue.applyUpstream(coin, { ctx, ...(ctx.midPx ? { mid: ctx.midPx } : {}) });
   }
 
   private applyBook(book: UpstreamL2Book): void {
     const side = (levels: UpstreamL2Book['levels'][0]) => levels.map((l) => ({ px: l.px, sz: l.sz, n: l.n }));
-    this.venue.applyUpstream(book.coin, { book: { time: book.time, bids: side(book.levels[0]), asks: side(book.levels[1]) } });
+    const bids = side(book.levels[0]);
+    const asks = side(book.levels[1]);
+    const guard = this.guards.get(book.coin)!;
+    if (!this.settle(book.coin, 'book', guard.book(bids, asks, Date.now()))) return;
+    this.venue.applyUpstream(book.coin, { book: { time: book.time, bids, asks } });
+  }
+
+  private applyMid(coin: string, mid: string): void {
+    if (!this.settle(coin, 'ctx', this.guards.get(coin)!.mid(mid, Date.now()))) return;
+    this.venue.applyUpstream(coin, { mid });
+  }
+
+  private applyTrades(coin: string, trades: readonly UpstreamTrade[]): void {
+    const { outcome, kept } = this.guards.get(coin)!.trades(trades, Date.now());
+    if (!this.settle(coin, 'ctx', outcome) || kept.length === 0) return;
+    this.venue.applyUpstream(coin, {
+      trades: kept.map((t) => ({ side: t.side, px: t.px, sz: t.sz, time: t.time, tid: t.tid, hash: t.hash, users: t.users ?? [ZERO, ZERO] })),
+    });
+  }
+
+  /**
+   * Carries out the guard's outcome: the log line, the market's pause (before a value is applied, so a
+   * confirmed mark reaches triggers on an unpaused market), a confirming read of the info API. Returns
+   * whether to apply the value.
+   */
+  private settle(coin: string, confirmWith: 'ctx' | 'book', outcome: GuardOutcome): boolean {
+    if (outcome.log) this.log.line(outcome.log.kind, outcome.log.line);
+    const paused = this.guards.get(coin)!.paused;
+    const before = JSON.stringify(this.marketStatus(this.markets.find((m) => m.venue_symbol === coin)!));
+    this.venue.setFrozen(coin, paused);
+    if (outcome.confirm) this.askToConfirm(coin, confirmWith);
+    if (JSON.stringify(this.marketStatus(this.markets.find((m) => m.venue_symbol === coin)!)) !== before) this.notify();
+    return outcome.use;
+  }
+
+  /** Asks the info API for the held kind of a coin; its answer is the next update, which settles the hold. */
+  private askToConfirm(coin: string, kind: 'ctx' | 'book'): void {
+    const key = `${coin}:${kind}`;
+    const now = Date.now();
+    const last = this.confirming.get(key);
+    if (this.stopped || last?.inFlight || (last && now - last.at < this.pollIntervalMs)) return;
+    const entry = { at: now, inFlight: true };
+    this.confirming.set(key, entry);
+    const read =
+      kind === 'book'
+        ? this.client.l2Book(coin).then((book) => {
+            if (book.coin === coin) this.guard(() => this.applyBook(book));
+          })
+        : this.client.metaAndAssetCtxs().then(([{ universe }, ctxs]) => {
+            const index = universe.findIndex((entry) => entry.name === coin);
+            const ctx = ctxs[index];
+            if (index >= 0 && ctx) this.guard(() => this.applyCtx(coin, ctx));
+          });
+    read
+      .catch((err: unknown) => this.log.line(`confirm ${coin}`, `[sim follow] could not ask ${this.infoUrl} to confirm ${coin}'s held ${kind}: ${(err as Error).message}; it stays held`))
+      .finally(() => {
+        entry.inFlight = false;
+      });
+  }
+
+  private marketStatus(market: FollowedMarketStatus): FollowedMarketStatus {
+    const guard = this.guards.get(market.venue_symbol);
+    if (market.source !== 'upstream' || !guard) return { ...market };
+    const issues = guard.status();
+    if (issues.length === 0) return { ...market, state: 'live' };
+    return {
+      ...market,
+      state: issues.some((issue) => issue.state === 'frozen') ? 'frozen' : 'held',
+      since: Math.min(...issues.map((issue) => issue.since)),
+      issues,
+    };
   }
 
   /** Candles and funding history of a followed coin come from the upstream; its answer is passed on as sent. */
@@ -247,9 +365,17 @@ export class VenueFollower {
     const cached = this.proxied.get(key);
     if (cached && now - cached.at < this.pollIntervalMs) return cached.answer;
     for (const [k, v] of this.proxied) if (now - v.at >= this.pollIntervalMs) this.proxied.delete(k);
+    // Clients cannot make the simulator send the upstream more than a few reads a second (issue 26: 50
+    // distinct candle reads made 50 upstream requests); the rest get the simulator's own record.
+    this.passedThrough = this.passedThrough.filter((at) => now - at < 1000);
+    if (this.passedThrough.length >= this.passThroughPerSecond) {
+      this.log.line('pass-through limit', `[sim follow] more than ${this.passThroughPerSecond} upstream reads a second asked for: ${request.type} of ${coin} answered from the simulator's own record`);
+      return Promise.resolve(answerInfo(this.venue, request));
+    }
+    this.passedThrough.push(now);
     const answer = this.client.post(request).catch((err: unknown) => {
       // The simulator's own record of the followed marks is what it has; the log says it is not the upstream's.
-      this.log(`[sim follow] ${request.type} of ${coin} answered from the simulator's own record of the upstream marks: ${(err as Error).message}`);
+      this.log.line('pass-through failed', `[sim follow] ${request.type} of ${coin} answered from the simulator's own record of the upstream marks: ${(err as Error).message}`);
       return answerInfo(this.venue, request);
     });
     this.proxied.set(key, { at: now, answer });
@@ -259,9 +385,9 @@ export class VenueFollower {
   private onFeedChange(change: FeedChange): void {
     this.venue.setUpstreamDown(change.state === 'down');
     if (change.state === 'down') {
-      this.log(`[sim follow] the upstream ${this.infoUrl} has sent nothing since ${new Date(change.downSince ?? change.at).toISOString()}: marks frozen, triggers, liquidations, funding and new orders paused on the followed markets`);
+      this.log.line('feed', `[sim follow] the upstream ${this.infoUrl} has sent nothing since ${new Date(change.downSince ?? change.at).toISOString()}: marks frozen, triggers, liquidations, funding and new orders paused on the followed markets`);
     } else {
-      this.log(`[sim follow] the upstream answers again after ${Math.round((change.downForMs ?? 0) / 1000)} s: following resumes`);
+      this.log.line('feed', `[sim follow] the upstream answers again after ${Math.round((change.downForMs ?? 0) / 1000)} s: following resumes`);
     }
     this.notify();
   }
@@ -272,7 +398,7 @@ export class VenueFollower {
       try {
         listener(status);
       } catch (err) {
-        this.log(`[sim follow] a status listener failed: ${(err as Error).message}`);
+        this.log.line('listener', `[sim follow] a status listener failed: ${(err as Error).message}`);
       }
     }
   }
@@ -282,7 +408,7 @@ export class VenueFollower {
     try {
       apply();
     } catch (err) {
-      this.log(`[sim follow] applying an upstream update failed: ${(err as Error).message}`);
+      this.log.line('apply failed', `[sim follow] applying an upstream update failed: ${(err as Error).message}`);
     }
   }
 }
