@@ -51,20 +51,15 @@ interface SimOptions {
   followBand?: string;
 }
 
-function httpUrl(value: string): string {
-  try {
-    return parseHttpUrl(value, '--follow-venue').toString();
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message);
-  }
-}
-
-function wsUrl(value: string): string {
-  try {
-    return parseWsUrl(value, '--follow-venue-ws').toString();
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message);
-  }
+/**
+ * The URLs are checked in the action, not by an option parser: commander echoes a refused argument in
+ * its message, and a URL's credentials must never be printed.
+ */
+function checkedUrls(opts: SimOptions): { infoUrl?: string; wsUrl?: string } {
+  return {
+    ...(opts.followVenue !== undefined ? { infoUrl: parseHttpUrl(opts.followVenue, '--follow-venue').toString() } : {}),
+    ...(opts.followVenueWs !== undefined ? { wsUrl: parseWsUrl(opts.followVenueWs, '--follow-venue-ws').toString() } : {}),
+  };
 }
 
 function bandPercent(value: string): string {
@@ -85,12 +80,18 @@ export function register(program: Command): void {
     .option('--manual-clock', 'time moves only through POST /sim/advance')
     .option('--config <file>', 'JSON config merged onto resources/sim/default-config.json')
     .option('--state <file>', 'state file: loaded at start when present, saved on exit')
-    .option('--follow-venue <url>', "paper trading on live prices: follow the market data of the venue whose info API is at URL (e.g. https://api.hyperliquid.xyz/info)", httpUrl)
-    .option('--follow-venue-ws <url>', 'its WebSocket (default: derived from --follow-venue, …/info -> …/ws)', wsUrl)
+    .option('--follow-venue <url>', "paper trading on live prices: follow the market data of the venue whose info API is at URL (e.g. https://api.hyperliquid.xyz/info)")
+    .option('--follow-venue-ws <url>', 'its WebSocket (default: derived from --follow-venue, …/info -> …/ws)')
     .option('--follow-band <percent>', 'a followed mark or book moving more than this in one update is held until confirmed (default 10%)', bandPercent)
     .action(async (opts: SimOptions, cmd: Command) => {
       if (opts.followVenueWs && !opts.followVenue) cmd.error('error: --follow-venue-ws needs --follow-venue', { exitCode: 2 });
       if (opts.followBand && !opts.followVenue) cmd.error('error: --follow-band needs --follow-venue', { exitCode: 2 });
+      let urls: { infoUrl?: string; wsUrl?: string } = {};
+      try {
+        urls = checkedUrls(opts);
+      } catch (err) {
+        cmd.error(`error: ${(err as Error).message}`, { exitCode: 2 });
+      }
       // Loaded only here: `perps sim faucet` talks to a running simulator and needs none of its code.
       const { startSimulator } = await import('../../sim/index.js');
       const sim = await startSimulator({
@@ -99,11 +100,11 @@ export function register(program: Command): void {
         manualClock: opts.manualClock ?? false,
         ...(opts.config ? { configFile: opts.config } : {}),
         ...(opts.state ? { stateFile: opts.state } : {}),
-        ...(opts.followVenue
+        ...(urls.infoUrl
           ? {
               followVenue: {
-                infoUrl: opts.followVenue,
-                ...(opts.followVenueWs ? { wsUrl: opts.followVenueWs } : {}),
+                infoUrl: urls.infoUrl,
+                ...(urls.wsUrl ? { wsUrl: urls.wsUrl } : {}),
                 ...(opts.followBand ? { band: opts.followBand } : {}),
                 log: (line: string) => console.error(line),
               },

@@ -47,7 +47,7 @@ describe('perps sim --follow-venue', () => {
     upstream = new UpstreamVenue();
     await upstream.start();
     upstream.setBook('BTC', [{ px: '96999.0', sz: '1.0', n: 1 }], [{ px: '97001.0', sz: '1.0', n: 1 }]);
-    const c = spawn(process.execPath, [PERPS, 'sim', '--port', '0', '--manual-clock', '--follow-venue', upstream.infoUrl], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const c = spawn(process.execPath, [PERPS, 'sim', '--port', '0', '--manual-clock', '--follow-venue', upstream.infoUrl, '--follow-band', '5%'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     child = c;
     let stderr = '';
     c.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -58,7 +58,7 @@ describe('perps sim --follow-venue', () => {
     expect(stderr).toContain(`[sim follow] following BTC, ETH, SOL, kPEPE from ${upstream.infoUrl}`);
     expect(stderr).toContain('WIF: not listed by the upstream; it keeps the simulated walk');
     const status = (await (await fetch(`${urls.control_url!}/follow`)).json()) as { data: { mode: string; feed: string } };
-    expect(status.data).toMatchObject({ mode: 'follow', feed: 'live' });
+    expect(status.data).toMatchObject({ mode: 'follow', feed: 'live', band: '0.05' });
     const mids = (await (await fetch(urls.venue_info_url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"allMids"}' })).json()) as Record<string, string>;
     expect(mids.BTC).toBe('97000');
 
@@ -75,6 +75,28 @@ describe('perps sim --follow-venue', () => {
     const lonely = await run(['--port', '0', '--follow-venue-ws', 'wss://api.hyperliquid.xyz/ws']);
     expect(lonely.code).toBe(2);
     expect(lonely.stderr).toContain('--follow-venue-ws needs --follow-venue');
+  });
+
+  it('refuses credentials in either URL without echoing them, and a band that is not a percentage in (0, 100)', async () => {
+    for (const args of [
+      ['--follow-venue', 'http://127.0.0.1:1/info', '--follow-venue-ws', 'ws://user:s3cret@127.0.0.1:1/ws'],
+      ['--follow-venue', 'http://user:s3cret@127.0.0.1:1/info'],
+      ['--follow-venue', 'http://127.0.0.1:1/info', '--follow-venue-ws', 'http://user:s3cret@127.0.0.1:1/ws'],
+    ]) {
+      const r = await run(['--port', '0', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('must not carry credentials');
+      expect(r.stderr).not.toContain('s3cret');
+    }
+    const wide = await run(['--port', '0', '--follow-venue', 'http://127.0.0.1:1/info', '--follow-band', '150%']);
+    expect(wide.code).toBe(2);
+    expect(wide.stderr).toContain('the band must be above 0% and below 100%');
+    const bare = await run(['--port', '0', '--follow-venue', 'http://127.0.0.1:1/info', '--follow-band', '0.1']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('the band must be a percentage such as 10%');
+    const lonely = await run(['--port', '0', '--follow-band', '10%']);
+    expect(lonely.code).toBe(2);
+    expect(lonely.stderr).toContain('--follow-band needs --follow-venue');
   });
 
   it('exits 1 saying which URL when the upstream cannot be read', async () => {
