@@ -31,6 +31,12 @@ export const SimFeedViewSchema = z.object({
   down_since: z.number().int().nullable(),
   /** Markets that keep the simulated walk and why (absent or delisted on the venue). */
   walking: z.array(z.object({ venue_symbol: z.string(), reason: z.string() })),
+  /**
+   * Followed markets paused on their own while the feed is live (issue 26): held (a move beyond the
+   * plausibility band waits for confirmation) or frozen (a value failed the price rules), why and since
+   * when (Unix ms). Their marks stay; triggers, liquidations and new orders on them wait.
+   */
+  paused_markets: z.array(z.object({ venue_symbol: z.string(), state: z.enum(['held', 'frozen']), reason: z.string().max(2000), since: z.number().int() })),
   /** Following was asked for but could not start (the venue unreadable at start): prices are simulated. */
   error: z.string().nullable(),
 });

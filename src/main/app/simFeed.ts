@@ -40,7 +40,7 @@ export async function startSimWithPrices(launcher: SimLauncher, stateFile: strin
 }
 
 function simulatedView(error: string | null): SimFeedView {
-  return { source: 'simulated', info_url: null, feed: null, down_since: null, walking: [], error };
+  return { source: 'simulated', info_url: null, feed: null, down_since: null, walking: [], paused_markets: [], error };
 }
 
 function followView(status: SimFollowStatusLike): SimFeedView {
@@ -50,6 +50,11 @@ function followView(status: SimFollowStatusLike): SimFeedView {
     feed: status.feed,
     down_since: status.down_since,
     walking: status.markets.filter((m) => m.source === 'walk').map((m) => ({ venue_symbol: m.venue_symbol, reason: m.reason ?? 'not followed' })),
+    paused_markets: status.markets.flatMap((m) =>
+      m.state === 'held' || m.state === 'frozen'
+        ? [{ venue_symbol: m.venue_symbol, state: m.state, reason: (m.issues ?? []).map((issue) => issue.reason).join('; ').slice(0, 2000), since: m.since ?? Date.now() }]
+        : [],
+    ),
     error: null,
   };
 }

@@ -18,7 +18,15 @@ export interface SimFollowStatusLike {
   info_url: string;
   feed: 'live' | 'down';
   down_since: number | null;
-  markets: { venue_symbol: string; source: 'upstream' | 'walk'; reason?: string }[];
+  markets: {
+    venue_symbol: string;
+    source: 'upstream' | 'walk';
+    reason?: string;
+    /** A followed market: live, held or frozen (issue 26), since when and why. */
+    state?: 'live' | 'held' | 'frozen';
+    since?: number;
+    issues?: { reason: string }[];
+  }[];
 }
 
 export interface SimFollowLike {

@@ -122,7 +122,12 @@ function StatusBar() {
     <footer className="statusbar">
       <span className={profile.error ? 'conn-bad' : 'conn-ok'}>● {profile.error ? 'app core unreachable' : 'connected'}</span>
       <span>{profile.data ? `${profile.data.active} · ${profile.data.environment}` : ''}</span>
-      {feed && <span>{feed.source === 'venue' ? `prices: ${feed.feed === 'down' ? 'frozen' : 'live'} from ${hostOf(feed.info_url)}` : 'prices: simulated'}</span>}
+      {feed && (
+        <span>
+          {feed.source === 'venue' ? `prices: ${feed.feed === 'down' ? 'frozen' : 'live'} from ${hostOf(feed.info_url)}` : 'prices: simulated'}
+          {feed.source === 'venue' && feed.feed === 'live' && feed.paused_markets.length > 0 ? ` · ${feed.paused_markets.map((m) => `${m.venue_symbol} ${m.state}`).join(', ')}` : ''}
+        </span>
+      )}
       <span>{version > 0 ? 'live marks' : 'waiting for live marks'}</span>
       <span className="sep" />
       <span>Press ? for shortcuts</span>

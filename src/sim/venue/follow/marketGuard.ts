@@ -60,15 +60,27 @@ export class MarketGuard {
     return [...this.issues.values()].map((issue) => ({ ...issue }));
   }
 
-  /** Kinds held now (the follower asks the info API about them). */
-  heldKinds(): GuardedKind[] {
-    return [...this.issues.values()].filter((issue) => issue.state === 'held').map((issue) => issue.kind);
+  /**
+   * What the info API can settle now: a held mark or book (its answer confirms or discards it), and a
+   * refused one (its answer may be the valid value that ends the freeze, also while the socket is quiet).
+   */
+  unsettled(): ('ctx' | 'book')[] {
+    const kinds = new Set<'ctx' | 'book'>();
+    for (const issue of this.issues.values()) kinds.add(issue.kind === 'book' ? 'book' : 'ctx');
+    return [...kinds];
   }
 
   ctx(ctx: UpstreamAssetCtx, now: number): GuardOutcome {
     const problem = this.ctxProblem(ctx);
     if (problem) return this.refuse('mark', `context refused: ${problem}`, now);
-    return this.gated('mark', this.markGate.offer(new Decimal(ctx.markPx), now), ctx.markPx, now);
+    const outcome = this.gated('mark', this.markGate.offer(new Decimal(ctx.markPx), now), ctx.markPx, now);
+    // A used context carries a valid mid, and it is the freshest word on the market: a freeze over a
+    // refused mid or refused trades ends with it (polling reads neither allMids nor trades).
+    if (outcome.use) {
+      this.issues.delete('mid');
+      this.issues.delete('trades');
+    }
+    return outcome;
   }
 
   book(bids: readonly SaneLevel[], asks: readonly SaneLevel[], now: number): GuardOutcome {

@@ -95,6 +95,8 @@ export class VenueFollower {
   /** Wall-clock ms of the pass-through requests sent within the last second. */
   private passedThrough: number[] = [];
   private readonly guards = new Map<string, MarketGuard>();
+  /** Each market's issues as listeners last heard of them (kind:state list). */
+  private readonly notifiedShapes = new Map<string, string>();
   /** Info API reads asked to confirm a hold, by coin and kind: one in flight, at most one per poll interval. */
   private readonly confirming = new Map<string, { at: number; inFlight: boolean }>();
   private readonly markets: FollowedMarketStatus[] = [];
@@ -249,8 +251,8 @@ export class VenueFollower {
   /** Polls the info API when the socket is not delivering; one request of each kind at a time. */
   private async poll(): Promise<void> {
     if (this.stopped) return;
-    // A hold the socket has not settled yet is put to the info API again (at most once per interval).
-    for (const [coin, guard] of this.guards) for (const kind of guard.heldKinds()) this.askToConfirm(coin, kind === 'book' ? 'book' : 'ctx');
+    // A hold or a freeze the socket has not settled yet is put to the info API (at most once per interval).
+    for (const [coin, guard] of this.guards) for (const kind of guard.unsettled()) this.askToConfirm(coin, kind);
     if (this.polling || this.socketDelivering()) return;
     this.polling = true;
     try {
@@ -310,12 +312,25 @@ export class VenueFollower {
    */
   private settle(coin: string, confirmWith: 'ctx' | 'book', outcome: GuardOutcome): boolean {
     if (outcome.log) this.log.line(outcome.log.kind, outcome.log.line);
-    const paused = this.guards.get(coin)!.paused;
-    const before = JSON.stringify(this.marketStatus(this.markets.find((m) => m.venue_symbol === coin)!));
-    this.venue.setFrozen(coin, paused);
+    const guard = this.guards.get(coin)!;
+    this.venue.setFrozen(coin, guard.paused);
     if (outcome.confirm) this.askToConfirm(coin, confirmWith);
-    if (JSON.stringify(this.marketStatus(this.markets.find((m) => m.venue_symbol === coin)!)) !== before) this.notify();
+    // Listeners (the app's banner) hear of a market turning held, frozen or live, not of every new
+    // reason a hostile feed can make up: GET /sim/follow has those.
+    const shape = this.shapeOf(guard);
+    if (shape !== (this.notifiedShapes.get(coin) ?? '')) {
+      this.notifiedShapes.set(coin, shape);
+      this.notify();
+    }
     return outcome.use;
+  }
+
+  private shapeOf(guard: MarketGuard): string {
+    return guard
+      .status()
+      .map((issue) => `${issue.kind}:${issue.state}`)
+      .sort()
+      .join(',');
   }
 
   /** Asks the info API for the held kind of a coin; its answer is the next update, which settles the hold. */
