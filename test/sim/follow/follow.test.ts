@@ -10,6 +10,7 @@ import Decimal from 'decimal.js';
 import { deriveWsUrl, startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
 import { Api, T0, quietConfig, readyTrader, type Trader } from '../server/helpers.js';
 import { UpstreamVenue, type Level } from './upstreamVenue.js';
+import { publishedMark, until, venueInfo } from './followSupport.js';
 
 let upstream: UpstreamVenue;
 let sim: RunningSimulator;
@@ -30,28 +31,11 @@ async function startFollowing(): Promise<void> {
   api = new Api(sim);
 }
 
-async function until<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function info(body: unknown): Promise<any> {
-  const res = await fetch(sim.urls.venue_info_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status).toBe(200);
-  return res.json();
-}
+const info = (body: unknown): Promise<any> => venueInfo(sim, body);
 
 const follow = (): Promise<any> => api.control('/follow');
 const l2Time = async (coin: string): Promise<number> => (await info({ type: 'l2Book', coin })).time as number;
-const markOf = async (coin: string): Promise<string> => {
-  const [meta, ctxs] = await info({ type: 'metaAndAssetCtxs' });
-  return ctxs[meta.universe.findIndex((u: any) => u.name === coin)].markPx;
-};
+const markOf = (coin: string): Promise<string> => publishedMark(sim, coin);
 
 /** Publishes a new upstream BTC book and waits until the simulator serves that snapshot. */
 async function btcBook(bids: Level[], asks: Level[]): Promise<void> {

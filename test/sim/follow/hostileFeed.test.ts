@@ -11,6 +11,7 @@ import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js
 import { Api, T0, quietConfig, readyTrader, type Trader } from '../server/helpers.js';
 import { HostileVenue } from './hostileVenue.js';
 import type { Level } from './upstreamVenue.js';
+import { publishedMark, until, venueInfo } from './followSupport.js';
 
 let upstream: HostileVenue;
 let sim: RunningSimulator;
@@ -29,27 +30,10 @@ async function startFollowing(extra: { maxMessageBytes?: number; band?: string }
   api = new Api(sim);
 }
 
-async function until<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function info(body: unknown): Promise<any> {
-  const res = await fetch(sim.urls.venue_info_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status).toBe(200);
-  return res.json();
-}
+const info = (body: unknown): Promise<any> => venueInfo(sim, body);
 
 const btcStatus = async (): Promise<any> => ((await api.control('/follow')).markets as any[]).find((m) => m.venue_symbol === 'BTC');
-const markOf = async (coin: string): Promise<string> => {
-  const [meta, ctxs] = await info({ type: 'metaAndAssetCtxs' });
-  return ctxs[meta.universe.findIndex((u: any) => u.name === coin)].markPx;
-};
+const markOf = (coin: string): Promise<string> => publishedMark(sim, coin);
 const lv = (px: string, sz: string, n = 2): Level => ({ px, sz, n });
 const GOOD_BIDS = [lv('96999.0', '5.0')];
 const GOOD_ASKS = [lv('97001.0', '5.0'), lv('97002.0', '5.0')];
@@ -153,6 +137,9 @@ describe('following a hostile venue', () => {
 
   it('item 3: a context with markPx -5 and no mid is never published; the mark, mids and context stay the accepted ones', async () => {
     const before = await info({ type: 'metaAndAssetCtxs' });
+    // Status listeners (the app's banner) hear of BTC freezing and of it following again.
+    const heard: string[] = [];
+    sim.follower!.onStatus((status) => heard.push(status.markets.find((m) => m.venue_symbol === 'BTC')!.state!));
     upstream.spikeCtx('BTC', { markPx: '-5', midPx: null });
     const frozen = await until(btcStatus, (s) => s.state === 'frozen', 'BTC frozen');
     expect(frozen.issues[0]).toMatchObject({ kind: 'mark', state: 'frozen' });
@@ -167,6 +154,8 @@ describe('following a hostile venue', () => {
     upstream.setCtx('BTC', { markPx: '97010.0', midPx: '97010.0' });
     await until(btcStatus, (s) => s.state === 'live', 'BTC live again');
     expect(await markOf('BTC')).toBe('97010');
+    expect(heard[0]).toBe('frozen');
+    expect(heard.at(-1)).toBe('live');
   });
 
   it('item 4: a mark spike is held (a short is not liquidated), a spike the next update contradicts is discarded; 10^308 and 1e-61 are refused', async () => {
