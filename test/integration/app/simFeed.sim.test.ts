@@ -1,8 +1,8 @@
 /**
  * The app's simulator price setting and feed (issue 16), through the registered IPC handlers: "Prices:
  * simulated | live from the venue at URL" is validated, stored and applied by restarting the simulator;
- * the markets then show the venue's marks; an outage reaches the renderer as a simFeed event (the banner)
- * and so does the recovery; a venue that cannot be read leaves the simulator on its walk and says so.
+ * the markets then show the venue's marks; a market frozen on refused data, an outage, and each recovery
+ * reach the renderer as simFeed events (the banners); a venue that cannot be read leaves the simulator on its walk and says so.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SimFeedView } from '../../../src/shared/ipc.js';
@@ -60,6 +60,17 @@ describe('simulator prices live from a venue, in the app', () => {
     );
     upstream.setCtx('ETH', { markPx: '3512.5' });
     await until(async () => (await h.call('markets:list', {})).markets.find((m) => m.symbol === 'ETH')?.mark, (m) => m === '3512.5', "the venue's ETH mark in the app");
+
+    // A crossed ETH book freezes ETH alone: the renderer hears which market, why and since when (issue 26).
+    h.events.length = 0;
+    upstream.setBook('ETH', [{ px: '3600.0', sz: '10.0', n: 3 }], [{ px: '3400.0', sz: '10.0', n: 3 }]);
+    const frozen = await until(() => h.eventsOf<SimFeedView>('simFeed').map((e) => e.payload), (list) => list.some((v) => v.paused_markets.length > 0), 'the frozen-market event');
+    expect(frozen.find((v) => v.paused_markets.length > 0)!.paused_markets).toEqual([
+      { venue_symbol: 'ETH', state: 'frozen', reason: expect.stringContaining('the book is crossed'), since: expect.any(Number) },
+    ]);
+    expect((await h.call('settings:getSimFeed', {}))!.feed).toBe('live');
+    upstream.setBook('ETH', [{ px: '3512.0', sz: '10.0', n: 3 }], [{ px: '3513.0', sz: '10.0', n: 3 }]);
+    await until(() => h.eventsOf<SimFeedView>('simFeed').map((e) => e.payload), (list) => list.at(-1)?.paused_markets.length === 0, 'ETH following again');
 
     h.events.length = 0;
     upstream.goDown();
