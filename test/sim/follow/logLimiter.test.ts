@@ -3,7 +3,7 @@
  * kind per window, then one line saying how many were suppressed; kinds do not starve each other.
  */
 import { describe, expect, it } from 'vitest';
-import { LogLimiter } from '../../../src/sim/venue/follow/logLimiter.js';
+import { LogLimiter, MAX_LINE_CHARS } from '../../../src/sim/venue/follow/logLimiter.js';
 
 describe('LogLimiter', () => {
   it('writes N lines of a kind per window, then one summary of the suppressed ones', () => {
@@ -47,6 +47,16 @@ describe('LogLimiter', () => {
     for (let i = 0; i < 100; i++) limiter.line('flood', 'more');
     await new Promise((r) => setTimeout(r, 200));
     expect(lines).toEqual(['first', '[sim follow] suppressed 100 similar lines (flood) in 50 ms']);
+    limiter.stop();
+  });
+
+  it('writes what the upstream sent as one printable line: no escape sequences or newlines, cut to a length', () => {
+    const lines: string[] = [];
+    const limiter = new LogLimiter((line) => lines.push(line));
+    limiter.line('malformed', 'not JSON: \u001b[2J\u001b[31mRED\nfake line\r');
+    limiter.line('malformed', 'x'.repeat(10_000));
+    expect(lines[0]).toBe('not JSON: \ufffd[2J\ufffd[31mRED\ufffdfake line\ufffd');
+    expect(lines[1]).toHaveLength(MAX_LINE_CHARS + 1);
     limiter.stop();
   });
 });

@@ -2,7 +2,8 @@
  * A rate limit on the follower's log (issue 26): an upstream that sends ten thousand malformed messages a
  * second must not fill stderr. Lines of one kind (a key such as 'malformed' or 'held BTC') are written
  * at most `perWindow` times per window; the rest are counted, and once the window is over one line says
- * how many were suppressed. Different kinds do not starve each other.
+ * how many were suppressed. Different kinds do not starve each other. Lines quote what the upstream sent,
+ * so each is cut to a length and its control characters (a terminal's escape sequences) are replaced.
  */
 export interface LogLimiterOptions {
   /** Lines of one kind written per window (default 5). */
@@ -25,13 +26,16 @@ export class LogLimiter {
   private readonly kinds = new Map<string, KindWindow>();
   private timer: NodeJS.Timeout | null = null;
 
+  private readonly write: (line: string) => void;
+
   constructor(
-    private readonly write: (line: string) => void,
+    write: (line: string) => void,
     options: LogLimiterOptions = {},
   ) {
     this.perWindow = options.perWindow ?? 5;
     this.windowMs = options.windowMs ?? 1000;
     this.now = options.now ?? Date.now;
+    this.write = (line) => write(printable(line));
   }
 
   /** Writes `line` unless `kind` already had its share of this window. */
@@ -83,4 +87,14 @@ export class LogLimiter {
     }, this.windowMs);
     this.timer.unref();
   }
+}
+
+/** The longest line written; the rest of a longer one is cut. */
+export const MAX_LINE_CHARS = 1000;
+
+/** One printable line: control characters (newlines, ESC, ...) become U+FFFD, long lines are cut. */
+function printable(line: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const clean = line.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+  return clean.length <= MAX_LINE_CHARS ? clean : `${clean.slice(0, MAX_LINE_CHARS)}…`;
 }

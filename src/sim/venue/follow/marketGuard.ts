@@ -34,6 +34,12 @@ export interface GuardOutcome {
 }
 
 const USE: GuardOutcome = { use: true, log: null, confirm: false };
+/**
+ * How far a context's mid and oracle may be from its own mark. Not the band (a move between updates,
+ * which a user may set to 1%): a real market's oracle strays a few percent from its mark at times, while
+ * a context whose mark is 60 times its oracle is corrupt.
+ */
+const CONSISTENCY = new Decimal('0.5');
 
 export class MarketGuard {
   private readonly markGate: BandGate;
@@ -124,7 +130,7 @@ export class MarketGuard {
 
   // ---- internals ------------------------------------------------------------------------------
 
-  /** Every field the simulator publishes or uses must pass; mid and oracle must agree with the mark. */
+  /** Every field the simulator publishes or uses must pass; mid and oracle must roughly agree with the mark. */
   private ctxProblem(ctx: UpstreamAssetCtx): string | null {
     const prices: [string, string | null][] = [
       ['markPx', ctx.markPx],
@@ -150,7 +156,7 @@ export class MarketGuard {
       ['midPx', ctx.midPx],
       ['oraclePx', ctx.oraclePx],
     ] as const) {
-      if (value !== null && !withinBand(mark, new Decimal(value), this.band)) return `${field} ${value} is more than the band from markPx ${ctx.markPx}`;
+      if (value !== null && !withinBand(mark, new Decimal(value), CONSISTENCY)) return `${field} ${value} is more than 50% from markPx ${ctx.markPx}`;
     }
     return null;
   }

@@ -333,9 +333,12 @@ export class VenueFollower {
       .join(',');
   }
 
-  /** Asks the info API for the held kind of a coin; its answer is the next update, which settles the hold. */
+  /**
+   * Asks the info API for the held kind of a coin; its answer is the next update, which settles the hold.
+   * One metaAndAssetCtxs read serves every coin (its answer is applied to all followed markets, as a poll).
+   */
   private askToConfirm(coin: string, kind: 'ctx' | 'book'): void {
-    const key = `${coin}:${kind}`;
+    const key = kind === 'ctx' ? 'ctx' : `book:${coin}`;
     const now = Date.now();
     const last = this.confirming.get(key);
     if (this.stopped || last?.inFlight || (last && now - last.at < this.pollIntervalMs)) return;
@@ -347,9 +350,10 @@ export class VenueFollower {
             if (book.coin === coin) this.guard(() => this.applyBook(book));
           })
         : this.client.metaAndAssetCtxs().then(([{ universe }, ctxs]) => {
-            const index = universe.findIndex((entry) => entry.name === coin);
-            const ctx = ctxs[index];
-            if (index >= 0 && ctx) this.guard(() => this.applyCtx(coin, ctx));
+            universe.forEach((entry, index) => {
+              const ctx = ctxs[index];
+              if (ctx && this.followed.has(entry.name)) this.guard(() => this.applyCtx(entry.name, ctx));
+            });
           });
     read
       .catch((err: unknown) => this.log.line(`confirm ${coin}`, `[sim follow] could not ask ${this.infoUrl} to confirm ${coin}'s held ${kind}: ${(err as Error).message}; it stays held`))
