@@ -248,7 +248,10 @@ export class VenueFollower {
     });
   }
 
-  /** Polls the info API when the socket is not delivering; one request of each kind at a time. */
+  /**
+   * Every poll interval: asks the info API about held or refused data, and polls it when the socket is
+   * not delivering (one request of each kind at a time).
+   */
   private async poll(): Promise<void> {
     if (this.stopped) return;
     // A hold or a freeze the socket has not settled yet is put to the info API (at most once per interval).
@@ -350,13 +353,13 @@ export class VenueFollower {
             if (book.coin === coin) this.guard(() => this.applyBook(book));
           })
         : this.client.metaAndAssetCtxs().then(([{ universe }, ctxs]) => {
-            universe.forEach((entry, index) => {
+            universe.forEach((asset, index) => {
               const ctx = ctxs[index];
-              if (ctx && this.followed.has(entry.name)) this.guard(() => this.applyCtx(entry.name, ctx));
+              if (ctx && this.followed.has(asset.name)) this.guard(() => this.applyCtx(asset.name, ctx));
             });
           });
     read
-      .catch((err: unknown) => this.log.line(`confirm ${coin}`, `[sim follow] could not ask ${this.infoUrl} to confirm ${coin}'s held ${kind}: ${(err as Error).message}; it stays held`))
+      .catch((err: unknown) => this.log.line(`confirm ${coin}`, `[sim follow] could not ask ${this.infoUrl} about ${coin}'s held or refused ${kind}: ${(err as Error).message}; ${coin} stays paused`))
       .finally(() => {
         entry.inFlight = false;
       });
