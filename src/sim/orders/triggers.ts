@@ -57,6 +57,8 @@ export function onMarkUpdate(ctx: SimContext, marketSymbol: string, markText: st
  * limit as maker (the simulator keeps no queue position: a print at the level is taken to reach us).
  */
 export function onUpstreamPrint(ctx: SimContext, marketSymbol: string, pxText: string): void {
+  // A market whose upstream data is held or refused does not trade, not even resting limits (issue 26).
+  if (ctx.venue.isPaused(ctx.markets.require(marketSymbol).venueSymbol)) return;
   const px = d(pxText);
   for (const order of ctx.store.liveInMarket(marketSymbol)) {
     if (order.order_type === 'LIMIT' && order.status === 'ACCEPTED' && order.time_in_force !== 'IOC' && restingCrossed(order, px)) {

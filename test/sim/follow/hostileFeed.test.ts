@@ -113,6 +113,28 @@ describe('following a hostile venue', () => {
     expect(await t.order(buy3.order_id)).toMatchObject({ status: 'PARTIALLY_FILLED_CANCELLED', filled_size: '0.1', avg_fill_price: '97001' });
   });
 
+  it('item 1: a frozen market fills no resting limit on an upstream print; a print far from the mark never fills one', async () => {
+    const buy = await t.placeOne({ market: 'BTC', side: 'BUY', size: '0.01', limit_price: '96950', order_type: 'LIMIT', time_in_force: 'GTC' });
+    await api.advance(1000);
+    expect((await t.order(buy.order_id)).status).toBe('ACCEPTED');
+    // A print at 0.000001 (refused: BTC frozen), and one at 50,000 (valid but far from the mark: left out).
+    upstream.rawTrades('BTC', [{ side: 'A', px: '0.000001', sz: '1.0' }]);
+    await until(btcStatus, (s) => s.state === 'frozen', 'BTC frozen on the refused trade');
+    upstream.rawTrades('BTC', [{ side: 'A', px: '50000.0', sz: '1.0' }]);
+    await until(() => logs.some((l) => l.includes('more than the band from the accepted mark')), Boolean, 'the far trade left out');
+    // While BTC is frozen on a crossed book, a sane print does not fill either.
+    await book([lv('97100.0', '5.0')], [lv('50000.0', '5.0')], 'frozen');
+    upstream.rawTrades('BTC', [{ side: 'A', px: '96940.0', sz: '1.0' }]);
+    await new Promise((r) => setTimeout(r, 300));
+    await api.advance(1000);
+    expect((await t.order(buy.order_id)).status).toBe('ACCEPTED');
+    // Live again, the next sane print fills it at its limit.
+    await goodBook();
+    upstream.rawTrades('BTC', [{ side: 'A', px: '96940.0', sz: '1.0' }]);
+    await until(async () => (await api.advance(100), t.order(buy.order_id)), (o) => o.status === 'FILLED', 'the fill on a sane print');
+    expect((await t.fills()).fills.map((f: any) => f.price)).toEqual(['96950']);
+  });
+
   it('item 2: a level at 0 or below never leaves an order ACCEPTED: it ends with market_data_frozen, no job fails', async () => {
     const errors = vi.spyOn(console, 'error');
     const buy = await t.placeOne({ market: 'BTC', side: 'BUY', size: '0.5', limit_price: '97500', order_type: 'MARKET', time_in_force: 'IOC' });
