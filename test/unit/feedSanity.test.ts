@@ -25,6 +25,8 @@ describe('upstream price rules', () => {
     expect(huge).toContain('above 10^12 ticks');
     // A 309-digit value is described by its length, never printed whole.
     expect(huge.length).toBeLessThan(100);
+    expect(priceProblem('97000.' + '0'.repeat(30) + '1', '1')).toContain('more than 18 decimal places');
+    expect(priceProblem('97000.' + '0'.repeat(17) + '1', '1')).toBeNull();
     expect(priceProblem('1e5', '1')).toContain('not a decimal string');
     expect(priceProblem('Infinity', '1')).toContain('not a decimal string');
     expect(priceProblem(97000, '1')).toContain('not a decimal string');
@@ -36,6 +38,7 @@ describe('upstream price rules', () => {
     expect(sizeProblem('0')).toContain('not positive');
     expect(sizeProblem('-1')).toContain('not positive');
     expect(sizeProblem('1' + '0'.repeat(13))).toContain('above 10^12');
+    expect(sizeProblem('0.' + '0'.repeat(30) + '1')).toContain('more than 18 decimal places');
     expect(rateProblem('-0.0000125', 'funding')).toBeNull();
     expect(rateProblem('1', 'funding')).toContain('not a plausible rate');
   });

@@ -2,9 +2,10 @@
  * The rules every price, size and book from a followed venue must pass before the simulator uses it
  * (issue 26): the same rules the simulator applies to its own prices. A price is a plain decimal, above
  * zero, at least one tick of the market (the walk never goes below one tick, toMark) and at most 10^12
- * ticks; a size is above zero and at most 10^12; a book has sane levels, bids strictly falling, asks
- * strictly rising, and is not crossed. The plausibility band (how far one update may move a price from
- * the last accepted one) is in bandGate.ts.
+ * ticks, with at most 18 decimal places; a size is above zero and at most 10^12, with at most 18
+ * decimal places; a book has sane levels, bids strictly falling, asks strictly rising, and is not
+ * crossed. The plausibility band (how far one update may move a price from the last accepted one) is in
+ * bandGate.ts.
  *
  * Each check answers null when the value passes, else a short reason for the log and the status.
  */
@@ -13,6 +14,8 @@ import { Decimal } from '../decimal/decimal.js';
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 /** No market quotes more than 10^12 ticks: 10^308 or a 309-digit price is a broken feed, not a price. */
 export const MAX_PRICE_TICKS = new Decimal('1e12');
+/** No venue quotes a price or size to more than 18 decimal places; a longer fraction is a broken feed. */
+export const MAX_DECIMAL_PLACES = 18;
 /** No level or trade is larger than 10^12 units of any asset. */
 export const MAX_SIZE = new Decimal('1e12');
 /** Hourly funding and premium are fractions; the venue caps funding at a few percent an hour, 100% is absurd. */
@@ -36,6 +39,7 @@ export function priceProblem(text: unknown, tick: string): string | null {
   if (!px.isFinite() || px.lte(0)) return `price ${short(text)} is not positive`;
   if (px.lt(tick)) return `price ${short(text)} is below one tick (${tick})`;
   if (px.gt(MAX_PRICE_TICKS.mul(tick))) return `price ${short(text)} is above 10^12 ticks`;
+  if (px.decimalPlaces() > MAX_DECIMAL_PLACES) return `price ${short(text)} has more than ${MAX_DECIMAL_PLACES} decimal places`;
   return null;
 }
 
@@ -45,6 +49,7 @@ export function sizeProblem(text: unknown): string | null {
   if (!sz) return `${describe(text)} is not a decimal string`;
   if (!sz.isFinite() || sz.lte(0)) return `size ${short(text)} is not positive`;
   if (sz.gt(MAX_SIZE)) return `size ${short(text)} is above 10^12`;
+  if (sz.decimalPlaces() > MAX_DECIMAL_PLACES) return `size ${short(text)} has more than ${MAX_DECIMAL_PLACES} decimal places`;
   return null;
 }
 
