@@ -250,6 +250,12 @@ describe('a hostile venue: sizes and pass-through', () => {
     expect(logs.some((l) => l.includes('more than the 262144 bytes an answer may have'))).toBe(true);
     await until(() => upstream.endlessCut, Boolean, 'the cut connection');
     expect(upstream.endlessWritten).toBeLessThan(32 * 1024 * 1024);
+    // An answer that declares its size is refused on its headers.
+    upstream.declareLength = true;
+    upstream.endlessCut = false;
+    await info({ type: 'candleSnapshot', req: { coin: 'BTC', interval: '5m', startTime: T0 - 60_000 } });
+    expect(logs.some((l) => l.includes(`answered ${300 * 1024 * 1024 + 2} bytes, more than the 262144 bytes`))).toBe(true);
+    await until(() => upstream.endlessCut, Boolean, 'the cut connection');
 
     upstream.hugeMessage('BTC', 512 * 1024);
     await until(() => logs.some((l) => l.includes('closed; polling')), Boolean, 'the socket closed on the oversized message');

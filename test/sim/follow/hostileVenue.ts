@@ -14,6 +14,8 @@ export class HostileVenue extends UpstreamVenue {
   failInfo = false;
   /** candleSnapshot answers that never end: this many bytes streamed in 64 KiB chunks (null: a normal answer). */
   endlessCandles: number | null = null;
+  /** Whether the endless answer declares its length (Content-Length) instead of being chunked. */
+  declareLength = false;
   /** Bytes of the endless answer written before the reader went away. */
   endlessWritten = 0;
   /** Whether the reader of the endless answer closed the connection before the end. */
@@ -68,7 +70,7 @@ export class HostileVenue extends UpstreamVenue {
 
   private streamEndless(res: http.ServerResponse, total: number): void {
     const chunk = Buffer.alloc(64 * 1024, 0x20);
-    res.writeHead(200, { 'content-type': 'application/json' });
+    res.writeHead(200, { 'content-type': 'application/json', ...(this.declareLength ? { 'content-length': String(total + 2) } : {}) });
     res.write('[');
     res.on('close', () => {
       if (!res.writableFinished) this.endlessCut = true;
