@@ -396,14 +396,17 @@ describe('TWAP scheduler on the simulator clock', () => {
     await refusedAsDamaged(t, r.id, text, /slice 1 carries client order id 'by-hand-forged', not 'twap-[0-9a-f]{12}-0'/);
   });
 
-  it('item 12: a duplicated index (0.02 filled after sending 0.01) and a negative slice size (target_reached with 0 filled) are damage', async () => {
+  it('item 12: a duplicated index is damage (it reported 0.02 filled after sending 0.01)', async () => {
     const t = await w.trader();
     const dup = await stoppedTwap(t, { totalSize: '0.02', slices: 2, durationMs: 10_000 });
     const sent = await placeOrders(w.ctx, { wallet: t.wallet, legs: [sliceLeg({ market: 'ETH', side: 'BUY', reduceOnly: false, leverage: 5, slippageBps: 50 }, '0.01', dup.slices[0]!.client_order_id)] });
     const s0 = { ...dup.slices[0]!, status: 'filled' as const, sent_size: '0.01', limit_price: '3417', nonce: '1', sent_at: dup.created_at, order_id: sent.legs[0]!.order_id, filled_size: '0.01', avg_fill_price: '3400' };
     const dupText = handEdit(dup.id, (x) => ({ ...x, slices: [s0, s0] }));
     await refusedAsDamaged(t, dup.id, dupText, /slice 2 says it is index 0, but it is at position 1/);
+  });
 
+  it('item 12: a negative slice size is damage (it ended as target_reached with 0 filled)', async () => {
+    const t = await w.trader();
     const neg = await stoppedTwap(t, { totalSize: '0.02', slices: 2, durationMs: 10_000 });
     const negText = handEdit(neg.id, (x) => ({ ...x, slices: [{ ...x.slices[0]!, size: '-0.01', due_at: w.sim.clock.now() }, { ...x.slices[1]!, size: '0.03' }] }));
     await refusedAsDamaged(t, neg.id, negText, /slice 1 has size -0\.01 \(must be above 0\)/);
