@@ -9,9 +9,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTwapId, sliceClientOrderId, twapStoreOf, type TwapRecord } from '../../../src/main/services/twap/index.js';
+import { newTwapId, twapStoreOf } from '../../../src/main/services/twap/index.js';
 import { TradingWorld } from '../orders/tradingWorld.js';
-import { PerpsChild, byCloid, perpsJson, simOrders } from '../twap/twapWorld.js';
+import { PerpsChild, byCloid, pausedRecord, perpsJson, simOrders } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
 
@@ -24,21 +24,6 @@ afterAll(async () => {
 });
 
 const run = (args: string[]) => new PerpsChild(w, args).done;
-
-/** A paused 2-slice TWAP of 0.02 ETH, as the scheduler stores one (nothing sent yet). */
-function pausedRecord(wallet: string): TwapRecord {
-  const id = newTwapId();
-  const now = Date.now();
-  return {
-    version: 1, id, profile: 'sim', wallet, market: 'ETH', side: 'BUY', total_size: '0.02', reduce_only: false, slippage_bps: 50, leverage: 5,
-    duration_ms: 10_000, interval_ms: 5_000, randomize_time_pct: 0, randomize_size_pct: 0, seed: 1, arrival_mark: '3400', allow_large: false,
-    created_at: now, status: 'paused', requested: null, stop_reason: null, stop_detail: null, notes: ['paused'], updated_at: now,
-    slices: [0, 1].map((i) => ({
-      index: i, due_at: now + i * 5_000, size: '0.01', client_order_id: sliceClientOrderId(id, i), status: 'pending' as const, sent_size: null, limit_price: null,
-      nonce: null, sent_at: null, order_id: null, filled_size: '0', avg_fill_price: null, fills: [], reason: null,
-    })),
-  };
-}
 
 describe.concurrent('perps twap', () => {
   it('--dry-run prints the schedule and slice 1 as it would be signed now; bad input is exit 2; nothing is sent', async () => {
