@@ -110,12 +110,13 @@ function sliceProblems(s: TwapSliceRecord, position: number, twapId: string, out
     const sent = new Decimal(s.sent_size);
     if (sent.lte(0) || sent.gt(size)) out.push(`${name} has sent_size ${s.sent_size} (must be above 0 and at most its size ${s.size})`);
     if (filled.gt(sent)) out.push(`${name} has filled ${s.filled_size} of the ${s.sent_size} it sent`);
-  } else if (!filled.isZero()) out.push(`${name} has filled ${s.filled_size} but records no size sent`);
+  } else if (filled.gt(0)) out.push(`${name} has filled ${s.filled_size} but records no size sent`);
   for (const [field, v] of [['limit_price', s.limit_price], ['avg_fill_price', s.avg_fill_price]] as const) {
     if (v !== null && new Decimal(v).lte(0)) out.push(`${name} has ${field} ${v} (must be above 0)`);
   }
   if (s.fills.some((f) => new Decimal(f.size).lte(0) || new Decimal(f.price).lte(0))) out.push(`${name} has a fill whose size or price is not above 0`);
-  if (s.status === 'pending' && (s.order_id !== null || s.sent_size !== null || !filled.isZero() || s.fills.length > 0)) out.push(`${name} is pending but records an order, a size sent or fills`);
+  // (A negative fill is named once, above.)
+  if (s.status === 'pending' && (s.order_id !== null || s.sent_size !== null || filled.gt(0) || s.fills.length > 0)) out.push(`${name} is pending but records an order, a size sent or fills`);
   if (s.status === 'sending' && (s.sent_size === null || s.limit_price === null || s.sent_at === null)) out.push(`${name} is sending but lacks the size, bound or time it was sent with`);
   if (WITH_ORDER.has(s.status) && s.order_id === null) out.push(`${name} is ${s.status} but records no order id`);
 }

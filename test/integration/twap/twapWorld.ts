@@ -6,8 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT } from '../../support/paths.js';
-import { newTwapId, sliceClientOrderId, type TwapRecord } from '../../../src/main/services/twap/index.js';
 import type { TradingWorld } from '../orders/tradingWorld.js';
+export { pausedRecord } from '../../support/twapRecords.js';
 import { expect } from 'vitest';
 
 export interface SimOrderRow {
@@ -101,19 +101,4 @@ export function perpsJson(run: { stdout: string; stderr: string }): Record<strin
   } catch {
     throw new Error(`stdout is not one JSON document:\n${run.stdout}\nstderr:\n${run.stderr}`);
   }
-}
-
-/** A paused 2-slice TWAP of 0.02 ETH, as the scheduler stores one (nothing sent yet). */
-export function pausedRecord(wallet: string): TwapRecord {
-  const id = newTwapId();
-  const now = Date.now();
-  return {
-    version: 1, id, profile: 'sim', wallet, market: 'ETH', side: 'BUY', total_size: '0.02', reduce_only: false, slippage_bps: 50, leverage: 5,
-    duration_ms: 10_000, interval_ms: 5_000, randomize_time_pct: 0, randomize_size_pct: 0, seed: 1, arrival_mark: '3400', allow_large: false,
-    created_at: now, status: 'paused', requested: null, stop_reason: null, stop_detail: null, notes: ['paused'], updated_at: now,
-    slices: [0, 1].map((i) => ({
-      index: i, due_at: now + i * 5_000, size: '0.01', client_order_id: sliceClientOrderId(id, i), status: 'pending' as const, sent_size: null, limit_price: null,
-      nonce: null, sent_at: null, order_id: null, filled_size: '0', avg_fill_price: null, fills: [], reason: null,
-    })),
-  };
 }

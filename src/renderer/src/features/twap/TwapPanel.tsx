@@ -105,18 +105,24 @@ function TwapRow({ t, now }: { t: TwapView; now: number }) {
 function DamagedTwapRow({ d }: { d: DamagedTwapView }) {
   const name = `${d.market ?? 'Unknown market'} TWAP ${d.id} (damaged)`;
   return (
-    <tr aria-label={name}>
+    <tr aria-label={name} className="twap-damaged-row">
       <td>
         <span className="strong">{d.market ?? 'Unknown market'}</span> {d.side && <span className={d.side === 'BUY' ? 'buy' : 'sell'}>{d.side === 'BUY' ? 'Buy' : 'Sell'}</span>}
         <div className="faint num">{d.id}</div>
       </td>
-      <td colSpan={5}>
-        <Badge tone="sell">damaged</Badge> <span className="muted">Never resumed; nothing is sent for it.</span>
-        <div className="faint twap-damage" aria-label="Damage">
+      <td>
+        <Badge tone="sell">damaged</Badge>
+        <div className="twap-damage" aria-label="Damage">
           {d.damage}
         </div>
-        <div className="faint twap-damage">Target {d.total_size !== null ? fmt(d.total_size) : '—'} as the record says. Check Order history for what it sent; then restore or remove its file (perps twap status {d.id}).</div>
+        <div className="faint twap-damage">Never resumed; nothing is sent for it. Check History › Orders for what it sent; `perps twap status {d.id}` names its file to restore or remove.</div>
       </td>
+      <td className="num" aria-label="Filled / target">
+        ? / {d.total_size !== null ? fmt(d.total_size) : '?'}
+      </td>
+      <td className="num faint">—</td>
+      <td className="num faint">—</td>
+      <td className="num faint">—</td>
       <td className="dt-sticky r faint">—</td>
     </tr>
   );
