@@ -8,28 +8,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/shared/decimal/index.js';
-import { checkTwapRecord, sliceClientOrderId, sliceIndexOfClientOrderId, type TwapRecord, type TwapSliceRecord } from '../../src/shared/twap/twapRecord.js';
+import { checkTwapRecord, pendingSliceRecord, sliceClientOrderId, sliceIndexOfClientOrderId, type TwapRecord, type TwapSliceRecord } from '../../src/shared/twap/twapRecord.js';
 
 const ID = 'a1b2c3d4e5f6';
 
 function slice(i: number, size: string, over: Partial<TwapSliceRecord> = {}): TwapSliceRecord {
-  return {
-    index: i,
-    due_at: 1_000 + i * 5_000,
-    size,
-    client_order_id: sliceClientOrderId(ID, i),
-    status: 'pending',
-    sent_size: null,
-    limit_price: null,
-    nonce: null,
-    sent_at: null,
-    order_id: null,
-    filled_size: '0',
-    avg_fill_price: null,
-    fills: [],
-    reason: null,
-    ...over,
-  };
+  return { ...pendingSliceRecord(ID, i, 1_000 + i * 5_000, size), ...over };
 }
 
 function filled(i: number, size: string): TwapSliceRecord {

@@ -84,6 +84,26 @@ export function sliceClientOrderId(twapId: string, index: number): string {
   return `twap-${twapId}-${index}`;
 }
 
+/** A slice as it is stored before anything was sent for it. */
+export function pendingSliceRecord(twapId: string, index: number, dueAt: number, size: string): TwapSliceRecord {
+  return {
+    index,
+    due_at: dueAt,
+    size,
+    client_order_id: sliceClientOrderId(twapId, index),
+    status: 'pending',
+    sent_size: null,
+    limit_price: null,
+    nonce: null,
+    sent_at: null,
+    order_id: null,
+    filled_size: '0',
+    avg_fill_price: null,
+    fills: [],
+    reason: null,
+  };
+}
+
 /** The slice index a client order id of TWAP `twapId` names, or null when it is not one of its ids. */
 export function sliceIndexOfClientOrderId(twapId: string, clientOrderId: string): number | null {
   const m = /^twap-([0-9a-f]{12})-(0|[1-9]\d{0,5})$/.exec(clientOrderId);

@@ -10,6 +10,7 @@ export {
   TwapRecordSchema,
   TwapSliceRecordSchema,
   checkTwapRecord,
+  pendingSliceRecord,
   sliceClientOrderId,
   sliceIndexOfClientOrderId,
   type SliceStatus,

@@ -39,7 +39,7 @@ import { fillsOfOrder, findSliceOrder, twapSentAtService } from './sliceLookup.j
 import { acquireRunLock, type RunLock } from './twapLock.js';
 import type { TwapPlan } from './twapPlan.js';
 import { sliceLeg } from './twapPlan.js';
-import { isTerminalTwap, sliceClientOrderId, sliceInFlight, withNote, type TwapRecord, type TwapSliceRecord, type TwapStopReason } from './twapRecord.js';
+import { isTerminalTwap, pendingSliceRecord, sliceInFlight, withNote, type TwapRecord, type TwapSliceRecord, type TwapStopReason } from './twapRecord.js';
 import { explainStop, isMomentaryRejection } from './twapRejections.js';
 import { TwapStore } from './twapStore.js';
 import { twapTotals } from './twapView.js';
@@ -116,22 +116,7 @@ export async function startTwap(ctx: TradingContext, plan: TwapPlan, options: Tw
       requested: null,
       stop_reason: null,
       stop_detail: null,
-      slices: plan.schedule.map((s) => ({
-        index: s.index,
-        due_at: start + s.offset_ms,
-        size: s.size,
-        client_order_id: sliceClientOrderId(id, s.index),
-        status: 'pending',
-        sent_size: null,
-        limit_price: null,
-        nonce: null,
-        sent_at: null,
-        order_id: null,
-        filled_size: '0',
-        avg_fill_price: null,
-        fills: [],
-        reason: null,
-      })),
+      slices: plan.schedule.map((s) => pendingSliceRecord(id, s.index, start + s.offset_ms, s.size)),
       notes: [],
       updated_at: start,
     };
