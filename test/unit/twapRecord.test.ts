@@ -85,6 +85,8 @@ describe('TWAP record check: the damage of issue #26', () => {
     expect(problems(record([slice(0, '0.01'), slice(1, '0.01')], '0.03'))).toMatch(/the slice sizes add up to 0\.02, not the target 0\.03/);
     expect(problems({ ...record([slice(0, '0.01')]), slices: 'none' })).toMatch(/^slices: /);
     expect(problems(null)).toMatch(/^record: /);
+    // Text from the file is cut short in what is shown.
+    expect(problems(record([slice(0, '0.01', { client_order_id: 'x'.repeat(100_000) }), slice(1, '0.01')]))).toMatch(/^slice 1 carries client order id 'x{40}…', not /);
   });
 
   it("client order ids: only this TWAP's own form names a slice", () => {

@@ -118,21 +118,26 @@ export type TwapRecordCheck = { ok: true; record: TwapRecord } | { ok: false; pr
 /** At most this many problems are named (a record broken everywhere needs no list of 2,000 lines). */
 const MAX_PROBLEMS = 5;
 
+/** Text from the file, cut short: a problem names it, it never fills the screen. */
+function quoted(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 function sliceProblems(s: TwapSliceRecord, position: number, twapId: string, out: string[]): void {
   const name = `slice ${position + 1}`;
   if (s.index !== position) out.push(`${name} says it is index ${s.index}, but it is at position ${position} (slices must be in index order, each once)`);
-  if (s.client_order_id !== sliceClientOrderId(twapId, position)) out.push(`${name} carries client order id '${s.client_order_id}', not '${sliceClientOrderId(twapId, position)}' (the only one this app gives it)`);
+  if (s.client_order_id !== sliceClientOrderId(twapId, position)) out.push(`${name} carries client order id '${quoted(s.client_order_id)}', not '${sliceClientOrderId(twapId, position)}' (the only one this app gives it)`);
   const size = new Decimal(s.size);
-  if (size.lte(0)) out.push(`${name} has size ${s.size} (must be above 0)`);
+  if (size.lte(0)) out.push(`${name} has size ${quoted(s.size)} (must be above 0)`);
   const filled = new Decimal(s.filled_size);
-  if (filled.isNeg()) out.push(`${name} has filled_size ${s.filled_size} (must not be negative)`);
+  if (filled.isNeg()) out.push(`${name} has filled_size ${quoted(s.filled_size)} (must not be negative)`);
   if (s.sent_size !== null) {
     const sent = new Decimal(s.sent_size);
-    if (sent.lte(0) || sent.gt(size)) out.push(`${name} has sent_size ${s.sent_size} (must be above 0 and at most its size ${s.size})`);
-    if (filled.gt(sent)) out.push(`${name} has filled ${s.filled_size} of the ${s.sent_size} it sent`);
-  } else if (filled.gt(0)) out.push(`${name} has filled ${s.filled_size} but records no size sent`);
+    if (sent.lte(0) || sent.gt(size)) out.push(`${name} has sent_size ${quoted(s.sent_size)} (must be above 0 and at most its size ${quoted(s.size)})`);
+    if (filled.gt(sent)) out.push(`${name} has filled ${quoted(s.filled_size)} of the ${quoted(s.sent_size)} it sent`);
+  } else if (filled.gt(0)) out.push(`${name} has filled ${quoted(s.filled_size)} but records no size sent`);
   for (const [field, v] of [['limit_price', s.limit_price], ['avg_fill_price', s.avg_fill_price]] as const) {
-    if (v !== null && new Decimal(v).lte(0)) out.push(`${name} has ${field} ${v} (must be above 0)`);
+    if (v !== null && new Decimal(v).lte(0)) out.push(`${name} has ${field} ${quoted(v)} (must be above 0)`);
   }
   if (s.fills.some((f) => new Decimal(f.size).lte(0) || new Decimal(f.price).lte(0))) out.push(`${name} has a fill whose size or price is not above 0`);
   // (A negative fill is named once, above.)
@@ -153,13 +158,13 @@ export function checkTwapRecord(raw: unknown): TwapRecordCheck {
   const r = parsed.data;
   const problems: string[] = [];
   const total = new Decimal(r.total_size);
-  if (total.lte(0)) problems.push(`total_size is ${r.total_size} (must be above 0)`);
+  if (total.lte(0)) problems.push(`total_size is ${quoted(r.total_size)} (must be above 0)`);
   r.slices.forEach((s, i) => sliceProblems(s, i, r.id, problems));
   const sum = r.slices.reduce((a, s) => a.plus(s.size), new Decimal(0));
-  if (!sum.eq(total)) problems.push(`the slice sizes add up to ${sum.toFixed()}, not the target ${r.total_size}`);
+  if (!sum.eq(total)) problems.push(`the slice sizes add up to ${quoted(sum.toFixed())}, not the target ${quoted(r.total_size)}`);
   const orderIds = r.slices.map((s) => s.order_id).filter((x): x is string => x !== null);
   const repeated = orderIds.find((id, i) => orderIds.indexOf(id) !== i);
-  if (repeated !== undefined) problems.push(`order ${repeated} is claimed by more than one slice (its fills would count twice)`);
+  if (repeated !== undefined) problems.push(`order ${quoted(repeated)} is claimed by more than one slice (its fills would count twice)`);
   return problems.length === 0 ? { ok: true, record: r } : { ok: false, problems: problems.slice(0, MAX_PROBLEMS) };
 }
 
@@ -186,11 +191,11 @@ export function damagedRecordSummary(raw: unknown): {
     return r.success ? r.data : null;
   };
   return {
-    profile: field(z.string(), 'profile'),
-    wallet: field(z.string(), 'wallet'),
+    profile: field(z.string().max(200), 'profile'),
+    wallet: field(z.string().max(200), 'wallet'),
     market: field(z.string().max(32), 'market'),
     side: field(z.enum(SIDES), 'side'),
-    total_size: field(dec, 'total_size'),
+    total_size: field(dec.max(40), 'total_size'),
     created_at: field(ms, 'created_at'),
   };
 }
