@@ -87,7 +87,11 @@ export const TwapIdRequestSchema = z.strictObject({ id: TwapIdSchema });
 
 export const TWAP_STATUSES = ['running', 'paused', 'interrupted', 'completed', 'cancelled', 'stopped', 'failed'] as const;
 export const TWAP_SLICE_STATUSES = ['pending', 'sending', 'sent', 'filled', 'partial', 'unfilled', 'rejected', 'failed', 'unsent', 'missed', 'skipped'] as const;
-export const TWAP_STOP_REASONS = ['target_reached', 'schedule_done', 'cancelled', 'stopped', 'rejected'] as const;
+/**
+ * over_target: the service's own order history showed that the next slice would take what this TWAP
+ * sent past its target (its record said less had gone out); it stopped instead of sending.
+ */
+export const TWAP_STOP_REASONS = ['target_reached', 'schedule_done', 'cancelled', 'stopped', 'rejected', 'over_target'] as const;
 
 export const TwapFillSchema = z.object({ price: decimalOut, size: decimalOut, time: unixMs });
 
@@ -164,10 +168,31 @@ export const TwapViewSchema = z.object({
 });
 export type TwapView = z.infer<typeof TwapViewSchema>;
 
-export const TwapListSchema = z.object({ twaps: z.array(TwapViewSchema) });
+/**
+ * A stored TWAP whose record failed its check (src/shared/twap/twapRecord.ts: the schema and the
+ * invariants every record this app writes keeps): listed so the person sees it, never run, resumed,
+ * paused or cancelled. What could still be read of it (each field only if it is valid on its own) says
+ * which TWAP it was; `damage` says what is wrong.
+ */
+export const DamagedTwapViewSchema = z.object({
+  id: TwapIdSchema,
+  status: z.literal('damaged'),
+  damage: z.string(),
+  market: z.string().nullable(),
+  side: z.enum(SIDES).nullable(),
+  total_size: z.string().nullable(),
+  created_at: unixMs.nullable(),
+  /** When the file last changed. */
+  updated_at: unixMs,
+});
+export type DamagedTwapView = z.infer<typeof DamagedTwapViewSchema>;
+
+/** Healthy TWAPs, and beside them those whose record is damaged. */
+export const TwapListSchema = z.object({ twaps: z.array(TwapViewSchema), damaged: z.array(DamagedTwapViewSchema) });
+export type TwapList = z.infer<typeof TwapListSchema>;
 
 /** twap event: the latest view of each TWAP that changed (keyed by id). */
-export const TwapEventSchema = TwapListSchema;
+export const TwapEventSchema = z.object({ twaps: z.array(TwapViewSchema) });
 
 // ---- the trades tape ----------------------------------------------------------------------------------
 

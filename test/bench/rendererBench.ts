@@ -206,7 +206,7 @@ export function syntheticMain(historyRows: number): Handlers {
     'markets:book': async (r) => book(r.market, Number(MARKETS.find((m) => m.symbol === r.market)?.mark ?? '100'), r.n_sig_figs ?? null, Date.now()),
     'markets:watchBook': async (r) => ({ watching: r.market, live: r.market !== null }),
     'markets:watchTrades': async (r) => ({ watching: r.market, live: r.market !== null }),
-    'twap:list': async () => ({ twaps: [] }),
+    'twap:list': async () => ({ twaps: [], damaged: [] }),
     'positions:list': async () => ({ positions: POSITIONS, at: now }),
     'orders:listOpen': async () => ({ orders: [] }),
     'orders:listTriggers': async () => ({ triggers: [] }),

@@ -3,14 +3,18 @@
  * closer than 5 s, the review (schedule, arrival mark, slice 1's order), then the TWAP tab's progress
  * (filled of target, average against the arrival mark, next slice), pause and resume, the run to its
  * target; a second TWAP cancelled; and after the app restarts mid-TWAP, the prompt that asks to resume
- * or stop it.
+ * or stop it; and a TWAP whose stored record is damaged, shown as damaged with what is wrong, no actions,
+ * and never offered for resuming by the restart prompt.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import type { TwapView } from '../../src/shared/ipc.js';
 import { eventWireChannel } from '../../src/shared/ipcChannels.js';
 import { expect, openApp, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
 import { screenshotBothSizes } from './harness/riskSteps.js';
+import { pausedRecord } from '../support/twapRecords.js';
 
 let app: E2eApp | undefined;
 test.afterEach(async () => {
@@ -126,5 +130,27 @@ test('a TWAP running when the app quits asks, after the restart, to resume or st
   expect(view.notes.some((n) => /^missed slice 2/.test(n))).toBe(true);
   await row.getByRole('button', { name: /^Cancel ETH TWAP/ }).click();
   await expect(row).toContainText('cancelled');
+  expect(pageErrors).toEqual([]);
+});
+
+test('a damaged TWAP record is shown as damaged with the reason, offers no action, and is never offered for resuming', async ({ page, server, pageErrors }) => {
+  test.setTimeout(60_000);
+  app = await openApp(page, server, 'twap-damaged', { onboard: true, manualClock: false });
+  await app.call('twap:list', {});
+  // Stored as running with no process holding it: a healthy one would be offered by the restart prompt.
+  const r = { ...pausedRecord(app.mainWallet.address), status: 'running' as const, created_at: Date.now() - 60_000 };
+  fs.writeFileSync(path.join(app.dataDir, 'twaps', `${r.id}.json`), JSON.stringify({ ...r, slices: [{ ...r.slices[0]!, filled_size: '-0.48' }, r.slices[1]] }, null, 2), { mode: 0o600 });
+  await page.reload();
+  const twapTab = page.getByRole('tab', { name: 'TWAP' });
+  await expect(twapTab).toContainText('1', { timeout: 15_000 });
+  await twapTab.click();
+  const row = page.getByRole('row', { name: `ETH TWAP ${r.id} (damaged)` });
+  await expect(row).toContainText('damaged');
+  await expect(row.getByLabel('Damage')).toHaveText('slice 1 has filled_size -0.48 (must not be negative)');
+  await expect(row).toContainText('Never resumed; nothing is sent for it.');
+  await expect(row.getByLabel('Filled / target')).toHaveText('? / 0.02');
+  await expect(row.getByRole('button')).toHaveCount(0);
+  await expect(page.getByRole('dialog', { name: 'Interrupted TWAPs' })).toHaveCount(0);
+  await screenshotBothSizes(page, 'twap-damaged');
   expect(pageErrors).toEqual([]);
 });

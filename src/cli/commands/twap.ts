@@ -8,21 +8,24 @@
  *       D is seconds or a span such as 90s, 10m, 1h30m. Runs in the foreground and prints each slice;
  *       Ctrl-C pauses it (after the slice being sent, if any) and says how to resume; a second Ctrl-C
  *       leaves at once (it is then resumable as interrupted: nothing is lost, nothing is sent twice).
- *   twap list [--wallet ADDR]          this profile's TWAPs in this data folder
- *   twap status ID                     progress, each slice, and what needs deciding
+ *   twap list [--wallet ADDR]          this profile's TWAPs in this data folder (damaged ones beside them)
+ *   twap status ID                     progress, each slice, and what needs deciding (or what is damaged)
  *   twap pause ID                      asks the process running it (or marks it paused)
  *   twap resume ID                     runs a paused or interrupted TWAP in the foreground
  *   twap cancel ID                     stops it for good (an interrupted one without resuming it)
  *
  * Exit codes: 0 when the run ended as asked (completed, paused, cancelled), 1 when a slice was rejected
  * for a reason that will not change (the output names it) or the TWAP could not run, 2 for bad input.
+ * A TWAP whose record is damaged (it fails its whole-record check) is listed with status `damaged` and
+ * the reason; resume, pause and cancel refuse it (TWAP_RECORD_DAMAGED, exit 2) and send nothing.
  */
 import type { Command } from 'commander';
 import { Decimal, canonical } from '../../shared/decimal/index.js';
-import type { TwapView } from '../../shared/ipcTwap.js';
+import type { DamagedTwapView, TwapView } from '../../shared/ipcTwap.js';
 import { ValidationError } from '../../main/services/errors.js';
 import {
   cancelTwap,
+  damagedTwapView,
   liveRunner,
   openTwapRunner,
   pauseTwap,
@@ -101,6 +104,16 @@ function reporter(out: Output): (r: TwapRecord) => void {
     for (const n of r.notes.slice(notesSeen(prev?.notes ?? [], r.notes))) out.note(n);
     prev = r;
   };
+}
+
+function humanDamaged(d: DamagedTwapView): string {
+  return formatFields([
+    ['twap', d.id],
+    ['market', d.market !== null ? `${d.side ?? '?'} ${d.total_size ?? '?'} ${d.market} (as the damaged record says)` : '- (unreadable)'],
+    ['status', 'damaged: never run, resumed, paused or cancelled; nothing is sent for it'],
+    ['damage', d.damage],
+    ['changed', formatTime(d.updated_at)],
+  ]);
 }
 
 function humanView(v: TwapView): string {
@@ -239,19 +252,21 @@ export function registerTwapCommands(program: Command): void {
       await runAction({ json: g.json === true }, async (out) => {
         const ctx = contextOf(g);
         const store = twapStoreOf(ctx);
-        const views = store
-          .list(ctx.profile.name)
-          .filter((r) => opts.wallet === undefined || r.wallet.toLowerCase() === opts.wallet.toLowerCase())
-          .map((r) => twapView(r, liveRunner(store.dir, r.id)));
-        out.result({ twaps: views }, () =>
-          formatTable(views, [
+        const wallet = opts.wallet?.toLowerCase();
+        const listed = store.list(ctx.profile.name);
+        const views = listed.twaps.filter((r) => wallet === undefined || r.wallet.toLowerCase() === wallet).map((r) => twapView(r, liveRunner(store.dir, r.id)));
+        // A damaged record whose wallet cannot be read is listed for every wallet: damage is never hidden.
+        const damaged = listed.damaged.filter((d) => wallet === undefined || d.summary.wallet === null || d.summary.wallet.toLowerCase() === wallet).map(damagedTwapView);
+        const rows: (TwapView | DamagedTwapView)[] = [...views, ...damaged];
+        out.result({ twaps: views, damaged }, () =>
+          formatTable(rows, [
             { header: 'ID', value: (v) => v.id },
-            { header: 'MARKET', value: (v) => v.market },
-            { header: 'SIDE', value: (v) => `${v.side}${v.reduce_only ? ' RO' : ''}` },
-            { header: 'FILLED', value: (v) => `${v.filled_size}/${v.total_size}`, align: 'right' },
-            { header: 'AVG', value: (v) => v.avg_fill_price ?? '', align: 'right' },
-            { header: 'STATUS', value: (v) => `${v.status}${v.needs_decision ? ' (decide: resume or cancel)' : ''}` },
-            { header: 'NEXT', value: (v) => clock(v.next_slice_at) },
+            { header: 'MARKET', value: (v) => v.market ?? '?' },
+            { header: 'SIDE', value: (v) => (v.status === 'damaged' ? (v.side ?? '?') : `${v.side}${v.reduce_only ? ' RO' : ''}`) },
+            { header: 'FILLED', value: (v) => (v.status === 'damaged' ? `?/${v.total_size ?? '?'}` : `${v.filled_size}/${v.total_size}`), align: 'right' },
+            { header: 'AVG', value: (v) => (v.status === 'damaged' ? '' : (v.avg_fill_price ?? '')), align: 'right' },
+            { header: 'STATUS', value: (v) => (v.status === 'damaged' ? `damaged: ${v.damage}` : `${v.status}${v.needs_decision ? ' (decide: resume or cancel)' : ''}`) },
+            { header: 'NEXT', value: (v) => (v.status === 'damaged' ? '-' : clock(v.next_slice_at)) },
             { header: 'CREATED', value: (v) => formatTime(v.created_at) },
           ]),
         );
@@ -267,6 +282,12 @@ export function registerTwapCommands(program: Command): void {
       await runAction({ json: g.json === true }, async (out) => {
         const ctx = contextOf(g);
         const store = twapStoreOf(ctx);
+        const stored = store.inspect(id, ctx.profile.name);
+        if (stored && 'damaged' in stored) {
+          const d = damagedTwapView(stored.damaged);
+          out.result(d, () => humanDamaged(d));
+          return;
+        }
         const v = twapView(store.require(id, ctx.profile.name), liveRunner(store.dir, id));
         out.result(v, () => humanView(v));
       });

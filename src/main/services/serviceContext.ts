@@ -6,7 +6,8 @@
  */
 import { TradingApiClient } from '../api/tradingApiClient.js';
 import type { FetchFn } from '../api/http.js';
-import type { RetryPolicy, SleepFn } from '../api/retry.js';
+// The one real sleep: it removes its abort listener when the timer fires (a TWAP waits on one signal for hours).
+import { realSleep, type RetryPolicy, type SleepFn } from '../api/retry.js';
 import { VenueInfoClient } from '../venue/venueInfoClient.js';
 import { TradingKeyVault, DEFAULT_KEYCHAIN_SERVICE } from '../vault/tradingKeyVault.js';
 import { PAPER_PROFILE, PaperWalletVault } from '../vault/paperWalletVault.js';
@@ -71,20 +72,6 @@ export interface NonceReserver {
   /** The next nonce for `wallet`: greater than every one issued for it before, never repeated. */
   next(wallet: string): Promise<number>;
 }
-
-const realSleep: SleepFn = (ms, signal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      },
-      { once: true },
-    );
-  });
 
 export function keychainServiceName(options: { keychainService?: string | undefined } = {}, env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env['PERPS_KEYCHAIN_SERVICE'];

@@ -4,14 +4,17 @@
  * main runs, its progress arrives on the `twap` stream, pause/resume/cancel act on it, and a TWAP that was
  * running when the app quit reads `interrupted` after the restart and waits for the person: resume (the
  * slices it missed are reported, never fired in a burst) or stop. "Sent once" is checked against the
- * simulator's own order history by client order id, not against what the TWAP believes.
+ * simulator's own order history by client order id, not against what the TWAP believes. A damaged record
+ * is listed beside the healthy ones, never offered as interrupted, and refused by every action.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import type { TwapView } from '../../../src/shared/ipc.js';
 import { wipeService } from '../../support/keychain.js';
-import { byCloid, simOrders } from '../twap/twapWorld.js';
+import { byCloid, pausedRecord, simOrders } from '../twap/twapWorld.js';
 import { AppHarness } from './appHarness.js';
 
 const MAIN = 'PERPS_TWAP_APP_MAIN_KEY';
@@ -112,6 +115,24 @@ describe('TWAPs through the IPC handlers', () => {
     for (const s of cancelled.slices) expect(orders.get(s.client_order_id)?.length ?? 0).toBe(s.order_id === null ? 0 : 1);
     expect((await h.fail('twap:pause', { id: '000000000000' })).code).toBe('TWAP_NOT_FOUND');
   }, 60_000);
+
+  it('a damaged record is listed as damaged beside the healthy ones, never read as interrupted, and every action on it is refused (issue #26 item 13)', async () => {
+    // Stored as running with no process holding it: healthy, it would read interrupted (the restart prompt's list).
+    const r = { ...pausedRecord(wallet), status: 'running' as const };
+    await h.call('twap:list', {});
+    const file = path.join(h.dataDir, 'twaps', `${r.id}.json`);
+    const text = JSON.stringify({ ...r, slices: [{ ...r.slices[0]!, filled_size: '-0.48' }, r.slices[1]] }, null, 2);
+    fs.writeFileSync(file, text, { mode: 0o600 });
+    const list = await h.call('twap:list', {});
+    expect(list.twaps.find((t) => t.id === r.id)).toBeUndefined();
+    expect(list.damaged).toEqual([{ id: r.id, status: 'damaged', market: 'ETH', side: 'BUY', total_size: '0.02', created_at: r.created_at, updated_at: expect.any(Number), damage: expect.stringMatching(/slice 1 has filled_size -0\.48 \(must not be negative\)/) }]);
+    for (const action of ['twap:resume', 'twap:pause', 'twap:cancel', 'twap:stop'] as const) {
+      expect(await h.fail(action, { id: r.id }), action).toMatchObject({ code: 'VALIDATION', reason: 'TWAP_RECORD_DAMAGED' });
+    }
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
+    expect((await simOrders(await baseUrl(), wallet)).filter((o) => o.client_order_id.startsWith(`twap-${r.id}-`))).toEqual([]);
+    fs.rmSync(file);
+  });
 
   it('after a restart an interrupted TWAP waits for the person: one resumed (missed slices reported), one stopped', async () => {
     const a = await start(4, '0.04');

@@ -3,11 +3,15 @@
  * on loopback (wall clock: a child process cannot advance a manual one). A dry run sends nothing; a
  * foreground TWAP prints each slice and ends with one JSON document; Ctrl-C pauses it and says how to
  * resume; `resume` runs it again in the foreground, a second process trying the same TWAP is refused
- * with a clear error, and `pause` / `cancel` from another terminal reach the process running it.
+ * with a clear error, and `pause` / `cancel` from another terminal reach the process running it. A
+ * damaged record is listed beside the healthy ones and refused by everything that would act on it.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newTwapId, twapStoreOf } from '../../../src/main/services/twap/index.js';
 import { TradingWorld } from '../orders/tradingWorld.js';
-import { PerpsChild, byCloid, perpsJson, simOrders } from '../twap/twapWorld.js';
+import { PerpsChild, byCloid, pausedRecord, perpsJson, simOrders } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
 
@@ -106,5 +110,50 @@ describe.concurrent('perps twap', () => {
     // What the simulator holds is what the TWAP says it sent, one order per slice.
     const orders = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
     for (const s of cancelled.slices) expect(orders.get(s.client_order_id)?.length ?? 0).toBe(s.order_id ? 1 : 0);
+  });
+
+  it('item 13: a damaged record is listed beside the healthy ones as damaged; resume, pause and cancel refuse it (exit 2) and send nothing', async () => {
+    const t = await w.trader();
+    const store = twapStoreOf(w.ctx);
+    const healthy = pausedRecord(t.wallet);
+    store.create(healthy);
+    // Hand edits: slices out of index order, and a file cut short (no wallet can be read: listed for every wallet).
+    const bad = pausedRecord(t.wallet);
+    fs.writeFileSync(path.join(store.dir, `${bad.id}.json`), JSON.stringify({ ...bad, slices: [{ ...bad.slices[0]!, index: 1 }, { ...bad.slices[1]!, index: 0 }] }, null, 2), { mode: 0o600 });
+    const cut = newTwapId();
+    fs.writeFileSync(path.join(store.dir, `${cut}.json`), `{ "version": 1, "id": "${cut}", "slices": [`, { mode: 0o600 });
+
+    const listed = await run(['--json', 'twap', 'list', '--wallet', t.wallet]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const doc = perpsJson(listed);
+    expect(doc.twaps.map((x: { id: string }) => x.id)).toEqual([healthy.id]);
+    expect(doc.twaps[0]).toMatchObject({ status: 'paused', filled_size: '0', total_size: '0.02' });
+    expect(doc.damaged).toEqual(
+      expect.arrayContaining([
+        { id: bad.id, status: 'damaged', market: 'ETH', side: 'BUY', total_size: '0.02', created_at: bad.created_at, updated_at: expect.any(Number), damage: expect.stringMatching(/^slice 1 says it is index 1, but it is at position 0/) },
+        expect.objectContaining({ id: cut, status: 'damaged', market: null, side: null, damage: expect.stringMatching(/not valid JSON/) }),
+      ]),
+    );
+    const human = await run(['twap', 'list', '--wallet', t.wallet]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(new RegExp(`^${healthy.id} +ETH +BUY +0/0\\.02 .*paused`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^${bad.id} +ETH +BUY +\\?/0\\.02 +damaged: slice 1 says it is index 1`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^${cut} +\\? +\\? +\\?/\\? +damaged: its file is not valid JSON`, 'm'));
+
+    const status = await run(['--json', 'twap', 'status', bad.id]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(perpsJson(status)).toMatchObject({ id: bad.id, status: 'damaged' });
+    const text = fs.readFileSync(path.join(store.dir, `${bad.id}.json`), 'utf8');
+    for (const cmd of ['resume', 'pause', 'cancel']) {
+      const refused = await run(['--json', 'twap', cmd, bad.id]);
+      expect(refused.code, `${cmd}: ${refused.stderr}`).toBe(2);
+      expect(perpsJson(refused).error).toMatchObject({
+        code: 'TWAP_RECORD_DAMAGED',
+        message: expect.stringMatching(new RegExp(`^TWAP ${bad.id} is damaged: slice 1 says it is index 1.*; nothing was sent$`)),
+        hint: expect.stringContaining(path.join(store.dir, `${bad.id}.json`)),
+      });
+    }
+    expect(fs.readFileSync(path.join(store.dir, `${bad.id}.json`), 'utf8')).toBe(text);
+    expect((await w.ctx.api.orderHistory({ wallet: t.wallet })).total).toBe(0);
   });
 });

@@ -330,4 +330,126 @@ describe('TWAP scheduler on the simulator clock', () => {
     expect([...rows.keys()].sort()).toEqual([crashed.client_order_id, 'by-hand-1'].sort());
     expect(byHand.legs[0]!.order_id).not.toBe(crashed.orderId);
   });
+
+  // ---- damaged records (issue #26 items 10-12): checked as a whole before anything is sent ------------
+
+  /** A TWAP stopped before its first slice (interrupted: resumable), as stored. */
+  async function stoppedTwap(t: Trader, over: Partial<TwapInput> = {}): Promise<TwapRecord> {
+    await w.setMark('ETH', '3400');
+    const runner = await startTwap(w.ctx, await prepareTwap(w.ctx, input(t, over)), { clock });
+    runner.requestStop('interrupt');
+    return runner.run();
+  }
+
+  const fileOf = (id: string) => path.join(twapStoreOf(w.ctx).dir, `${id}.json`);
+
+  /** Edits the stored file by hand, as a person with an editor (or a disk fault) would: no check on the way. */
+  function handEdit(id: string, change: (r: TwapRecord) => unknown): string {
+    const text = JSON.stringify(change(JSON.parse(fs.readFileSync(fileOf(id), 'utf8')) as TwapRecord), null, 2);
+    fs.writeFileSync(fileOf(id), text);
+    return text;
+  }
+
+  /** Resume and cancel are both refused as damaged; the file is left as it was and nothing is sent. */
+  async function refusedAsDamaged(t: Trader, id: string, text: string, reason: RegExp): Promise<void> {
+    const before = (await simOrders(w.sim.urls.base_url, t.wallet)).length;
+    await expect((async () => openTwapRunner(w.ctx, id, { clock, reconcileGraceMs: 1_000 }).run())()).rejects.toMatchObject({ code: 'TWAP_RECORD_DAMAGED', kind: 'validation', message: expect.stringMatching(reason) });
+    await expect(cancelTwap(w.ctx, id, { clock, reconcileGraceMs: 1_000 })).rejects.toMatchObject({ code: 'TWAP_RECORD_DAMAGED', kind: 'validation' });
+    expect(() => pauseTwap(w.ctx, id)).toThrow(/is damaged/);
+    expect(fs.readFileSync(fileOf(id), 'utf8')).toBe(text);
+    expect(await simOrders(w.sim.urls.base_url, t.wallet)).toHaveLength(before);
+  }
+
+  it('item 10: a negative filled_size on a finished slice is damage: nothing is sent (it sent 0.5 ETH against a target of 0.02)', async () => {
+    const t = await w.trader();
+    const r = await stoppedTwap(t, { totalSize: '0.02', slices: 2, durationMs: 10_000 });
+    const text = handEdit(r.id, (x) => ({
+      ...x,
+      slices: [
+        { ...x.slices[0]!, status: 'filled', sent_size: '0.01', limit_price: '3417', nonce: '1', sent_at: x.created_at, order_id: 'o-gone', filled_size: '-0.48', avg_fill_price: '3400' },
+        { ...x.slices[1]!, size: '0.5', due_at: w.sim.clock.now() },
+      ],
+    }));
+    await refusedAsDamaged(t, r.id, text, /slice 1 has filled_size -0\.48 \(must not be negative\)/);
+  });
+
+  it('item 11: slice indices that do not match their positions are damage: resume and cancel refuse it clearly (they crashed on it, every time)', async () => {
+    const t = await w.trader();
+    const r = await stoppedTwap(t, { totalSize: '0.03', slices: 3, durationMs: 15_000 });
+    const text = handEdit(r.id, (x) => ({ ...x, slices: x.slices.map((s, i) => (i === 1 ? { ...s, index: 7, status: 'sent', sent_size: s.size, limit_price: '3417', nonce: '1', sent_at: x.created_at, order_id: 'o-elsewhere' } : s)) }));
+    await refusedAsDamaged(t, r.id, text, /slice 2 says it is index 7, but it is at position 1/);
+    // The other TWAPs of the data folder are still listed and run.
+    const listed = twapStoreOf(w.ctx).list(w.ctx.profile.name);
+    expect(listed.damaged.map((d) => d.id)).toContain(r.id);
+    expect(listed.twaps.map((x) => x.id)).not.toContain(r.id);
+  });
+
+  it('item 12: a forged client order id on a sending slice is damage: the unrelated order is never adopted', async () => {
+    const t = await w.trader();
+    const r = await stoppedTwap(t, { totalSize: '0.02', slices: 2, durationMs: 10_000 });
+    const byHand = await placeOrders(w.ctx, { wallet: t.wallet, legs: [sliceLeg({ market: 'ETH', side: 'BUY', reduceOnly: false, leverage: 5, slippageBps: 50 }, '0.01', 'by-hand-forged')] });
+    expect(byHand.legs[0]!.order_id).not.toBeNull();
+    const text = handEdit(r.id, (x) => ({
+      ...x,
+      slices: x.slices.map((s, i) => (i === 0 ? { ...s, status: 'sending', client_order_id: 'by-hand-forged', sent_size: '0.01', limit_price: '3417', nonce: '1', sent_at: w.sim.clock.now() } : s)),
+    }));
+    await refusedAsDamaged(t, r.id, text, /slice 1 carries client order id 'by-hand-forged', not 'twap-[0-9a-f]{12}-0'/);
+  });
+
+  it('item 12: a duplicated index is damage (it reported 0.02 filled after sending 0.01)', async () => {
+    const t = await w.trader();
+    const dup = await stoppedTwap(t, { totalSize: '0.02', slices: 2, durationMs: 10_000 });
+    const sent = await placeOrders(w.ctx, { wallet: t.wallet, legs: [sliceLeg({ market: 'ETH', side: 'BUY', reduceOnly: false, leverage: 5, slippageBps: 50 }, '0.01', dup.slices[0]!.client_order_id)] });
+    const s0 = { ...dup.slices[0]!, status: 'filled' as const, sent_size: '0.01', limit_price: '3417', nonce: '1', sent_at: dup.created_at, order_id: sent.legs[0]!.order_id, filled_size: '0.01', avg_fill_price: '3400' };
+    const dupText = handEdit(dup.id, (x) => ({ ...x, slices: [s0, s0] }));
+    await refusedAsDamaged(t, dup.id, dupText, /slice 2 says it is index 0, but it is at position 1/);
+  });
+
+  it('item 12: a negative slice size is damage (it ended as target_reached with 0 filled)', async () => {
+    const t = await w.trader();
+    const neg = await stoppedTwap(t, { totalSize: '0.02', slices: 2, durationMs: 10_000 });
+    const negText = handEdit(neg.id, (x) => ({ ...x, slices: [{ ...x.slices[0]!, size: '-0.01', due_at: w.sim.clock.now() }, { ...x.slices[1]!, size: '0.03' }] }));
+    await refusedAsDamaged(t, neg.id, negText, /slice 1 has size -0\.01 \(must be above 0\)/);
+  });
+
+  /** A 3-slice TWAP run to its end, then edited back to say slices 1 and 2 were never sent (the service has both filled). */
+  async function underReported(t: Trader): Promise<{ id: string; text: string }> {
+    await w.setMark('ETH', '3400');
+    const done = await runTwap(t, { totalSize: '0.03', slices: 3, durationMs: 15_000 });
+    expect(done.status).toBe('completed');
+    const now = w.sim.clock.now();
+    const text = handEdit(done.id, (x) => ({
+      ...x,
+      status: 'running',
+      stop_reason: null,
+      stop_detail: null,
+      slices: x.slices.map((s, i) =>
+        i < 2 ? { ...s, status: 'pending', due_at: now + i * 5_000, sent_size: null, limit_price: null, nonce: null, sent_at: null, order_id: null, filled_size: '0', avg_fill_price: null, fills: [], reason: null } : s,
+      ),
+    }));
+    return { id: done.id, text };
+  }
+
+  it("the sent total is checked against the service's order history before each slice: a record that under-reports sends nothing again", async () => {
+    const t = await w.trader();
+    const { id } = await underReported(t);
+    const resumed = await openTwapRunner(w.ctx, id, { clock }).run();
+    expect(resumed).toMatchObject({ status: 'failed', stop_reason: 'over_target' });
+    expect(resumed.stop_detail).toMatch(/^slice 1\/3 is already at the service as order \S+ \(filled\), though its record says it was never sent/);
+    const orders = await simOrders(w.sim.urls.base_url, t.wallet);
+    expect(orders).toHaveLength(3);
+    expect(orders.reduce((a, o) => a.plus(o.filled_size), new Decimal(0)).toFixed()).toBe('0.03');
+  });
+
+  it('rows without client order ids: the sum from order history stops the TWAP at its target, never past it', async () => {
+    const t = await w.trader();
+    const { id } = await underReported(t);
+    const resumed = await openTwapRunner(withoutClientOrderIds(), id, { clock }).run();
+    expect(resumed).toMatchObject({ status: 'failed', stop_reason: 'over_target' });
+    // Without client order ids the look-alike rows count: all three slices' orders, the whole target.
+    expect(resumed.stop_detail).toMatch(/^slice 1\/3 \(0\.01\) would take what the service lists for this TWAP, 0\.03 in 3 order\(s\), past its target 0\.03/);
+    const orders = await simOrders(w.sim.urls.base_url, t.wallet);
+    expect(orders).toHaveLength(3);
+    expect(orders.reduce((a, o) => a.plus(o.filled_size), new Decimal(0)).toFixed()).toBe('0.03');
+  });
 });

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT } from '../../support/paths.js';
 import type { TradingWorld } from '../orders/tradingWorld.js';
+export { pausedRecord } from '../../support/twapRecords.js';
 import { expect } from 'vitest';
 
 export interface SimOrderRow {

@@ -11,10 +11,11 @@
  *  - the `twap` stream carries each TWAP's progress (filled of target, average price against the arrival
  *    mark, next slice, per-slice fills with prices for the chart), throttled, latest per TWAP.
  */
-import type { TwapPreview, TwapView } from '../../../shared/ipcTwap.js';
+import type { TwapList, TwapPreview, TwapView } from '../../../shared/ipcTwap.js';
 import { toAppError } from '../../services/errors.js';
 import {
   cancelTwap,
+  damagedTwapView,
   liveRunner,
   openTwapRunner,
   pauseTwap,
@@ -155,10 +156,15 @@ export class TwapDesk {
     return this.view(this.store().require(runner.id, ctx.profile.name));
   }
 
-  async list(): Promise<{ twaps: TwapView[] }> {
+  /** The wallet's TWAPs, and beside them the damaged ones (those of this wallet, or whose wallet cannot be read). */
+  async list(): Promise<TwapList> {
     const ctx = this.session.ctx();
     const wallet = this.wallet().toLowerCase();
-    return { twaps: this.store().list(ctx.profile.name).filter((r) => r.wallet.toLowerCase() === wallet).map((r) => this.view(r)) };
+    const { twaps, damaged } = this.store().list(ctx.profile.name);
+    return {
+      twaps: twaps.filter((r) => r.wallet.toLowerCase() === wallet).map((r) => this.view(r)),
+      damaged: damaged.filter((d) => d.summary.wallet === null || d.summary.wallet.toLowerCase() === wallet).map(damagedTwapView),
+    };
   }
 
   private mine(id: string): TwapRecord {

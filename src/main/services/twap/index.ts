@@ -4,5 +4,5 @@ export * from './twapRunner.js';
 export * from './twapControl.js';
 export * from './twapView.js';
 export * from './twapRecord.js';
-export { TwapStore } from './twapStore.js';
+export { TwapStore, type DamagedTwap } from './twapStore.js';
 export { liveRunner, type RunLockHolder } from './twapLock.js';

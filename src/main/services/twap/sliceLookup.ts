@@ -9,10 +9,11 @@
  * reported as ambiguous, never picked from: taking the wrong one would count another order's fills as
  * this slice's, and calling the slice unsent could send its size twice.
  */
+import { Decimal } from '../../../shared/decimal/index.js';
 import type { Fill, ListedOrder } from '../../../shared/protocol/index.js';
 import { listsSentFields } from '../orders/listedOrderFields.js';
 import type { TradingContext } from '../orders/orderContext.js';
-import type { TwapSliceRecord } from './twapRecord.js';
+import { sliceIndexOfClientOrderId, type TwapRecord, type TwapSliceRecord } from './twapRecord.js';
 
 /** Clock skew and persistence lag allowed between the slice's sent_at and what the service stamps. */
 const SLACK_MS = 60_000;
@@ -76,4 +77,48 @@ export async function fillsOfOrder(ctx: Pick<TradingContext, 'api'>, wallet: str
     const oldest = page.fills.at(-1);
     if (!oldest || oldest.filled_at < sentAt - SLACK_MS || offset + page.fills.length >= page.total) return out.sort((a, b) => a.filled_at - b.filled_at);
   }
+}
+
+/** History statuses after which an order fills no more: what it filled is all it will ever take. */
+const SETTLED = new Set<ListedOrder['status']>(['filled', 'partially_filled_cancelled', 'cancelled', 'rejected']);
+
+/** What the service's own order history says a TWAP has sent (see twapSentAtService). */
+export interface TwapSentAtService {
+  /** What its orders filled, plus the whole size of those that may still fill. */
+  committed: Decimal;
+  /** Its orders found (latest row of each). */
+  orders: ListedOrder[];
+}
+
+/**
+ * What TWAP `r` has sent by the service's own order history, not by its record: the check before each
+ * slice that a record which under-reports (damaged, edited) can never make it send past its target.
+ * Its orders are the rows carrying one of its client order ids. A row without a client order id (the
+ * spec lists none) is counted when the record names its order, or when it looks like a slice (same
+ * market, side, MARKET, reduce-only) and was sent after the TWAP started: counting a look-alike placed by
+ * hand can stop a TWAP early, never make it send too much.
+ */
+export async function twapSentAtService(ctx: Pick<TradingContext, 'api'>, r: TwapRecord): Promise<TwapSentAtService> {
+  const since = r.created_at - SLACK_MS;
+  const known = new Set(r.slices.map((s) => s.order_id).filter((id): id is string => id !== null));
+  const latest = new Map<string, ListedOrder>();
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await ctx.api.orderHistory({ wallet: r.wallet, market: r.market, limit: PAGE, offset });
+    for (const row of page.orders) {
+      // Newest first: the first row seen of an order is its latest state.
+      if (latest.has(row.order_id)) continue;
+      const ours =
+        row.client_order_id !== undefined
+          ? sliceIndexOfClientOrderId(r.id, row.client_order_id) !== null
+          : known.has(row.order_id) ||
+            (row.market === r.market && row.side === r.side.toLowerCase() && row.order_type === 'MARKET' && row.reduce_only === r.reduce_only && row.submitted_at >= since);
+      if (ours) latest.set(row.order_id, row);
+    }
+    const oldest = page.orders.at(-1);
+    // Every order of the TWAP was sent after it was created: older rows are not its.
+    if (!oldest || oldest.status_at < since || offset + page.orders.length >= page.total) break;
+  }
+  const orders = [...latest.values()];
+  const committed = orders.reduce((a, o) => a.plus(SETTLED.has(o.status) ? o.filled_size : o.size), new Decimal(0));
+  return { committed, orders };
 }

@@ -35,11 +35,11 @@ import { prepareLegs } from '../orders/prepareOrder.js';
 import { submitOrder } from '../orders/submitOrder.js';
 import { OperationError, toAppError } from '../errors.js';
 import { isTransientFailure } from '../../api/errors.js';
-import { fillsOfOrder, findSliceOrder } from './sliceLookup.js';
+import { fillsOfOrder, findSliceOrder, twapSentAtService } from './sliceLookup.js';
 import { acquireRunLock, type RunLock } from './twapLock.js';
 import type { TwapPlan } from './twapPlan.js';
 import { sliceLeg } from './twapPlan.js';
-import { isTerminalTwap, sliceClientOrderId, sliceInFlight, withNote, type TwapRecord, type TwapSliceRecord, type TwapStopReason } from './twapRecord.js';
+import { isTerminalTwap, pendingSliceRecord, sliceInFlight, withNote, type TwapRecord, type TwapSliceRecord, type TwapStopReason } from './twapRecord.js';
 import { explainStop, isMomentaryRejection } from './twapRejections.js';
 import { TwapStore } from './twapStore.js';
 import { twapTotals } from './twapView.js';
@@ -116,22 +116,7 @@ export async function startTwap(ctx: TradingContext, plan: TwapPlan, options: Tw
       requested: null,
       stop_reason: null,
       stop_detail: null,
-      slices: plan.schedule.map((s) => ({
-        index: s.index,
-        due_at: start + s.offset_ms,
-        size: s.size,
-        client_order_id: sliceClientOrderId(id, s.index),
-        status: 'pending',
-        sent_size: null,
-        limit_price: null,
-        nonce: null,
-        sent_at: null,
-        order_id: null,
-        filled_size: '0',
-        avg_fill_price: null,
-        fills: [],
-        reason: null,
-      })),
+      slices: plan.schedule.map((s) => pendingSliceRecord(id, s.index, start + s.offset_ms, s.size)),
       notes: [],
       updated_at: start,
     };
@@ -165,7 +150,7 @@ function ambiguityDetail(slice: number, total: number): string {
   return `slice ${slice}/${total}: its order cannot be told from another identical order in order-history (the service lists no client order ids); the TWAP stopped so nothing is sent twice or counted wrong. Check the account's order history.`;
 }
 
-type SliceOutcome = { stop: null } | { stop: 'completed'; reason: TwapStopReason; detail: string } | { stop: 'failed'; detail: string } | { stop: 'retry' };
+type SliceOutcome = { stop: null } | { stop: 'completed'; reason: TwapStopReason; detail: string } | { stop: 'failed' | 'over_target'; detail: string } | { stop: 'retry' };
 
 export class TwapRunner {
   private readonly clock: TwapClock;
@@ -285,6 +270,7 @@ export class TwapRunner {
       if (outcome.stop === 'retry') await this.wait(this.pollMs);
       else if (outcome.stop === 'completed') return this.complete(outcome.reason, outcome.detail);
       else if (outcome.stop === 'failed') return this.end('failed', 'rejected', outcome.detail);
+      else if (outcome.stop === 'over_target') return this.end('failed', 'over_target', outcome.detail);
     }
   }
 
@@ -346,6 +332,8 @@ export class TwapRunner {
     }
     if (closed) return { stop: 'completed', reason: 'target_reached', detail: `the ${r.market} position is closed: nothing is left to reduce` };
     if (size.lte(0)) return { stop: 'completed', reason: 'target_reached', detail: `filled ${canonical(twapTotals(r).filled)} of ${r.total_size}` };
+    const over = await this.overTarget(r, s, size, label);
+    if (over) return over;
 
     // Prepared now: the bound comes from the mark at this moment, and every order rule is checked again.
     let prepared;
@@ -408,6 +396,31 @@ export class TwapRunner {
       return { stop: 'failed', detail: explainStop(after.reason ?? after.status.toUpperCase(), s.index + 1, r.slices.length) };
     }
     return { stop: null };
+  }
+
+  /**
+   * The check before every slice, from the service's own order history rather than the record (which
+   * damage or an edit can make under-report): the slice is not sent when its client order id is already
+   * at the service, or when it would take what this TWAP has sent past the target.
+   */
+  private async overTarget(r: TwapRecord, s: TwapSliceRecord, size: Decimal, label: string): Promise<SliceOutcome | null> {
+    let seen;
+    try {
+      seen = await twapSentAtService(this.ctx, r);
+    } catch (err) {
+      if (isTransientFailure(err)) return { stop: 'retry' };
+      throw err;
+    }
+    const why = "its record disagrees with the service's order history, so nothing more is sent; check the account's order history";
+    const again = seen.orders.find((o) => o.client_order_id === s.client_order_id);
+    if (again) return { stop: 'over_target', detail: `${label} is already at the service as order ${again.order_id} (${again.status}), though its record says it was never sent: ${why}` };
+    if (seen.committed.plus(size).gt(r.total_size)) {
+      return {
+        stop: 'over_target',
+        detail: `${label} (${canonical(size)}) would take what the service lists for this TWAP, ${canonical(seen.committed)} in ${seen.orders.length} order(s), past its target ${r.total_size} (its record counts ${canonical(twapTotals(r).filled)} filled): ${why}`,
+      };
+    }
+    return null;
   }
 
   /** After a slice was looked up in history: a slice that cannot be told from a look-alike stops the TWAP. */

@@ -4,9 +4,10 @@
  * fills. The app's panel and `perps twap status --json` show the same view.
  */
 import { Decimal, canonical } from '../../../shared/decimal/index.js';
-import type { TwapSliceView, TwapView } from '../../../shared/ipcTwap.js';
+import type { DamagedTwapView, TwapSliceView, TwapView } from '../../../shared/ipcTwap.js';
 import { isTerminalTwap, type TwapRecord } from './twapRecord.js';
 import type { RunLockHolder } from './twapLock.js';
+import type { DamagedTwap } from './twapStore.js';
 
 const PRICE_PLACES = 8;
 
@@ -85,5 +86,19 @@ export function twapView(r: TwapRecord, runner: RunLockHolder | null): TwapView 
     slices,
     notes: [...r.notes],
     updated_at: r.updated_at,
+  };
+}
+
+/** A damaged TWAP as people read it: which one it was (what could still be read), and what is wrong. */
+export function damagedTwapView(d: DamagedTwap): DamagedTwapView {
+  return {
+    id: d.id,
+    status: 'damaged',
+    damage: d.reason,
+    market: d.summary.market,
+    side: d.summary.side,
+    total_size: d.summary.total_size,
+    created_at: d.summary.created_at,
+    updated_at: d.changedAt,
   };
 }

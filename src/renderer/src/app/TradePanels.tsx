@@ -51,7 +51,8 @@ export function BottomPanel() {
   const triggers = useTriggers();
   const activity = useActivity();
   const twaps = useTwaps();
-  const activeTwaps = twaps.data?.twaps.filter((t) => t.status === 'running' || t.status === 'paused' || t.status === 'interrupted').length;
+  // A damaged TWAP counts too: it needs the person's attention (it never runs).
+  const activeTwaps = twaps.data ? twaps.data.twaps.filter((t) => t.status === 'running' || t.status === 'paused' || t.status === 'interrupted').length + twaps.data.damaged.length : undefined;
   const [closingAll, setClosingAll] = useState(false);
   const openCount = open.data?.orders.reduce((n, o) => n + 1 + o.legs.length, 0);
   const positionCount = positions.data?.positions.length ?? 0;

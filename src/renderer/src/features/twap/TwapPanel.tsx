@@ -2,9 +2,10 @@
  * The TWAP tab: every TWAP of the wallet with its progress — filled of target (a bar), the average fill
  * price against the arrival mark (in bps, positive is worse for the trader), the next slice's time, the
  * slices sent and missed — and what can be done with it: pause, resume, cancel; an interrupted one
- * (the app quit or crashed while it ran) offers resume or stop and is never resumed on its own.
+ * (the app quit or crashed while it ran) offers resume or stop and is never resumed on its own. A TWAP
+ * whose stored record is damaged is listed too, with what is wrong and no actions: it is never run.
  */
-import type { TwapView } from '../../../../shared/ipc';
+import type { DamagedTwapView, TwapView } from '../../../../shared/ipc';
 import { selectMarket } from '../../app/uiStore';
 import { dec, fmt } from '../../lib/decimal';
 import { fmtCountdown, fmtTime } from '../../lib/time';
@@ -100,13 +101,41 @@ function TwapRow({ t, now }: { t: TwapView; now: number }) {
   );
 }
 
+/** A TWAP whose record failed its check: which one it was (as far as can be read) and what is wrong; nothing to do here. */
+function DamagedTwapRow({ d }: { d: DamagedTwapView }) {
+  const name = `${d.market ?? 'Unknown market'} TWAP ${d.id} (damaged)`;
+  return (
+    <tr aria-label={name} className="twap-damaged-row">
+      <td>
+        <span className="strong">{d.market ?? 'Unknown market'}</span> {d.side && <span className={d.side === 'BUY' ? 'buy' : 'sell'}>{d.side === 'BUY' ? 'Buy' : 'Sell'}</span>}
+        <div className="faint num">{d.id}</div>
+      </td>
+      <td>
+        <Badge tone="sell">damaged</Badge>
+        <div className="twap-damage" aria-label="Damage">
+          {d.damage}
+        </div>
+        <div className="faint twap-damage">Never resumed; nothing is sent for it. Check History › Orders for what it sent; `perps twap status {d.id}` names its file to restore or remove.</div>
+      </td>
+      <td className="num" aria-label="Filled / target">
+        ? / {d.total_size !== null ? fmt(d.total_size) : '?'}
+      </td>
+      <td className="num faint">—</td>
+      <td className="num faint">—</td>
+      <td className="num faint">—</td>
+      <td className="dt-sticky r faint">—</td>
+    </tr>
+  );
+}
+
 export function TwapPanel() {
   const twaps = useTwaps();
   const now = useNow(1000);
   if (twaps.isPending) return <Loading label="Loading TWAPs" rows={2} />;
   if (twaps.error) return <ErrorState error={twaps.error} title="TWAPs unavailable" onRetry={() => void twaps.refetch()} />;
   const rows = twaps.data.twaps;
-  if (rows.length === 0) return <EmptyState title="No TWAPs">A TWAP from the ticket sends its size as market slices over time; its progress shows here.</EmptyState>;
+  const damaged = twaps.data.damaged;
+  if (rows.length === 0 && damaged.length === 0) return <EmptyState title="No TWAPs">A TWAP from the ticket sends its size as market slices over time; its progress shows here.</EmptyState>;
   return (
     <table className="dt" aria-label="TWAPs">
       <thead>
@@ -121,6 +150,9 @@ export function TwapPanel() {
         </tr>
       </thead>
       <tbody>
+        {damaged.map((d) => (
+          <DamagedTwapRow key={d.id} d={d} />
+        ))}
         {rows.map((t) => (
           <TwapRow key={t.id} t={t} now={now} />
         ))}

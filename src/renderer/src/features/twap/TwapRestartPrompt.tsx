@@ -27,7 +27,8 @@ export function TwapRestartPrompt() {
   const atMount = useTwapsAtMount();
   const twaps = useTwaps();
   const act = useTwapAction();
-  // The ids asked about: those main listed as interrupted when the prompt mounted, not later changes.
+  // The ids asked about: those main listed as interrupted when the prompt mounted, not later changes. A
+  // damaged TWAP is never among them: main lists it apart (`damaged`), and it is never resumed.
   const [asked, setAsked] = useState<Set<string> | null>(null);
   useEffect(() => {
     if (asked === null && atMount.data) setAsked(new Set(atMount.data.twaps.filter((t) => t.status === 'interrupted').map((t) => t.id)));

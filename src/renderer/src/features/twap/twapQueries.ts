@@ -4,7 +4,7 @@
  * read one list. Main runs the TWAPs; the renderer only shows them and asks for pause, resume, cancel, stop.
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { TwapView } from '../../../../shared/ipc';
+import type { TwapList, TwapView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
 
 export const twapKey = ['twap', 'list'] as const;
@@ -28,13 +28,14 @@ export function useTwapsAtMount() {
 
 /** Merges views from a `twap` event (or an action's answer): newest update per id wins; newest TWAP first. */
 export function putTwaps(client: QueryClient, views: readonly TwapView[]): void {
-  client.setQueryData<{ twaps: TwapView[] }>(twapKey, (prev) => {
+  client.setQueryData<TwapList>(twapKey, (prev) => {
     const byId = new Map((prev?.twaps ?? []).map((t) => [t.id, t]));
     for (const v of views) {
       const old = byId.get(v.id);
       if (!old || old.updated_at <= v.updated_at) byId.set(v.id, v);
     }
-    return { twaps: [...byId.values()].sort((a, b) => b.created_at - a.created_at) };
+    // Damaged TWAPs come only from main's list (they never run, so no event carries them).
+    return { twaps: [...byId.values()].sort((a, b) => b.created_at - a.created_at), damaged: prev?.damaged ?? [] };
   });
 }
 
