@@ -1,7 +1,7 @@
 /**
  * Test control for the companion services, mounted under /sim/companion:
  *   POST /bridge/outcome  { src_tx, state } or { next: true, state }  state: done | refunded | failed
- *   POST /rpc/fund        { chain, address, amount, token? }  amount in smallest units (wei without token)
+ *   POST /rpc/fund        { chain, address, amount, token? }  amount in smallest units (wei without token), at most uint256
  *   POST /inference/keys  { key, balance?, disabled?, deleted?, spendingLimit?, spent?, rateLimit? }
  *   POST /inference/hosts { model, host, up, failure? }  failure: unreachable (default) | error | partial
  * Errors: 400 `{ error }` for a bad body, 404 for an unknown model or host, 409 for forcing a settled order;
@@ -15,7 +15,7 @@ import { isEvmAddress } from '../common/evm.js';
 import type { BridgeOrders } from '../bridge/orders.js';
 import type { RpcService } from '../rpc/module.js';
 import type { InferenceService } from '../inference/module.js';
-import { controlRefusal } from '../../control/localOnly.js';
+import { localOnlyRefusal } from '../../control/localOnly.js';
 
 const finalState = z.enum(['done', 'refunded', 'failed']);
 const outcomeBody = z.union([
@@ -23,7 +23,13 @@ const outcomeBody = z.union([
   z.strictObject({ next: z.literal(true), state: finalState }),
 ]);
 const address = z.string().refine(isEvmAddress, 'expected an address');
-const fundBody = z.strictObject({ chain: z.string(), address, amount: z.string().regex(/^(0|[1-9]\d*)$/, 'amount must be an integer string in smallest units'), token: address.optional() });
+/** The largest amount an EVM balance can hold (uint256); the length check comes first so no huge string is parsed. */
+const UINT256_MAX = 2n ** 256n - 1n;
+const fundAmount = z
+  .string()
+  .regex(/^(0|[1-9]\d*)$/, 'amount must be an integer string in smallest units')
+  .refine((s) => s.length <= UINT256_MAX.toString().length && BigInt(s) <= UINT256_MAX, `amount must be at most ${UINT256_MAX} (uint256)`);
+const fundBody = z.strictObject({ chain: z.string(), address, amount: fundAmount, token: address.optional() });
 const usd = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a non-negative decimal string');
 const keyBody = z.strictObject({
   key: z.string().min(8),
@@ -50,7 +56,7 @@ function isResponse(v: unknown): v is SimResponse {
 export function createControlModule(catalog: Catalog, orders: BridgeOrders, rpc: RpcService, inference: InferenceService): RouteModule {
   return {
     handle(req: SimRequest): SimResponse | null {
-      const refusal = controlRefusal(req);
+      const refusal = localOnlyRefusal(req);
       if (refusal) return json(refusal.status, { error: refusal.message });
       if (req.method !== 'POST') return null;
       switch (req.path) {
