@@ -25,10 +25,12 @@ const outcomeBody = z.union([
 const address = z.string().refine(isEvmAddress, 'expected an address');
 /** The largest amount an EVM balance can hold (uint256); the length check comes first so no huge string is parsed. */
 const UINT256_MAX = 2n ** 256n - 1n;
+const INTEGER = /^(0|[1-9]\d*)$/;
 const fundAmount = z
   .string()
-  .regex(/^(0|[1-9]\d*)$/, 'amount must be an integer string in smallest units')
-  .refine((s) => s.length <= UINT256_MAX.toString().length && BigInt(s) <= UINT256_MAX, `amount must be at most ${UINT256_MAX} (uint256)`);
+  .regex(INTEGER, 'amount must be an integer string in smallest units')
+  // zod runs every check, so a non-integer (already refused above) must not reach BigInt here.
+  .refine((s) => !INTEGER.test(s) || (s.length <= UINT256_MAX.toString().length && BigInt(s) <= UINT256_MAX), `amount must be at most ${UINT256_MAX} (uint256)`);
 const fundBody = z.strictObject({ chain: z.string(), address, amount: fundAmount, token: address.optional() });
 const usd = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a non-negative decimal string');
 const keyBody = z.strictObject({
