@@ -95,7 +95,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     random: random.venue,
     tickIntervalMs: config.timings.venue_tick_ms,
   });
-  const companions = createCompanions({ clock, random: random.companion, ...(config.companion ? { config: config.companion as never } : {}) });
+  const companions = createCompanions({
+    clock,
+    random: random.companion,
+    maxControlUsd: config.control_limits.max_deposit,
+    ...(config.companion ? { config: config.companion as never } : {}),
+  });
   const engine = new SimEngine({ config, clock, venue, seed: random.engine.int(0, 0xffffffff) });
 
   if (saved) {

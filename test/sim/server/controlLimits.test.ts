@@ -87,6 +87,18 @@ describe('the control API bounds every number it takes', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('uint256');
   });
+
+  it('POST /sim/companion/inference/keys: a USD amount above max_deposit is 400 naming it; max_deposit itself is fine', async () => {
+    const url = `${sim.urls.companion_control_url}/inference/keys`;
+    for (const field of ['balance', 'spendingLimit', 'spent']) {
+      const res = await api.request('POST', url, { key: 'sk-limits-test', [field]: HUGE });
+      expect(res.status, field).toBe(400);
+      expect(res.body.error).toContain(field);
+      expect(res.body.error).toContain(`at most ${limits().max_deposit} USD`);
+    }
+    const ok = await api.request('POST', url, { key: 'sk-limits-test', balance: limits().max_deposit });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  });
 });
 
 describe('advancing costs what happens in the span, not its length', () => {
