@@ -52,6 +52,24 @@ describe('a malformed percent-escape in a path parameter', () => {
     expect(stderr).not.toHaveBeenCalled();
   });
 
+  it('the companions with path parameters answer 400 in their own shape too: inference models and videos, the aggregator chain', async () => {
+    const consoleError = vi.spyOn(console, 'error');
+    const key = 'sk-path-params-test';
+    const created = await rawRequest(`${sim.urls.companion_control_url}/inference/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key, balance: '10' }) });
+    expect(created.status, created.text).toBe(200);
+    for (const bad of MALFORMED) {
+      for (const route of ['/v1/models/', '/v1/videos/']) {
+        const res = await rawRequest(sim.urls.inference_url + route + bad, { headers: { authorization: `Bearer ${key}` } });
+        expect(res.status, `${route}${bad}: ${res.text}`).toBe(400);
+        expect(res.json).toMatchObject({ error: { type: 'invalid_request_error', code: 'invalid_request' } });
+      }
+      const swap = await rawRequest(`${sim.urls.aggregator_url}/${bad}/swap`);
+      expect(swap.status, `aggregator ${bad}: ${swap.text}`).toBe(400);
+      expect(typeof swap.json.error).toBe('string');
+    }
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
   it('a well-formed escape is still decoded (an unknown order id, percent-encoded, is 404 on that id)', async () => {
     const res = await rawRequest(`${sim.urls.base_url}/orders/${encodeURIComponent('no such/id')}`);
     expect(res.status).toBe(404);
