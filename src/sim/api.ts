@@ -3,7 +3,7 @@
  * capability module, wrapping answers in the spec's envelope with SimClock timestamps.
  */
 import type { RouteModule, SimRequest, SimResponse } from './runtime/http.js';
-import { ApiFailure, Envelope, errorResponse, okResponse } from './core/response.js';
+import { ApiFailure, Envelope, errorResponse, invalidRequest, okResponse } from './core/response.js';
 import { jsonBody } from './core/validate.js';
 import type { SimContext } from './context.js';
 import { listKeys, register, revoke } from './keys/routes.js';
@@ -72,6 +72,19 @@ function routes(ctx: SimContext): Route[] {
   ];
 }
 
+/**
+ * A path segment as the client meant it (%2F and the like decoded). A malformed escape (%ZZ, a lone
+ * %, bytes that are not UTF-8) is the client's mistake: 400 naming it, not an exception from the router.
+ */
+function decodePathParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch (err) {
+    if (err instanceof URIError) throw invalidRequest(`path: the segment ${JSON.stringify(raw)} is not valid percent-encoding`);
+    throw err;
+  }
+}
+
 export function createTradingApi(ctx: SimContext): RouteModule {
   const table = routes(ctx);
   return {
@@ -85,8 +98,8 @@ export function createTradingApi(ctx: SimContext): RouteModule {
           methodMismatch = true;
           continue;
         }
-        const params = m.slice(1).map((p) => decodeURIComponent(p));
         try {
+          const params = m.slice(1).map(decodePathParam);
           const data = route.handler(req, params);
           if (data instanceof Envelope) return okResponse(data.data, ctx.clock.now(), data.success);
           return okResponse(data, ctx.clock.now());

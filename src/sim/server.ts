@@ -6,12 +6,16 @@
  *   /inference     inference ({inference_url})         /rpc/<chain>   EVM JSON-RPC of each chain
  *   /venue/info    venue info API                      /venue/ws      venue WebSocket (upgrade)
  *   /sim           control API                         /sim/companion companion control
+ *
+ * Every route, the WebSocket's upgrade included, answers local programs only (./control/localOnly.ts).
  */
 import http from 'node:http';
-import { createRequestListener, listen, type Mount, type RunningServer } from './runtime/router.js';
-import type { RouteModule } from './runtime/http.js';
+import { createRequestListener, listen, type Mount, type Refusal, type RunningServer } from './runtime/router.js';
+import { json, type RouteModule, type SimResponse } from './runtime/http.js';
 import type { BeforeRoute } from './runtime/router.js';
 import { errorResponse } from './core/response.js';
+import { localOnlyRefusal } from './control/localOnly.js';
+import { inferenceError } from './companion/inference/errors.js';
 
 export const PATHS = {
   base: '/api/v1',
@@ -67,17 +71,26 @@ export interface ServerModules {
   companionControl: RouteModule;
 }
 
-export function mountsFor(m: ServerModules): Mount[] {
+/**
+ * Every interface's routes, each with its refusal (./control/localOnly.ts) in that interface's own error
+ * shape: the trading and control APIs' envelope, the bridge, points and aggregator `{ error }`, the
+ * inference API's error object, a JSON-RPC error, and the venue's bare string. Companion shapes without
+ * an error code for these statuses (bridge, points) carry the message only.
+ */
+export function mountsFor(m: ServerModules, now: () => number): Mount[] {
+  const envelope = (r: Refusal): SimResponse => errorResponse(r.status, r.code, r.message, now());
+  const plain = (r: Refusal): SimResponse => json(r.status, { error: r.message });
   return [
-    { prefix: PATHS.base, module: m.trading },
-    { prefix: PATHS.bridge, module: m.bridge },
-    { prefix: PATHS.platform, module: m.points },
-    { prefix: PATHS.aggregator, module: m.aggregator },
-    { prefix: PATHS.inference, module: m.inference },
-    { prefix: PATHS.rpc, module: m.rpc },
-    { prefix: PATHS.venueInfo, module: m.venueInfo },
-    { prefix: PATHS.control, module: m.control },
-    { prefix: PATHS.companionControl, module: m.companionControl },
+    { prefix: PATHS.base, module: m.trading, refused: envelope },
+    { prefix: PATHS.bridge, module: m.bridge, refused: plain },
+    { prefix: PATHS.platform, module: m.points, refused: plain },
+    { prefix: PATHS.aggregator, module: m.aggregator, refused: plain },
+    { prefix: PATHS.inference, module: m.inference, refused: (r) => inferenceError(r.status, r.status === 415 ? 'invalid_request' : null, r.message) },
+    // -32600 is JSON-RPC's "invalid request"; the HTTP status says why.
+    { prefix: PATHS.rpc, module: m.rpc, refused: (r) => json(r.status, { jsonrpc: '2.0', id: null, error: { code: -32600, message: r.message } }) },
+    { prefix: PATHS.venueInfo, module: m.venueInfo, refused: (r) => json(r.status, r.message) },
+    { prefix: PATHS.control, module: m.control, refused: envelope },
+    { prefix: PATHS.companionControl, module: m.companionControl, refused: plain },
   ];
 }
 
@@ -89,10 +102,12 @@ export async function startServer(
   attachUpgrades: (server: http.Server) => void,
 ): Promise<RunningServer> {
   const listener = createRequestListener(
-    mountsFor(modules),
+    mountsFor(modules, now),
     (path) => ({ status: 404, body: { success: false, error: { code: 'NOT_FOUND', message: `no route ${path}` }, timestamp: now() } }),
     beforeRoute,
     (limitBytes) => errorResponse(413, 'PAYLOAD_TOO_LARGE', `request body is over the ${limitBytes}-byte limit`, now()),
+    // The server listens on 127.0.0.1 only, so every route answers local programs only.
+    (req) => localOnlyRefusal({ method: req.method ?? 'GET', headers: req.headers }),
   );
   const server = http.createServer((req, res) => {
     void listener(req, res);

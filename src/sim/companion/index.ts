@@ -41,6 +41,11 @@ export interface CompanionOptions {
    * credit venue_core balances, which live outside the companion services.
    */
   onBridgeOrderFinal?: (order: Readonly<BridgeOrder>) => void;
+  /**
+   * Most USD the companion control API may set on an inference key (balance, spending limit, spent).
+   * The simulator passes its config's control_limits.max_deposit; without it there is no ceiling.
+   */
+  maxControlUsd?: string;
 }
 
 export interface Companions {
@@ -80,7 +85,7 @@ export function createCompanions(options: CompanionOptions): Companions {
     aggregator: createAggregatorModule(aggregator),
     inference: createInferenceModule(inference),
     rpc: createRpcModule(rpc),
-    control: createControlModule(catalog, orders, rpc, inference),
+    control: createControlModule(catalog, orders, rpc, inference, options.maxControlUsd ?? null),
     snapshot(): CompanionSnapshot {
       return {
         version: 1,

@@ -111,10 +111,10 @@ export type Timings = z.infer<typeof TimingsSchema>;
 export const ChaosSchema = z.strictObject({
   /** Probability a trading-API request answers 500 INTERNAL_ERROR without being processed. */
   error_rate: z.number().min(0).max(1),
-  /** Wall-clock delay added to every trading-API answer. */
-  latency_ms: ms,
-  /** How long new orders and margin requests read 404 after they were accepted. */
-  persist_lag_ms: ms,
+  /** Wall-clock delay added to every trading-API answer; at most a minute, past any client's timeout. */
+  latency_ms: ms.max(60_000),
+  /** How long new orders and margin requests read 404 after they were accepted; at most an hour. */
+  persist_lag_ms: ms.max(3_600_000),
   /** Probability a trading-API request is processed and then its connection destroyed without an answer. */
   drop_rate: z.number().min(0).max(1),
 });
@@ -133,6 +133,24 @@ export const RetentionSchema = z.strictObject({
 });
 export type Retention = z.infer<typeof RetentionSchema>;
 
+/**
+ * Bounds of the control API's numeric inputs (POST /sim/*, never served to clients). The control API
+ * has no signature, so these keep a typo or a runaway script from minting without limit, moving a
+ * mark where no arithmetic stays meaningful, or stalling the simulator (and the app it runs in) with
+ * one advance. A value over its bound is refused with a 400 naming the field and the range.
+ */
+export const ControlLimitsSchema = z.strictObject({
+  /** Most USDC one POST /sim/deposit may credit. */
+  max_deposit: canonicalPositive,
+  /** Highest mark POST /sim/mark may set, on every market. */
+  max_mark: canonicalPositive,
+  /** Largest hourly funding rate (either sign) POST /sim/funding-rate may set, a raw fraction. */
+  max_funding_rate: canonicalPositive,
+  /** Longest span one POST /sim/advance may move the clock; a longer one takes several calls. */
+  max_advance_ms: z.number().int().positive(),
+});
+export type ControlLimits = z.infer<typeof ControlLimitsSchema>;
+
 export const ENVIRONMENTS = ['Testnet', 'Mainnet'] as const;
 
 export const SimConfigSchema = z
@@ -149,6 +167,7 @@ export const SimConfigSchema = z
     keys: z.strictObject({ max_lifetime_days: z.number().int().positive() }),
     timings: TimingsSchema,
     chaos: ChaosSchema,
+    control_limits: ControlLimitsSchema,
     retention: RetentionSchema.default({ rows_per_account: null }),
     /** Passed to createCompanions as its config overrides. */
     companion: z.record(z.string(), z.unknown()).optional(),

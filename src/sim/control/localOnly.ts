@@ -1,18 +1,21 @@
 /**
- * The control APIs (/sim and /sim/companion) move marks, credit deposits and force outcomes, and have no
- * signature to protect them: only local programs may call them. A web page open in a browser on the
- * same machine can reach 127.0.0.1, so three things are refused:
+ * The simulator listens on 127.0.0.1 and answers only local programs, on every route: the control APIs
+ * (/sim, /sim/companion) move marks and credit deposits with no signature to protect them, and the
+ * trading API, the venue's info endpoint and WebSocket and the companions serve an account's balances,
+ * orders and positions to anyone who asks. A web page open in a browser on the same machine can reach
+ * 127.0.0.1, so three things are refused:
  *   - a Host that is not a loopback name (DNS rebinding: evil.example resolved to 127.0.0.1 sends
  *     `Host: evil.example:PORT`), 403;
  *   - an Origin other than the server's own (a page's cross-origin request carries its Origin), 403;
  *   - a write whose Content-Type is not application/json, 415. A page can send a "simple" POST
  *     (text/plain, a form, or no body at all) without a CORS preflight; application/json cannot be
  *     sent cross-origin without one, and this server answers no preflight.
- * Node's fetch, the app and the command line send `Host: 127.0.0.1:PORT`, no Origin, and JSON.
+ * Node's fetch, node:http, ethers and ws (the app's main process, the command line, the test
+ * helpers) send `Host: 127.0.0.1:PORT` (or localhost, or [::1]), no Origin, and JSON.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
-export interface ControlRefusal {
+export interface LocalOnlyRefusal {
   readonly status: 403 | 415;
   readonly code: 'FORBIDDEN' | 'UNSUPPORTED_MEDIA_TYPE';
   readonly message: string;
@@ -47,18 +50,21 @@ function isJson(contentType: string | undefined): boolean {
   return mediaType === 'application/json';
 }
 
-/** Why a control request is refused, or null when it may go on. */
-export function controlRefusal(request: { readonly method: string; readonly headers: IncomingHttpHeaders }): ControlRefusal | null {
+/**
+ * Why a request is refused, or null when it may go on. A WebSocket upgrade is checked as the GET it is
+ * (Host and Origin: a page can open a WebSocket to any origin, and its handshake carries its Origin).
+ */
+export function localOnlyRefusal(request: { readonly method: string; readonly headers: IncomingHttpHeaders }): LocalOnlyRefusal | null {
   const host = hostUrl(request.headers.host);
   if (host === null || !LOOPBACK_HOSTNAMES.has(host.hostname)) {
-    return { status: 403, code: 'FORBIDDEN', message: 'the control API answers only requests addressed to a loopback host (127.0.0.1, localhost, [::1])' };
+    return { status: 403, code: 'FORBIDDEN', message: 'the simulator answers only requests addressed to a loopback host (127.0.0.1, localhost, [::1])' };
   }
   const origin = request.headers.origin;
   if (origin !== undefined && originOf(origin) !== host.origin) {
-    return { status: 403, code: 'FORBIDDEN', message: 'the control API refuses requests from another origin (a web page)' };
+    return { status: 403, code: 'FORBIDDEN', message: 'the simulator refuses requests from another origin (a web page)' };
   }
   if (request.method !== 'GET' && request.method !== 'HEAD' && !isJson(request.headers['content-type'])) {
-    return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'control writes must be sent as Content-Type: application/json' };
+    return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'writes to the simulator must be sent as Content-Type: application/json' };
   }
   return null;
 }

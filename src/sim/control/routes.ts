@@ -1,13 +1,15 @@
 /**
  * The control API under /sim, for tests and demos (never part of the service). Same envelope as the
- * trading API; bad input is 400 INVALID_REQUEST naming the field. Only local programs may call it
+ * trading API; bad input is 400 INVALID_REQUEST naming the field. Every number is bounded: money,
+ * marks, rates and advances by the config's control_limits, chaos by its schema; a value out of range
+ * is refused with its field and range, never clamped. Only local programs may call it
  * (./localOnly.ts): a loopback Host, no foreign Origin, and JSON writes; else 403 or 415.
  *
  *   GET  /sim/state                     summary: clock, chaos, timings, accounts, positions, pending jobs, job errors
  *   GET  /sim/config                    the resolved simulator config (markets with sim knobs, timings, limits)
  *   POST /sim/deposit                   {wallet, amount, rail?: 'hypercore'|'arbitrum'|..., source?} -> deposit
  *   POST /sim/mark                      {market: symbol, price} -> sets the venue mark (triggers, fills, liquidations follow)
- *   POST /sim/advance                   {ms} -> moves the SimClock (the only way time moves with --manual-clock)
+ *   POST /sim/advance                   {ms: 0..max_advance_ms} -> moves the SimClock (the only way time moves with --manual-clock)
  *   POST /sim/chaos                     {error_rate?, latency_ms?, persist_lag_ms?, drop_rate?} -> current chaos
  *   POST /sim/withdrawal-outcome        {withdrawal_id | next: true, outcome: 'REFUNDED'|'FAILED'|'REJECTED'}
  *   POST /sim/margin-outcome            {request_id | next: true, outcome: 'TRANSFER_DECLINED'|'DECLINED'}
@@ -20,19 +22,19 @@
  */
 import { z } from 'zod';
 import { parseAccountId, toChecksumAddress } from '../../shared/identity/index.js';
-import { canonical } from '../../shared/decimal/index.js';
+import { canonical, parseDecimal } from '../../shared/decimal/index.js';
 import type { RouteModule, SimRequest, SimResponse } from '../runtime/http.js';
 import type { SimClock } from '../runtime/clock.js';
 import { ApiFailure, errorResponse, invalidRequest, okResponse } from '../core/response.js';
 import { jsonBody, parseOr400 } from '../core/validate.js';
-import { ChaosSchema } from '../config/schema.js';
+import { ChaosSchema, type ControlLimits } from '../config/schema.js';
 import type { SimEngine } from '../engine.js';
 import { DepositInputError, depositView, simulateDeposit } from '../money/deposits.js';
 import { forceWithdrawalOutcome, withdrawalView } from '../money/withdrawals.js';
 import { forceMarginOutcome } from '../money/margin.js';
 import { liquidate } from '../liquidation/liquidation.js';
 import { orderRecord } from '../orders/views.js';
-import { controlRefusal } from './localOnly.js';
+import { localOnlyRefusal } from './localOnly.js';
 
 export interface ControlVenue {
   setMark(venueSymbol: string, price: string): void;
@@ -78,6 +80,11 @@ const OrderOutcomeBody = z.object({ order_id: z.string().optional(), next: z.lit
 const LiquidateBody = z.object({ wallet: z.string().optional(), account_id: z.string().optional(), market: z.string(), orphan: z.boolean().optional() });
 const FundingRateBody = z.object({ market: z.string(), rate: signedDecimalText });
 
+/** The 400 for a number outside its control limit: the field, the range, and the config key behind it. */
+function outOfRange(field: string, range: string, limitKey: keyof ControlLimits): ApiFailure {
+  return invalidRequest(`${field}: must be ${range} (control_limits.${limitKey} of the simulator config)`);
+}
+
 function exactlyOne(a: unknown, b: unknown, names: string): void {
   if ((a === undefined) === (b === undefined)) throw invalidRequest(`${names}: give exactly one`);
 }
@@ -85,6 +92,7 @@ function exactlyOne(a: unknown, b: unknown, names: string): void {
 export function createControlModule(deps: ControlDeps): RouteModule {
   const { engine, venue, clock } = deps;
   const ctx = () => engine.ctx;
+  const limits = (): ControlLimits => ctx().config.control_limits;
   const marketOf = (symbol: string) => {
     const m = ctx().markets.get(symbol);
     if (!m) throw invalidRequest(`market: unknown market ${JSON.stringify(symbol)}`);
@@ -131,6 +139,8 @@ export function createControlModule(deps: ControlDeps): RouteModule {
     },
     'POST /deposit': (req) => {
       const b = parseOr400(DepositBody, jsonBody(req));
+      const { max_deposit } = limits();
+      if (parseDecimal(b.amount).gt(max_deposit)) throw outOfRange('amount', `above 0 and at most ${max_deposit} USDC`, 'max_deposit');
       try {
         return depositView(simulateDeposit(ctx(), { wallet: b.wallet, amount: b.amount, rail: b.rail, ...(b.source ? { source: b.source } : {}) }));
       } catch (err) {
@@ -141,13 +151,16 @@ export function createControlModule(deps: ControlDeps): RouteModule {
     'POST /mark': (req) => {
       const b = parseOr400(MarkBody, jsonBody(req));
       const m = marketOf(b.market);
-      if (canonical(b.price) === '0') throw invalidRequest('price: must be positive');
+      const { max_mark } = limits();
+      if (canonical(b.price) === '0' || parseDecimal(b.price).gt(max_mark)) throw outOfRange('price', `above 0 and at most ${max_mark}`, 'max_mark');
       if (venue.isFollowed(m.venueSymbol)) throw invalidRequest(`market: ${m.symbol} follows the upstream venue; its mark comes from there`);
       venue.setMark(m.venueSymbol, b.price);
       return { market: m.symbol, venue_symbol: m.venueSymbol, mark: venue.getMark(m.venueSymbol), now: clock.now() };
     },
     'POST /advance': (req) => {
       const b = parseOr400(AdvanceBody, jsonBody(req));
+      const { max_advance_ms } = limits();
+      if (b.ms > max_advance_ms) throw outOfRange('ms', `an integer from 0 to ${max_advance_ms}; advance a longer span in several calls`, 'max_advance_ms');
       const before = ctx().jobs.errors.length;
       clock.advance(b.ms);
       const errors = ctx().jobs.errors.slice(before);
@@ -219,6 +232,8 @@ export function createControlModule(deps: ControlDeps): RouteModule {
     },
     'POST /funding-rate': (req) => {
       const b = parseOr400(FundingRateBody, jsonBody(req));
+      const { max_funding_rate } = limits();
+      if (parseDecimal(b.rate).abs().gt(max_funding_rate)) throw outOfRange('rate', `from -${max_funding_rate} to ${max_funding_rate}`, 'max_funding_rate');
       const m = marketOf(b.market);
       if (venue.isFollowed(m.venueSymbol)) throw invalidRequest(`market: ${m.symbol} follows the upstream venue; its funding rate comes from there`);
       venue.setFundingRate(m.venueSymbol, b.rate);
@@ -241,7 +256,7 @@ export function createControlModule(deps: ControlDeps): RouteModule {
 
   return {
     handle(req: SimRequest): SimResponse {
-      const refusal = controlRefusal(req);
+      const refusal = localOnlyRefusal(req);
       if (refusal) return errorResponse(refusal.status, refusal.code, refusal.message, clock.now());
       const handler = handlers[`${req.method} ${req.path}`];
       if (!handler) return errorResponse(404, 'NOT_FOUND', `no control route ${req.method} /sim${req.path}`, clock.now());

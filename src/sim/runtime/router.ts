@@ -5,13 +5,22 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LocalOnlyRefusal } from '../control/localOnly.js';
 import { BodyParseError, BodyTooLargeError, readBody, sendJson, type RouteModule, type SimResponse } from './http.js';
+
+/** Why a request is refused before any module sees it (a Host, Origin or Content-Type a web page sends). */
+export type Refusal = LocalOnlyRefusal;
 
 export interface Mount {
   /** Path prefix without a trailing slash, e.g. '/api/v1'. Longest prefix wins. */
   readonly prefix: string;
   readonly module: RouteModule;
+  /** The refusal in this module's own error shape; without it, `{ error: message }`. */
+  readonly refused?: (refusal: Refusal) => SimResponse;
 }
+
+/** Checks run on every request before routing; null lets it through. */
+export type Guard = (req: http.IncomingMessage) => Refusal | null;
 
 export interface RunningServer {
   readonly server: http.Server;
@@ -29,12 +38,21 @@ export type TooLarge = (limitBytes: number) => SimResponse;
 
 const plainTooLarge: TooLarge = (limitBytes) => ({ status: 413, body: { error: `request body is over the ${limitBytes}-byte limit` } });
 
-export function createRequestListener(mounts: readonly Mount[], notFound: (path: string) => SimResponse, beforeRoute?: BeforeRoute, tooLarge: TooLarge = plainTooLarge) {
+const plainRefused = (refusal: Refusal): SimResponse => ({ status: refusal.status, body: { error: refusal.message } });
+
+export function createRequestListener(mounts: readonly Mount[], notFound: (path: string) => SimResponse, beforeRoute?: BeforeRoute, tooLarge: TooLarge = plainTooLarge, guard?: Guard) {
   const ordered = [...mounts].sort((a, b) => b.prefix.length - a.prefix.length);
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const mount = ordered.find((m) => url.pathname === m.prefix || url.pathname.startsWith(m.prefix + '/'));
     try {
+      // First of all, so a refused request reaches no module, no chaos and no upstream, and its body is never read.
+      const refusal = guard?.(req);
+      if (refusal) {
+        const answer = (mount?.refused ?? plainRefused)(refusal);
+        sendJson(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
+        return;
+      }
       if (!mount) {
         sendJson(res, notFound(url.pathname));
         return;

@@ -6,12 +6,13 @@
  * The WebSocketServer runs in noServer mode on an existing http.Server and only takes upgrades of its
  * own path, so the simulator's other upgrade handlers (and the chaos layer) keep working.
  */
-import type http from 'node:http';
+import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
 import { CANDLE_INTERVAL_NAMES } from './candles.js';
 import type { VenueFeedEvent, VenueMarketData } from './venueMarketData.js';
+import { localOnlyRefusal, type LocalOnlyRefusal } from '../control/localOnly.js';
 
 const coin = z.string();
 
@@ -53,6 +54,14 @@ interface Attachment {
   readonly onUpgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
+/** Answers a refused handshake with a plain HTTP error (no WebSocket is opened) and closes the socket. */
+function refuseUpgrade(socket: Duplex, refusal: LocalOnlyRefusal): void {
+  const body = refusal.message;
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
 /** Subscription with only the fields that matter, in a fixed order: the echo and the map key. */
 function canonical(subscription: VenueSubscription): VenueSubscription {
   switch (subscription.type) {
@@ -90,6 +99,12 @@ export class VenueWebSocketHub {
     const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
       const pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       if (pathname !== path) return;
+      // A page in a browser can open a WebSocket to 127.0.0.1 from any site: same rules as every route.
+      const refusal = localOnlyRefusal({ method: 'GET', headers: req.headers });
+      if (refusal) {
+        refuseUpgrade(socket, refusal);
+        return;
+      }
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
     };
     server.on('upgrade', onUpgrade);

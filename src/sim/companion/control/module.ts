@@ -1,13 +1,14 @@
 /**
  * Test control for the companion services, mounted under /sim/companion:
  *   POST /bridge/outcome  { src_tx, state } or { next: true, state }  state: done | refunded | failed
- *   POST /rpc/fund        { chain, address, amount, token? }  amount in smallest units (wei without token)
- *   POST /inference/keys  { key, balance?, disabled?, deleted?, spendingLimit?, spent?, rateLimit? }
+ *   POST /rpc/fund        { chain, address, amount, token? }  amount in smallest units (wei without token), at most uint256
+ *   POST /inference/keys  { key, balance?, disabled?, deleted?, spendingLimit?, spent?, rateLimit? }  USD amounts at most maxUsd
  *   POST /inference/hosts { model, host, up, failure? }  failure: unreachable (default) | error | partial
  * Errors: 400 `{ error }` for a bad body, 404 for an unknown model or host, 409 for forcing a settled order;
  * 403 or 415 for a request that is not from a local program (../../control/localOnly.ts).
  */
 import { z } from 'zod';
+import { Decimal } from '../../../shared/decimal/index.js';
 import type { RouteModule, SimRequest, SimResponse } from '../../runtime/http.js';
 import { json } from '../../runtime/http.js';
 import type { Catalog } from '../common/catalog.js';
@@ -15,7 +16,7 @@ import { isEvmAddress } from '../common/evm.js';
 import type { BridgeOrders } from '../bridge/orders.js';
 import type { RpcService } from '../rpc/module.js';
 import type { InferenceService } from '../inference/module.js';
-import { controlRefusal } from '../../control/localOnly.js';
+import { localOnlyRefusal } from '../../control/localOnly.js';
 
 const finalState = z.enum(['done', 'refunded', 'failed']);
 const outcomeBody = z.union([
@@ -23,17 +24,35 @@ const outcomeBody = z.union([
   z.strictObject({ next: z.literal(true), state: finalState }),
 ]);
 const address = z.string().refine(isEvmAddress, 'expected an address');
-const fundBody = z.strictObject({ chain: z.string(), address, amount: z.string().regex(/^(0|[1-9]\d*)$/, 'amount must be an integer string in smallest units'), token: address.optional() });
-const usd = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a non-negative decimal string');
-const keyBody = z.strictObject({
-  key: z.string().min(8),
-  balance: usd.optional(),
-  disabled: z.boolean().optional(),
-  deleted: z.boolean().optional(),
-  spendingLimit: usd.nullable().optional(),
-  spent: usd.optional(),
-  rateLimit: z.strictObject({ max: z.number().int().positive(), windowMs: z.number().int().positive() }).nullable().optional(),
-});
+/** The largest amount an EVM balance can hold (uint256); the length check comes first so no huge string is parsed. */
+const UINT256_MAX = 2n ** 256n - 1n;
+const INTEGER = /^(0|[1-9]\d*)$/;
+const fundAmount = z
+  .string()
+  .regex(INTEGER, 'amount must be an integer string in smallest units')
+  // zod runs every check, so a non-integer (already refused above) must not reach BigInt here.
+  .refine((s) => !INTEGER.test(s) || (s.length <= UINT256_MAX.toString().length && BigInt(s) <= UINT256_MAX), `amount must be at most ${UINT256_MAX} (uint256)`);
+const fundBody = z.strictObject({ chain: z.string(), address, amount: fundAmount, token: address.optional() });
+const USD = /^(0|[1-9]\d*)(\.\d+)?$/;
+/** A USD amount, at most maxUsd when the simulator gives one (its control_limits.max_deposit). */
+function usdAmount(maxUsd: string | null) {
+  const usd = z.string().regex(USD, 'expected a non-negative decimal string');
+  if (maxUsd === null) return usd;
+  // zod runs every check, so a malformed amount (already refused above) is not parsed here.
+  return usd.refine((s) => !USD.test(s) || !new Decimal(s).gt(maxUsd), `must be at most ${maxUsd} USD (control_limits.max_deposit of the simulator config)`);
+}
+function keyBodyOf(maxUsd: string | null) {
+  const usd = usdAmount(maxUsd);
+  return z.strictObject({
+    key: z.string().min(8),
+    balance: usd.optional(),
+    disabled: z.boolean().optional(),
+    deleted: z.boolean().optional(),
+    spendingLimit: usd.nullable().optional(),
+    spent: usd.optional(),
+    rateLimit: z.strictObject({ max: z.number().int().positive(), windowMs: z.number().int().positive() }).nullable().optional(),
+  });
+}
 const hostBody = z.strictObject({ model: z.string(), host: z.string(), up: z.boolean(), failure: z.enum(['unreachable', 'error', 'partial']).optional() });
 
 function parse<T>(schema: z.ZodType<T>, req: SimRequest): T | SimResponse {
@@ -47,10 +66,11 @@ function isResponse(v: unknown): v is SimResponse {
   return typeof v === 'object' && v !== null && 'status' in v && 'body' in v && typeof (v as SimResponse).status === 'number';
 }
 
-export function createControlModule(catalog: Catalog, orders: BridgeOrders, rpc: RpcService, inference: InferenceService): RouteModule {
+export function createControlModule(catalog: Catalog, orders: BridgeOrders, rpc: RpcService, inference: InferenceService, maxUsd: string | null): RouteModule {
+  const keyBody = keyBodyOf(maxUsd);
   return {
     handle(req: SimRequest): SimResponse | null {
-      const refusal = controlRefusal(req);
+      const refusal = localOnlyRefusal(req);
       if (refusal) return json(refusal.status, { error: refusal.message });
       if (req.method !== 'POST') return null;
       switch (req.path) {

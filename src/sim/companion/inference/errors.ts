@@ -17,6 +17,8 @@ const TYPES: Record<number, string> = {
   403: 'permission_error',
   404: 'not_found_error',
   409: 'invalid_request_error',
+  // A write that is not JSON, refused by the simulator's local-only guard (src/sim/control/localOnly.ts).
+  415: 'invalid_request_error',
   429: 'rate_limit_error',
   502: 'server_error',
   503: 'server_error',

@@ -59,18 +59,18 @@ function route(method: string, path: string): Route | null {
   if (method === 'GET' && path === '/v1/models') return { kind: 'models' };
   if (method === 'POST' && path === '/v1/videos') return { kind: 'video-create' };
   const model = /^\/v1\/models\/([^/]+)$/.exec(path);
-  if (method === 'GET' && model?.[1]) return { kind: 'model', id: safeDecode(model[1]) };
+  if (method === 'GET' && model?.[1]) return { kind: 'model', id: model[1] };
   const video = /^\/v1\/videos\/([^/]+)$/.exec(path);
-  if (method === 'GET' && video?.[1]) return { kind: 'video-get', id: safeDecode(video[1]) };
+  if (method === 'GET' && video?.[1]) return { kind: 'video-get', id: video[1] };
   return null;
 }
 
-/** Model ids may contain '/' sent as %2F; a malformed escape is kept literally and simply matches nothing. */
-function safeDecode(s: string): string {
+/** Model ids may contain '/' sent as %2F; a malformed escape is a bad parameter (400 invalid_request). */
+function decodeId(raw: string): string {
   try {
-    return decodeURIComponent(s);
+    return decodeURIComponent(raw);
   } catch (err) {
-    if (err instanceof URIError) return s;
+    if (err instanceof URIError) fail(400, 'invalid_request', `the path segment ${JSON.stringify(raw)} is not valid percent-encoding`);
     throw err;
   }
 }
@@ -117,14 +117,15 @@ export class InferenceService {
         case 'models':
           return { status: 200, body: { object: 'list', data: [...this.models.values()].map((m) => this.modelJson(m)) } };
         case 'model': {
-          const m = this.models.get(r.id);
-          if (!m) fail(404, 'not_found', `model not found: ${r.id} (see GET /v1/models)`);
+          const id = decodeId(r.id);
+          const m = this.models.get(id);
+          if (!m) fail(404, 'not_found', `model not found: ${id} (see GET /v1/models)`);
           return { status: 200, body: this.modelJson(m) };
         }
         case 'video-create':
           return this.createVideo(key, req);
         case 'video-get':
-          return this.getVideo(key, r.id);
+          return this.getVideo(key, decodeId(r.id));
       }
     } catch (err) {
       if (err instanceof InferenceFailure) return err.response;
