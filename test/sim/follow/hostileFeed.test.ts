@@ -275,6 +275,27 @@ describe('a hostile venue: sizes and pass-through', () => {
     expect(logs.some((l) => l.includes('more than 5 upstream reads a second'))).toBe(true);
   });
 
+  it('items 6 and 9: pass-through reads from a foreign Origin or as text/plain are refused before any upstream request', async () => {
+    await startFollowing();
+    upstream.requests.length = 0;
+    const candleRead = (i: number) => JSON.stringify({ type: 'candleSnapshot', req: { coin: 'BTC', interval: '1m', startTime: T0 - 60_000 * (i + 1) } });
+    const refused = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        fetch(sim.urls.venue_info_url, {
+          method: 'POST',
+          // Half as a foreign page's form post would arrive, half from a foreign page's script.
+          headers: i % 2 === 0 ? { origin: 'https://evil.example', 'content-type': 'text/plain' } : { origin: 'https://evil.example', 'content-type': 'application/json' },
+          body: candleRead(i),
+        }).then((res) => res.status),
+      ),
+    );
+    expect(refused.every((status) => status === 403 || status === 415)).toBe(true);
+    expect(upstream.requests.filter((r) => r.type === 'candleSnapshot')).toEqual([]);
+    // The same read from a local program (no Origin, JSON) is still passed through.
+    expect(Array.isArray(await info(JSON.parse(candleRead(0))))).toBe(true);
+    expect(upstream.requests.filter((r) => r.type === 'candleSnapshot').length).toBe(1);
+  });
+
   it('item 5: credentials in the WebSocket URL are refused like in the info URL, and never echoed', async () => {
     for (const followVenue of [
       { infoUrl: upstream.infoUrl, wsUrl: `ws://user:s3cret@127.0.0.1:${upstream.port}/ws` },
