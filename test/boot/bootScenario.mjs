@@ -16,9 +16,13 @@ import inspector from 'node:inspector';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { installConnectionTrap } from '../support/connectionTrap.mjs';
 
 const [bundle, reportFile, mode] = process.argv.slice(2);
 const report = { mode, errors: [], steps: [] };
+// Every outbound connection and lookup of the app process, from before the bundle loads (anything but
+// loopback is refused before a socket opens); the report carries them for the test to judge.
+const connections = installConnectionTrap();
 
 process.on('uncaughtException', (err) => report.errors.push(`uncaught: ${err.stack ?? err}`));
 process.on('unhandledRejection', (err) => report.errors.push(`unhandled rejection: ${err?.stack ?? err}`));
@@ -224,6 +228,7 @@ try {
   exitCode = 1;
 }
 report.violations = electron?.boot?.violations ?? ['the fake electron was never loaded'];
+report.connections = connections.records;
 if (inspector.url()) inspector.close();
 fs.writeFileSync(reportFile, JSON.stringify(report, null, 2));
 // Electron's process ends after quit; open handles (sockets, timers) must not keep this one alive.

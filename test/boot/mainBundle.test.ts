@@ -104,6 +104,17 @@ describe('the built main process, booted under a fake Electron', () => {
     });
   });
 
+  it('connects to loopback only: the in-process simulator, nothing else (every socket and lookup trapped)', () => {
+    const connections = run.report.connections as { api: string; host?: string; port?: number; path?: string; refused?: boolean }[];
+    expect(connections.filter((c) => c.refused)).toEqual([]);
+    const sockets = connections.filter((c) => c.host !== undefined && c.port !== undefined);
+    // It did talk to the simulator (the faucet, the balance): the trap saw it.
+    expect(sockets.length).toBeGreaterThan(0);
+    expect([...new Set(sockets.map((c) => c.host))]).toEqual(['127.0.0.1']);
+    const simPort = new URL(run.report.calls.profile.value.sim.base_url).port;
+    expect([...new Set(sockets.map((c) => String(c.port)))]).toEqual([simPort]);
+  });
+
   it('quits with every window closed and the simulator state saved', () => {
     expect(run.report.afterQuit.windows).toBe(0);
     expect(run.report.afterQuit.stateFile).toMatchObject({ exists: true, version: expect.any(Number) });
