@@ -4,6 +4,7 @@
  * without Electron; this file only connects it to Electron's objects.
  */
 import { app, BrowserWindow, ipcMain } from 'electron';
+import inspector from 'node:inspector';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppCore } from './app/appCore.js';
@@ -13,6 +14,8 @@ import { createHandlers } from './ipc/handlers/index.js';
 import { registerHandlers } from './ipc/registerHandlers.js';
 import { openElectronSettings } from './settings/electronSettings.js';
 import { isTrustedFrameUrl } from './shell/appOrigin.js';
+import { findDebugAccess, vaultRefusal } from './shell/debugAccess.js';
+import { setVaultGate } from './vault/keychain.js';
 import { electronAdapters } from './shell/electronAdapters.js';
 import { createMainWindow, installSecurityGuards, registerAppSchemePrivileges, serveRenderer } from './shell/electronShell.js';
 
@@ -36,6 +39,31 @@ const startSimulator: SimLauncher = async ({ stateFile, followVenue }) => {
 };
 
 registerAppSchemePrivileges();
+
+/**
+ * A debugging door (remote debugging, an inspector, NODE_OPTIONS loading code) lets another program drive
+ * the app and so use its vault. Packaged, the vault stays closed while one is open (asked at every
+ * keychain access, so an inspector opened later closes it too); from a checkout (npm start, npm run dev)
+ * debugging is how the app is worked on, so main only warns.
+ */
+const debugAccessNow = (): string[] =>
+  findDebugAccess({
+    argv: process.argv,
+    execArgv: process.execArgv,
+    env: process.env,
+    inspectorUrl: inspector.url(),
+    hasSwitch: (name) => app.commandLine.hasSwitch(name),
+  });
+const debugAtStart = debugAccessNow();
+if (app.isPackaged) {
+  setVaultGate(() => {
+    const found = debugAccessNow();
+    return found.length > 0 ? vaultRefusal(found) : null;
+  });
+  if (debugAtStart.length > 0) console.error(`[app] ${vaultRefusal(debugAtStart)}.`);
+} else if (debugAtStart.length > 0) {
+  console.warn(`[app] started with ${debugAtStart.join(', ')}: another program can drive this app. A packaged build keeps its vault closed in this case; a checkout only warns.`);
+}
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();

@@ -185,6 +185,8 @@ export const AppInfoSchema = z.object({
   version: z.string(),
   profile: z.string(),
   platform: z.string(),
+  /** Why the vault (the keychain) is closed for this session, with what to do; null when it is open. */
+  vault_closed: z.string().nullable(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 

@@ -176,7 +176,7 @@ export function syntheticMain(historyRows: number): Handlers {
   };
   const now = Date.now();
   const handlers = stubHandlers({
-    'app:getInfo': async () => ({ name: 'Perps Desk', version: 'bench', profile: 'sim', platform: process.platform }),
+    'app:getInfo': async () => ({ name: 'Perps Desk', version: 'bench', profile: 'sim', platform: process.platform, vault_closed: null }),
     'app:getProfile': async () => ({
       active: 'sim',
       environment: 'Testnet',

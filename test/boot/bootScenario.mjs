@@ -7,15 +7,22 @@
  *
  * MODE `app`: ready -> the page through app:// -> the sandboxed preload -> channels -> untrusted frames
  * -> permissions -> quit. MODE `dev-activate`: macOS with ELECTRON_RENDERER_URL set: close the window,
- * click the dock icon (activate), see where the new window goes, quit.
+ * click the dock icon (activate), see where the new window goes, quit. MODE `vault-guard`: ready -> the
+ * page -> app:getInfo, connect a wallet, try to create a trading key (the vault) -> quit; the switches
+ * under test follow MODE on the command line (or come in NODE_OPTIONS / an inspector opened here first).
  */
 import fs from 'node:fs';
+import inspector from 'node:inspector';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { installConnectionTrap } from '../support/connectionTrap.mjs';
 
 const [bundle, reportFile, mode] = process.argv.slice(2);
 const report = { mode, errors: [], steps: [] };
+// Every outbound connection and lookup of the app process, from before the bundle loads (anything but
+// loopback is refused before a socket opens); the report carries them for the test to judge.
+const connections = installConnectionTrap();
 
 process.on('uncaughtException', (err) => report.errors.push(`uncaught: ${err.stack ?? err}`));
 process.on('unhandledRejection', (err) => report.errors.push(`unhandled rejection: ${err?.stack ?? err}`));
@@ -180,8 +187,30 @@ async function devActivateScenario(electron) {
   step('quit');
 }
 
+async function vaultGuardScenario(electron) {
+  const { app, boot } = electron;
+  const firstWindow = boot.nextWindow();
+  boot.makeReady();
+  const win = await withTimeout(firstWindow, 60_000, 'the main window');
+  await withTimeout(win.loaded, 30_000, 'the first page load');
+  const perps = win.mainWorld.world.perps;
+  const calls = {};
+  calls.info = await perps.app.getInfo();
+  calls.wallet = await perps.wallet.connectEnv({ variable: 'PERPS_BOOT_MAIN_KEY' });
+  // Creating a trading key stores it in the vault; only asked when the vault is expected to refuse
+  // (the real keychain is not the subject here, and an open vault would write to it).
+  if (process.env.PERPS_BOOT_TRY_VAULT === '1') calls.createKey = await perps.keys.create({ name: 'boot-guard' });
+  report.calls = calls;
+  step('vault');
+  app.quit();
+  await withTimeout(boot.quitted(), 60_000, 'quit');
+  step('quit');
+}
+
 let exitCode = 0;
 try {
+  // "An inspector already open": opened here, before the app is loaded, on loopback and a free port.
+  if (process.env.PERPS_BOOT_OPEN_INSPECTOR === '1') inspector.open(0, '127.0.0.1');
   if (mode === 'dev-activate') Object.defineProperty(process, 'platform', { value: 'darwin' });
   // The fake, resolved exactly as the bundle resolves 'electron' (same module instance).
   electron = createRequire(bundle)('electron');
@@ -192,12 +221,15 @@ try {
   step('imported');
   if (mode === 'app') await appScenario(electron);
   else if (mode === 'dev-activate') await devActivateScenario(electron);
+  else if (mode === 'vault-guard') await vaultGuardScenario(electron);
   else throw new Error(`unknown mode ${mode}`);
 } catch (err) {
   report.fatal = String(err?.stack ?? err);
   exitCode = 1;
 }
 report.violations = electron?.boot?.violations ?? ['the fake electron was never loaded'];
+report.connections = connections.records;
+if (inspector.url()) inspector.close();
 fs.writeFileSync(reportFile, JSON.stringify(report, null, 2));
 // Electron's process ends after quit; open handles (sockets, timers) must not keep this one alive.
 process.exit(exitCode || (report.errors.length > 0 ? 1 : 0));

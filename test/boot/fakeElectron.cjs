@@ -80,7 +80,13 @@ const quitPromise = new Promise((resolve) => (quitResolve = resolve));
 const app = new EventEmitter();
 Object.assign(app, {
   name: 'perps-desk',
-  isPackaged: false,
+  // A packaged app (Electron: running from app.asar) or a checkout (npm start / npm run dev): the test says which.
+  isPackaged: process.env.PERPS_BOOT_PACKAGED === '1',
+  // Chromium's parse of the process's command line: "--name" or "--name=value".
+  commandLine: {
+    hasSwitch: (name) => process.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)),
+    getSwitchValue: (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? '',
+  },
   getName: () => app.name,
   getVersion: () => process.env.PERPS_BOOT_APP_VERSION ?? '0.0.0',
   isReady: () => ready,

@@ -7,76 +7,12 @@
  * checks that untrusted frames are refused, and quits (bootScenario.mjs). This file asserts on its
  * report.
  */
-import { execFile } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/shell/appOrigin.js';
-import { REPO_ROOT } from '../support/paths.js';
-import { makeAppCopy, type AppCopy } from './tempAppCopy.js';
+import { bootApp, context, DEV_SERVER_URL, ensureBuilt, removeBootCopies, type BootRun } from './bootRun.js';
 
-const SCENARIO = path.join(REPO_ROOT, 'test/boot/bootScenario.mjs');
-const BUILT_MAIN = path.join(REPO_ROOT, 'out/main/index.js');
-const DEV_SERVER_URL = 'http://localhost:5173';
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- the report is the child's JSON */
-interface BootRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  report: any;
-  userData: string;
-}
-
-const copies: AppCopy[] = [];
-const folders: string[] = [];
-
-async function bootApp(mode: 'app' | 'dev-activate'): Promise<BootRun> {
-  const copy = makeAppCopy();
-  copies.push(copy);
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'perps-boot-data-'));
-  folders.push(home);
-  const userData = path.join(home, 'Perps Desk');
-  const reportFile = path.join(home, 'report.json');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PERPS_BOOT_USER_DATA: userData,
-    PERPS_BOOT_APP_VERSION: (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version,
-    // A throwaway main wallet for wallet:connectEnv (read from the app process's environment).
-    PERPS_BOOT_MAIN_KEY: Wallet.createRandom().privateKey,
-  };
-  delete env['NODE_OPTIONS'];
-  delete env['ELECTRON_RENDERER_URL'];
-  if (mode === 'dev-activate') env['ELECTRON_RENDERER_URL'] = DEV_SERVER_URL;
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ['--preserve-symlinks', '--preserve-symlinks-main', SCENARIO, copy.bundle, reportFile, mode],
-      { env, cwd: copy.root, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 },
-      (err, out, errOut) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out, stderr: errOut }),
-    );
-  });
-  const report = fs.existsSync(reportFile) ? JSON.parse(fs.readFileSync(reportFile, 'utf8')) : null;
-  return { code, stdout, stderr, report, userData };
-}
-
-/** What to print when an assertion fails: the child's own account of the run. */
-function context(run: BootRun): string {
-  return `exit ${run.code}\nfatal: ${run.report?.fatal ?? '-'}\nerrors: ${JSON.stringify(run.report?.errors ?? [])}\nsteps: ${JSON.stringify(run.report?.steps ?? [])}\nstderr:\n${run.stderr.slice(-4000)}`;
-}
-
-beforeAll(() => {
-  // The suite runs after `electron-vite build` (scripts/test.sh); build here only when run on its own.
-  if (!fs.existsSync(BUILT_MAIN)) execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/electron-vite'), ['build'], { cwd: REPO_ROOT, stdio: 'ignore' });
-}, 120_000);
-
-afterAll(() => {
-  for (const c of copies) c.remove();
-  for (const f of folders) fs.rmSync(f, { recursive: true, force: true });
-});
+beforeAll(() => ensureBuilt(), 120_000);
+afterAll(() => removeBootCopies());
 
 describe('the built main process, booted under a fake Electron', () => {
   let run: BootRun;
@@ -166,6 +102,17 @@ describe('the built main process, booted under a fake Electron', () => {
       mediaApp: { request: false, check: false },
       clipboardReadApp: { request: false, check: false },
     });
+  });
+
+  it('connects to loopback only: the in-process simulator, nothing else (every socket and lookup trapped)', () => {
+    const connections = run.report.connections as { api: string; host?: string; port?: number; path?: string; refused?: boolean }[];
+    expect(connections.filter((c) => c.refused)).toEqual([]);
+    const sockets = connections.filter((c) => c.host !== undefined && c.port !== undefined);
+    // It did talk to the simulator (the faucet, the balance): the trap saw it.
+    expect(sockets.length).toBeGreaterThan(0);
+    expect([...new Set(sockets.map((c) => c.host))]).toEqual(['127.0.0.1']);
+    const simPort = new URL(run.report.calls.profile.value.sim.base_url).port;
+    expect([...new Set(sockets.map((c) => String(c.port)))]).toEqual([simPort]);
   });
 
   it('quits with every window closed and the simulator state saved', () => {

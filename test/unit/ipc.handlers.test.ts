@@ -5,13 +5,13 @@ import { VaultError } from '../../src/main/vault/vaultError.js';
 
 type Listener = (event: IpcEventLike, payload: unknown) => Promise<unknown>;
 
-function harness(handler: () => Promise<{ name: string; version: string; profile: string; platform: string }>) {
+function harness(handler: () => Promise<{ name: string; version: string; profile: string; platform: string; vault_closed: string | null }>) {
   const listeners = new Map<string, Listener>();
   registerHandlers({ handle: (c, l) => listeners.set(c, l) }, stubHandlers({ 'app:getInfo': handler }), (url) => url.startsWith('app://perps/'), { logger: { error: () => undefined } });
   return (channel: string, payload: unknown, url = 'app://perps/index.html') => listeners.get(channel)!({ senderFrame: { url } }, payload);
 }
 
-const info = { name: 'Perps Desk', version: '0.1.0', profile: 'sim', platform: 'linux' };
+const info = { name: 'Perps Desk', version: '0.1.0', profile: 'sim', platform: 'linux', vault_closed: null };
 
 describe('IPC handlers', () => {
   it('answers a valid request from the app frame', async () => {

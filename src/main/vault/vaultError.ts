@@ -11,6 +11,7 @@ export type VaultErrorCode =
   | 'KEYCHAIN_DENIED'
   | 'KEYCHAIN_FAILED'
   | 'KEY_NOT_FOUND'
+  | 'VAULT_CLOSED'
   | 'INVALID_INPUT';
 
 const ACTIONS: Record<VaultErrorCode, string> = {
@@ -21,6 +22,7 @@ const ACTIONS: Record<VaultErrorCode, string> = {
   KEYCHAIN_FAILED: 'The keychain reported an error. Check that your keyring service is running and healthy.',
   KEY_NOT_FOUND:
     'This trading key is not in the keychain: it was deleted outside Perps Desk or created on another machine, or the keychain is locked (a locked Secret Service answers reads with nothing). Unlock the keychain and retry; otherwise create and authorize a new trading key.',
+  VAULT_CLOSED: 'Quit Perps Desk and start it again normally: without debugging switches (--remote-debugging-port, --remote-debugging-pipe, --inspect) and with NODE_OPTIONS unset.',
   INVALID_INPUT: 'Check the values and try again.',
 };
 

@@ -14,6 +14,7 @@ import { useAfterFirstPaint } from './lib/afterFirstPaint';
 import { useGlobalShortcuts } from './features/shortcuts/shortcuts';
 import { Toaster } from './ui/toast';
 import { ErrorState, Loading } from './ui/States';
+import { VaultGuard } from './features/vault/VaultClosed';
 
 type Mode = { kind: 'onboarding'; step: OnboardingStep } | { kind: 'terminal' };
 
@@ -93,7 +94,9 @@ export function App({ client, resumed }: { client: QueryClient; resumed: boolean
   const extras = useAfterFirstPaint(appExtras);
   return (
     <QueryClientProvider client={client}>
-      <Gate resumed={resumed} />
+      <VaultGuard>
+        <Gate resumed={resumed} />
+      </VaultGuard>
       {extras && <extras.PromptDialogs />}
       <Toaster />
     </QueryClientProvider>

@@ -71,7 +71,7 @@ describe('toIpcError', () => {
 });
 
 describe('dispatch / registerHandlers', () => {
-  const info = { name: 'Perps Desk', version: '1', profile: 'sim', platform: 'linux' };
+  const info = { name: 'Perps Desk', version: '1', profile: 'sim', platform: 'linux', vault_closed: null };
 
   it('refuses an invalid payload before the handler runs, naming the field', async () => {
     let ran = false;

@@ -21,7 +21,7 @@ const values = {
   settings: { theme: 'dark', default_leverage: 3 },
   profile: { active: 'sim', environment: 'Testnet' },
   notifications: { fills: true },
-  appInfo: { name: 'Perps Desk', version: '1.0.0', profile: 'sim', platform: 'linux' },
+  appInfo: { name: 'Perps Desk', version: '1.0.0', profile: 'sim', platform: 'linux', vault_closed: null },
   simFeed: null,
   hotkeys: { enabled: false, bindings: {} },
 } as const;

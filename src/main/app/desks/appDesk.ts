@@ -1,13 +1,14 @@
 /** app:* — what the app is, which profile is open, and switching profiles (mainnet URLs stored first). */
 import type { IpcResponse, MainnetUrls, ProfileName, ProfileView } from '../../../shared/ipc.js';
 import { readProfileUrls, saveProfileUrls } from '../../profiles/profiles.js';
+import { vaultClosedMessage } from '../../vault/keychain.js';
 import type { Session } from '../session.js';
 
 export class AppDesk {
   constructor(private readonly session: Session) {}
 
   async getInfo(): Promise<IpcResponse<'app:getInfo'>> {
-    return { ...this.session.options.appInfo, profile: this.session.profile?.name ?? this.session.appSettings.profile() };
+    return { ...this.session.options.appInfo, profile: this.session.profile?.name ?? this.session.appSettings.profile(), vault_closed: vaultClosedMessage() };
   }
 
   async getProfile(): Promise<ProfileView> {
