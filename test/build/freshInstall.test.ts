@@ -3,9 +3,10 @@
  * repository's files runs exactly the install scripts the app needs, prints no install-script warning,
  * skips the denied ones, and still builds keytar's native module.
  *
- * The install prefers npm's cache (`--prefer-offline`: the `npm ci` before the tests filled it; the npm
- * registry is asked only for what the cache lacks), and prebuilt-binary downloads are off
- * (`build_from_source`), so nothing goes to a binary host; keytar and node-hid are compiled from source,
+ * The install reads only npm's cache (`--offline`: the `npm ci` before the tests filled it, and a test
+ * sends nothing off loopback, the registry included), and prebuilt-binary downloads are off
+ * (`build_from_source`), so nothing goes to a binary host; keytar and node-hid are compiled from source
+ * against the machine's Node headers,
  * as on a machine without a prebuilt binary.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -42,7 +43,7 @@ describe('a fresh npm ci', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, npm_config_build_from_source: 'true', npm_config_update_notifier: 'false' };
     // The denied es5-ext script prints a message when the time zone is one of Russia's: if it ran, it shows.
     env['TZ'] = 'Europe/Moscow';
-    const r = spawnSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--foreground-scripts', '--loglevel=verbose'], {
+    const r = spawnSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--foreground-scripts', '--loglevel=verbose'], {
       cwd: root,
       env,
       encoding: 'utf8',
