@@ -8,15 +8,12 @@
  * every amount it returns is such an integer string, with the decimals to show it by.
  */
 import { z } from 'zod';
+import { addressSchema, decimalIn, decimalOut } from './fieldSchemas.js';
 import { BRIDGE_CHAIN_IDS, BRIDGE_PROTOCOL_IDS } from './protocol/index.js';
 
-const decimalIn = z
-  .string()
-  .max(64, 'at most 64 characters')
-  .regex(/^(\d+\.?\d*|\.\d+)$/, 'expected a positive decimal string such as "0.5" (no sign, exponent or "+")');
 const integerOut = z.string().regex(/^(0|[1-9]\d*)$/, 'expected an integer string');
-const dec = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'expected a decimal string');
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x address (40 hex characters)');
+const dec = decimalOut;
+const address = addressSchema;
 const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected a transaction hash (0x + 64 hex)');
 /** Chain ids are lowercase; ids beyond the spec's list still reach the service (which may know more). */
 const chainId = z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'expected a lowercase chain id such as "arbitrum"');
