@@ -879,10 +879,7 @@ export const TrackedWithdrawalsSchema = z.object({ withdrawals: z.array(TrackedW
 // ---- settings -----------------------------------------------------------------------------------------
 
 /** A positive USDC amount with no sign: the order-notional cap. */
-const orderNotionalCap = z
-  .string()
-  .max(32, 'at most 32 characters')
-  .regex(/^(\d+\.?\d*|\.\d+)$/, 'expected a positive decimal amount such as "25000" (no sign, no exponent)')
+const orderNotionalCap = decimalIn
   .refine((v) => /[1-9]/.test(v), 'must be greater than 0 (use null to turn the cap off)');
 
 export const SettingsSchema = z.object({

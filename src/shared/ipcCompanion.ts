@@ -22,7 +22,7 @@ const tokenRef = z.string().regex(/^0x([0-9a-fA-F]{40}|[0-9a-fA-F]{32})$/, 'expe
 const unixMs = z.number().int().nonnegative();
 const opaqueId = z.string().min(1).max(64);
 const tokenDecimals = z.number().int().min(0).max(36);
-const usd = z.string().max(64).regex(/^(\d+\.?\d*|\.\d+)$/, 'expected a USD value such as "250.5"');
+const usd = decimalIn;
 const httpUrl = z.string().min(1).max(2048);
 
 export const COMPANION_SERVICE_NAMES = ['bridge', 'platform', 'aggregator', 'inference'] as const;
@@ -259,7 +259,7 @@ export const SwapQuoteRequestSchema = z.strictObject({
   amount: decimalIn,
   decimals: tokenDecimals,
   /** Fraction, 0.005 = 0.5% (this API's unit differs from the bridge's basis points). */
-  slippage: z.string().max(16).regex(/^(0?\.\d+)$/, 'expected a fraction between 0 and 1 such as "0.005"'),
+  slippage: decimalIn.refine((v) => /^0\.\d*[1-9]/.test(v), 'expected a fraction between 0 and 1 such as "0.005"'),
   /** Default: the main wallet. Any other address must be on the receiver allowlist (RECEIVER_NOT_ALLOWED). */
   receiver: address.optional(),
 });
