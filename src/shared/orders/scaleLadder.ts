@@ -86,7 +86,7 @@ function onTick(market: ScaleMarket, price: Decimal, text: string, field: 'from_
   throw new ScaleLadderError(
     'PRICE_OFF_TICK',
     field,
-    `${field} ${text} is not a multiple of ${market.symbol}'s tick_size ${market.tick_size}: the nearest valid prices are ${canonical(below)} and ${canonical(above)}`,
+    `${text} is not a multiple of ${market.symbol}'s tick_size ${market.tick_size}: the nearest valid prices are ${canonical(below)} and ${canonical(above)}`,
     'Give a price on the tick; the ends of a ladder are never rounded.',
   );
 }
