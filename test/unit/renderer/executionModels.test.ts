@@ -49,7 +49,7 @@ describe('Scale tab', () => {
       const to = checkScale({ ...initialScale, from: '3300', to: '3200.55', count: '5', total: '1' }, ETH, { ...ctx, side });
       expect(to.ok).toBe(false);
       expect(to.rungs).toBeNull();
-      expect(to.errors.to).toMatch(/to_price 3200\.55 is not a multiple of ETH's tick_size 0\.1: the nearest valid prices are 3200\.5 and 3200\.6/);
+      expect(to.errors.to).toMatch(/^3200\.55 is not a multiple of ETH's tick_size 0\.1: the nearest valid prices are 3200\.5 and 3200\.6/);
       const from = checkScale({ ...initialScale, from: '3300.01', to: '3200', count: '5', total: '1' }, ETH, { ...ctx, side });
       expect(from.ok).toBe(false);
       expect(from.errors.from).toMatch(/the nearest valid prices are 3300 and 3300\.1/);

@@ -9,7 +9,7 @@
  * sent, with the nonce reserved for it at prepare time (prepareOrder.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { Decimal, canonical, decimalTextProblem, parseDecimal, parseDecimalText, DecimalError } from '../../../shared/decimal/index.js';
+import { Decimal, canonical, decimalTextProblem, parseDecimalText, DecimalError } from '../../../shared/decimal/index.js';
 import { MAX_DECIMAL_INPUT_LENGTH } from '../../../shared/fieldSchemas.js';
 import {
   SIDES,

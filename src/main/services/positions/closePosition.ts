@@ -23,7 +23,7 @@
  * (a fill elsewhere, a trigger that fired), submit stops after the cancels and says so: the reviewed
  * size would no longer be right, and nothing else is signed.
  */
-import { Decimal, DecimalError, canonical, decimalTextProblem, parseDecimal, parseDecimalText, roundToPlaces } from '../../../shared/decimal/index.js';
+import { Decimal, DecimalError, canonical, decimalTextProblem, parseDecimalText, roundToPlaces } from '../../../shared/decimal/index.js';
 import type { ReviewConfirmation } from '../../../shared/orders/review.js';
 import type { ListedOrder, Position } from '../../../shared/protocol/index.js';
 import type { Signer } from '../../signers/signer.js';
