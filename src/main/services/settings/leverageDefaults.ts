@@ -51,3 +51,18 @@ export async function setLeverageDefault(deps: { config: Pick<LiveConfig, 'marke
   }
   return updatePreferences(deps.settings, { default_leverage: 'leverage' in change ? change.leverage : DEFAULT_SETTINGS.default_leverage });
 }
+
+/**
+ * The app's settings patch (settings:set) under the same rule: a changed default_leverage is checked as
+ * the global default, each new or changed entry of leverage_by_market against its own market. Entries
+ * left as they were are not re-judged (a market's maximum may have dropped since; the order is capped).
+ */
+export async function checkLeveragePatch(config: Pick<LiveConfig, 'markets' | 'market'>, current: Pick<Settings, 'default_leverage' | 'leverage_by_market'>, patch: Partial<Pick<Settings, 'default_leverage' | 'leverage_by_market'>>): Promise<void> {
+  if (patch.default_leverage !== undefined && patch.default_leverage !== current.default_leverage) {
+    checkLeverageDefault(patch.default_leverage, { markets: await config.markets() });
+  }
+  for (const [symbol, leverage] of Object.entries(patch.leverage_by_market ?? {})) {
+    if (current.leverage_by_market[symbol] === leverage) continue;
+    checkLeverageDefault(leverage, { market: await config.market(symbol, { allowInactive: true }) });
+  }
+}
