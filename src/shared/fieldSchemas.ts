@@ -5,7 +5,7 @@
  * (src/shared/decimal/decimal.ts) are the same wherever input enters.
  */
 import { z } from 'zod';
-import { MAX_DECIMAL_INPUT_LENGTH, decimalTextProblem, type DecimalTextOptions } from './decimal/decimal.js';
+import { MAX_DECIMAL_INPUT_LENGTH, SIGNED_DECIMAL_TEXT, decimalTextProblem, type DecimalTextOptions } from './decimal/decimal.js';
 import { durationTextProblem } from './duration/duration.js';
 
 export { MAX_DECIMAL_INPUT_LENGTH };
@@ -22,7 +22,7 @@ export const decimalIn = decimalInput({});
 /** The same grammar with an optional '-', for the few fields that are signed (a margin adjustment). */
 export const signedDecimalIn = decimalInput({ signed: true });
 /** Decimal text as main sends it (the service's own strings, or canonical results). */
-export const decimalOut = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'expected a decimal string');
+export const decimalOut = z.string().regex(SIGNED_DECIMAL_TEXT, 'expected a decimal string');
 /** A span as a person types it (src/shared/duration/duration.ts): "90s", "30m", "1h30m". */
 export const durationIn = z.string().superRefine((text, ctx) => {
   const problem = durationTextProblem(text);

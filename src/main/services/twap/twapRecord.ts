@@ -7,10 +7,11 @@
  * `pending` slices whose time passed while nothing ran become `missed`: reported, never sent late.
  */
 import { z } from 'zod';
+import { decimalOut } from '../../../shared/fieldSchemas.js';
 import { TWAP_SLICE_STATUSES, TWAP_STOP_REASONS } from '../../../shared/ipcTwap.js';
 import { SIDES } from '../../../shared/protocol/index.js';
 
-const dec = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/);
+const dec = decimalOut;
 const ms = z.number().int().nonnegative();
 
 /** What the record itself says; `interrupted` is derived (running, but no live process holds its lock). */

@@ -8,6 +8,7 @@
  * 403 or 415 for a request that is not from a local program (../../control/localOnly.ts).
  */
 import { z } from 'zod';
+import { DECIMAL_TEXT } from '../../../shared/decimal/decimal.js';
 import type { RouteModule, SimRequest, SimResponse } from '../../runtime/http.js';
 import { json } from '../../runtime/http.js';
 import type { Catalog } from '../common/catalog.js';
@@ -24,7 +25,7 @@ const outcomeBody = z.union([
 ]);
 const address = z.string().refine(isEvmAddress, 'expected an address');
 const fundBody = z.strictObject({ chain: z.string(), address, amount: z.string().regex(/^(0|[1-9]\d*)$/, 'amount must be an integer string in smallest units'), token: address.optional() });
-const usd = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a non-negative decimal string');
+const usd = z.string().regex(DECIMAL_TEXT, 'expected a non-negative decimal string');
 const keyBody = z.strictObject({
   key: z.string().min(8),
   balance: usd.optional(),
