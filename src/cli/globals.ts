@@ -5,7 +5,8 @@
  */
 import { ProfileError, resolveProfile, type Profile } from '../main/profiles/profiles.js';
 import { nodeHttpFetch } from '../main/api/nodeHttpFetch.js';
-import { createServiceContext, type ServiceContext } from '../main/services/serviceContext.js';
+import { createServiceContext, requirePaperWalletProfile, type ServiceContext } from '../main/services/serviceContext.js';
+import { parseSignerSpec, type SignerSpec } from './signerSpec.js';
 import type { GlobalOptions } from './globalOptions.js';
 
 // The options themselves live in globalOptions.ts, which loads nothing heavy (`perps --help` needs them
@@ -38,12 +39,26 @@ export const SIGNING_ONLY_VENUE_URL = 'https://venue.invalid/info';
  * one, for mainnet) they resolve to stand-ins that are never contacted.
  */
 export function signingContextOf(globals: GlobalOptions, env: NodeJS.ProcessEnv = process.env): ServiceContext {
-  let profile: Profile;
+  return createServiceContext(signingProfileOf(globals, env), { env, fetch: nodeHttpFetch });
+}
+
+function signingProfileOf(globals: GlobalOptions, env: NodeJS.ProcessEnv): Profile {
   try {
-    profile = profileOf(globals, env);
+    return profileOf(globals, env);
   } catch (err) {
     if (!(err instanceof ProfileError) || err.code !== 'PROFILE_NOT_CONFIGURED') throw err;
-    profile = profileOf({ ...globals, baseUrl: globals.baseUrl ?? SIGNING_ONLY_BASE_URL, venueUrl: globals.venueUrl ?? SIGNING_ONLY_VENUE_URL }, env);
+    return profileOf({ ...globals, baseUrl: globals.baseUrl ?? SIGNING_ONLY_BASE_URL, venueUrl: globals.venueUrl ?? SIGNING_ONLY_VENUE_URL }, env);
   }
-  return createServiceContext(profile, { env, fetch: nodeHttpFetch });
+}
+
+/**
+ * --signer parsed before any network call, so a missing or malformed one is a usage error first. A paper
+ * signer is also checked against the profile then (the sim profile, its service on loopback): a sim
+ * profile aimed at another host is refused before a connection is opened, not after a prepare that read
+ * from it.
+ */
+export function signerSpecUpFront(globals: GlobalOptions, env: NodeJS.ProcessEnv = process.env): SignerSpec {
+  const spec = parseSignerSpec(globals.signer);
+  if (spec.kind === 'paper') requirePaperWalletProfile(signingProfileOf(globals, env));
+  return spec;
 }

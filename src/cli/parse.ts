@@ -1,16 +1,38 @@
-/** Parsing of option values shared by commands; a bad value is a ValidationError (exit 2), before any signing. */
+/**
+ * Parsing of option values shared by commands; a bad value is a ValidationError (exit 2), before any
+ * signing. Decimals and durations follow the one grammar of src/shared (decimal/decimal.ts,
+ * duration/duration.ts): nothing is trimmed, completed or read as an exponent.
+ */
+import { DecimalError, decimalTextProblem, parseDecimalText, type Decimal, type DecimalTextOptions } from '../shared/decimal/index.js';
+import { durationTextProblem, parseDuration } from '../shared/duration/duration.js';
 import { ValidationError } from '../main/services/errors.js';
 
+/** A decimal option (a price, a size, an amount, seconds) by the one decimal grammar, naming the flag. */
+export function parseDecimalOption(value: string, flag: string, options: DecimalTextOptions = {}): Decimal {
+  try {
+    return parseDecimalText(value, flag, options);
+  } catch (err) {
+    if (err instanceof DecimalError) throw new ValidationError(decimalTextProblem(value, options) ?? err.message, { field: flag });
+    throw err;
+  }
+}
+
+/** A duration option ("90s", "30m", "1h30m") by the one duration grammar, in milliseconds. */
+export function parseDurationOption(value: string, flag: string): number {
+  const problem = durationTextProblem(value);
+  if (problem !== null) throw new ValidationError(problem, { field: flag });
+  return parseDuration(value, flag);
+}
+
+/** A non-negative number given as decimal text (seconds, days): the grammar, then a JS number for timers. */
 export function parseNumberOption(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new ValidationError(`expected a number, got '${value}'`, { field: flag });
-  return n;
+  return parseDecimalOption(value, flag).toNumber();
 }
 
 export function parseIntegerOption(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value))) throw new ValidationError(`expected a positive integer, got '${value}'`, { field: flag });
+  if (!/^(0|[1-9]\d*)$/.test(value) || !Number.isSafeInteger(Number(value))) throw new ValidationError(`expected a whole number such as 5 (digits only, no spaces or leading zeros), got '${value}'`, { field: flag });
   return Number(value);
 }
 

@@ -19,6 +19,7 @@
  *    signature) are requests the renderer answers through the prompt:* channels.
  */
 import { z } from 'zod';
+import { addressSchema, decimalIn, decimalOut, marketSymbol, signedDecimalIn } from './fieldSchemas.js';
 import { FIRST_SCREEN_READS, type ChannelName, type EventName, type FirstScreenPart, type PreloadedChannel } from './ipcChannels.js';
 import { ERROR_KINDS, type ErrorKind } from './errorKinds.js';
 import { OrderIntentSchema, type BracketIntent, type BracketLevel, type OrderIntent, type OrderKind, type ScaleIntent, type SingleIntent } from './orders/intents.js';
@@ -136,18 +137,11 @@ export const BOUNDARY_ERROR_CODES = {
 
 // ---- field schemas ------------------------------------------------------------------------------------
 
-/** Decimal text as a person or the renderer types it: optional '-', digits, optional fraction. No exponent, no '+'. */
-const decimalIn = z
-  .string()
-  .max(64, 'at most 64 characters')
-  .regex(/^-?(\d+\.?\d*|\.\d+)$/, 'expected a decimal string such as "0.5" (no exponent, no "+")');
-/** Decimal text as main sends it (the service's own strings, or canonical results). */
-const dec = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'expected a decimal string');
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x address (40 hex characters)');
+const dec = decimalOut;
+const address = addressSchema;
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected 32 bytes of hex');
 const unixMs = z.number().int().nonnegative();
 const id = z.string().min(1).max(128);
-const marketSymbol = z.string().min(1).max(32);
 const opaqueId = z.string().min(1).max(64);
 const empty = z.strictObject({});
 
@@ -676,7 +670,7 @@ export const ReversePositionResultSchema = z.object({ market: z.string(), positi
 export const AdjustMarginRequestSchema = z.strictObject({
   market: marketSymbol,
   /** Signed: positive adds margin from the free balance, negative removes it. */
-  amount: decimalIn,
+  amount: signedDecimalIn,
 });
 export const AdjustMarginResultSchema = z.object({
   market: z.string(),
@@ -887,10 +881,7 @@ export const TrackedWithdrawalsSchema = z.object({ withdrawals: z.array(TrackedW
 // ---- settings -----------------------------------------------------------------------------------------
 
 /** A positive USDC amount with no sign: the order-notional cap. */
-const orderNotionalCap = z
-  .string()
-  .max(32, 'at most 32 characters')
-  .regex(/^(\d+\.?\d*|\.\d+)$/, 'expected a positive decimal amount such as "25000" (no sign, no exponent)')
+const orderNotionalCap = decimalIn
   .refine((v) => /[1-9]/.test(v), 'must be greater than 0 (use null to turn the cap off)');
 
 export const SettingsSchema = z.object({

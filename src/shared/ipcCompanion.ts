@@ -8,15 +8,12 @@
  * every amount it returns is such an integer string, with the decimals to show it by.
  */
 import { z } from 'zod';
+import { addressSchema, decimalIn, decimalOut } from './fieldSchemas.js';
 import { BRIDGE_CHAIN_IDS, BRIDGE_PROTOCOL_IDS } from './protocol/index.js';
 
-const decimalIn = z
-  .string()
-  .max(64, 'at most 64 characters')
-  .regex(/^(\d+\.?\d*|\.\d+)$/, 'expected a positive decimal string such as "0.5" (no sign, exponent or "+")');
 const integerOut = z.string().regex(/^(0|[1-9]\d*)$/, 'expected an integer string');
-const dec = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'expected a decimal string');
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x address (40 hex characters)');
+const dec = decimalOut;
+const address = addressSchema;
 const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected a transaction hash (0x + 64 hex)');
 /** Chain ids are lowercase; ids beyond the spec's list still reach the service (which may know more). */
 const chainId = z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'expected a lowercase chain id such as "arbitrum"');
@@ -25,7 +22,7 @@ const tokenRef = z.string().regex(/^0x([0-9a-fA-F]{40}|[0-9a-fA-F]{32})$/, 'expe
 const unixMs = z.number().int().nonnegative();
 const opaqueId = z.string().min(1).max(64);
 const tokenDecimals = z.number().int().min(0).max(36);
-const usd = z.string().max(64).regex(/^(\d+\.?\d*|\.\d+)$/, 'expected a USD value such as "250.5"');
+const usd = decimalIn;
 const httpUrl = z.string().min(1).max(2048);
 
 export const COMPANION_SERVICE_NAMES = ['bridge', 'platform', 'aggregator', 'inference'] as const;
@@ -262,7 +259,7 @@ export const SwapQuoteRequestSchema = z.strictObject({
   amount: decimalIn,
   decimals: tokenDecimals,
   /** Fraction, 0.005 = 0.5% (this API's unit differs from the bridge's basis points). */
-  slippage: z.string().max(16).regex(/^(0?\.\d+)$/, 'expected a fraction between 0 and 1 such as "0.005"'),
+  slippage: decimalIn.refine((v) => /^0\.\d*[1-9]/.test(v), 'expected a fraction between 0 and 1 such as "0.005"'),
   /** Default: the main wallet. Any other address must be on the receiver allowlist (RECEIVER_NOT_ALLOWED). */
   receiver: address.optional(),
 });

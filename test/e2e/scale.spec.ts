@@ -27,6 +27,14 @@ test('a scale ladder: previewed in the ticket and on the chart, reviewed leg by 
   await ticket.getByLabel('Legs').fill('5');
   await ticket.getByLabel('Skew').fill('2');
 
+  // An off-tick end is shown on its field with the valid prices either side, never rounded (issue 26.15).
+  await ticket.getByLabel('Total size (ETH)').fill('0.6');
+  await ticket.getByLabel('To price').fill(`${to}5`);
+  await expect(ticket).toContainText(`${to}5 is not a multiple of ETH's tick_size`);
+  await expect(ticket.getByRole('table', { name: 'Scale ladder' })).toHaveCount(0);
+  await expect(ticket.getByRole('button', { name: /^Buy \/ Long ETH/ })).toBeDisabled();
+  await ticket.getByLabel('To price').fill(to);
+
   // Too small: the smallest leg is named, and nothing can be sent.
   await ticket.getByLabel('Total size (ETH)').fill('0.01');
   await expect(ticket).toContainText(/the smallest leg, 1 of 5 .* below ETH's min_order_value 10/);

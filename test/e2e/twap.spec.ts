@@ -22,12 +22,12 @@ test.afterEach(async () => {
   app = undefined;
 });
 
-async function fillTwap(page: Page, size: string, minutes: string, slices: string): Promise<void> {
+async function fillTwap(page: Page, size: string, duration: string, slices: string): Promise<void> {
   const ticket = page.getByRole('form', { name: 'Order ticket' });
   await ticket.getByRole('radio', { name: 'Buy' }).click();
   await ticket.getByRole('radio', { name: 'TWAP' }).click();
   await ticket.getByLabel('Total size (ETH)').fill(size);
-  await ticket.getByLabel('Duration (minutes)').fill(minutes);
+  await ticket.getByLabel('Duration', { exact: true }).fill(duration);
   await ticket.getByLabel('Slices').fill(slices);
 }
 
@@ -44,7 +44,7 @@ test('a TWAP from the ticket: reviewed, followed in the TWAP tab, paused, resume
   await page.getByRole('option', { name: /^ETH / }).click();
   const ticket = page.getByRole('form', { name: 'Order ticket' });
   // 4 slices in 15 s would be 3.75 s apart: refused before anything is sent.
-  await fillTwap(page, '0.04', '0.25', '4');
+  await fillTwap(page, '0.04', '15s', '4');
   await expect(ticket).toContainText('at least 5 s: use at most 3 slices');
   await expect(ticket.getByRole('button', { name: 'TWAP Buy / Long ETH' })).toBeDisabled();
   await ticket.getByLabel('Slices').fill('3');
@@ -75,7 +75,7 @@ test('a TWAP from the ticket: reviewed, followed in the TWAP tab, paused, resume
   await expect(row).toContainText('completed');
 
   // A second one, cancelled after its first slice: the rest is skipped.
-  await fillTwap(page, '0.04', '0.5', '4');
+  await fillTwap(page, '0.04', '30s', '4');
   await startTwap(page);
   const second = page.getByRole('row', { name: /^ETH TWAP / }).first();
   await expect(second.getByRole('progressbar')).toHaveAttribute('aria-valuetext', /^0\.01 of 0\.04$/, { timeout: 15_000 });
@@ -89,7 +89,7 @@ test('a TWAP running when the app quits asks, after the restart, to resume or st
   test.setTimeout(120_000);
   app = await openApp(page, server, 'twap-restart', { onboard: true, manualClock: false });
   await page.getByRole('option', { name: /^ETH / }).click();
-  await fillTwap(page, '0.04', '0.5', '4');
+  await fillTwap(page, '0.04', '30s', '4');
   await startTwap(page);
   await page.getByRole('tab', { name: 'TWAP' }).click();
   await expect(page.getByRole('row', { name: /^ETH TWAP / }).getByRole('progressbar')).toHaveAttribute('aria-valuetext', '0.01 of 0.04', { timeout: 15_000 });

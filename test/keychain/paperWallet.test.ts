@@ -46,8 +46,8 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const SIM = { name: 'sim', environment: 'Testnet' };
-const MAINNET = { name: 'mainnet', environment: 'Mainnet' };
+const SIM = { name: 'sim', environment: 'Testnet', baseUrl: 'http://127.0.0.1:8645/api/v1' };
+const MAINNET = { name: 'mainnet', environment: 'Mainnet', baseUrl: 'https://service.invalid/api/v1' };
 
 function authorize(wallet: string, environment: 'Testnet' | 'Mainnet') {
   return authorizeAgentTypedData({
@@ -111,7 +111,7 @@ describe('paper wallet in the real keychain', () => {
     const { wallet } = await vault.create('sim');
     // A fresh vault (nothing cached in memory) over the same counted keychain and store.
     const fresh = new PaperWalletVault({ store, service: vault.service, keychain: counting.keychain });
-    let active: { name: string; environment: string } = MAINNET;
+    let active: { name: string; environment: string; baseUrl: string } = MAINNET;
     const signer = new PaperWalletSigner(fresh, wallet, () => active);
 
     for (const td of [authorize(wallet, 'Mainnet'), authorize(wallet, 'Testnet')]) {
@@ -151,5 +151,26 @@ describe('paper wallet in the real keychain', () => {
     const mainCtx = createServiceContext(mainnet, { keychainService: service });
     expect(() => mainCtx.paperSigner(wallet)).toThrow(expect.objectContaining({ code: 'PAPER_WALLET_SIM_ONLY', kind: 'validation', exitCode: 2 }));
     expect(mainCtx.paperWallets.list('mainnet')).toEqual([]);
+  });
+
+  it('signs nothing for a sim profile whose service is not on loopback, checked on the URL before the keychain is read (issue 26.19)', async () => {
+    const counting = countingKeychain();
+    const { vault, store, service, dataDir } = setup('paper-remote', counting.keychain);
+    const { wallet } = await vault.create('sim');
+    const fresh = new PaperWalletVault({ store, service: vault.service, keychain: counting.keychain });
+    // Private, link-local, public and named hosts: none is this machine. These are only parsed, never contacted.
+    for (const baseUrl of ['http://10.1.2.3:8645/api/v1', 'http://192.168.1.5:8645/api/v1', 'http://169.254.1.1/api/v1', 'https://93.184.216.34/api/v1', 'http://sim.example:8645/api/v1', 'http://[fe80::1]:8645/api/v1', 'http://127.0.0.1.nip.io/api/v1']) {
+      const signer = new PaperWalletSigner(fresh, wallet, () => ({ ...SIM, baseUrl }));
+      await expect(signer.signTypedData(authorize(wallet, 'Testnet')), baseUrl).rejects.toMatchObject({ code: 'PAPER_WALLET_SIM_ONLY', errorKind: 'validation', message: expect.stringContaining(baseUrl) });
+      const ctx = createServiceContext(simProfile({ base_url: baseUrl, venue_info_url: 'http://127.0.0.1:9/venue/info' }, dataDir), { keychainService: service, keychain: counting.keychain });
+      expect(() => ctx.paperSigner(wallet), baseUrl).toThrow(expect.objectContaining({ code: 'PAPER_WALLET_SIM_ONLY', kind: 'validation', exitCode: 2, field: 'base-url' }));
+    }
+    expect(counting.reads()).toBe(0);
+    // Loopback in every spelling is this machine: the signature goes through.
+    for (const baseUrl of ['http://127.0.0.1:8645/api/v1', 'http://127.9.8.7:1/api/v1', 'http://localhost:8645/api/v1', 'http://[::1]:8645/api/v1']) {
+      const signer = new PaperWalletSigner(fresh, wallet, () => ({ ...SIM, baseUrl }));
+      const td = authorize(wallet, 'Testnet');
+      expect(recoverDigestSigner(digestOf(td), await signer.signTypedData(td))).toBe(wallet);
+    }
   });
 });

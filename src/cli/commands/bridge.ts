@@ -110,9 +110,9 @@ function quoteInput(opts: TransferOpts, source: string | undefined): BridgeQuote
   };
 }
 
+/** Integer basis points (100 = 1%). */
 function parseSlippageOption(value: string): number {
-  if (!/^\d+$/.test(value.trim())) throw new ValidationError(`'${value}' is not an integer slippage (100 = 1%)`, { field: 'slippage' });
-  return Number(value.trim());
+  return parseIntegerOption(value, 'slippage')!;
 }
 
 export function routeView(r: BridgeRoute): Record<string, unknown> {
@@ -151,8 +151,8 @@ function describeSendProgress(p: BridgeSendProgress): string {
 }
 
 function secondsOption(value: string | undefined, flag: string): number | undefined {
+  // The decimal grammar has no sign: a negative number of seconds is refused as text.
   const s = parseNumberOption(value, flag);
-  if (s !== undefined && s < 0) throw new ValidationError('must not be negative', { field: flag });
   return s === undefined ? undefined : Math.round(s * 1000);
 }
 

@@ -9,7 +9,8 @@ import { depositInfo } from '../../main/services/money/funds.js';
 import { readMarketsWithVenue, type MarketWithVenue } from '../../main/services/reads/marketData.js';
 import { saveProfileUrls } from '../../main/profiles/profiles.js';
 import { ValidationError } from '../../main/services/errors.js';
-import { DEFAULT_SETTINGS, defaultLeverageFor, readPreferences, updatePreferences } from '../../main/services/settings/preferences.js';
+import { defaultLeverageFor, readPreferences, updatePreferences } from '../../main/services/settings/preferences.js';
+import { setLeverageDefault } from '../../main/services/settings/leverageDefaults.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { parseIntegerOption } from '../parse.js';
 import { formatFields, formatTable, runAction } from '../output.js';
@@ -82,7 +83,7 @@ export function registerConfigCommands(program: Command): void {
   config
     .command('leverage')
     .description('show or set the default leverage of orders that name none (the app and the command line share it)')
-    .argument('[n]', 'the new default, 1..1000 (capped by each market\'s max_leverage)')
+    .argument('[n]', 'the new default: at most the market\'s max_leverage (with --market), else at most the highest max_leverage of any market')
     .option('--market <symbol>', 'set or clear the default of one market only (it wins over the global one)')
     .option('--clear', 'remove the default (of --market, else reset the global one to 1x)')
     .action(async (n: string | undefined, opts: { market?: string; clear?: boolean }, cmd: Command) => {
@@ -91,18 +92,11 @@ export function registerConfigCommands(program: Command): void {
         const ctx = contextOf(g);
         if (n !== undefined && opts.clear === true) throw new ValidationError('give a leverage or --clear, not both', { field: 'clear', code: 'USAGE' });
         const value = parseIntegerOption(n, 'n');
-        if (opts.market !== undefined && (value !== undefined || opts.clear === true)) await ctx.config.market(opts.market, { allowInactive: true });
+        // Checked against GET /markets before anything is stored: above the market's max_leverage (or,
+        // globally, above every market's) is refused, exit 2.
         let prefs = readPreferences(ctx.settings);
-        if (value !== undefined || opts.clear === true) {
-          if (opts.market !== undefined) {
-            const byMarket = { ...prefs.leverage_by_market };
-            if (value !== undefined) byMarket[opts.market] = value;
-            else delete byMarket[opts.market];
-            prefs = updatePreferences(ctx.settings, { leverage_by_market: byMarket });
-          } else {
-            prefs = updatePreferences(ctx.settings, { default_leverage: value ?? DEFAULT_SETTINGS.default_leverage });
-          }
-        }
+        if (value !== undefined) prefs = await setLeverageDefault(ctx, { market: opts.market, leverage: value });
+        else if (opts.clear === true) prefs = await setLeverageDefault(ctx, { market: opts.market, clear: true });
         const markets = await ctx.config.markets();
         const effective = markets.filter((m) => m.is_active).map((m) => ({ market: m.symbol, leverage: defaultLeverageFor(prefs, m), max_leverage: m.max_leverage, own: prefs.leverage_by_market[m.symbol] !== undefined }));
         out.result({ default_leverage: prefs.default_leverage, leverage_by_market: prefs.leverage_by_market, effective }, () =>

@@ -33,7 +33,7 @@ import {
   type TradingKeyRow,
 } from '../../main/services/keys/index.js';
 import { printDryRun } from '../dryRun.js';
-import { contextOf, globalsOf, signingContextOf, type GlobalOptions } from '../globals.js';
+import { contextOf, globalsOf, signerSpecUpFront, signingContextOf, type GlobalOptions } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
 import { writePrivateFile } from '../outFile.js';
 import { readJsonFile } from '../jsonFile.js';
@@ -63,7 +63,7 @@ async function mainSigner(g: GlobalOptions, wallet: string, ctx: ServiceContext)
 function signerRequired(g: GlobalOptions, dryRun: boolean | undefined): void {
   // Parsed first so a missing or malformed --signer is a usage error before any network call. A dry run
   // signs nothing, so it needs none (one given is still checked).
-  if (dryRun !== true || g.signer !== undefined) parseSignerSpec(g.signer);
+  if (dryRun !== true || g.signer !== undefined) signerSpecUpFront(g);
 }
 
 export function registerKeysCommands(program: Command): void {

@@ -5,7 +5,7 @@
  *   twap start --wallet ADDR --market SYM --side buy|sell --total-size DEC --duration D --slices N
  *              [--randomize-time PCT] [--randomize-size PCT] [--reduce-only] [--slippage-bps N]
  *              [--leverage N] [--allow-large] [--dry-run]
- *       D is seconds or a span such as 90s, 10m, 1h30m. Runs in the foreground and prints each slice;
+ *       D is a span such as 90s, 10m, 1h30m, 1d (src/shared/duration/duration.ts). Runs in the foreground and prints each slice;
  *       Ctrl-C pauses it (after the slice being sent, if any) and says how to resume; a second Ctrl-C
  *       leaves at once (it is then resumable as interrupted: nothing is lost, nothing is sent twice).
  *   twap list [--wallet ADDR]          this profile's TWAPs in this data folder (damaged ones beside them)
@@ -22,7 +22,6 @@
 import type { Command } from 'commander';
 import { Decimal, canonical } from '../../shared/decimal/index.js';
 import type { DamagedTwapView, TwapView } from '../../shared/ipcTwap.js';
-import { ValidationError } from '../../main/services/errors.js';
 import {
   cancelTwap,
   damagedTwapView,
@@ -40,7 +39,7 @@ import type { ServiceContext } from '../../main/services/serviceContext.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction, type Output } from '../output.js';
-import { parseIntegerOption } from '../parse.js';
+import { parseDecimalOption, parseDurationOption, parseIntegerOption } from '../parse.js';
 
 interface StartOpts {
   wallet: string;
@@ -56,17 +55,6 @@ interface StartOpts {
   leverage?: string;
   allowLarge?: boolean;
   dryRun?: boolean;
-}
-
-/** "90", "90s", "10m", "1h30m", "2h": a whole number of seconds, minutes and hours. */
-export function parseDuration(text: string): number {
-  const t = text.trim();
-  if (/^\d+$/.test(t)) return Number(t) * 1000;
-  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(t);
-  if (!m || t === '' || (m[1] === undefined && m[2] === undefined && m[3] === undefined)) {
-    throw new ValidationError(`'${text}' is not a duration: seconds, or a span such as 90s, 10m or 1h30m`, { field: 'duration' });
-  }
-  return ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000;
 }
 
 function clock(ms: number | null): string {
@@ -202,7 +190,7 @@ export function registerTwapCommands(program: Command): void {
     .requiredOption('--market <symbol>', 'market symbol, e.g. ETH')
     .requiredOption('--side <side>', 'buy or sell')
     .requiredOption('--total-size <decimal>', 'the total to execute, at most sz_decimals places')
-    .requiredOption('--duration <span>', 'seconds, or a span such as 90s, 10m, 1h30m')
+    .requiredOption('--duration <span>', 'a span such as 90s, 10m, 1h30m or 1d (units largest first; after the first, h < 24, m and s < 60)')
     .requiredOption('--slices <n>', 'number of market slices, at least 2, at least 5 s apart')
     .option('--randomize-time <pct>', 'move each slice by up to this percentage of the interval (0..40)')
     .option('--randomize-size <pct>', 'vary each slice by up to this percentage of the even share (0..50); the total stays exact')
@@ -214,12 +202,15 @@ export function registerTwapCommands(program: Command): void {
     .action(async (opts: StartOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
+        // Checked by the one grammar before anything is read from the service: " 1" or "1." is refused
+        // here (exit 2), and the text that passes is the text the plan canonicalises.
+        parseDecimalOption(opts.totalSize, 'total-size');
         const input = {
           wallet: opts.wallet,
           market: opts.market,
           side: opts.side,
           totalSize: opts.totalSize,
-          durationMs: parseDuration(opts.duration),
+          durationMs: parseDurationOption(opts.duration, 'duration'),
           slices: parseIntegerOption(opts.slices, 'slices')!,
           ...(opts.randomizeTime !== undefined ? { randomizeTimePct: parseIntegerOption(opts.randomizeTime, 'randomize-time')! } : {}),
           ...(opts.randomizeSize !== undefined ? { randomizeSizePct: parseIntegerOption(opts.randomizeSize, 'randomize-size')! } : {}),

@@ -37,7 +37,7 @@ import {
 } from '../../main/services/money/withdrawals.js';
 import { describeFailure } from '../../main/services/errors.js';
 import { printDryRun } from '../dryRun.js';
-import { contextOf, globalsOf, signingContextOf } from '../globals.js';
+import { contextOf, globalsOf, signerSpecUpFront, signingContextOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
 import { cents, fixedPlaces, percent } from '../numbers.js';
 import { writePrivateFile } from '../outFile.js';
@@ -123,7 +123,7 @@ export function registerWithdrawCommands(program: Command): void {
         if (opts.resume !== true) {
           if (opts.amount === undefined) throw new ValidationError('is required (or use --resume)', { field: 'amount' });
           // A dry run signs nothing, so it needs no signer (one given is still checked).
-          if (!dryRun || g.signer !== undefined) parseSignerSpec(g.signer);
+          if (!dryRun || g.signer !== undefined) signerSpecUpFront(g);
         }
         if (opts.out !== undefined) {
           if (opts.resume === true || opts.wait === true) {

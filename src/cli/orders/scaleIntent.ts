@@ -5,7 +5,7 @@
  */
 import type { ScaleIntent } from '../../shared/orders/intents.js';
 import { ValidationError } from '../../main/services/errors.js';
-import { parseIntegerOption } from '../parse.js';
+import { parseDecimalOption, parseIntegerOption } from '../parse.js';
 
 export interface ScaleFlags {
   market: string;
@@ -25,6 +25,11 @@ export function scaleIntent(opts: ScaleFlags): ScaleIntent {
   if (side !== 'BUY' && side !== 'SELL') throw new ValidationError(`'${opts.side}' is not one of buy, sell`, { field: 'side' });
   const tif = opts.tif?.toUpperCase();
   if (tif !== undefined && tif !== 'GTC' && tif !== 'ALO') throw new ValidationError(`'${opts.tif}' is not one of gtc, alo (a ladder rests: ioc would not)`, { field: 'tif' });
+  // The one decimal grammar, naming the flag: "1.", ".5" or "5 " is refused, never completed or trimmed.
+  parseDecimalOption(opts.from, 'from');
+  parseDecimalOption(opts.to, 'to');
+  parseDecimalOption(opts.totalSize, 'total-size');
+  if (opts.skew !== undefined) parseDecimalOption(opts.skew, 'skew');
   const count = parseIntegerOption(opts.count, 'count')!;
   const leverage = parseIntegerOption(opts.leverage, 'leverage');
   return {

@@ -15,7 +15,7 @@ import type { Keychain } from '../vault/keychain.js';
 import { NonceSource } from '../nonces/nonceSource.js';
 import { openNodeSettings, type SettingsStore } from '../settings/settingsStore.js';
 import { TradingKeySigner } from '../signers/tradingKeySigner.js';
-import { PaperWalletSigner, type ActiveProfile } from '../signers/paperWalletSigner.js';
+import { PaperWalletSigner, paperWalletRefusal, type ActiveProfile } from '../signers/paperWalletSigner.js';
 import type { Signer } from '../signers/signer.js';
 import { toChecksumAddress } from '../../shared/identity/index.js';
 import type { Profile } from '../profiles/profiles.js';
@@ -76,6 +76,24 @@ export interface NonceReserver {
 export function keychainServiceName(options: { keychainService?: string | undefined } = {}, env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env['PERPS_KEYCHAIN_SERVICE'];
   return options.keychainService ?? (fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv.trim() : DEFAULT_KEYCHAIN_SERVICE);
+}
+
+/**
+ * Refuses (PAPER_WALLET_SIM_ONLY, a validation error) a paper wallet on anything but the simulator
+ * profile with its service on loopback: checked on the URL itself, before anything is read, signed or
+ * sent, so a sim profile aimed at another host (--base-url, a saved URL) never receives a paper signature.
+ */
+export function requirePaperWalletProfile(profile: Pick<Profile, 'name' | 'baseUrl'>): void {
+  const refusal = paperWalletRefusal(profile);
+  if (refusal === null) return;
+  throw new ValidationError(`${refusal}. Nothing was signed or sent`, {
+    field: profile.name === PAPER_PROFILE ? 'base-url' : 'signer',
+    code: 'PAPER_WALLET_SIM_ONLY',
+    hint:
+      profile.name === PAPER_PROFILE
+        ? 'Paper wallets hold simulator money only: point the sim profile at a simulator on this machine (`perps sim` listens on 127.0.0.1), or sign with a keystore, a Ledger or the offline signer.'
+        : 'Paper wallets hold simulator money only. On this profile, sign with a keystore, a Ledger or the offline signer.',
+  });
 }
 
 export function createServiceContext(profile: Profile, options: ServiceContextOptions = {}): ServiceContext {
@@ -139,13 +157,7 @@ export function createServiceContext(profile: Profile, options: ServiceContextOp
     } catch (err) {
       throw new ValidationError((err as Error).message, { cause: err });
     }
-    if (profile.name !== PAPER_PROFILE) {
-      throw new ValidationError(`a paper wallet signs only on the '${PAPER_PROFILE}' profile; this is '${profile.name}'. Nothing was signed`, {
-        field: 'signer',
-        code: 'PAPER_WALLET_SIM_ONLY',
-        hint: 'Paper wallets hold simulator money only. On this profile, sign with a keystore, a Ledger or the offline signer.',
-      });
-    }
+    requirePaperWalletProfile(profile);
     if (!paperWallets.get(profile.name, checksummed)) {
       throw new ValidationError(`${checksummed} is not a paper wallet of this data folder`, {
         field: 'wallet',

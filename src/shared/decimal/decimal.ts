@@ -12,10 +12,25 @@ import type { ClassifiedError } from '../errorKinds.js';
 export const Decimal = DecimalJs.clone({ precision: 80, rounding: DecimalJs.ROUND_HALF_UP, toExpNeg: -100, toExpPos: 100 });
 export type Decimal = InstanceType<typeof Decimal>;
 
-/** Plain decimal text as the wire carries it: optional '-', digits, optional fraction. */
-const WIRE_DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
-/** Laxer input accepted from people typing (leading zeros, '.5', '5.'), still no exponent or '+'. */
-const INPUT_DECIMAL = /^-?(\d+\.?\d*|\.\d+)$/;
+/**
+ * The one decimal grammar of every input (a command-line option, an IPC field, a ticket field, a file)
+ * and of the wire: digits, at most one '.', with digits on both sides of it; no leading zeros ("0.5", not
+ * "00.5"), no spaces, no exponent, no '+'. A sign ('-') only where a field says it is signed (a margin
+ * adjustment, a PnL on the wire). Typed text is never trimmed or completed: "1.", ".5" and "5 " are
+ * refused, so what is signed is exactly what was typed.
+ */
+const UNSIGNED_DECIMAL = '(?:0|[1-9]\\d*)(?:\\.\\d+)?';
+export const DECIMAL_TEXT = new RegExp(`^${UNSIGNED_DECIMAL}$`);
+export const SIGNED_DECIMAL_TEXT = new RegExp(`^-?${UNSIGNED_DECIMAL}$`);
+/** Longest decimal text accepted from any input: longer is never a price, size or amount. */
+export const MAX_DECIMAL_INPUT_LENGTH = 64;
+/** The grammar in words, for error messages. */
+export const DECIMAL_GRAMMAR = "digits with at most one '.' and digits on both sides of it, such as 0.5 or 12 (no spaces, '+', exponent or leading zeros)";
+
+export interface DecimalTextOptions {
+  /** The field allows a leading '-' (default: no sign at all). */
+  signed?: boolean;
+}
 
 export class DecimalError extends Error implements ClassifiedError {
   /** Input errors: found before anything is signed. */
@@ -30,17 +45,40 @@ export class DecimalError extends Error implements ClassifiedError {
   }
 }
 
-/** True when `s` is decimal text of the wire form (it may still have trailing zeros). */
+/** True when `s` is decimal text of the wire form, signed or not (it may still have trailing zeros). */
 export function isDecimalString(s: unknown): s is string {
-  return typeof s === 'string' && WIRE_DECIMAL.test(s);
+  return typeof s === 'string' && SIGNED_DECIMAL_TEXT.test(s);
 }
 
-/** Parses decimal text (wire or typed input) into a Decimal; anything else is an error naming the field. */
+/** Why `text` is not decimal text of the grammar (null when it is). */
+export function decimalTextProblem(text: unknown, options: DecimalTextOptions = {}): string | null {
+  if (typeof text !== 'string') return `expected a decimal string, got ${typeof text}`;
+  if (text.length > MAX_DECIMAL_INPUT_LENGTH) return `at most ${MAX_DECIMAL_INPUT_LENGTH} characters`;
+  if ((options.signed === true ? SIGNED_DECIMAL_TEXT : DECIMAL_TEXT).test(text)) return null;
+  if (options.signed !== true && SIGNED_DECIMAL_TEXT.test(text)) return `'${text}' must not be negative (no sign)`;
+  return `'${text}' is not a decimal: ${options.signed === true ? "an optional '-', then " : ''}${DECIMAL_GRAMMAR}`;
+}
+
+/** True when `text` is decimal text of the grammar (unsigned unless the field allows a sign). */
+export function isDecimalText(text: unknown, options: DecimalTextOptions = {}): text is string {
+  return decimalTextProblem(text, options) === null;
+}
+
+/**
+ * Decimal text a person or a caller gave for `field`, checked against the one grammar (unsigned unless
+ * `signed`); anything else is a DecimalError (a validation error) naming the field.
+ */
+export function parseDecimalText(text: unknown, field?: string, options: DecimalTextOptions = {}): Decimal {
+  const problem = decimalTextProblem(text, options);
+  if (problem !== null) throw new DecimalError(problem, field);
+  return new Decimal(text as string);
+}
+
+/** Parses decimal text (the grammar, signed) into a Decimal; anything else is an error naming the field. */
 export function parseDecimal(s: unknown, field?: string): Decimal {
   if (typeof s !== 'string') throw new DecimalError(`expected a decimal string, got ${typeof s}`, field);
-  const t = s.trim();
-  if (!INPUT_DECIMAL.test(t)) throw new DecimalError(`'${s}' is not a plain decimal (digits, optional '.', no exponent or '+')`, field);
-  return new Decimal(t);
+  if (!SIGNED_DECIMAL_TEXT.test(s)) throw new DecimalError(`'${s}' is not a plain decimal (${DECIMAL_GRAMMAR})`, field);
+  return new Decimal(s);
 }
 
 /** The canonical spelling of a decimal: no trailing zeros, no exponent, no '+', zero is '0'. */

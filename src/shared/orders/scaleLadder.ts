@@ -4,10 +4,12 @@
  * limits sent as one batch; main's scale strategy turns these rungs into legs, the renderer can draw the
  * same rungs while the user types, and both get the same answer.
  *
- *  - Prices are evenly spaced from `from` to `to` (either direction), then put on the tick: the two ends
- *    round inward (the ladder never leaves the range the user gave), the rungs between to the nearest tick.
- *    Rounding is monotone, so the prices keep their order; two rungs landing on the same tick means the
- *    range is too narrow for that many legs, which is refused (naming how many fit).
+ *  - The two ends are the prices the user typed, and each must already be on the tick: an off-tick end is
+ *    refused (naming the tick and the nearest valid prices on either side), never rounded, as a limit
+ *    close's price is: a buy ladder signed above the price typed is a loss nobody asked for.
+ *  - Prices are evenly spaced from `from` to `to` (either direction); the rungs between the ends go to the
+ *    nearest tick. Rounding is monotone, so the prices keep their order; two rungs landing on the same tick
+ *    means the range is too narrow for that many legs, which is refused (naming how many fit).
  *  - Sizes follow linear weights 1 .. skew (skew = the last leg's size over the first's; 1 = equal). Each
  *    exact size is rounded down to the size step, and the steps that rounding left over go, one each, to
  *    the legs that lost most: the total is exactly the size asked for, and every leg is within one size
@@ -15,7 +17,7 @@
  *  - Every leg is worth at least min_order_value after rounding (reduce-only ladders are exempt, as the
  *    service exempts reduce-only legs); otherwise the error names the smallest leg.
  */
-import { Decimal, canonical, decimalPlaces, parseDecimal, DecimalError } from '../decimal/decimal.js';
+import { Decimal, canonical, decimalPlaces, isMultipleOf, parseDecimalText, DecimalError } from '../decimal/decimal.js';
 import type { ClassifiedError } from '../errorKinds.js';
 import type { Market } from '../protocol/schemas/config.js';
 import { splitOnStep } from './splitOnStep.js';
@@ -68,14 +70,28 @@ export class ScaleLadderError extends Error implements ClassifiedError {
 
 function decimalOf(value: string, field: string): Decimal {
   try {
-    return parseDecimal(value, field);
+    return parseDecimalText(value, field);
   } catch (err) {
-    if (err instanceof DecimalError) throw new ScaleLadderError('VALIDATION_ERROR', field, `'${value}' is not a plain decimal`);
+    if (err instanceof DecimalError) throw new ScaleLadderError('VALIDATION_ERROR', field, err.message);
     throw err;
   }
 }
 
-/** The rung prices, on the tick, from `from` to `to`. */
+/** `price` when it is a multiple of the tick; otherwise a refusal naming the valid prices either side. */
+function onTick(market: ScaleMarket, price: Decimal, text: string, field: 'from_price' | 'to_price'): Decimal {
+  if (isMultipleOf(price, market.tick_size)) return price;
+  const tick = new Decimal(market.tick_size);
+  const below = price.div(tick).floor().mul(tick);
+  const above = below.plus(tick);
+  throw new ScaleLadderError(
+    'PRICE_OFF_TICK',
+    field,
+    `${text} is not a multiple of ${market.symbol}'s tick_size ${market.tick_size}: the nearest valid prices are ${canonical(below)} and ${canonical(above)}`,
+    'Give a price on the tick; the ends of a ladder are never rounded.',
+  );
+}
+
+/** The rung prices, on the tick, from `from` to `to` (both ends must already be on it). */
 export function scalePrices(market: ScaleMarket, fromText: string, toText: string, count: number): Decimal[] {
   const from = decimalOf(fromText, 'from_price');
   const to = decimalOf(toText, 'to_price');
@@ -83,12 +99,11 @@ export function scalePrices(market: ScaleMarket, fromText: string, toText: strin
   if (to.lte(0)) throw new ScaleLadderError('VALIDATION_ERROR', 'to_price', 'must be greater than 0');
   if (from.eq(to)) throw new ScaleLadderError('VALIDATION_ERROR', 'to_price', 'must differ from from_price: a ladder spans a range of prices');
   const tick = new Decimal(market.tick_size);
-  const up = to.gt(from);
-  // Inward: the ends never leave [from, to].
-  const first = from.div(tick).toDecimalPlaces(0, up ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR).mul(tick);
-  const last = to.div(tick).toDecimalPlaces(0, up ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL).mul(tick);
-  const crossed = up ? first.gt(last) : first.lt(last);
-  const fits = crossed ? new Decimal(0) : last.minus(first).abs().div(tick).floor().plus(1);
+  // The ends are signed as typed: an off-tick end is refused, never rounded (either way is a price the
+  // user did not type, and one of the two ways is the wrong side of it).
+  const first = onTick(market, from, fromText, 'from_price');
+  const last = onTick(market, to, toText, 'to_price');
+  const fits = last.minus(first).abs().div(tick).plus(1);
   if (fits.lt(count)) {
     throw new ScaleLadderError(
       'SCALE_RANGE_TOO_NARROW',

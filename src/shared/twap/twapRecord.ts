@@ -14,10 +14,12 @@
  */
 import { z } from 'zod';
 import { Decimal } from '../decimal/index.js';
+import { decimalOut } from '../fieldSchemas.js';
 import { TWAP_SLICE_STATUSES, TWAP_STOP_REASONS } from '../ipcTwap.js';
 import { SIDES } from '../protocol/schemas/orders.js';
 
-const dec = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/);
+// Signed on purpose: a negative fill is damage the invariants below name, not a shape error.
+const dec = decimalOut;
 const ms = z.number().int().nonnegative();
 
 /** What the record itself says; `interrupted` is derived (running, but no live process holds its lock). */

@@ -17,7 +17,7 @@
  * The randomness is seeded, so a schedule is reproduced from its seed; the scheduler persists the
  * schedule it reviewed anyway (what was reviewed is what runs).
  */
-import { Decimal, canonical, decimalPlaces, parseDecimal, DecimalError } from '../decimal/decimal.js';
+import { Decimal, canonical, decimalPlaces, parseDecimalText, DecimalError } from '../decimal/decimal.js';
 import { splitOnStep } from '../orders/splitOnStep.js';
 import type { ClassifiedError } from '../errorKinds.js';
 
@@ -109,9 +109,10 @@ export function twapSchedule(input: TwapScheduleInput): PlannedSlice[] {
   }
   let total: Decimal;
   try {
-    total = parseDecimal(input.totalSize, 'total_size');
+    // The one decimal grammar: " 1" or "1." is refused here, not trimmed or completed further on.
+    total = parseDecimalText(input.totalSize, 'total_size');
   } catch (err) {
-    if (err instanceof DecimalError) throw new TwapScheduleError('VALIDATION_ERROR', 'total_size', `'${input.totalSize}' is not a plain decimal`);
+    if (err instanceof DecimalError) throw new TwapScheduleError('VALIDATION_ERROR', 'total_size', err.message);
     throw err;
   }
   if (total.lte(0)) throw new TwapScheduleError('VALIDATION_ERROR', 'total_size', 'must be greater than 0');

@@ -8,6 +8,7 @@
  */
 import { getAddress, keccak256, toUtf8Bytes } from 'ethers';
 import { z } from 'zod';
+import { DECIMAL_TEXT } from '../../shared/decimal/decimal.js';
 import { BRIDGE_CHAIN_IDS, BRIDGE_PROTOCOL_IDS, NATIVE_TOKEN_PLACEHOLDER, type BridgeChainId, type BridgeProtocolId } from '../../shared/protocol/index.js';
 
 // The spec's chain ids, protocol ids and native placeholder come from src/shared, as the client's do.
@@ -17,7 +18,7 @@ export const PROTOCOL_IDS = BRIDGE_PROTOCOL_IDS;
 export type ProtocolId = BridgeProtocolId;
 export const NATIVE_TOKEN = NATIVE_TOKEN_PLACEHOLDER;
 
-const decimalString = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a non-negative decimal string');
+const decimalString = z.string().regex(DECIMAL_TEXT, 'expected a non-negative decimal string');
 const integerString = z.string().regex(/^(0|[1-9]\d*)$/, 'expected a non-negative integer string');
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected an EVM address');
 

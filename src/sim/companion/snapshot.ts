@@ -3,10 +3,11 @@
  * edited or one from another version), so it is validated in full before anything is replaced.
  */
 import { z } from 'zod';
+import { SIGNED_DECIMAL_TEXT } from '../../shared/decimal/decimal.js';
 import { CHAIN_IDS, PROTOCOL_IDS } from './config.js';
 
 const uint = z.string().regex(/^(0|[1-9]\d*)$/);
-const dec = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/);
+const dec = z.string().regex(SIGNED_DECIMAL_TEXT);
 const hex32 = z.string().regex(/^0x[0-9a-f]{64}$/);
 const chainId = z.enum(CHAIN_IDS);
 const finalState = z.enum(['done', 'refunded', 'failed']);

@@ -23,6 +23,7 @@
 import { z } from 'zod';
 import { parseAccountId, toChecksumAddress } from '../../shared/identity/index.js';
 import { canonical, parseDecimal } from '../../shared/decimal/index.js';
+import { decimalIn, signedDecimalIn } from '../../shared/fieldSchemas.js';
 import type { RouteModule, SimRequest, SimResponse } from '../runtime/http.js';
 import type { SimClock } from '../runtime/clock.js';
 import { ApiFailure, errorResponse, invalidRequest, okResponse } from '../core/response.js';
@@ -55,8 +56,9 @@ export interface ControlDeps {
   follow?: () => unknown;
 }
 
-const decimalText = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a positive decimal string');
-const signedDecimalText = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'expected a decimal string');
+// The one decimal grammar of src/shared: the control API takes what every other input takes.
+const decimalText = decimalIn;
+const signedDecimalText = signedDecimalIn;
 
 const DepositBody = z.object({
   wallet: z.string(),

@@ -180,6 +180,21 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
     expect((await h.call('settings:get', {})).liquidation_warning_pct).toBe(25);
   });
 
+  it('settings:set refuses a default leverage above what the markets allow, as `perps config leverage` does (issue 26.17)', async () => {
+    const markets = (await h.call('markets:list', {})).markets;
+    const highest = Math.max(...markets.map((m) => m.max_leverage));
+    const before = await h.call('settings:get', {});
+    const perMarket = await h.fail('settings:set', { leverage_by_market: { ...before.leverage_by_market, [SYM]: eth.max_leverage + 1 } });
+    expect(perMarket).toMatchObject({ code: 'VALIDATION', kind: 'validation' });
+    expect(perMarket.message).toContain(`above ${SYM}'s max_leverage ${eth.max_leverage}x`);
+    const global = await h.fail('settings:set', { default_leverage: highest + 1 });
+    expect(global.message).toContain(`above every market's max_leverage (the highest is ${highest}x`);
+    expect(await h.call('settings:get', {})).toEqual(before);
+    expect((await h.call('settings:set', { leverage_by_market: { [SYM]: eth.max_leverage } })).leverage_by_market).toEqual({ [SYM]: eth.max_leverage });
+    expect((await h.call('settings:set', { default_leverage: highest })).default_leverage).toBe(highest);
+    await h.call('settings:set', { default_leverage: before.default_leverage, leverage_by_market: before.leverage_by_market });
+  });
+
   it('logged no errors along the way', () => {
     expect(h.logs.filter((l) => l.startsWith('error'))).toEqual([]);
   });

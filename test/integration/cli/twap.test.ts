@@ -51,7 +51,7 @@ describe.concurrent('perps twap', () => {
 
   it('runs in the foreground to the end: one JSON document with every slice filled', async () => {
     const t = await w.trader();
-    const done = await run(['--json', 'twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.02', '--duration', '10', '--slices', '2', '--leverage', '5']);
+    const done = await run(['--json', 'twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.02', '--duration', '10s', '--slices', '2', '--leverage', '5']);
     expect(done.code, done.stderr).toBe(0);
     const v = perpsJson(done);
     expect(v).toMatchObject({ status: 'completed', stop_reason: 'target_reached', filled_size: '0.02', remaining_size: '0', slices_total: 2, slices_missed: 0, needs_decision: false, runner: null });
@@ -66,7 +66,7 @@ describe.concurrent('perps twap', () => {
 
   it('Ctrl-C pauses and says how to resume; resume runs it again; a second process is refused; pause and cancel reach the runner', async () => {
     const t = await w.trader();
-    const fg = new PerpsChild(w, ['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.04', '--duration', '20', '--slices', '4', '--leverage', '5']);
+    const fg = new PerpsChild(w, ['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.04', '--duration', '20s', '--slices', '4', '--leverage', '5']);
     const id = (await fg.waitForStderr(/^TWAP ([0-9a-f]{12}): BUY 0\.04 ETH in 4 slices every 5 s/m))[1]!;
     await fg.waitForStderr(/^slice 1\/4 filled 0\.01 @ [\d.]+ \| 0\.01 of 0\.04 filled, avg [\d.]+ \(arrival 3400, \+[\d.]+ bps\); next slice \d\d:\d\d:\d\dZ$/m);
     fg.child.kill('SIGINT');

@@ -54,7 +54,7 @@ function twapOf(wallet: string): string | null {
 }
 
 async function oneRun(i: number, t: Trader, random: () => number): Promise<Outcome> {
-  const args = ['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.02', '--duration', '10', '--slices', '2', '--leverage', '5'];
+  const args = ['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.02', '--duration', '10s', '--slices', '2', '--leverage', '5'];
   const child = new PerpsChild(w, args);
   const u = random();
   let when: string;

@@ -89,10 +89,13 @@ describe('checks before signing', () => {
     expect(listTrackedWithdrawals(ctx, { wallet: main.address })).toEqual([]);
   });
 
-  it('canonicalises the amount typed by a person (no rounding)', async () => {
+  it('canonicalises the amount typed by a person (no rounding); lenient spellings are refused, not completed', async () => {
     const main = await funded('20');
-    const check = await checkWithdrawal(ctx, { wallet: main.address, amount: '05.50' });
+    const check = await checkWithdrawal(ctx, { wallet: main.address, amount: '5.50' });
     expect(check.amount).toBe('5.5');
+    for (const amount of ['05.50', '5.', '.5', ' 5', '5 ']) {
+      await expect(checkWithdrawal(ctx, { wallet: main.address, amount }), amount).rejects.toMatchObject({ code: 'INVALID_AMOUNT', kind: 'validation' });
+    }
   });
 });
 

@@ -43,20 +43,46 @@ describe('Scale tab', () => {
     expect(small.errors.total).toMatch(/the smallest leg, 5 of 5 \(BUY 0\.002 at 2950\), is worth 5\.9 USDC, below ETH's min_order_value 10/);
     expect(checkScale({ ...initialScale, from: '2990', to: '2950', count: '21', total: '1' }, ETH, ctx).errors.count).toBe('2 to 20 legs');
   });
+
+  it('shows an off-tick end as an error on its field, naming the valid prices either side, never a rounded ladder (issue 26.15)', () => {
+    for (const side of ['BUY', 'SELL'] as const) {
+      const to = checkScale({ ...initialScale, from: '3300', to: '3200.55', count: '5', total: '1' }, ETH, { ...ctx, side });
+      expect(to.ok).toBe(false);
+      expect(to.rungs).toBeNull();
+      expect(to.errors.to).toMatch(/^3200\.55 is not a multiple of ETH's tick_size 0\.1: the nearest valid prices are 3200\.5 and 3200\.6/);
+      const from = checkScale({ ...initialScale, from: '3300.01', to: '3200', count: '5', total: '1' }, ETH, { ...ctx, side });
+      expect(from.ok).toBe(false);
+      expect(from.errors.from).toMatch(/the nearest valid prices are 3300 and 3300\.1/);
+    }
+  });
+
+  it('judges the fields by the one decimal grammar: "1.", ".5" and "5 " are not numbers (issue 26.18)', () => {
+    for (const bad of ['1.', '.5', '5 ', ' 5', '1e3', '+1', '01']) {
+      expect(checkScale({ ...initialScale, from: bad, to: '2950', count: '5', total: '1' }, ETH, ctx).errors.from, bad).toBeDefined();
+      expect(checkScale({ ...initialScale, from: '2990', to: '2950', count: '5', total: bad }, ETH, ctx).errors.total, bad).toBeDefined();
+      expect(checkScale({ ...initialScale, from: '2990', to: '2950', count: '5', total: '1', skew: bad }, ETH, ctx).errors.skew, bad).toBeDefined();
+    }
+  });
 });
 
 describe('TWAP tab', () => {
   it('refuses slices under 5 s apart, naming how many fit, and slices below the minimum order value', () => {
-    expect(checkTwap({ ...initialTwap, minutes: '0.25', slices: '4' }, '0.04', ETH, '3000').errors.slices).toMatch(/at least 5 s: use at most 3 slices/);
-    const ok = checkTwap({ ...initialTwap, minutes: '0.25', slices: '3' }, '0.04', ETH, '3000');
+    expect(checkTwap({ ...initialTwap, duration: '15s', slices: '4' }, '0.04', ETH, '3000').errors.slices).toMatch(/at least 5 s: use at most 3 slices/);
+    const ok = checkTwap({ ...initialTwap, duration: '15s', slices: '3' }, '0.04', ETH, '3000');
     expect(ok.ok).toBe(true);
     expect(ok.intervalS).toBe(5);
-    expect(checkTwap({ ...initialTwap, minutes: '5', slices: '10' }, '0.02', ETH, '3000').errors.size).toMatch(/about 6\.00 USDC, below the minimum 10/);
+    expect(checkTwap({ ...initialTwap, duration: '5m', slices: '10' }, '0.02', ETH, '3000').errors.size).toMatch(/about 6\.00 USDC, below the minimum 10/);
     expect(checkTwap({ ...initialTwap, randomizeTimePct: '60' }, '1', ETH, '3000').errors.randomizeTimePct).toBe('0 to 40 %');
   });
 
+  it('takes the duration and the size in the grammars the command line takes (issue 26.18)', () => {
+    expect(checkTwap({ ...initialTwap, duration: '1h30m' }, '1', ETH, '3000').ok).toBe(true);
+    for (const bad of ['1h99m', '90', '5 m', '1.5h', '30m1h', '', '0s']) expect(checkTwap({ ...initialTwap, duration: bad }, '1', ETH, '3000').errors.duration, bad).toBeDefined();
+    for (const bad of ['1.', '.5', '5 ', ' 1']) expect(checkTwap(initialTwap, bad, ETH, '3000').errors.size, bad).toBeDefined();
+  });
+
   it('asks main for what the ticket shows', () => {
-    const req = twapRequest({ minutes: '2.5', slices: '10', randomizeTimePct: '20', randomizeSizePct: '10' }, { market: ETH, side: 'SELL', size: '1', leverage: 3, reduceOnly: true, slippageBps: 30 });
+    const req = twapRequest({ duration: '2m30s', slices: '10', randomizeTimePct: '20', randomizeSizePct: '10' }, { market: ETH, side: 'SELL', size: '1', leverage: 3, reduceOnly: true, slippageBps: 30 });
     expect(TwapPreviewRequestSchema.parse(req)).toEqual({ market: 'ETH', side: 'SELL', total_size: '1', duration_s: 150, slices: 10, randomize_time_pct: 20, randomize_size_pct: 10, reduce_only: true, slippage_bps: 30 });
   });
 });

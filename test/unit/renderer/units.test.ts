@@ -21,7 +21,8 @@ describe('token units', () => {
   it('refuses typed amounts that are not positive or are finer than the token', () => {
     expect(amountProblem('', 18)).toBeUndefined();
     expect(amountProblem('0.25', 18)).toBeUndefined();
-    expect(amountProblem('.5', 6)).toBeUndefined();
+    expect(amountProblem('.5', 6)).toMatch(/Not a number/);
+    expect(amountProblem('5 ', 6)).toMatch(/Not a number/);
     expect(amountProblem('0', 18)).toMatch(/more than 0/);
     expect(amountProblem('-1', 18)).toMatch(/Not a number/);
     expect(amountProblem('1e3', 18)).toMatch(/Not a number/);

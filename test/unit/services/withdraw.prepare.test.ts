@@ -67,7 +67,7 @@ describe('prepareWithdraw', () => {
   it('checks against live config and balance, then builds the exact Withdraw with its digest, a nonce and an intent id', async () => {
     const main = new CountingSigner();
     const w = fakeWorld({ freeBalance: '50', minAmount: '2', newWalletFee: '1' });
-    const p = await prepareWithdraw(w.ctx, { wallet: main.address.toLowerCase(), amount: '012.50' });
+    const p = await prepareWithdraw(w.ctx, { wallet: main.address.toLowerCase(), amount: '12.50' });
 
     expect(w.nonces.issued).toEqual([{ wallet: main.address, nonce: Number(p.nonce) }]);
     const accountId = accountIdFromWallet(main.address);

@@ -1,6 +1,7 @@
 /** settings:* and notifications:* — trading preferences (shared with the command line), the QR signer, notification switches. */
 import type { NotificationPrefs, Settings } from '../../../shared/ipc.js';
 import type { Session } from '../session.js';
+import { checkLeveragePatch } from '../../services/settings/leverageDefaults.js';
 import type { TradeHotkeyAction, TradeHotkeys } from '../../../shared/tradeHotkeys.js';
 import type { SimFeedView, SimPrices } from '../../../shared/ipcSimFeed.js';
 
@@ -11,7 +12,11 @@ export class SettingsDesk {
     return this.session.appSettings.settings();
   }
 
-  set(patch: Partial<Settings>): Settings {
+  async set(patch: Partial<Settings>): Promise<Settings> {
+    if (patch.default_leverage !== undefined || patch.leverage_by_market !== undefined) {
+      // As `perps config leverage`: a default no market can take is refused against GET /markets, not stored.
+      await checkLeveragePatch(this.session.ctx().config, this.session.appSettings.settings(), patch);
+    }
     const next = this.session.appSettings.updateSettings(patch);
     if (patch.key_expiry_warning_days !== undefined) this.session.raise({ type: 'keys.changed' });
     // The liquidation warning is judged on each re-pricing: re-read the positions now rather than at the next tick.

@@ -16,7 +16,7 @@
 import { sameAddress } from '../../../shared/identity/index.js';
 import type { ActiveProfile } from '../../signers/paperWalletSigner.js';
 import { AppError, toAppError } from '../errors.js';
-import type { ServiceContext } from '../serviceContext.js';
+import { requirePaperWalletProfile, type ServiceContext } from '../serviceContext.js';
 import { checkFaucetAmount, checkFaucetRequest, DEFAULT_PAPER_AMOUNT, simFaucet } from '../sim/faucet.js';
 import { requireSimProfile, type SimControlTransport } from '../sim/controlApi.js';
 import { prepareAuthorize, submitAuthorize } from './authorize.js';
@@ -61,6 +61,8 @@ export interface QuickstartResult {
 export async function quickstart(ctx: ServiceContext, input: QuickstartInput = {}, faucet: SimControlTransport = {}): Promise<QuickstartResult> {
   // Every check comes first, the network-free ones before the rest: a refused run creates nothing.
   requireSimProfile(ctx.profile, 'a paper wallet');
+  // On the URL itself, not only the profile's name: a sim profile aimed at another host gets no paper wallet.
+  requirePaperWalletProfile(ctx.profile);
   checkFaucetAmount(input.amount ?? DEFAULT_PAPER_AMOUNT);
   const days = checkLifetimeDays(input.expiresInDays);
   const named = input.wallet !== undefined ? checkAddress(input.wallet, 'wallet') : undefined;

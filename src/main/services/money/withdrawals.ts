@@ -20,7 +20,7 @@
  * Submit-time rejections (HTTP 200, status REJECTED) become OperationErrors whose code is the reason.
  */
 import { randomUUID } from 'node:crypto';
-import { USDC_DECIMALS, canonical, parseDecimal, usdcToBaseUnits, DecimalError, type Decimal } from '../../../shared/decimal/index.js';
+import { USDC_DECIMALS, canonical, parseDecimal, parseDecimalText, usdcToBaseUnits, DecimalError, type Decimal } from '../../../shared/decimal/index.js';
 import { digestOf, joinSignature, recoverDigestSigner, splitSignature, withdrawTypedData, type ServiceEnvironment } from '../../../shared/eip712/index.js';
 import { MAX_DECIMAL_INPUT_LENGTH } from '../../../shared/fieldSchemas.js';
 import { accountIdFromWallet, sameAddress, walletFromAccountId } from '../../../shared/identity/index.js';
@@ -92,7 +92,7 @@ export function parseWithdrawAmount(input: string): string {
   }
   let d: Decimal;
   try {
-    d = parseDecimal(input, 'amount');
+    d = parseDecimalText(input, 'amount');
   } catch (err) {
     throw new ValidationError((err as DecimalError).message, { code: 'INVALID_AMOUNT', hint: AMOUNT_HINT });
   }

@@ -9,7 +9,7 @@
  * sent, with the nonce reserved for it at prepare time (prepareOrder.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { Decimal, canonical, parseDecimal, DecimalError } from '../../../shared/decimal/index.js';
+import { Decimal, canonical, decimalTextProblem, parseDecimalText, DecimalError } from '../../../shared/decimal/index.js';
 import { MAX_DECIMAL_INPUT_LENGTH } from '../../../shared/fieldSchemas.js';
 import {
   SIDES,
@@ -72,9 +72,9 @@ export function decimalInput(value: unknown, label: string, field: string): stri
   // string would otherwise be signed and posted.
   if (typeof value === 'string' && value.length > MAX_DECIMAL_INPUT_LENGTH) bad(label, field, `at most ${MAX_DECIMAL_INPUT_LENGTH} characters (got ${value.length})`);
   try {
-    return canonical(parseDecimal(value, field));
+    return canonical(parseDecimalText(value, field));
   } catch (err) {
-    if (err instanceof DecimalError) bad(label, field, `'${String(value)}' is not a plain decimal (digits and one optional '.')`);
+    if (err instanceof DecimalError) bad(label, field, decimalTextProblem(value) ?? err.message);
     throw err;
   }
 }

@@ -23,7 +23,7 @@
  * (a fill elsewhere, a trigger that fired), submit stops after the cancels and says so: the reviewed
  * size would no longer be right, and nothing else is signed.
  */
-import { Decimal, DecimalError, canonical, parseDecimal, roundToPlaces } from '../../../shared/decimal/index.js';
+import { Decimal, DecimalError, canonical, decimalTextProblem, parseDecimalText, roundToPlaces } from '../../../shared/decimal/index.js';
 import type { ReviewConfirmation } from '../../../shared/orders/review.js';
 import type { ListedOrder, Position } from '../../../shared/protocol/index.js';
 import type { Signer } from '../../signers/signer.js';
@@ -150,9 +150,9 @@ const HUNDRED = new Decimal(100);
 function decimalField(value: unknown, field: string): Decimal {
   if (typeof value === 'string' && value.length > MAX_DECIMAL_INPUT_LENGTH) throw new ValidationError(`at most ${MAX_DECIMAL_INPUT_LENGTH} characters (got ${value.length})`, { field });
   try {
-    return parseDecimal(value, field);
+    return parseDecimalText(value, field);
   } catch (err) {
-    if (err instanceof DecimalError) throw new ValidationError(`'${String(value)}' is not a plain decimal (digits and one optional '.')`, { field });
+    if (err instanceof DecimalError) throw new ValidationError(decimalTextProblem(value) ?? err.message, { field });
     throw err;
   }
 }

@@ -8,7 +8,7 @@
  * request is applied asynchronously. GET /positions/margin/{requestId} answers 404 while the request is
  * pending, which is normal: the wait polls until APPLIED or REJECTED.
  */
-import { canonical, parseDecimal, DecimalError } from '../../../shared/decimal/index.js';
+import { canonical, decimalTextProblem, parseDecimalText, DecimalError } from '../../../shared/decimal/index.js';
 import { marginTypedData } from '../../../shared/eip712/index.js';
 import type { MarginBody, MarginRequest } from '../../../shared/protocol/index.js';
 import { NetworkError, TimeoutError, WriteLandedUnknownResultError, isNotFound } from '../../api/errors.js';
@@ -62,9 +62,9 @@ export function marginAmount(value: unknown): string {
   if (value.length > MAX_DECIMAL_INPUT_LENGTH) throw new ValidationError(`at most ${MAX_DECIMAL_INPUT_LENGTH} characters`, { field: 'amount' });
   let text: string;
   try {
-    text = canonical(parseDecimal(value, 'amount'));
+    text = canonical(parseDecimalText(value, 'amount', { signed: true }));
   } catch (err) {
-    if (err instanceof DecimalError) throw new ValidationError(`'${value}' is not a signed decimal (no exponent, no '+')`, { field: 'amount', cause: err });
+    if (err instanceof DecimalError) throw new ValidationError(decimalTextProblem(value, { signed: true }) ?? err.message, { field: 'amount', cause: err });
     throw err;
   }
   if (text === '0') throw new ValidationError('must not be zero: positive adds margin, negative removes it', { field: 'amount' });

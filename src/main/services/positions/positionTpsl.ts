@@ -18,11 +18,10 @@
  * nonce is reserved. Everything is prepared together (one Prepared, action 'tpsl', whose view says in
  * words what changes) and submitted in the order cancels, modifies, new triggers.
  */
-import { Decimal, canonical } from '../../../shared/decimal/index.js';
+import { Decimal, canonical, decimalTextProblem } from '../../../shared/decimal/index.js';
 import type { ListedOrder, Position, Side } from '../../../shared/protocol/index.js';
 import type { Signer } from '../../signers/signer.js';
 import { ValidationError } from '../errors.js';
-import { decimalInput } from '../orders/buildOrder.js';
 import { prepareCancelOrders, submitCancel, type CancelLegResult, type PreparedCancel } from '../orders/cancelOrders.js';
 import { prepareModify, submitModify, type ModifyOrderResult, type PreparedModify } from '../orders/modifyOrder.js';
 import { readMark, walletIds, type TradingContext } from '../orders/orderContext.js';
@@ -134,7 +133,10 @@ export function groupDigits(value: string): string {
 
 function levelInput(value: string | null | undefined, kind: TpslKind): Decimal | null | undefined {
   if (value === undefined || value === null) return value;
-  const d = new Decimal(decimalInput(value, kind, 'trigger_price'));
+  // The one decimal grammar (no sign): a refusal names the level ('tp' / 'sl') the user gave.
+  const problem = decimalTextProblem(value);
+  if (problem !== null) throw new ValidationError(`the ${NAME[kind]} price: ${problem}`, { field: kind, code: 'INVALID_PRICE' });
+  const d = new Decimal(value);
   if (d.lte(0)) throw new ValidationError(`the ${NAME[kind]} price must be greater than 0, got ${value}`, { field: kind, code: 'INVALID_PRICE' });
   return d;
 }

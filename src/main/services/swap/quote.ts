@@ -6,7 +6,7 @@
  */
 import type { SwapQuote } from '../../api/companion/schemas.js';
 import type { AggregatorClient } from '../../api/companion/aggregatorClient.js';
-import { Decimal, parseDecimal } from '../../../shared/decimal/index.js';
+import { Decimal, parseDecimalText } from '../../../shared/decimal/index.js';
 import { withCompanionFailures } from '../companion/companionFailures.js';
 import { parseEvmChainId, parsePartnerCode, parseTokenRef, parseUnits, parseWallet } from '../chains/chainIds.js';
 import { ValidationError } from '../errors.js';
@@ -29,9 +29,9 @@ export type SwapParams = SwapInput;
 
 /** A fraction strictly between 0 and 1, kept as the typed text (canonicalised), never a float. */
 export function parseSlippageFraction(value: string | undefined): string {
-  const v = value?.trim() ?? '';
+  const v = value ?? '';
   if (v === '') throw new ValidationError('is required', { field: 'slippage' });
-  const d = parseDecimal(v, 'slippage');
+  const d = parseDecimalText(v, 'slippage');
   if (d.lte(0) || d.gte(1)) {
     throw new ValidationError(`'${v}' is not a slippage fraction: give a value between 0 and 1 (0.005 = 0.5%)`, { field: 'slippage' });
   }

@@ -3,9 +3,10 @@
  * text: arithmetic goes through the shared Decimal (decimal.js), never parseFloat, so what the user sees
  * is exactly what the service sent and what an order will sign.
  */
-import { Decimal, isDecimalString, parseDecimal } from '../../../shared/decimal/decimal';
+import { Decimal, isDecimalText, parseDecimal, parseDecimalText } from '../../../shared/decimal/decimal';
 
-export { Decimal };
+/** Typed text is judged by the one decimal grammar of src/shared (no spaces, no "5." or ".5"). */
+export { Decimal, isDecimalText };
 export type DecimalValue = InstanceType<typeof Decimal>;
 
 /** A Decimal from wire or typed text; null when the text is empty or not a plain decimal. */
@@ -21,9 +22,17 @@ export function dec(s: string | null | undefined): DecimalValue | null {
   }
 }
 
-/** True when the text is a plain decimal the service would accept (digits, one optional '.'). */
-export function isDecimalText(s: string): boolean {
-  return isDecimalString(s.trim()) || /^\d+\.$|^\.\d+$/.test(s.trim());
+/**
+ * A Decimal from text a person typed, by the one decimal grammar (unsigned); null when the text is not
+ * such a decimal. Unlike dec(), nothing is trimmed: " 5" and "5." are not numbers a ticket may send.
+ */
+export function typedDecimal(s: string): DecimalValue | null {
+  try {
+    return parseDecimalText(s);
+  } catch {
+    // The caller shows its own message for "not a number"; the grammar's refusal is that answer.
+    return null;
+  }
 }
 
 function group(intPart: string): string {

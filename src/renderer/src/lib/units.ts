@@ -3,7 +3,7 @@
  * decimals beside them. Converted only through Decimal, never a float, and shown raw when the decimals
  * are unknown (a wrong guess would misstate an amount by orders of magnitude).
  */
-import { Decimal, dec, fmt, type DecimalValue } from './decimal';
+import { Decimal, dec, fmt, isDecimalText, type DecimalValue } from './decimal';
 
 /** Integer smallest units as a token amount ("1500000", 6 -> 1.5); null when not an integer string. */
 export function fromUnits(units: string | null | undefined, decimals: number): DecimalValue | null {
@@ -26,10 +26,9 @@ export function fmtUnits(units: string | null | undefined, decimals: number | nu
 
 /** Why typed token-amount text cannot be sent, or undefined when it can. */
 export function amountProblem(text: string, decimals: number | null | undefined): string | undefined {
-  const t = text.trim();
-  if (t === '') return undefined;
-  if (!/^(\d+\.?\d*|\.\d+)$/.test(t)) return 'Not a number (digits and one “.”, no sign or exponent)';
-  const d = dec(t);
+  if (text === '') return undefined;
+  if (!isDecimalText(text)) return 'Not a number (digits with one optional “.” between them; no spaces, sign or exponent)';
+  const d = dec(text);
   if (!d || d.lte(0)) return 'Must be more than 0';
   if (decimals !== null && decimals !== undefined && d.decimalPlaces() > decimals) return `This token has ${decimals} decimals: at most ${decimals} digits after the “.”`;
   return undefined;
@@ -40,9 +39,8 @@ export function amountProblem(text: string, decimals: number | null | undefined)
  * 100 bps = 1%.
  */
 export function percentToBps(text: string, maxBps: number): { bps: number } | { error: string } {
-  const t = text.trim();
-  if (!/^(\d+\.?\d*|\.\d+)$/.test(t)) return { error: 'A percentage such as 0.5' };
-  const d = dec(t);
+  if (!isDecimalText(text)) return { error: 'A percentage such as 0.5' };
+  const d = dec(text);
   if (!d) return { error: 'A percentage such as 0.5' };
   const bps = d.mul(100);
   if (!bps.isInteger()) return { error: 'At most two decimals (0.01% is the smallest step)' };
@@ -58,9 +56,8 @@ export function fmtBps(bps: number): string {
 
 /** A slippage typed in percent as the fraction the aggregator takes ("0.5" -> "0.005"), or the reason it cannot be. */
 export function percentToFraction(text: string, maxFraction: string): { fraction: string } | { error: string } {
-  const t = text.trim();
-  if (!/^(\d+\.?\d*|\.\d+)$/.test(t)) return { error: 'A percentage such as 0.5' };
-  const d = dec(t);
+  if (!isDecimalText(text)) return { error: 'A percentage such as 0.5' };
+  const d = dec(text);
   if (!d || d.lte(0)) return { error: 'Must be more than 0%' };
   const f = d.div(100);
   const max = dec(maxFraction);

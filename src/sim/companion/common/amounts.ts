@@ -3,13 +3,13 @@
  * prices as Decimal. Nothing monetary goes through a JS float.
  */
 import Decimal from 'decimal.js';
+import { DECIMAL_TEXT } from '../../../shared/decimal/decimal.js';
 
 /** A Decimal with enough precision for 36-decimal tokens and no exponent notation in toString(). */
 export const Dec = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_DOWN, toExpNeg: -120, toExpPos: 120 });
 export type Dec = InstanceType<typeof Dec>;
 
 const UINT = /^(0|[1-9]\d*)$/;
-const DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
 
 /** True for a canonical non-negative integer string (no sign, exponent, leading zeros or hex). */
 export function isUintString(s: string): boolean {
@@ -18,7 +18,7 @@ export function isUintString(s: string): boolean {
 
 /** True for a canonical non-negative decimal string (no sign or exponent). */
 export function isDecimalString(s: string): boolean {
-  return DECIMAL.test(s);
+  return DECIMAL_TEXT.test(s);
 }
 
 export function pow10(decimals: number): bigint {

@@ -8,7 +8,7 @@
  * 403 or 415 for a request that is not from a local program (../../control/localOnly.ts).
  */
 import { z } from 'zod';
-import { Decimal } from '../../../shared/decimal/index.js';
+import { DECIMAL_TEXT, Decimal } from '../../../shared/decimal/index.js';
 import type { RouteModule, SimRequest, SimResponse } from '../../runtime/http.js';
 import { json } from '../../runtime/http.js';
 import type { Catalog } from '../common/catalog.js';
@@ -33,7 +33,7 @@ const fundAmount = z
   // zod runs every check, so a non-integer (already refused above) must not reach BigInt here.
   .refine((s) => !INTEGER.test(s) || (s.length <= UINT256_MAX.toString().length && BigInt(s) <= UINT256_MAX), `amount must be at most ${UINT256_MAX} (uint256)`);
 const fundBody = z.strictObject({ chain: z.string(), address, amount: fundAmount, token: address.optional() });
-const USD = /^(0|[1-9]\d*)(\.\d+)?$/;
+const USD = DECIMAL_TEXT;
 /** A USD amount, at most maxUsd when the simulator gives one (its control_limits.max_deposit). */
 function usdAmount(maxUsd: string | null) {
   const usd = z.string().regex(USD, 'expected a non-negative decimal string');

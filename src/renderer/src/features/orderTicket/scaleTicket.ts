@@ -9,7 +9,7 @@ import type { MarketView, OrderIntent } from '../../../../shared/ipc';
 import { MAX_SCALE_LEGS, MIN_SCALE_LEGS, ScaleLadderError, scaleLadder, type ScaleRung } from '../../../../shared/orders/scaleLadder';
 import { orderCosts, type CostedLeg } from '../../../../shared/orders/orderCosts';
 import type { TicketPosition } from './ticketModel';
-import { Decimal, dec, type DecimalValue } from '../../lib/decimal';
+import { Decimal, dec, isDecimalText, type DecimalValue } from '../../lib/decimal';
 
 export interface ScaleFields {
   from: string;
@@ -56,11 +56,13 @@ export function checkScale(f: ScaleFields, market: MarketView, c: ScaleContext):
   if (f.total.trim() === '') errors.total = 'Enter the total size';
   const count = Number(f.count);
   if (!/^\d+$/.test(f.count.trim()) || count < MIN_SCALE_LEGS || count > MAX_SCALE_LEGS) errors.count = `${MIN_SCALE_LEGS} to ${MAX_SCALE_LEGS} legs`;
-  if (f.skew.trim() === '' || !dec(f.skew)) errors.skew = 'A number: the last leg’s size over the first’s (1 = equal)';
+  if (!isDecimalText(f.skew)) errors.skew = 'A number: the last leg’s size over the first’s (1 = equal)';
   if (Object.keys(errors).length > 0) return none;
   let rungs: ScaleRung[];
   try {
-    rungs = scaleLadder(market, { side, from: f.from.trim(), to: f.to.trim(), count, totalSize: f.total.trim(), skew: f.skew.trim(), reduceOnly });
+    // The fields go to the ladder as typed: the one decimal grammar refuses " 5" or "5.", and an off-tick
+    // end is refused naming the valid prices either side, never rounded.
+    rungs = scaleLadder(market, { side, from: f.from, to: f.to, count, totalSize: f.total, skew: f.skew, reduceOnly });
   } catch (err) {
     if (!(err instanceof ScaleLadderError)) throw err;
     const field = FIELD_OF[err.field] ?? 'form';
@@ -99,11 +101,11 @@ export function scaleIntent(f: ScaleFields, market: MarketView, o: { side: 'BUY'
     kind: 'scale',
     market: market.symbol,
     side: o.side,
-    from_price: f.from.trim(),
-    to_price: f.to.trim(),
+    from_price: f.from,
+    to_price: f.to,
     count: Number(f.count),
-    total_size: f.total.trim(),
-    ...(f.skew.trim() !== '1' ? { skew: f.skew.trim() } : {}),
+    total_size: f.total,
+    ...(f.skew !== '1' ? { skew: f.skew } : {}),
     time_in_force: o.postOnly ? 'ALO' : 'GTC',
     ...(o.reduceOnly ? { reduce_only: true } : { leverage: o.leverage }),
   };

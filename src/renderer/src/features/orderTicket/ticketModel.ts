@@ -13,7 +13,7 @@ import { orderCosts, type CostedLeg } from '../../../../shared/orders/orderCosts
 import { crossesBeyondBound, exceedsNotionalCap, farPriceBound } from '../../../../shared/orders/priceGuard';
 import { slippageBoundOf } from '../../../../shared/orders/slippageBound';
 import { applyFill, liquidationPrice, type PositionState } from '../../../../shared/protocol/riskMath';
-import { Decimal, dec, type DecimalValue } from '../../lib/decimal';
+import { Decimal, dec, isDecimalText, typedDecimal, type DecimalValue } from '../../lib/decimal';
 
 export type Side = 'BUY' | 'SELL';
 /** SCALE and TWAP have their own fields and checks (scaleTicket.ts, twapTicket.ts); size, side, leverage and reduce-only are shared. */
@@ -107,8 +107,9 @@ export interface TicketPositionAfter extends PositionState {
   liquidation_price: DecimalValue | null;
 }
 
+/** A typed price or size by the one decimal grammar (src/shared), above 0; null otherwise. */
 function positive(s: string): DecimalValue | null {
-  const d = dec(s);
+  const d = typedDecimal(s);
   return d && d.gt(0) ? d : null;
 }
 
@@ -188,7 +189,7 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
   let size: DecimalValue | null = null;
   if (sizeZeroOk) size = new Decimal(0);
   else if (t.size.trim() === '') errors.size = 'Enter a size';
-  else if (!dec(t.size)) errors.size = 'Not a number (digits and one “.”)';
+  else if (!isDecimalText(t.size)) errors.size = 'Not a number (digits with one optional “.” between them, no spaces)';
   else if (!positive(t.size)) errors.size = 'Size must be greater than 0';
   else {
     const rule = checkSize(market, t.size.trim());
@@ -314,7 +315,7 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
     ] as const) {
       const raw = t[key].trim();
       if (raw === '') continue;
-      const v = positive(raw);
+      const v = positive(t[key]);
       if (!v) {
         errors[key] = 'Must be a price greater than 0';
         continue;

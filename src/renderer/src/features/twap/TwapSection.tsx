@@ -8,7 +8,7 @@ export function TwapSection({ market, fields, check, onChange }: { market: Marke
   return (
     <>
       <div className="ticket-row">
-        <TextField label="Duration (minutes)" inputMode="decimal" value={fields.minutes} onChange={(e) => onChange({ minutes: e.target.value })} error={check.errors.minutes} />
+        <TextField label="Duration" value={fields.duration} onChange={(e) => onChange({ duration: e.target.value })} error={check.errors.duration} hint="such as 90s, 30m, 1h30m" />
         <TextField label="Slices" inputMode="numeric" value={fields.slices} onChange={(e) => onChange({ slices: e.target.value })} error={check.errors.slices} hint={check.intervalS !== null ? `every ${check.intervalS.toFixed(check.intervalS % 1 === 0 ? 0 : 1)} s` : undefined} />
       </div>
       <div className="ticket-row">

@@ -4,19 +4,20 @@
  * prepares it (main's twap:preview applies the schedule rules again and checks every slice's order).
  */
 import type { IpcRequest, MarketView } from '../../../../shared/ipc';
-import { TWAP_MAX_SIZE_RANDOMIZATION_PCT, TWAP_MAX_SLICES, TWAP_MAX_TIME_RANDOMIZATION_PCT, TWAP_MIN_INTERVAL_MS, TWAP_MIN_SLICES } from '../../../../shared/twap/twapSchedule';
+import { TWAP_MAX_DURATION_MS, TWAP_MAX_SIZE_RANDOMIZATION_PCT, TWAP_MAX_SLICES, TWAP_MAX_TIME_RANDOMIZATION_PCT, TWAP_MIN_INTERVAL_MS, TWAP_MIN_SLICES } from '../../../../shared/twap/twapSchedule';
 import { checkSize } from '../../../../shared/protocol/marketRules';
-import { Decimal, dec, type DecimalValue } from '../../lib/decimal';
+import { formatDuration, isDurationText, parseDuration } from '../../../../shared/duration/duration';
+import { dec, isDecimalText, typedDecimal, type DecimalValue } from '../../lib/decimal';
 
 export interface TwapFields {
-  /** Minutes (decimals allowed: 0.5 = 30 s). */
-  minutes: string;
+  /** A span in the one duration grammar of src/shared/duration ("90s", "30m", "1h30m"), as the command line's --duration. */
+  duration: string;
   slices: string;
   randomizeTimePct: string;
   randomizeSizePct: string;
 }
 
-export const initialTwap: TwapFields = { minutes: '5', slices: '10', randomizeTimePct: '0', randomizeSizePct: '0' };
+export const initialTwap: TwapFields = { duration: '5m', slices: '10', randomizeTimePct: '0', randomizeSizePct: '0' };
 
 export interface TwapCheck {
   errors: Partial<Record<keyof TwapFields | 'size', string>>;
@@ -36,24 +37,24 @@ function intIn(text: string, min: number, max: number): number | null {
 
 export function checkTwap(f: TwapFields, size: string, market: MarketView, mark: string | null): TwapCheck {
   const errors: TwapCheck['errors'] = {};
-  const total = dec(size);
+  const total = typedDecimal(size);
   if (size.trim() === '') errors.size = 'Enter the total size';
+  else if (!isDecimalText(size)) errors.size = 'Not a number (digits with one optional “.” between them, no spaces)';
   else if (!total || total.lte(0)) errors.size = 'Size must be greater than 0';
-  else if (checkSize(market, size.trim())) errors.size = `At most ${market.sz_decimals} decimal places`;
-  const minutes = dec(f.minutes);
-  if (!minutes || minutes.lte(0)) errors.minutes = 'Minutes greater than 0';
+  else if (checkSize(market, size)) errors.size = `At most ${market.sz_decimals} decimal places`;
+  const durationMs = isDurationText(f.duration) ? parseDuration(f.duration) : null;
+  if (durationMs === null) errors.duration = 'A span such as 90s, 30m or 1h30m (largest unit first)';
+  else if (durationMs <= 0) errors.duration = 'A span longer than 0s';
+  else if (durationMs > TWAP_MAX_DURATION_MS) errors.duration = `At most ${formatDuration(TWAP_MAX_DURATION_MS)}`;
   const slices = intIn(f.slices, TWAP_MIN_SLICES, TWAP_MAX_SLICES);
   if (slices === null) errors.slices = `${TWAP_MIN_SLICES} to ${TWAP_MAX_SLICES} slices`;
   if (intIn(f.randomizeTimePct, 0, TWAP_MAX_TIME_RANDOMIZATION_PCT) === null) errors.randomizeTimePct = `0 to ${TWAP_MAX_TIME_RANDOMIZATION_PCT} %`;
   if (intIn(f.randomizeSizePct, 0, TWAP_MAX_SIZE_RANDOMIZATION_PCT) === null) errors.randomizeSizePct = `0 to ${TWAP_MAX_SIZE_RANDOMIZATION_PCT} %`;
   let intervalS: number | null = null;
-  if (minutes && minutes.gt(0) && slices !== null) {
-    const durationS = minutes.mul(60);
-    if (!durationS.isInteger()) errors.minutes = 'A whole number of seconds';
-    else {
-      intervalS = durationS.div(slices).toNumber();
-      if (intervalS * 1000 < TWAP_MIN_INTERVAL_MS) errors.slices = `Slices ${intervalS.toFixed(1)} s apart; at least ${TWAP_MIN_INTERVAL_MS / 1000} s: use at most ${durationS.div(TWAP_MIN_INTERVAL_MS / 1000).floor().toFixed()} slices`;
-    }
+  if (durationMs !== null && errors.duration === undefined && slices !== null) {
+    const durationS = durationMs / 1000;
+    intervalS = durationS / slices;
+    if (intervalS * 1000 < TWAP_MIN_INTERVAL_MS) errors.slices = `Slices ${intervalS.toFixed(1)} s apart; at least ${TWAP_MIN_INTERVAL_MS / 1000} s: use at most ${Math.floor(durationS / (TWAP_MIN_INTERVAL_MS / 1000))} slices`;
   }
   const m = dec(mark);
   const sliceSize = total && total.gt(0) && slices !== null ? total.div(slices) : null;
@@ -68,8 +69,8 @@ export function twapRequest(f: TwapFields, o: { market: MarketView; side: 'BUY' 
   return {
     market: o.market.symbol,
     side: o.side,
-    total_size: o.size.trim(),
-    duration_s: new Decimal(f.minutes).mul(60).toNumber(),
+    total_size: o.size,
+    duration_s: parseDuration(f.duration) / 1000,
     slices: Number(f.slices),
     randomize_time_pct: Number(f.randomizeTimePct),
     randomize_size_pct: Number(f.randomizeSizePct),
