@@ -1,0 +1,55 @@
+/**
+ * The portfolio's time ranges and the candle interval each is drawn at. A bar's close gives the mark for
+ * the unrealized PnL at that time, so the interval is the curve's resolution: fine enough to show a day's
+ * swings, coarse enough that the venue's candle window (the last few hundred bars of an interval) still
+ * covers the range.
+ *
+ *   1d  -> 5m bars (288 points)     1w  -> 1h bars (168 points)
+ *   1m  -> 4h bars (180 points)     all -> 1d bars (from the first record)
+ */
+export const PORTFOLIO_RANGES = ['1d', '1w', '1m', 'all'] as const;
+export type PortfolioRange = (typeof PORTFOLIO_RANGES)[number];
+
+export type PortfolioInterval = '5m' | '1h' | '4h' | '1d';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+export const DAY_MS = 24 * HOUR;
+
+export const RANGE_INTERVAL: Readonly<Record<PortfolioRange, { interval: PortfolioInterval; intervalMs: number; spanMs: number | null }>> = {
+  '1d': { interval: '5m', intervalMs: 5 * MINUTE, spanMs: DAY_MS },
+  '1w': { interval: '1h', intervalMs: HOUR, spanMs: 7 * DAY_MS },
+  '1m': { interval: '4h', intervalMs: 4 * HOUR, spanMs: 30 * DAY_MS },
+  all: { interval: '1d', intervalMs: DAY_MS, spanMs: null },
+};
+
+export function isPortfolioRange(value: unknown): value is PortfolioRange {
+  return typeof value === 'string' && (PORTFOLIO_RANGES as readonly string[]).includes(value);
+}
+
+export interface RangeWindow {
+  range: PortfolioRange;
+  interval: PortfolioInterval;
+  intervalMs: number;
+  /** Start of the first bar (aligned to the interval, so bars line up with the venue's candles). */
+  start: number;
+  now: number;
+}
+
+/**
+ * The bars of a range ending now. `firstRecordAt` (the oldest record of the account) starts "all"; with
+ * no record at all, "all" is the current bar only.
+ */
+export function rangeWindow(range: PortfolioRange, now: number, firstRecordAt: number | null): RangeWindow {
+  const { interval, intervalMs, spanMs } = RANGE_INTERVAL[range];
+  const from = spanMs !== null ? now - spanMs : (firstRecordAt ?? now);
+  const start = Math.floor(Math.min(from, now) / intervalMs) * intervalMs;
+  return { range, interval, intervalMs, start, now };
+}
+
+/** Bar closes inside the window (each bar's end, up to now), oldest first. */
+export function barCloses(w: RangeWindow): number[] {
+  const out: number[] = [];
+  for (let t = w.start + w.intervalMs; t <= w.now; t += w.intervalMs) out.push(t);
+  return out;
+}
