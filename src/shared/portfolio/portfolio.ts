@@ -146,17 +146,29 @@ class CandleMarks {
     }
   }
 
-  /** Close of the bar ending at `close` (or open of the bar starting there). Missing bars are counted. */
+  /**
+   * Close of the bar ending at `close` (or open of the bar starting there). A bar with no candle is a bar
+   * without trades: the latest earlier close is still the price. With no earlier candle at all the
+   * position cannot be priced: counted and reported.
+   */
   mark(market: string, at: number, side: 'open' | 'close'): Decimal | null {
     const series = this.byMarket.get(market);
     const barStart = side === 'close' ? at - this.intervalMs : at;
     const i = series ? lowerBound(series.times, barStart) : -1;
     const c = series && i < series.times.length && series.times[i] === barStart ? series.candles[i] : undefined;
     if (c) return new Decimal(side === 'close' ? c.c : c.o);
-    this.missing.set(market, (this.missing.get(market) ?? 0) + 1);
-    // Carry the latest earlier close so the curve stays drawn; the gap is reported.
     if (series && i > 0) return new Decimal(series.candles[i - 1]!.c);
+    this.missing.set(market, (this.missing.get(market) ?? 0) + 1);
     return null;
+  }
+
+  /** True when the bar holding `at` has a candle: a fill without one means the venue's candles are incomplete. */
+  covers(market: string, at: number): boolean {
+    const series = this.byMarket.get(market);
+    if (!series) return false;
+    const barStart = Math.floor(at / this.intervalMs) * this.intervalMs;
+    const i = lowerBound(series.times, barStart);
+    return i < series.times.length && series.times[i] === barStart;
   }
 }
 
@@ -247,7 +259,9 @@ export function buildPortfolio(input: PortfolioInput): PortfolioReport {
       }
     }
   };
+  const uncovered = new Map<string, number>();
   const countFill = (f: MarketFill): void => {
+    if (f.filled_at <= w.now && !marks.covers(f.market, f.filled_at)) uncovered.set(f.market, (uncovered.get(f.market) ?? 0) + 1);
     const fee = new Decimal(f.fee);
     const pnl = new Decimal(f.closed_pnl ?? 0);
     const notional = new Decimal(f.price).mul(f.size);
@@ -306,7 +320,8 @@ export function buildPortfolio(input: PortfolioInput): PortfolioReport {
   }
 
   // The ledger check against the service, now.
-  for (const [market, n] of marks.missing) issues.push(`${n} bar(s) of ${market} had no candle while a position was open: the previous close was used`);
+  for (const [market, n] of uncovered) issues.push(`${n} fill(s) on ${market} fall in a bar the venue has no candle for`);
+  for (const [market, n] of marks.missing) issues.push(`${n} bar(s) of ${market} could not be priced (no candle at or before them): that position's unrealized PnL is left out there`);
   const serviceCash = input.service.positions.reduce((s, p) => s.plus(p.isolated_margin), new Decimal(input.service.free_balance));
   const cashDiff = cash.minus(serviceCash);
   if (cashDiff.abs().gte(CENT)) issues.push(`reconstructed cash ${money(cash)} differs from free balance + posted margin ${money(serviceCash)} by ${money(cashDiff)}`);

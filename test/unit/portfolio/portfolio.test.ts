@@ -164,7 +164,8 @@ describe('ledger rules', () => {
       }),
     );
     expect(r.ledger.issues.join('\n')).toMatch(/total says 400/);
-    expect(r.ledger.issues.join('\n')).toMatch(/bar\(s\) of BTC had no candle/);
+    expect(r.ledger.issues.join('\n')).toMatch(/bar\(s\) of BTC could not be priced/);
+    expect(r.ledger.issues.join('\n')).toMatch(/1 fill\(s\) on BTC fall in a bar the venue has no candle for/);
     expect(r.ledger.issues.join('\n')).toMatch(/BTC: the fills add up to a position of 1, the service holds 0/);
   });
 
