@@ -19,24 +19,35 @@ type PortfolioContext = Pick<TradingContext, 'api' | 'config' | 'venue' | 'clock
 /** More pages than this is a server ignoring `offset` (2,000,000 rows a market). */
 const MAX_PAGES = 10_000;
 
-/** Every page of one paginated read, de-duplicated; fewer rows than the last `total` is reported. */
+/**
+ * Every page of one paginated read, de-duplicated. Rows are newest first, so a row arriving during the
+ * walk shifts the rest (one repeats, the new one is not seen): when the walk ends with fewer rows than
+ * the `total` and that total moved meanwhile, it is walked again (rows already read are kept once). Fewer
+ * rows than a steady `total` is a missing page, reported.
+ */
 export async function readEveryPage<T>(what: string, fetchPage: (offset: number, limit: number) => Promise<{ items: T[]; total: number }>, identity: (row: T) => string, issues: string[]): Promise<T[]> {
   const rows: T[] = [];
   const seen = new Set<string>();
-  let offset = 0;
+  let pages = 0;
   let total = 0;
-  for (let pages = 0; ; pages++) {
-    if (pages >= MAX_PAGES) throw new Error(`${what}: page walk stopped after ${MAX_PAGES} pages: the server seems to ignore offset`);
-    const page = await fetchPage(offset, MAX_PAGE_LIMIT);
-    total = page.total;
-    for (const row of page.items) {
-      const id = identity(row);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      rows.push(row);
+  for (let walk = 0; walk < 3; walk++) {
+    let offset = 0;
+    let firstTotal: number | null = null;
+    for (;;) {
+      if (pages++ >= MAX_PAGES) throw new Error(`${what}: page walk stopped after ${MAX_PAGES} pages: the server seems to ignore offset`);
+      const page = await fetchPage(offset, MAX_PAGE_LIMIT);
+      total = page.total;
+      firstTotal ??= total;
+      for (const row of page.items) {
+        const id = identity(row);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        rows.push(row);
+      }
+      offset += page.items.length;
+      if (page.items.length === 0 || offset >= total) break;
     }
-    offset += page.items.length;
-    if (page.items.length === 0 || offset >= total) break;
+    if (rows.length >= total || total === firstTotal) break;
   }
   if (rows.length < total) issues.push(`${what}: ${rows.length} of ${total} rows could be read (a page is missing)`);
   return rows;
