@@ -23,7 +23,9 @@ export type LedgerEvent =
   | { kind: 'withdrawal'; time: number; key: string; amount: Decimal }
   | { kind: 'refund'; time: number; key: string; amount: Decimal }
   | { kind: 'funding'; time: number; key: string; market: string; payment: Decimal }
-  | { kind: 'fill'; time: number; key: string; fill: MarketFill; delta: Decimal | null };
+  | { kind: 'fill'; time: number; key: string; fill: MarketFill; delta: Decimal | null; price: Decimal; size: Decimal; fee: Decimal; pnl: Decimal };
+
+const NO_PNL = new Decimal(0);
 
 const RANK: Record<LedgerEvent['kind'], number> = { deposit: 0, refund: 1, withdrawal: 2, funding: 3, fill: 4 };
 
@@ -98,9 +100,11 @@ export function ledgerEvents(records: LedgerRecords): Ledger {
   }
   for (const f of records.fills) {
     if (!once(`f:${f.market}:${f.tid}`)) continue;
-    const delta = fillDelta(f.dir, new Decimal(f.size));
+    // Parsed once here: the sweep and the tallies read them again for every fill.
+    const size = new Decimal(f.size);
+    const delta = fillDelta(f.dir, size);
     if (delta === null) unknownDirs.set(f.dir, (unknownDirs.get(f.dir) ?? 0) + 1);
-    events.push({ kind: 'fill', time: f.filled_at, key: f.tid, fill: f, delta });
+    events.push({ kind: 'fill', time: f.filled_at, key: f.tid, fill: f, delta, size, price: new Decimal(f.price), fee: new Decimal(f.fee), pnl: f.closed_pnl == null ? NO_PNL : new Decimal(f.closed_pnl) });
   }
   for (const [dir, n] of unknownDirs) issues.push(`${n} fill(s) with the direction "${dir}": their size is not in the positions`);
   events.sort(compareEvents);
@@ -118,7 +122,7 @@ export function cashEffect(e: LedgerEvent): Decimal {
     case 'funding':
       return e.payment;
     case 'fill':
-      return new Decimal(e.fill.closed_pnl ?? 0).minus(e.fill.fee);
+      return e.pnl.minus(e.fee);
   }
 }
 

@@ -17,7 +17,7 @@
  */
 import { Decimal, canonical } from '../decimal/index.js';
 import type { Deposit, Withdrawal } from '../protocol/index.js';
-import { applyFill, cashEffect, flowEffect, ledgerEvents, unrealized, type HeldPosition, type MarketFill, type MarketFunding } from './ledger.js';
+import { applyFill, cashEffect, flowEffect, ledgerEvents, unrealized, type HeldPosition, type LedgerEvent, type MarketFill, type MarketFunding } from './ledger.js';
 import { DAY_MS, barCloses, type RangeWindow } from './ranges.js';
 
 export interface PortfolioCandle {
@@ -130,8 +130,8 @@ interface Tally {
 }
 const tally = (): Tally => ({ realized: ZERO, fees: ZERO, funding: ZERO, volume: ZERO });
 
-function utcDay(ms: number): string {
-  return new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+function utcDay(dayNumber: number): string {
+  return new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** Marks per market at one time, from candles by bar: the bar's close, or its open at the range's start. */
@@ -208,8 +208,7 @@ export function buildPortfolio(input: PortfolioInput): PortfolioReport {
   };
 
   // Range tallies.
-  const total = tally();
-  const byDay = new Map<string, Tally>();
+  const byDay = new Map<number, Tally>();
   const byMarket = new Map<string, Tally & { trades: number; wins: number; losses: number }>();
   const closing = new Map<string, { market: string; pnl: Decimal }>();
   let makerFees = ZERO;
@@ -221,11 +220,13 @@ export function buildPortfolio(input: PortfolioInput): PortfolioReport {
     if (!t) byMarket.set(m, (t = { ...tally(), trades: 0, wins: 0, losses: 0 }));
     return t;
   };
-  const dayTally = (ms: number): Tally => {
-    const k = utcDay(ms);
-    let t = byDay.get(k);
-    if (!t) byDay.set(k, (t = tally()));
-    return t;
+  const cells = new Map<string, { day: number; market: string; t: Tally }>();
+  const cellTally = (ms: number, market: string): Tally => {
+    const day = Math.floor(ms / DAY_MS);
+    const k = `${day} ${market}`;
+    let c = cells.get(k);
+    if (!c) cells.set(k, (c = { day, market, t: tally() }));
+    return c.t;
   };
 
   const points: PortfolioPoint[] = [];
@@ -244,33 +245,31 @@ export function buildPortfolio(input: PortfolioInput): PortfolioReport {
       const flow = flowEffect(e);
       if (flow) flows = flows.plus(flow);
       if (e.kind === 'fill' && e.delta !== null) {
-        const pos = applyFill(positions.get(e.fill.market), e.delta, new Decimal(e.fill.price));
+        const pos = applyFill(positions.get(e.fill.market), e.delta, e.price);
         if (pos) positions.set(e.fill.market, pos);
         else positions.delete(e.fill.market);
       }
       if (e.time < w.start) continue;
-      if (e.kind === 'fill') countFill(e.fill);
+      if (e.kind === 'fill') countFill(e);
       else if (e.kind === 'funding') {
-        total.funding = total.funding.plus(e.payment);
-        dayTally(e.time).funding = dayTally(e.time).funding.plus(e.payment);
-        marketTally(e.market).funding = marketTally(e.market).funding.plus(e.payment);
+        const t = cellTally(e.time, e.market);
+        t.funding = t.funding.plus(e.payment);
         if (e.payment.isNegative()) fundingPaid = fundingPaid.minus(e.payment);
         else fundingReceived = fundingReceived.plus(e.payment);
       }
     }
   };
   const uncovered = new Map<string, number>();
-  const countFill = (f: MarketFill): void => {
+  const rates = new Map([...input.feeRates].map(([m, r]) => [m, { maker: Number(r.maker_fee_rate), taker: Number(r.taker_fee_rate) }]));
+  const countFill = (e: Extract<LedgerEvent, { kind: 'fill' }>): void => {
+    const { fill: f, fee, pnl } = e;
     if (f.filled_at <= w.now && !marks.covers(f.market, f.filled_at)) uncovered.set(f.market, (uncovered.get(f.market) ?? 0) + 1);
-    const fee = new Decimal(f.fee);
-    const pnl = new Decimal(f.closed_pnl ?? 0);
-    const notional = new Decimal(f.price).mul(f.size);
-    for (const t of [total, dayTally(f.filled_at), marketTally(f.market)]) {
-      t.realized = t.realized.plus(pnl);
-      t.fees = t.fees.plus(fee);
-      t.volume = t.volume.plus(notional);
-    }
-    if (isMakerFee(fee, notional, input.feeRates.get(f.market))) makerFees = makerFees.plus(fee);
+    // Summed per (day, market) only: the days, the markets and the range's totals are folded from those.
+    const t = cellTally(f.filled_at, f.market);
+    t.realized = t.realized.plus(pnl);
+    t.fees = t.fees.plus(fee);
+    t.volume = t.volume.plus(e.price.mul(e.size));
+    if (isMakerFee(f, rates.get(f.market))) makerFees = makerFees.plus(fee);
     else takerFees = takerFees.plus(fee);
     if (f.closed_pnl != null) {
       const c = closing.get(f.order_id) ?? { market: f.market, pnl: ZERO };
@@ -339,6 +338,20 @@ export function buildPortfolio(input: PortfolioInput): PortfolioReport {
   if (equityDiff === null) issues.push('equity could not be compared: a held market has no live mark');
 
   const last = points[points.length - 1]!;
+  const add = (into: Tally, t: Tally): void => {
+    into.realized = into.realized.plus(t.realized);
+    into.fees = into.fees.plus(t.fees);
+    into.funding = into.funding.plus(t.funding);
+    into.volume = into.volume.plus(t.volume);
+  };
+  const total = tally();
+  for (const c of cells.values()) {
+    add(total, c.t);
+    add(marketTally(c.market), c.t);
+    let day = byDay.get(c.day);
+    if (!day) byDay.set(c.day, (day = tally()));
+    add(day, c.t);
+  }
   return {
     range: w.range,
     interval: w.interval,
@@ -366,8 +379,8 @@ export function buildPortfolio(input: PortfolioInput): PortfolioReport {
     max_drawdown: money(drawdown),
     points,
     per_day: [...byDay.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([day, t]) => ({ day, realized_pnl: money(t.realized), fees: money(t.fees), funding: money(t.funding), net: money(t.realized.minus(t.fees).plus(t.funding)) })),
+      .sort(([a], [b]) => a - b)
+      .map(([day, t]) => ({ day: utcDay(day), realized_pnl: money(t.realized), fees: money(t.fees), funding: money(t.funding), net: money(t.realized.minus(t.fees).plus(t.funding)) })),
     per_market: [...byMarket.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([market, t]) => ({ market, realized_pnl: money(t.realized), fees: money(t.fees), funding: money(t.funding), volume: money(t.volume), trades: t.trades, wins: t.wins, losses: t.losses })),
@@ -388,8 +401,11 @@ export function buildPortfolio(input: PortfolioInput): PortfolioReport {
  * A fill's fee kind from its rate: the fill has no maker/taker field, so its fee / notional is compared
  * with the market's two rates and the nearer one names it (a market no longer listed counts as taker).
  */
-export function isMakerFee(fee: Decimal, notional: Decimal, rates: { maker_fee_rate: string; taker_fee_rate: string } | undefined): boolean {
-  if (!rates || notional.isZero()) return false;
-  const rate = fee.div(notional);
-  return rate.minus(rates.maker_fee_rate).abs().lt(rate.minus(rates.taker_fee_rate).abs());
+export function isMakerFee(fill: Pick<MarketFill, 'fee' | 'price' | 'size'>, rates: { maker: number; taker: number } | undefined): boolean {
+  const notional = Number(fill.price) * Number(fill.size);
+  if (!rates || !(notional > 0)) return false;
+  // A classification, not an amount: binary floating point is plenty to tell two rates apart (the fee
+  // itself is summed as a decimal).
+  const rate = Number(fill.fee) / notional;
+  return Math.abs(rate - rates.maker) < Math.abs(rate - rates.taker);
 }

@@ -170,9 +170,10 @@ describe('ledger rules', () => {
   });
 
   it('tells maker from taker by the nearer rate', () => {
-    expect(isMakerFee(D('0.02'), D(100), RATES.get('BTC'))).toBe(true);
-    expect(isMakerFee(D('0.05'), D(100), RATES.get('BTC'))).toBe(false);
-    expect(isMakerFee(D('0.02'), D(100), undefined)).toBe(false);
+    const btc = { maker: 0.0002, taker: 0.0005 };
+    expect(isMakerFee({ fee: '0.02', price: '100', size: '1' }, btc)).toBe(true);
+    expect(isMakerFee({ fee: '0.05', price: '50', size: '2' }, btc)).toBe(false);
+    expect(isMakerFee({ fee: '0.02', price: '100', size: '1' }, undefined)).toBe(false);
   });
 
   it('measures drawdown on PnL, so a withdrawal is no drawdown; wins and losses are per closing order', () => {
