@@ -7,8 +7,8 @@
  */
 import type { Command } from 'commander';
 import { ValidationError } from '../../main/services/errors.js';
-import { PORTFOLIO_TABLES, portfolioCsv, readPortfolio, type PortfolioTable } from '../../main/services/portfolio/index.js';
-import { PORTFOLIO_RANGES, isPortfolioRange, type DayRow, type MarketRow, type PortfolioReport } from '../../shared/portfolio/index.js';
+import { portfolioCsv, readPortfolio } from '../../main/services/portfolio/index.js';
+import { PORTFOLIO_RANGES, PORTFOLIO_TABLES, isPortfolioRange, type DayRow, type MarketRow, type PortfolioReport, type PortfolioTable } from '../../shared/portfolio/index.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { cents, percent } from '../numbers.js';
 import { formatFields, formatTable, formatTime, runAction, type Column } from '../output.js';

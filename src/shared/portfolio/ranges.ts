@@ -53,3 +53,7 @@ export function barCloses(w: RangeWindow): number[] {
   for (let t = w.start + w.intervalMs; t <= w.now; t += w.intervalMs) out.push(t);
   return out;
 }
+
+/** The report's tables, each exportable as CSV: the equity curve, PnL per day, the per-market figures. */
+export const PORTFOLIO_TABLES = ['points', 'days', 'markets'] as const;
+export type PortfolioTable = (typeof PORTFOLIO_TABLES)[number];

@@ -3,11 +3,8 @@
  * decimal strings as they are): the equity curve, realized PnL per day, and the per-market figures. The
  * app's Portfolio export and `perps portfolio --csv` write the same files.
  */
-import type { DayRow, MarketRow, PortfolioPoint, PortfolioReport } from '../../../shared/portfolio/index.js';
+import type { DayRow, MarketRow, PortfolioPoint, PortfolioReport, PortfolioTable } from '../../../shared/portfolio/index.js';
 import { toCsv, type CsvColumn } from '../reads/csv.js';
-
-export const PORTFOLIO_TABLES = ['points', 'days', 'markets'] as const;
-export type PortfolioTable = (typeof PORTFOLIO_TABLES)[number];
 
 export const POINT_CSV_COLUMNS: readonly CsvColumn<PortfolioPoint>[] = [
   { header: 'time', value: (p) => p.time },
