@@ -5,7 +5,8 @@
  * covers the range.
  *
  *   1d  -> 5m bars (288 points)     1w  -> 1h bars (168 points)
- *   1m  -> 4h bars (180 points)     all -> 1d bars (from the first record)
+ *   1m  -> 4h bars (180 points)     all -> from the first record, at the bars of the shortest range
+ *                                          covering the account's life (1d bars past a month)
  */
 export const PORTFOLIO_RANGES = ['1d', '1w', '1m', 'all'] as const;
 export type PortfolioRange = (typeof PORTFOLIO_RANGES)[number];
@@ -37,12 +38,18 @@ export interface RangeWindow {
 }
 
 /**
- * The bars of a range ending now. `firstRecordAt` (the oldest record of the account) starts "all"; with
- * no record at all, "all" is the current bar only.
+ * The bars of a range ending now. `firstRecordAt` (the oldest record of the account) starts "all" and
+ * bounds the others; with no record at all, "all" is the current bar only.
  */
 export function rangeWindow(range: PortfolioRange, now: number, firstRecordAt: number | null): RangeWindow {
-  const { interval, intervalMs, spanMs } = RANGE_INTERVAL[range];
-  const from = spanMs !== null ? now - spanMs : (firstRecordAt ?? now);
+  // "All" of a young account is drawn at the finer bars of the shortest range that covers it.
+  const life = firstRecordAt === null ? 0 : now - firstRecordAt;
+  const fit = range === 'all' ? (['1d', '1w', '1m'] as const).find((r) => life <= RANGE_INTERVAL[r].spanMs!) : undefined;
+  const { interval, intervalMs } = RANGE_INTERVAL[fit ?? range];
+  const { spanMs } = RANGE_INTERVAL[range];
+  // A range reaching back before the account's first record starts at that record: the bars before it
+  // would only draw an empty account.
+  const from = spanMs !== null ? Math.max(now - spanMs, firstRecordAt ?? Number.NEGATIVE_INFINITY) : (firstRecordAt ?? now);
   const start = Math.floor(Math.min(from, now) / intervalMs) * intervalMs;
   return { range, interval, intervalMs, start, now };
 }

@@ -66,10 +66,16 @@ describe('ranges', () => {
     expect(rangeWindow('1d', NOW, null)).toMatchObject({ interval: '5m', start: Math.floor((NOW - 24 * HOUR) / 300_000) * 300_000 });
     expect(rangeWindow('1w', NOW, null).interval).toBe('1h');
     expect(rangeWindow('1m', NOW, null).interval).toBe('4h');
-    const all = rangeWindow('all', NOW, NOW - 3 * 24 * HOUR - 5);
+    const all = rangeWindow('all', NOW, NOW - 40 * 24 * HOUR - 5);
     expect(all.interval).toBe('1d');
     expect(all.start % (24 * HOUR)).toBe(0);
-    expect(barCloses(all).length).toBe(3);
+    expect(barCloses(all).length).toBe(40);
+    // A younger account's "all" is drawn at the bars of the shortest range covering it.
+    expect(rangeWindow('all', NOW, NOW - 3 * 24 * HOUR).interval).toBe('1h');
+    expect(rangeWindow('all', NOW, NOW - 2 * HOUR).interval).toBe('5m');
+    expect(rangeWindow('all', NOW, null).interval).toBe('5m');
+    // A younger account's week starts at its first record.
+    expect(rangeWindow('1w', NOW, NOW - 2 * HOUR - 5).start).toBe(Math.floor((NOW - 2 * HOUR - 5) / HOUR) * HOUR);
   });
 });
 

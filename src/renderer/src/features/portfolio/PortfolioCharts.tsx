@@ -31,6 +31,7 @@ function useChart(draw: (chart: IChartApi) => () => void, deps: readonly unknown
       grid: { vertLines: { color: theme.grid }, horzLines: { color: theme.grid } },
       rightPriceScale: { borderColor: theme.grid },
       timeScale: { borderColor: theme.grid, timeVisible, secondsVisible: false },
+      localization: { priceFormatter: (p: number) => p.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) },
       handleScroll: false,
       handleScale: false,
     });
@@ -53,8 +54,10 @@ export function EquityChart({ points, mode, intraday }: { points: PortfolioRepor
       const color = mode === 'pnl' ? (up ? UP : DOWN) : LINE;
       const series = chart.addSeries(AreaSeries, { lineColor: color, topColor: `${color}55`, bottomColor: `${color}05`, lineWidth: 2, priceLineVisible: false, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
       // Seconds for the chart; two points in one second (a bar close just before "now") keep the later.
+      // The equity curve starts where the account first holds something (an empty account is no curve).
       const bySecond = new Map<number, number>();
-      for (const p of points) bySecond.set(Math.floor(p.time / 1000), plotNumber(mode === 'equity' ? p.equity : p.pnl));
+      const first = mode === 'equity' ? Math.max(0, points.findIndex((p) => plotNumber(p.equity) !== 0)) : 0;
+      for (const p of points.slice(first)) bySecond.set(Math.floor(p.time / 1000), plotNumber(mode === 'equity' ? p.equity : p.pnl));
       series.setData([...bySecond].map(([time, value]) => ({ time: time as UTCTimestamp, value })));
       return () => chart.removeSeries(series);
     },

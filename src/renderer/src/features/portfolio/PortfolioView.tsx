@@ -75,7 +75,7 @@ export function PortfolioView() {
   });
   const r = report.data;
   return (
-    <div className="view-pad portfolio">
+    <div className="view-pad portfolio" aria-busy={report.isFetching}>
       <div className="view-title">
         <h1>Portfolio</h1>
         <Segmented label="Range" size="sm" value={range} options={RANGES} onChange={setRange} />
@@ -99,12 +99,12 @@ export function PortfolioView() {
             <Card label="Funding" value={fmtUsd(r.funding, { signed: true })} tone={toneOf(r.funding)} sub={`paid ${fmtUsd(r.funding_paid)} · received ${fmtUsd(r.funding_received)}`} />
             <Card label="Volume" value={fmtUsd(r.volume)} />
             <Card label="Win rate" value={r.win_rate === null ? '—' : fmtPct(r.win_rate, 1)} sub={`${r.wins} won · ${r.losses} lost`} />
-            <Card label="Largest win / loss" value={`${fmtUsd(r.largest_win)} / ${fmtUsd(r.largest_loss)}`} />
+            <Card label="Largest win / loss" value={`${toneOf(r.largest_win) ? fmtUsd(r.largest_win) : '—'} / ${toneOf(r.largest_loss) ? fmtUsd(r.largest_loss) : '—'}`} sub="one closing order each" />
             <Card label="Max drawdown" value={fmtUsd(r.max_drawdown)} tone={toneOf(r.max_drawdown) === 'buy' ? 'sell' : ''} sub="largest fall of the PnL curve" />
           </div>
           <div className="portfolio-grid">
             <Panel title={curve === 'equity' ? 'Equity' : 'PnL'} actions={<Segmented label="Curve" size="sm" value={curve} options={[{ value: 'equity', label: 'Equity' }, { value: 'pnl', label: 'PnL' }]} onChange={setCurve} />}>
-              <EquityChart points={r.points} mode={curve} intraday={range !== 'all'} />
+              <EquityChart points={r.points} mode={curve} intraday={r.interval !== '1d'} />
             </Panel>
             <Panel title="PnL per day">{r.per_day.length === 0 ? <EmptyState title="No fills or funding in this range" /> : <DailyPnlChart days={r.per_day} />}</Panel>
           </div>
