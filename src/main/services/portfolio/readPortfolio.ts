@@ -18,6 +18,25 @@ type PortfolioContext = Pick<TradingContext, 'api' | 'config' | 'venue' | 'clock
 
 /** More pages than this is a server ignoring `offset` (2,000,000 rows a market). */
 const MAX_PAGES = 10_000;
+/**
+ * Markets read at the same time: a venue lists a hundred or more, and two walks each at once would be a
+ * burst of hundreds of requests at the service.
+ */
+const MARKETS_AT_ONCE = 4;
+
+/** `fn` over `items`, at most `limit` running at once, results in the items' order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
 
 /**
  * Every page of one paginated read, de-duplicated. Rows are newest first, so a row arriving during the
@@ -68,16 +87,14 @@ export async function readPortfolioRecords(ctx: Pick<TradingContext, 'api' | 'co
   const { wallet, accountId } = walletIds(walletInput);
   const markets = await ctx.config.markets();
   const issues: string[] = [];
-  const perMarket = await Promise.all(
-    markets.map(async (m) => {
-      const query = { wallet, market: m.symbol };
-      const [fills, funding] = await Promise.all([
-        readEveryPage(`trade-history of ${m.symbol}`, (offset, limit) => ctx.api.tradeHistory({ ...query, offset, limit }).then((p) => ({ items: p.fills, total: p.total })), (f) => f.tid, issues),
-        readEveryPage(`funding-history of ${m.symbol}`, (offset, limit) => ctx.api.fundingHistory({ ...query, offset, limit }).then((p) => ({ items: p.payments, total: p.total })), (p) => String(p.epoch_time), issues),
-      ]);
-      return { fills: fills.map((f) => ({ ...f, market: m.symbol })), funding: funding.map((p) => ({ ...p, market: m.symbol })) };
-    }),
-  );
+  const perMarket = await mapLimited(markets, MARKETS_AT_ONCE, async (m) => {
+    const query = { wallet, market: m.symbol };
+    const [fills, funding] = await Promise.all([
+      readEveryPage(`trade-history of ${m.symbol}`, (offset, limit) => ctx.api.tradeHistory({ ...query, offset, limit }).then((p) => ({ items: p.fills, total: p.total })), (f) => f.tid, issues),
+      readEveryPage(`funding-history of ${m.symbol}`, (offset, limit) => ctx.api.fundingHistory({ ...query, offset, limit }).then((p) => ({ items: p.payments, total: p.total })), (p) => String(p.epoch_time), issues),
+    ]);
+    return { fills: fills.map((f) => ({ ...f, market: m.symbol })), funding: funding.map((p) => ({ ...p, market: m.symbol })) };
+  });
   const [deposits, withdrawals] = await Promise.all([ctx.api.allDepositHistory(accountId), ctx.api.allWithdrawalHistory(accountId)]);
   return { wallet, markets, fills: perMarket.flatMap((r) => r.fills), funding: perMarket.flatMap((r) => r.funding), deposits, withdrawals, issues };
 }
@@ -105,7 +122,7 @@ export async function portfolioInput(ctx: PortfolioContext, records: PortfolioRe
   const [balance, { positions }, candleLists] = await Promise.all([
     ctx.api.balance(accountId),
     ctx.api.positions(accountId),
-    Promise.all(traded.map((m) => ctx.venue.candleSnapshot({ coin: m.venue_symbol, interval: window.interval, startTime: window.start, endTime: now }))),
+    mapLimited(traded, MARKETS_AT_ONCE, (m) => ctx.venue.candleSnapshot({ coin: m.venue_symbol, interval: window.interval, startTime: window.start, endTime: now })),
   ]);
   const held = [...new Set([...traded.map((m) => m.symbol), ...positions.map((p) => p.market)])].map((s) => bySymbol.get(s)).filter((m): m is Market => m !== undefined);
   const marks = await marksOf(ctx, held, undefined);
