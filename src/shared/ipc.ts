@@ -55,6 +55,7 @@ import {
   TransferViewSchema,
   TransfersSchema,
 } from './ipcCompanion.js';
+import { PortfolioExportRequestSchema, PortfolioReportSchema, PortfolioRequestSchema } from './ipcPortfolio.js';
 import { AccountHealthViewSchema, LiquidationWarningPctSchema, POSITION_RISK_FIELDS, RiskWarningEventSchema } from './ipcRisk.js';
 import {
   TradesEventSchema,
@@ -76,6 +77,7 @@ export type { ChannelName, EventName, FirstScreenPart, PreloadedChannel, StreamE
 export * from './ipcCompanion.js';
 export * from './ipcRisk.js';
 export * from './ipcTwap.js';
+export * from './ipcPortfolio.js';
 export * from './ipcHotkeys.js';
 export * from './ipcSimFeed.js';
 export * from './tradeHotkeys.js';
@@ -1031,6 +1033,10 @@ const CHANNELS = {
   'history:deposits': { request: MoneyHistoryPageRequestSchema, response: DepositsPageSchema },
   'history:withdrawals': { request: MoneyHistoryPageRequestSchema, response: WithdrawalsPageSchema },
   'history:exportCsv': { request: ExportCsvRequestSchema, response: ExportCsvResultSchema },
+
+  // the portfolio rebuilt from the service's records (ipcPortfolio.ts)
+  'portfolio:get': { request: PortfolioRequestSchema, response: PortfolioReportSchema },
+  'portfolio:exportCsv': { request: PortfolioExportRequestSchema, response: ExportCsvResultSchema },
 
   'withdraw:preview': { request: WithdrawPreviewRequestSchema, response: WithdrawPreviewSchema },
   'withdraw:submit': { request: ReviewIdRequestSchema, response: TrackedWithdrawalViewSchema },

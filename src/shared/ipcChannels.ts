@@ -77,6 +77,9 @@ export const CHANNEL_NAMES = [
   'history:deposits',
   'history:withdrawals',
   'history:exportCsv',
+  // portfolio: figures rebuilt from the service's records, and CSV export of its tables
+  'portfolio:get',
+  'portfolio:exportCsv',
   // withdrawals
   'withdraw:preview',
   'withdraw:submit',

@@ -55,6 +55,12 @@ if (fs.existsSync(simBench)) {
   report(await runVenueVolumeBench());
 }
 
+// The portfolio (issue 27 item 1): 100,000 fills computed within 2x the time reading them takes.
+{
+  const { runPortfolioBench } = await import('./portfolioBench.js');
+  report(await runPortfolioBench());
+}
+
 // The renderer's benchmark (desktop-app issue): history scaling and a burst of mark updates, in Chromium
 // on the built renderer (`npm run build` first).
 const rendererBench = path.join(here, 'rendererBench.ts');

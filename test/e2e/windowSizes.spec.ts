@@ -3,7 +3,7 @@
  * 1440x900, the main buttons of every view are inside the window, not cut off, not covered (by a toast
  * or anything else) and reachable without scrolling sideways: the ticket's submit button (even with a
  * bracket open), a position's Close, an order's Cancel, the review's Sign and place, History's export and
- * row toggle, Withdraw, Bridge, Swap, Points, Keys, Settings. Toasts keep to the bottom strip. Screenshots
+ * row toggle, Portfolio's range and exports, Withdraw, Bridge, Swap, Points, Keys, Settings. Toasts keep to the bottom strip. Screenshots
  * of each view at both sizes go to test-results/screenshots/ (`<view>-<width>x<height>.png`).
  */
 import type { Page } from '@playwright/test';
@@ -37,7 +37,7 @@ for (const size of SIZES) {
     await app.advance(1_000);
 
     // Trade: the navigation, the ticket's submit button, a position's actions, an order's Cancel.
-    for (const item of ['Trade', 'History', 'Withdraw', 'Bridge', 'Swap', 'Points', 'Keys', 'Settings']) await expectReachable(nav(page, item));
+    for (const item of ['Trade', 'History', 'Portfolio', 'Withdraw', 'Bridge', 'Swap', 'Points', 'Keys', 'Settings']) await expectReachable(nav(page, item));
     await expectReachable(page.getByRole('button', { name: 'Assistant' }));
     const ticket = page.getByRole('form', { name: 'Order ticket' });
     const submit = ticket.getByRole('button', { name: /^(Buy \/ Long|Sell \/ Short) ETH$/ });
@@ -108,6 +108,12 @@ for (const size of SIZES) {
     await toggle.click();
     await expect(orders.getByRole('list', { name: /^Status changes of/ })).toContainText('filled');
     await screenshot(page, `history-${tag}`);
+
+    // Portfolio: the range switch and the CSV exports.
+    await nav(page, 'Portfolio').click();
+    await expect(page.getByRole('status').filter({ hasText: 'Ledger balanced' })).toBeVisible({ timeout: 20_000 });
+    await expectReachable(page.getByRole('radiogroup', { name: 'Range' }).getByRole('radio', { name: 'All' }));
+    for (const name of ['Curve CSV', 'Days CSV', 'Markets CSV']) await expectReachable(page.getByRole('button', { name }));
 
     await nav(page, 'Withdraw').click();
     await expectReachable(page.getByRole('button', { name: 'Review withdrawal' }));

@@ -20,7 +20,7 @@ const FIELD_NAMES = [
   'signature', 'cancel', 'offset', 'limit', 'kind', 'interval', 'start_time', 'end_time', 'default_slippage_bps', 'default_leverage', 'confirm_orders',
   'key_expiry_warning_days', 'theme', 'fills', 'trigger_fires', 'withdrawals', 'key_expiry', 'liquidation_warning_pct', 'liquidation_warning', 'chain', 'url', 'code', 'service', 'token', 'from_chain', 'to_chain',
   'from_token', 'to_token', 'decimals', 'protocols', 'receiver', 'source_usd_value', 'quote_id', 'quote_idx', 'points_usd', 'src', 'dst', 'src_tx', 'id', 'token_in',
-  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', 'n_sig_figs', 'fingerprint', 'label', 'confirmation_id', 'percent', 'confirm', 'max_order_notional', 'total_size', 'duration_s', 'slices', 'randomize_time_pct', 'randomize_size_pct', 'enabled', 'bindings', 'market_buy', 'cancel_all', 'info_url', '__proto__', 'constructor', 'prototype', 'toString',
+  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', 'n_sig_figs', 'fingerprint', 'label', 'confirmation_id', 'percent', 'confirm', 'max_order_notional', 'total_size', 'duration_s', 'slices', 'randomize_time_pct', 'randomize_size_pct', 'enabled', 'bindings', 'market_buy', 'cancel_all', 'info_url', 'range', 'table', '__proto__', 'constructor', 'prototype', 'toString',
 ] as const;
 
 const leaf = fc.oneof(
@@ -33,7 +33,7 @@ const leaf = fc.oneof(
   fc.bigInt().map(String),
   fc.constantFrom(
     '0', '1', '-1', '0.5', '.5', '1e9', '1e-9', 'NaN', 'Infinity', '9'.repeat(80), 'ETH', 'BTC', 'kPEPE', 'sim', 'mainnet', 'MARKET', 'LIMIT', 'TRIGGER', 'BUY', 'SELL',
-    'GTC', 'ALO', 'TP', 'SL', 'authorize', 'revoke', 'renew', 'orders', 'fills', '1m', 'ledger-live', "m/44'/60'/0'/0/0", '0x' + 'a'.repeat(40), '0x' + '0'.repeat(130),
+    'GTC', 'ALO', 'TP', 'SL', 'authorize', 'revoke', 'renew', 'orders', 'fills', '1m', '1d', 'all', 'points', 'days', 'ledger-live', "m/44'/60'/0'/0/0", '0x' + 'a'.repeat(40), '0x' + '0'.repeat(130),
     'http://127.0.0.1:1/api/v1', 'file:///etc/passwd', '../../etc/passwd', 'javascript:alert(1)', '<script>', 'A'.repeat(5000),
   ),
 );
@@ -106,6 +106,8 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'history:deposits': { offset: 0, limit: 10 },
   'history:withdrawals': { offset: 0, limit: 10 },
   'history:exportCsv': { kind: 'fills' },
+  'portfolio:get': { range: '1d' },
+  'portfolio:exportCsv': { range: 'all', table: 'days' },
   'withdraw:preview': { amount: '5' },
   'withdraw:submit': { review_id: 'r1' },
   'withdraw:list': {},

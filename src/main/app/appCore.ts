@@ -16,6 +16,7 @@ import { HistoryDesk } from './desks/historyDesk.js';
 import { KeysDesk } from './desks/keysDesk.js';
 import { MarketsDesk } from './desks/marketsDesk.js';
 import { OrdersDesk } from './desks/ordersDesk.js';
+import { PortfolioDesk } from './desks/portfolioDesk.js';
 import { PositionsDesk } from './desks/positionsDesk.js';
 import { SettingsDesk } from './desks/settingsDesk.js';
 import { TwapDesk } from './desks/twapDesk.js';
@@ -35,6 +36,7 @@ export interface Desks {
   orders: OrdersDesk;
   positions: PositionsDesk;
   history: HistoryDesk;
+  portfolio: PortfolioDesk;
   settings: SettingsDesk;
   twap: TwapDesk;
 }
@@ -55,6 +57,7 @@ export class AppCore {
       orders: new OrdersDesk(s),
       positions: new PositionsDesk(s),
       history: new HistoryDesk(s),
+      portfolio: new PortfolioDesk(s),
       settings: new SettingsDesk(s),
       twap: new TwapDesk(s),
     };

@@ -5,7 +5,7 @@
  * position into liquidation), with the venue's hourly rate as a raw fraction. epoch_time is the hour,
  * settled_at the settlement time (the same instant in the sim).
  */
-import { ZERO, d, money } from '../core/numbers.js';
+import { d, money } from '../core/numbers.js';
 import type { SimContext } from '../context.js';
 import { positionState, savePosition } from '../positions/positions.js';
 import { checkLiquidations } from '../liquidation/liquidation.js';
@@ -29,7 +29,10 @@ export function settleFunding(ctx: SimContext, epoch: number): void {
     for (const wallet of ctx.store.holders(info.symbol)) {
       const pos = positionState(ctx, wallet, info.symbol);
       if (!pos) continue;
-      const payment = d(money(pos.size.mul(mark).mul(rate).neg()));
+      const owed = d(money(pos.size.mul(mark).mul(rate).neg()));
+      // Isolated margin is all a position can pay: a payment larger than it takes the margin (and the
+      // record says what was taken, so the records add up to the balance); liquidation follows.
+      const payment = pos.margin.plus(owed).lt(0) ? pos.margin.neg() : owed;
       ctx.store.addFunding(wallet, {
         market: info.symbol,
         direction: pos.size.isPositive() ? 'LONG' : 'SHORT',
@@ -39,8 +42,7 @@ export function settleFunding(ctx: SimContext, epoch: number): void {
         epoch_time: epoch,
         settled_at: now,
       });
-      const margin = pos.margin.plus(payment);
-      savePosition(ctx, wallet, info.symbol, { ...pos, margin: margin.lt(0) ? ZERO : margin });
+      savePosition(ctx, wallet, info.symbol, { ...pos, margin: pos.margin.plus(payment) });
     }
     checkLiquidations(ctx, info.symbol, mark);
   }

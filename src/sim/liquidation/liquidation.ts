@@ -2,9 +2,10 @@
  * Liquidation of isolated positions. When margin + unrealized PnL at the mark falls below the
  * maintenance margin (|size| x mark x maintenance_margin_ratio), the venue closes the whole position
  * at the mark with a server-generated LIQUIDATION order (ORPHAN_LIQUIDATION when forced as such through
- * the control API). Its fill carries is_liquidation true and the realized PnL at the mark; the
- * position's remaining equity (below maintenance by definition) is forfeited as the liquidation
- * penalty, so nothing returns to the free balance. The order reads FILLED and appears in order history
+ * the control API). The position's remaining equity (below maintenance by definition) is forfeited as
+ * the liquidation penalty, so nothing returns to the free balance; its fill carries is_liquidation true
+ * and records that whole loss: closed_pnl - fee = -(posted margin), so the account's records add up to
+ * its balance. The order reads FILLED and appears in order history
  * and trade history only: the type can never be submitted.
  */
 import type { OrderType } from '../../shared/protocol/index.js';
@@ -36,8 +37,11 @@ export function liquidate(ctx: SimContext, wallet: string, market: string, type:
   const qty = pos.size.abs();
   const long = pos.size.isPositive();
   const side = long ? 'SELL' : 'BUY';
-  const pnl = d(money(mark.minus(pos.entry).mul(pos.size)));
   const fee = d(money(qty.mul(mark).mul(info.takerFee)));
+  // Nothing returns to the account: the posted margin is lost whole. The fill records that loss, so its
+  // closed_pnl - fee is exactly the margin the account lost (the remaining equity, forfeited as the
+  // penalty, is part of the realized loss rather than vanishing from the records).
+  const pnl = fee.minus(pos.margin);
   const trade = ctx.venue.recordTrade(info.venueSymbol, str(mark), str(qty), long ? 'A' : 'B', now);
   const order: SimOrder = {
     order_id: ctx.store.nextOrderId(),

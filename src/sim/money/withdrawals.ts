@@ -14,7 +14,7 @@
  * Lifecycle: REQUESTED (funds locked out of free_balance when available)
  *   --withdrawal_accept_ms--> ACCEPTED + balance check (insufficient -> REJECTED, failure_reason
  *   INSUFFICIENT_BALANCE) --withdrawal_review_ms--> PROCESSING (l1_tx_hash) --withdrawal_complete_ms-->
- *   COMPLETED. REFUNDED returns the amount to free_balance; FAILED keeps it debited (it "could not be
+ *   COMPLETED. REFUNDED returns the amount to free_balance (completed_at is then the refund's time); FAILED keeps it debited (it "could not be
  *   completed"; only a refund returns funds). Both, and a forced REJECTED, come from the control API.
  *
  * A destination is "new" (pays new_wallet_fee once) while it has no history: no deposit from it and no
@@ -143,7 +143,8 @@ function finish(ctx: SimContext, w: WithdrawalRecord, status: 'COMPLETED' | 'REJ
   w.status = status;
   w.failure_reason = failureReason;
   w.updated_at = now;
-  if (status === 'COMPLETED') w.completed_at = now;
+  // A refund's time is when the funds came back: readers rebuilding the balance need it.
+  if (status === 'COMPLETED' || status === 'REFUNDED') w.completed_at = now;
 }
 
 function step(ctx: SimContext, w: WithdrawalRecord): void {

@@ -4,7 +4,8 @@
  * - Opening (or adding) posts isolated margin from the free balance: notional x max(1/leverage, IMR),
  *   rounded up; the entry price becomes the size-weighted average.
  * - Reducing releases the matching share of margin plus the realized PnL, minus the fee. Isolated margin
- *   caps the loss: a close never takes more than the released margin from the account.
+ *   caps the loss: a close never takes more than the released margin from the account, and the fill's
+ *   closed_pnl says so (the service's records must add up to its balance).
  * - An execution larger than the position flips it: a close part, then an open part (two fills).
  */
 import type { Side } from '../../shared/protocol/index.js';
@@ -56,7 +57,10 @@ export function tradeEffect(pos: PositionState | null, side: Side, qty: Decimal,
     const pnl = d(money(px.minus(state.entry).mul(closeQty).mul(direction)));
     const fee = d(money(closeQty.mul(px).mul(feeRate)));
     const credit = Decimal.max(ZERO, released.plus(pnl).minus(fee));
-    parts.push({ kind: 'close', qty: closeQty, dir: direction > 0 ? 'Close Long' : 'Close Short', closedPnl: pnl, fee, balanceDelta: credit });
+    // The fill records what the account realized: when the margin caps the loss, closed_pnl is the capped
+    // loss (credit - released + fee), so closed_pnl - fee is always the cash the account gained or lost.
+    const realized = credit.minus(released).plus(fee);
+    parts.push({ kind: 'close', qty: closeQty, dir: direction > 0 ? 'Close Long' : 'Close Short', closedPnl: realized, fee, balanceDelta: credit });
     const newAbs = abs.minus(closeQty);
     state = newAbs.isZero() ? null : { size: state.size.isPositive() ? newAbs : newAbs.neg(), entry: state.entry, margin: state.margin.minus(released) };
     left = left.minus(closeQty);

@@ -295,6 +295,25 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     h.nextSaveFile = null;
   });
 
+  it('portfolio:get rebuilds the account from its records with a balanced ledger; portfolio:exportCsv writes its tables; bad requests are refused', async () => {
+    const report = await h.call('portfolio:get', { range: 'all' });
+    expect(report.ledger).toMatchObject({ balanced: true, difference: '0', issues: [] });
+    const health = await h.call('account:health', {});
+    expect(report.equity).toBe(health.equity);
+    expect(report.per_market.map((m) => m.market)).toContain('ETH');
+    expect(report.points.at(-1)!.equity).toBe(report.equity);
+
+    h.nextSaveFile = path.join(h.dataDir, 'days.csv');
+    const exported = await h.call('portfolio:exportCsv', { range: 'all', table: 'days' });
+    expect(exported).toEqual({ saved: true, file_name: 'days.csv', rows: report.per_day.length });
+    expect(fs.readFileSync(h.nextSaveFile, 'utf8').split('\r\n')[0]).toBe('day,realized_pnl,fees,funding,net');
+    h.nextSaveFile = null;
+    expect(await h.call('portfolio:exportCsv', { range: '1d', table: 'markets' })).toMatchObject({ saved: false, file_name: null });
+
+    for (const bad of [{ range: '2y' }, { range: 'all', extra: 1 }, {}, { range: ['all'] }]) expect((await h.fail('portfolio:get', bad as never)).code).toBe('INVALID_PAYLOAD');
+    expect((await h.fail('portfolio:exportCsv', { range: 'all', table: '../../etc/passwd' } as never)).code).toBe('INVALID_PAYLOAD');
+  });
+
   it('closes the position (cancelling its armed triggers first)', async () => {
     const { positions } = await h.call('positions:list', {});
     const pos = positions.find((p) => p.market === 'ETH')!;

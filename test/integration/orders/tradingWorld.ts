@@ -145,7 +145,7 @@ export class TradingWorld {
     const wallet = main.address;
     const key = await this.ctx.vault.create({ environment: this.ctx.profile.name, wallet, name: 'test' });
     await authorizeTradingKey(this.ctx, { wallet, agent: key.agent, signer: ethersSigner(new Wallet(main.privateKey)), expiresInDays: 30 });
-    const t = new Trader(this, wallet, key.agent);
+    const t = new Trader(this, wallet, key.agent, ethersSigner(new Wallet(main.privateKey)));
     if (fund !== null) await t.fund(fund);
     return t;
   }
@@ -158,6 +158,8 @@ export class Trader {
     readonly world: TradingWorld,
     readonly wallet: string,
     readonly agent: string,
+    /** The main wallet (withdrawals are signed by it, not by the trading key). */
+    readonly mainSigner?: Signer,
   ) {
     this.accountId = accountIdFromWallet(wallet);
   }

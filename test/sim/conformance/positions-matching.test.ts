@@ -263,6 +263,33 @@ describe('funding (hourly, one entry per position per hour)', () => {
   });
 });
 
+describe('the records add up to the balance (a reader rebuilds cash from them)', () => {
+  it('free balance = deposits + closed_pnl - fee of every fill + every funding payment, through funding larger than the margin and the liquidation after it', async () => {
+    const t = await Trader.create(ctx, { fund: '20000' });
+    const live = await ctx.venueInfo({ type: 'metaAndAssetCtxs' });
+    const rateBefore = live.body[1][m.venue_asset_index].funding as string;
+    try {
+      const p = await prices(ctx, m);
+      await ctx.waitStatus(expectLegSubmitted(await t.place(marketSpec(m, p, 'BUY', { leverage: m.max_leverage }))), 'FILLED');
+      const pos = await t.waitPosition(m.symbol, (x) => x !== undefined);
+      // One hour's payment of twice the posted margin: the margin is all the position can pay.
+      const rate = D(pos!.isolated_margin).mul(2).div(D(pos!.size).abs().mul(p.mark)).mul(1e8).ceil().div(1e8);
+      await ctx.setFundingRate(m.symbol, rate.toFixed());
+      await ctx.advance(HOUR_MS + 1000);
+      await t.waitPosition(m.symbol, (x) => x === undefined);
+      const payments = await t.fundingPayments();
+      expect(payments).toHaveLength(1);
+      expect(D(payments[0].payment).eq(D(pos!.isolated_margin).neg())).toBe(true);
+      const fills = await t.fills();
+      expect(fills.some((f) => f.is_liquidation === true)).toBe(true);
+      const rebuilt = fills.reduce((s, f) => s.plus(f.closed_pnl ?? 0).minus(f.fee), D(20000)).plus(payments.reduce((s, x) => s.plus(x.payment), D(0)));
+      expect(rebuilt.toFixed()).toBe(D(await t.freeBalance()).toFixed());
+    } finally {
+      await ctx.setFundingRate(m.symbol, rateBefore);
+    }
+  });
+});
+
 describe('liquidation (server-generated order types appear on reads)', () => {
   it('a long at max leverage is liquidated when the mark falls far enough: is_liquidation fill, position gone', async () => {
     const t = await Trader.create(ctx, { fund: '20000' });

@@ -45,6 +45,10 @@ describe('position ledger', () => {
     const e = tradeEffect({ size: D('1'), entry: D('100'), margin: D('10') }, 'SELL', D('1'), D('50'), rate, fee);
     expect(e.parts[0]!.balanceDelta.toFixed()).toBe('0');
     expect(e.next).toBeNull();
+    // The fill says what was realized: closed_pnl - fee is the cash the account lost (the 10 of margin).
+    const part = e.parts[0]!;
+    expect(part.closedPnl!.minus(part.fee).toFixed()).toBe('-10');
+    expect(part.fee.toFixed()).toBe('0.05');
   });
 
   it('computes liquidation price, liquidation test and removable margin consistently', () => {

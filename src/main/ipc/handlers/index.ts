@@ -14,6 +14,7 @@ import { historyHandlers } from './history.js';
 import { keysHandlers } from './keys.js';
 import { marketsHandlers } from './markets.js';
 import { ordersHandlers } from './orders.js';
+import { portfolioHandlers } from './portfolio.js';
 import { positionsHandlers } from './positions.js';
 import { promptHandlers } from './prompt.js';
 import { settingsHandlers } from './settings.js';
@@ -35,6 +36,7 @@ export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Hand
     ...ordersHandlers(d.orders),
     ...positionsHandlers(d.positions),
     ...historyHandlers(d.history),
+    ...portfolioHandlers(d.portfolio),
     ...withdrawHandlers(d.funds),
     ...settingsHandlers(d.settings),
     ...companionHandlers(() => companion().settings),

@@ -23,7 +23,7 @@ const money = (v: Decimal): string => canonical(v.toDecimalPlaces(MONEY_PLACES, 
 const ratio = (v: Decimal): string => canonical(v.toDecimalPlaces(RATIO_PLACES, Decimal.ROUND_HALF_UP));
 
 /** Marks of the held markets: the known ones, then one venue read (joined on venue_asset_index / venue_symbol) for the rest. */
-async function marksOf(ctx: Pick<TradingContext, 'venue'>, held: readonly Market[], known: AccountHealthOptions['marks']): Promise<Map<string, string>> {
+export async function marksOf(ctx: Pick<TradingContext, 'venue'>, held: readonly Market[], known: AccountHealthOptions['marks']): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const m of held) {
     const mark = known?.(m.symbol);

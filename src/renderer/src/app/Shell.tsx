@@ -9,7 +9,7 @@ import { fmtUsd } from '../lib/decimal';
 import { Countdown } from '../ui/Countdown';
 import { TradeView } from './TradeView';
 import { useAfterFirstPaint } from '../lib/afterFirstPaint';
-import { appExtras, AssistantPanel, BridgeView, HistoryView, KeysView, PointsView, SettingsView, SwapView, ViewSuspense, WithdrawView } from './lazyViews';
+import { appExtras, AssistantPanel, BridgeView, HistoryView, KeysView, PointsView, PortfolioView, SettingsView, SwapView, ViewSuspense, WithdrawView } from './lazyViews';
 import { useMarkVersion } from '../features/markets/markStore';
 import { Badge } from '../ui/Badge';
 import { SimFeedBanner, useSimFeedBannerShown } from '../features/simFeed/SimFeedBanner';
@@ -18,6 +18,7 @@ import { useSimFeed } from '../features/simFeed/simFeedQueries';
 export const NAV: { id: View; label: string }[] = [
   { id: 'trade', label: 'Trade' },
   { id: 'history', label: 'History' },
+  { id: 'portfolio', label: 'Portfolio' },
   { id: 'withdraw', label: 'Withdraw' },
   { id: 'bridge', label: 'Bridge' },
   { id: 'swap', label: 'Swap' },
@@ -157,6 +158,7 @@ export function Shell() {
           {view !== 'trade' && (
             <ViewSuspense label={NAV.find((n) => n.id === view)?.label ?? view}>
               {view === 'history' && <HistoryView />}
+              {view === 'portfolio' && <PortfolioView />}
               {view === 'withdraw' && <WithdrawView />}
               {view === 'bridge' && <BridgeView />}
               {view === 'swap' && <SwapView />}

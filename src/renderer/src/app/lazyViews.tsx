@@ -8,6 +8,7 @@ import { Loading } from '../ui/States';
 import { loaderOf } from '../lib/afterFirstPaint';
 
 export const HistoryView = lazy(() => import('../features/history/HistoryView').then((m) => ({ default: m.HistoryView })));
+export const PortfolioView = lazy(() => import('../features/portfolio/PortfolioView').then((m) => ({ default: m.PortfolioView })));
 export const WithdrawView = lazy(() => import('../features/withdraw/WithdrawView').then((m) => ({ default: m.WithdrawView })));
 export const BridgeView = lazy(() => import('../features/bridge/BridgeView').then((m) => ({ default: m.BridgeView })));
 export const SwapView = lazy(() => import('../features/swap/SwapView').then((m) => ({ default: m.SwapView })));

@@ -7,7 +7,7 @@ import type { BookGrouping } from '../features/orderBook/bookModel';
 import type { ChartAction } from '../features/chart/ChartActionDialogs';
 import { useSyncExternalStore } from 'react';
 
-export type View = 'trade' | 'history' | 'withdraw' | 'bridge' | 'swap' | 'points' | 'keys' | 'settings';
+export type View = 'trade' | 'history' | 'portfolio' | 'withdraw' | 'bridge' | 'swap' | 'points' | 'keys' | 'settings';
 export type TicketSide = 'BUY' | 'SELL';
 export type { BookGrouping };
 

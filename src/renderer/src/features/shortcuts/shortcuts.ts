@@ -29,7 +29,10 @@ export const SHORTCUTS: ShortcutDef[] = [
   { keys: ['Ctrl', '8'], description: 'Settings' },
 ];
 
-/** Ctrl+digit goes to the view in the top bar's order. */
+/**
+ * Ctrl+digit goes to these views, numbered as they were first laid out in the top bar. Portfolio (shown
+ * after History) has no digit: Ctrl+9 would take a key users may have bound to a trade hotkey.
+ */
 const VIEW_KEYS: Record<string, View> = { '1': 'trade', '2': 'history', '3': 'withdraw', '4': 'bridge', '5': 'swap', '6': 'points', '7': 'keys', '8': 'settings' };
 
 export function isTyping(target: EventTarget | null): boolean {

@@ -1,0 +1,10 @@
+/** portfolio:* — the report rebuilt from the service's records, and CSV export of its tables. */
+import type { PortfolioDesk } from '../../app/desks/portfolioDesk.js';
+import type { HandlerGroup } from './types.js';
+
+export function portfolioHandlers(desk: PortfolioDesk): HandlerGroup<'portfolio'> {
+  return {
+    'portfolio:get': (r) => desk.get(r),
+    'portfolio:exportCsv': (r) => desk.exportCsv(r),
+  };
+}
