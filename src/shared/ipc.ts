@@ -69,6 +69,7 @@ import {
 } from './ipcTwap.js';
 import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
 import { SimFeedViewSchema, SimPricesSchema } from './ipcSimFeed.js';
+import { TraySettingsPatchSchema, TraySettingsSchema } from './ipcTray.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, FIRST_SCREEN_READS, PRELOADED_CHANNELS, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
 export type { ChannelName, EventName, FirstScreenPart, PreloadedChannel, StreamEventName, PromptEventName } from './ipcChannels.js';
@@ -77,6 +78,7 @@ export * from './ipcRisk.js';
 export * from './ipcTwap.js';
 export * from './ipcHotkeys.js';
 export * from './ipcSimFeed.js';
+export * from './ipcTray.js';
 export * from './tradeHotkeys.js';
 
 // ---- errors and results -------------------------------------------------------------------------------
@@ -1094,6 +1096,9 @@ const CHANNELS = {
   'settings:getSimPrices': { request: empty, response: SimPricesSchema },
   'settings:setSimPrices': { request: SimPricesSchema, response: SimPricesSchema },
   'settings:getSimFeed': { request: empty, response: SimFeedViewSchema.nullable() },
+  // tray mode: keep running in the tray while background work is active (ipcTray.ts)
+  'settings:getTray': { request: empty, response: TraySettingsSchema },
+  'settings:setTray': { request: TraySettingsPatchSchema, response: TraySettingsSchema },
 } as const satisfies { [C in Exclude<ChannelName, 'app:firstScreen'>]: ChannelDef };
 
 /** One channel's answer carried inside another's: its value or its error, as IpcResult. */

@@ -3,6 +3,7 @@ import type { NotificationPrefs, Settings } from '../../../shared/ipc.js';
 import type { Session } from '../session.js';
 import type { TradeHotkeyAction, TradeHotkeys } from '../../../shared/tradeHotkeys.js';
 import type { SimFeedView, SimPrices } from '../../../shared/ipcSimFeed.js';
+import type { TraySettings } from '../../../shared/ipcTray.js';
 
 export class SettingsDesk {
   constructor(private readonly session: Session) {}
@@ -49,6 +50,14 @@ export class SettingsDesk {
 
   getSimFeed(): SimFeedView | null {
     return this.session.simFeed();
+  }
+
+  getTray(): TraySettings {
+    return this.session.appSettings.tray();
+  }
+
+  setTray(patch: TraySettings): TraySettings {
+    return this.session.appSettings.updateTray(patch);
   }
 
   getNotifications(): NotificationPrefs {
