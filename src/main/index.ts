@@ -114,6 +114,8 @@ if (!app.requestSingleInstanceLock()) {
       win.on('close', (event) => {
         if (trayMode?.onWindowClose()) event.preventDefault();
       });
+      // Windows: a shutdown or log-off cannot be held up; the window then closes for good.
+      win.on('session-end', () => trayMode?.onSessionEnd());
       return win;
     };
     openWindow = () => {

@@ -195,6 +195,14 @@ describe('the tray controller', () => {
     expect(h.mode.onWindowClose()).toBe(false);
   });
 
+  it('a Windows shutdown or log-off closes the window without hiding or asking', () => {
+    const h = harness();
+    h.setWork([twap]);
+    h.mode.onSessionEnd();
+    expect(h.mode.onWindowClose()).toBe(false);
+    expect(h.state.asked).toEqual([]);
+  });
+
   it('a failing dialog keeps the app running and says why', async () => {
     const h = harness({ dialogFails: true });
     h.setWork([twap]);

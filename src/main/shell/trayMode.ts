@@ -189,6 +189,14 @@ export class TrayMode {
     return false;
   }
 
+  /**
+   * Windows is shutting down or logging off (the window's session-end): the session ends whatever the app
+   * does, so the window closes without hiding or asking (a prevented close would hold up the shutdown).
+   */
+  onSessionEnd(): void {
+    this.letQuit();
+  }
+
   /** The window is back (the tray's Open, a second launch, the dock): the tray icon goes. */
   openWindow(): void {
     this.host.showWindow();
