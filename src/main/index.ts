@@ -145,7 +145,7 @@ if (!app.requestSingleInstanceLock()) {
     // macOS: clicking the dock icon with no window open makes a new one, on the same page as the first;
     // a window hidden in the tray is shown again.
     app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0 || !mainWindow?.isVisible()) trayMode?.openWindow();
+      if (BrowserWindow.getAllWindows().length === 0 || trayMode?.inTray) trayMode?.openWindow();
     });
   });
 

@@ -148,6 +148,7 @@ describe('the tray controller', () => {
     h.setWork([twap]);
     expect(h.mode.onWindowClose()).toBe(true);
     expect(h.state.visible).toBe(false);
+    expect(h.mode.inTray).toBe(true);
     expect(h.state.tray?.tooltip).toBe('Perps Desk: 1 TWAP running');
     expect(h.state.notices).toHaveLength(1);
     h.setWork([]);
@@ -155,6 +156,7 @@ describe('the tray controller', () => {
     h.setWork([twap]);
     h.choose('Open Perps Desk');
     expect(h.state).toMatchObject({ visible: true, tray: null });
+    expect(h.mode.inTray).toBe(false);
     expect(h.mode.onWindowClose()).toBe(true);
     expect(h.state.notices).toHaveLength(1);
     // Choosing a running TWAP's line opens the window too.

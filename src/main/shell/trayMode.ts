@@ -133,13 +133,18 @@ export class TrayMode {
   private quitting = false;
   private asking = false;
   private noticeShown = false;
-  private inTray = false;
+  private hiddenInTray = false;
   private readonly stopListening: () => void;
 
   constructor(private readonly host: TrayHost) {
     this.stopListening = host.onWorkChange(() => {
-      if (this.inTray) this.drawTray();
+      if (this.hiddenInTray) this.drawTray();
     });
+  }
+
+  /** The window is hidden and the app lives in the tray. */
+  get inTray(): boolean {
+    return this.hiddenInTray;
   }
 
   /** The window's close event: true when the close must be prevented (the window hides, or a quit is asked instead). */
@@ -149,7 +154,7 @@ export class TrayMode {
     if (decision === 'close') return false;
     if (decision === 'hide') {
       this.host.hideWindow();
-      this.inTray = true;
+      this.hiddenInTray = true;
       this.drawTray();
       if (!this.noticeShown) {
         this.noticeShown = true;
@@ -210,8 +215,8 @@ export class TrayMode {
   }
 
   private leaveTray(): void {
-    if (!this.inTray) return;
-    this.inTray = false;
+    if (!this.hiddenInTray) return;
+    this.hiddenInTray = false;
     this.host.tray.destroy();
   }
 
