@@ -18,6 +18,8 @@ import { findDebugAccess, vaultRefusal } from './shell/debugAccess.js';
 import { setVaultGate } from './vault/keychain.js';
 import { electronAdapters } from './shell/electronAdapters.js';
 import { createMainWindow, installSecurityGuards, registerAppSchemePrivileges, serveRenderer } from './shell/electronShell.js';
+import { confirmQuitDialog, electronTrayView } from './shell/electronTray.js';
+import { TrayMode } from './shell/trayMode.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
@@ -71,9 +73,13 @@ if (!app.requestSingleInstanceLock()) {
   let mainWindow: BrowserWindow | null = null;
   let core: AppCore | null = null;
   let quitting = false;
+  let trayMode: TrayMode | null = null;
+  let openWindow: () => void = () => undefined;
 
   app.on('second-instance', () => {
-    if (mainWindow) {
+    // The app may be in the tray with its window hidden: a second launch brings it back.
+    if (trayMode) trayMode.openWindow();
+    else if (mainWindow) {
       if (mainWindow.isMinimized()) mainWindow.restore();
       mainWindow.focus();
     }
@@ -84,32 +90,73 @@ if (!app.requestSingleInstanceLock()) {
     installSecurityGuards(EXTERNAL_LINK_HOSTS, devServerUrl);
     serveRenderer(path.join(here, '../renderer'));
 
-    core = new AppCore({
+    const adapters = electronAdapters(() => mainWindow, consoleLogger);
+    const started = new AppCore({
       dataDir: app.getPath('userData'),
       settings,
       appInfo: { name: 'Perps Desk', version: app.getVersion(), platform: process.platform },
-      adapters: electronAdapters(() => mainWindow, consoleLogger),
+      adapters,
       startSimulator,
     });
-    registerHandlers(ipcMain, createHandlers(core), (url) => isTrustedFrameUrl(url, devServerUrl));
+    core = started;
+    registerHandlers(ipcMain, createHandlers(started), (url) => isTrustedFrameUrl(url, devServerUrl));
     try {
-      await core.start();
+      await started.start();
     } catch (err) {
       // The window still opens: the renderer shows the failure through app:getProfile / NOT_READY.
       console.error(`[app] starting the app core failed: ${(err as Error).message}`);
     }
 
     const preloadPath = path.join(here, '../preload/index.cjs');
-    mainWindow = createMainWindow({ preloadPath, settings, ...(devServerUrl ? { devServerUrl } : {}) });
-    // macOS: clicking the dock icon with no window open makes a new one, on the same page as the first.
+    const newWindow = () => {
+      const win = createMainWindow({ preloadPath, settings, ...(devServerUrl ? { devServerUrl } : {}) });
+      // Closing the window while work runs in the background keeps the app in the tray (./shell/trayMode.ts).
+      win.on('close', (event) => {
+        if (trayMode?.onWindowClose()) event.preventDefault();
+      });
+      // Windows: a shutdown or log-off cannot be held up; the window then closes for good.
+      win.on('session-end', () => trayMode?.onSessionEnd());
+      return win;
+    };
+    openWindow = () => {
+      // A new window shows itself once its page is ready (createMainWindow).
+      if (!mainWindow || mainWindow.isDestroyed()) {
+        mainWindow = newWindow();
+        return;
+      }
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.show();
+      mainWindow.focus();
+    };
+    trayMode = new TrayMode({
+      platform: process.platform,
+      activeWork: () => started.backgroundWork.active(),
+      onWorkChange: (listener) => started.backgroundWork.onChange(listener),
+      keepInTray: () => started.desks.settings.getTray().keep_running_in_tray,
+      showWindow: () => openWindow(),
+      hideWindow: () => mainWindow?.hide(),
+      tray: electronTrayView(),
+      confirmQuit: (words) => confirmQuitDialog(mainWindow, words),
+      notify: (notice) => adapters.notifications.notify(notice),
+      quit: () => app.quit(),
+      logError: (message) => console.error(message),
+    });
+    mainWindow = newWindow();
+    // macOS: clicking the dock icon with no window open makes a new one, on the same page as the first;
+    // a window hidden in the tray is shown again.
     app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow({ preloadPath, settings, ...(devServerUrl ? { devServerUrl } : {}) });
+      if (BrowserWindow.getAllWindows().length === 0 || trayMode?.inTray) trayMode?.openWindow();
     });
   });
 
-  // Quitting waits for the core: the simulator saves its state and the event streams stop cleanly.
+  // Quitting with work running asks first (trayMode), then waits for the core: the simulator saves its
+  // state and the event streams stop cleanly.
   app.on('before-quit', (event) => {
     if (quitting || !core) return;
+    if (trayMode && !trayMode.allowQuit()) {
+      event.preventDefault();
+      return;
+    }
     event.preventDefault();
     quitting = true;
     core

@@ -71,6 +71,7 @@ import {
 } from './ipcTwap.js';
 import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
 import { SimFeedViewSchema, SimPricesSchema } from './ipcSimFeed.js';
+import { TraySettingsPatchSchema, TraySettingsSchema } from './ipcTray.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, FIRST_SCREEN_READS, PRELOADED_CHANNELS, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
 export type { ChannelName, EventName, FirstScreenPart, PreloadedChannel, StreamEventName, PromptEventName } from './ipcChannels.js';
@@ -80,6 +81,7 @@ export * from './ipcTwap.js';
 export * from './ipcPortfolio.js';
 export * from './ipcHotkeys.js';
 export * from './ipcSimFeed.js';
+export * from './ipcTray.js';
 export * from './tradeHotkeys.js';
 
 // ---- errors and results -------------------------------------------------------------------------------
@@ -1091,6 +1093,9 @@ const CHANNELS = {
   'settings:getSimPrices': { request: empty, response: SimPricesSchema },
   'settings:setSimPrices': { request: SimPricesSchema, response: SimPricesSchema },
   'settings:getSimFeed': { request: empty, response: SimFeedViewSchema.nullable() },
+  // tray mode: keep running in the tray while background work is active (ipcTray.ts)
+  'settings:getTray': { request: empty, response: TraySettingsSchema },
+  'settings:setTray': { request: TraySettingsPatchSchema, response: TraySettingsSchema },
 } as const satisfies { [C in Exclude<ChannelName, 'app:firstScreen'>]: ChannelDef };
 
 /** One channel's answer carried inside another's: its value or its error, as IpcResult. */

@@ -137,6 +137,9 @@ export const CHANNEL_NAMES = [
   'settings:getSimPrices',
   'settings:setSimPrices',
   'settings:getSimFeed',
+  // tray mode: closing the window while background work is active keeps the app in the tray (on by default)
+  'settings:getTray',
+  'settings:setTray',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

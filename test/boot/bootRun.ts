@@ -25,7 +25,7 @@ export interface BootRun {
   userData: string;
 }
 
-export type BootMode = 'app' | 'dev-activate' | 'vault-guard';
+export type BootMode = 'app' | 'dev-activate' | 'vault-guard' | 'tray-idle' | 'tray-twap' | 'tray-off';
 
 export interface BootOptions {
   /** app.isPackaged in the fake Electron (default false: a checkout). */

@@ -187,6 +187,119 @@ async function devActivateScenario(electron) {
   step('quit');
 }
 
+// ---- running in the tray (issue 27, item 5) ---------------------------------------------------------
+
+/** Opens the app and waits for its page; returns the window and its window.perps. */
+async function openApp(boot) {
+  const firstWindow = boot.nextWindow();
+  boot.makeReady();
+  const win = await withTimeout(firstWindow, 60_000, 'the main window');
+  await withTimeout(win.loaded, 30_000, 'the first page load');
+  return { win, perps: win.mainWorld.world.perps };
+}
+
+/** Answers an IpcResult's value, or fails the scenario with its error. */
+function valueOf(result, what) {
+  if (!result?.ok) throw new Error(`${what} failed: ${JSON.stringify(result)}`);
+  return result.value;
+}
+
+/** A funded wallet with an authorized trading key, and a TWAP started on it (2 slices, 10 minutes: it runs through the test). */
+async function startTwap(perps) {
+  valueOf(await perps.wallet.connectEnv({ variable: 'PERPS_BOOT_MAIN_KEY' }), 'wallet:connectEnv');
+  const { agent } = valueOf(await perps.keys.create({ name: 'boot-tray' }), 'keys:create');
+  const review = valueOf(await perps.keys.review({ action: 'authorize', agent }), 'keys:review');
+  valueOf(await perps.keys.authorize({ review_id: review.review_id }), 'keys:authorize');
+  valueOf(await perps.funding.faucet({ amount: '5000' }), 'funding:faucet');
+  for (let i = 0; i < 60; i++) {
+    const balance = await perps.account.balance();
+    if (balance.ok && balance.value.free_balance !== '0') break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const preview = valueOf(await perps.twap.preview({ market: 'ETH', side: 'BUY', total_size: '0.02', duration_s: 600, slices: 2, leverage: 5 }), 'twap:preview');
+  return valueOf(await perps.twap.start({ preview_id: preview.preview_id }), 'twap:start');
+}
+
+/** What the tray shows now: its tooltip and menu lines (null when there is no tray on screen). */
+function trayNow(boot) {
+  const tray = boot.liveTray();
+  return tray ? { tooltip: tray.tooltip, items: tray.menu.items.map((i) => ({ type: i.type, label: i.label, enabled: i.enabled })) } : null;
+}
+
+function clickTray(boot, label) {
+  const item = boot.liveTray()?.menu.items.find((i) => i.label === label);
+  if (!item) throw new Error(`no tray menu item '${label}' in ${JSON.stringify(trayNow(boot))}`);
+  item.click();
+}
+
+/** The TWAP's record as main left it on disk (after quit). */
+function twapRecordOf(userData, id) {
+  const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+  const file = walk(userData).find((f) => f.endsWith(path.join('twaps', `${id}.json`)));
+  if (!file) return null;
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return { status: r.status, requested: r.requested, notes: r.notes, sentSlices: r.slices.filter((x) => x.order_id !== null).length };
+}
+
+/**
+ * MODE `tray-idle`: nothing runs; closing the window quits, as before tray mode. MODE `tray-twap`: a
+ * TWAP runs; closing hides the window into the tray, Open brings it back, Quit asks (Cancel keeps it,
+ * Quit quits and lets the TWAP go). MODE `tray-off`: tray mode turned off in settings; closing with the
+ * TWAP running asks (Cancel keeps the window), then quits.
+ */
+async function trayScenario(electron) {
+  const { app, boot } = electron;
+  const { win, perps } = await openApp(boot);
+  step('window');
+  if (mode === 'tray-idle') {
+    boot.closeWindow(win);
+    await withTimeout(boot.quitted(), 60_000, 'quit after closing the window');
+    step('quit');
+    report.tray = { messageBoxes: boot.messageBoxes.length, trays: boot.trays().length, windowDestroyed: win.isDestroyed(), notifications: boot.notifications };
+    return;
+  }
+  if (mode === 'tray-off') report.setTray = valueOf(await perps.settings.setTray({ keep_running_in_tray: false }), 'settings:setTray');
+  report.tray = { setting: valueOf(await perps.settings.getTray(), 'settings:getTray') };
+  const twap = await startTwap(perps);
+  report.tray.twap = { id: twap.id, status: twap.status };
+  step('twap');
+
+  if (mode === 'tray-twap') {
+    boot.closeWindow(win);
+    report.tray.afterClose = { destroyed: win.isDestroyed(), visible: win.isVisible(), quitPhase: boot.quitPhase(), tray: trayNow(boot), notifications: [...boot.notifications] };
+    clickTray(boot, 'Open Perps Desk');
+    report.tray.afterOpen = { destroyed: win.isDestroyed(), visible: win.isVisible(), tray: trayNow(boot), windows: boot.windows().length };
+    boot.closeWindow(win);
+    report.tray.afterSecondClose = { visible: win.isVisible(), tray: trayNow(boot), notifications: boot.notifications.length };
+    step('tray');
+    let box = boot.nextMessageBox();
+    clickTray(boot, 'Quit Perps Desk');
+    report.tray.quitDialog = await withTimeout(box, 10_000, 'the quit confirmation');
+    boot.answerMessageBoxes(1); // Cancel
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const listed = valueOf(await perps.twap.list(), 'twap:list').twaps.find((t) => t.id === twap.id);
+    report.tray.afterCancel = { quitPhase: boot.quitPhase(), visible: win.isVisible(), destroyed: win.isDestroyed(), tray: trayNow(boot) !== null, twapStatus: listed?.status };
+    box = boot.nextMessageBox();
+    clickTray(boot, 'Quit Perps Desk');
+    report.tray.secondDialog = await withTimeout(box, 10_000, 'the second quit confirmation');
+    boot.answerMessageBoxes(0); // Quit
+  } else {
+    let box = boot.nextMessageBox();
+    boot.closeWindow(win);
+    report.tray.quitDialog = await withTimeout(box, 10_000, 'the quit confirmation on close');
+    boot.answerMessageBoxes(1); // Cancel
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    report.tray.afterCancel = { quitPhase: boot.quitPhase(), visible: win.isVisible(), destroyed: win.isDestroyed(), tray: trayNow(boot) !== null };
+    box = boot.nextMessageBox();
+    boot.closeWindow(win);
+    report.tray.secondDialog = await withTimeout(box, 10_000, 'the second quit confirmation');
+    boot.answerMessageBoxes(0); // Quit
+  }
+  await withTimeout(boot.quitted(), 60_000, 'quit after the confirmation');
+  step('quit');
+  report.tray.afterQuit = { windows: boot.windows().length, messageBoxes: boot.messageBoxes.length, liveTray: boot.liveTray() !== null, twap: twapRecordOf(app.getPath('userData'), twap.id) };
+}
+
 async function vaultGuardScenario(electron) {
   const { app, boot } = electron;
   const firstWindow = boot.nextWindow();
@@ -222,6 +335,7 @@ try {
   if (mode === 'app') await appScenario(electron);
   else if (mode === 'dev-activate') await devActivateScenario(electron);
   else if (mode === 'vault-guard') await vaultGuardScenario(electron);
+  else if (mode.startsWith('tray-')) await trayScenario(electron);
   else throw new Error(`unknown mode ${mode}`);
 } catch (err) {
   report.fatal = String(err?.stack ?? err);

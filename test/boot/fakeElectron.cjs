@@ -16,7 +16,11 @@
  *   - a sandboxed preload's require knows only 'electron', whose renderer side is contextBridge and
  *     ipcRenderer (here); contextBridge copies what it exposes and proxies functions;
  *   - app.quit(): before-quit (preventable), every window closed, will-quit, quit; no
- *     window-all-closed on that path.
+ *     window-all-closed on that path;
+ *   - Tray: only once ready, with a non-empty NativeImage or an image path; a destroyed tray is not used;
+ *     Linux's app indicator shows it only with a context menu (Menu.buildFromTemplate; a disabled item
+ *     cannot be chosen); dialog.showMessageBox([window, ]options) answers the index of a button (here:
+ *     the test's scripted answer), never over a destroyed window.
  *
  * `boot` (not part of Electron's API) is the test's handle: it makes the app ready, waits for windows,
  * runs preloads for frames, and reports what happened.
@@ -225,6 +229,11 @@ const screen = {
   },
 };
 
+/** Message boxes shown, with the answer given; answers come from the test's script (boot.answerMessageBoxes). */
+const messageBoxes = [];
+const messageBoxAnswers = [];
+const messageBoxWaiters = [];
+
 const dialog = {
   async showOpenDialog() {
     requireReady('dialog');
@@ -234,18 +243,136 @@ const dialog = {
     requireReady('dialog');
     return { canceled: true };
   },
+  /** dialog.showMessageBox([window, ]options): resolves { response, checkboxChecked } once the test has an answer for it. */
+  async showMessageBox(windowOrOptions, maybeOptions) {
+    requireReady('dialog');
+    const parent = windowOrOptions instanceof BrowserWindow ? windowOrOptions : null;
+    const options = parent ? maybeOptions : windowOrOptions;
+    if (parent && parent.isDestroyed()) violate('dialog.showMessageBox over a destroyed window');
+    if (!options || typeof options.message !== 'string') violate('dialog.showMessageBox needs options with a message');
+    const buttons = options.buttons ?? ['OK'];
+    const shown = { options: cross(options, 'showMessageBox options'), parent: parent ? { id: parent.id, visible: parent.isVisible() } : null, response: null };
+    messageBoxes.push(shown);
+    messageBoxWaiters.splice(0).forEach((resolve) => resolve(shown));
+    const response = messageBoxAnswers.length > 0 ? messageBoxAnswers.shift() : await new Promise((resolve) => pendingAnswers.push(resolve));
+    if (!Number.isInteger(response) || response < 0 || response >= buttons.length) violate(`message box answered ${response}, which is not one of its ${buttons.length} buttons`);
+    shown.response = response;
+    return { response, checkboxChecked: false };
+  },
 };
+/** Message boxes waiting for an answer the test has not scripted yet. */
+const pendingAnswers = [];
+
+/** Native notifications the app showed (title, body). */
+const notificationsShown = [];
 
 class Notification extends EventEmitter {
   static isSupported() {
-    return false;
+    return true;
   }
   constructor(options) {
     super();
     requireReady('Notification');
     this.options = options;
   }
-  show() {}
+  show() {
+    notificationsShown.push({ title: this.options?.title, body: this.options?.body });
+  }
+}
+
+// ---- nativeImage, Menu, Tray ----------------------------------------------------------------------
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+class NativeImage {
+  constructor(width, height, scaleFactor) {
+    this.size = { width, height };
+    this.scaleFactor = scaleFactor;
+  }
+  isEmpty() {
+    return this.size.width === 0 || this.size.height === 0;
+  }
+  getSize() {
+    return { ...this.size };
+  }
+}
+
+const nativeImage = {
+  createEmpty: () => new NativeImage(0, 0, 1),
+  /** Decodes the PNG header only (what the tests need): the size in points is the pixels over the scale factor. */
+  createFromBuffer(buffer, options = {}) {
+    if (!Buffer.isBuffer(buffer) || buffer.length < 24 || !buffer.subarray(0, 8).equals(PNG_SIGNATURE)) return new NativeImage(0, 0, 1);
+    const scale = options.scaleFactor ?? 1;
+    return new NativeImage(buffer.readUInt32BE(16) / scale, buffer.readUInt32BE(20) / scale, scale);
+  },
+};
+
+const MENU_ITEM_TYPES = new Set(['normal', 'separator', 'submenu', 'checkbox', 'radio']);
+
+class MenuItem {
+  constructor(options, menu) {
+    const type = options.type ?? 'normal';
+    if (!MENU_ITEM_TYPES.has(type)) violate(`a menu item of unknown type '${type}'`);
+    if (type !== 'separator' && typeof options.label !== 'string' && !options.role) violate('a menu item without a label or a role');
+    if (options.click !== undefined && typeof options.click !== 'function') violate('a menu item whose click is not a function');
+    this.id = options.id;
+    this.type = type;
+    this.label = options.label ?? '';
+    this.enabled = options.enabled ?? true;
+    this.visible = options.visible ?? true;
+    this.menu = menu;
+    this.clickHandler = options.click;
+  }
+  /** What Electron does on a choice: disabled items cannot be chosen. */
+  click() {
+    if (!this.enabled || this.type === 'separator') violate(`clicked the menu item '${this.label}', which cannot be chosen`);
+    this.clickHandler?.(this, undefined, {});
+  }
+}
+
+class Menu extends EventEmitter {
+  static buildFromTemplate(template) {
+    if (!Array.isArray(template)) violate('Menu.buildFromTemplate needs an array');
+    const menu = new Menu();
+    menu.items = template.map((options) => new MenuItem(options, menu));
+    return menu;
+  }
+  constructor() {
+    super();
+    this.items = [];
+  }
+}
+
+const trays = [];
+
+class Tray extends EventEmitter {
+  constructor(image) {
+    super();
+    requireReady('new Tray');
+    if (!(image instanceof NativeImage) && !(typeof image === 'string' && fs.existsSync(image))) violate('new Tray needs a NativeImage or the path of an image file');
+    if (image instanceof NativeImage && image.isEmpty()) violate('new Tray with an empty image: nothing would show in the tray');
+    this.image = image;
+    this.tooltip = '';
+    this.menu = null;
+    this.destroyed = false;
+    trays.push(this);
+  }
+  setToolTip(tooltip) {
+    if (this.destroyed) violate('setToolTip on a destroyed tray');
+    this.tooltip = tooltip;
+  }
+  /** Linux's app indicator shows the icon only once it has a context menu. */
+  setContextMenu(menu) {
+    if (this.destroyed) violate('setContextMenu on a destroyed tray');
+    if (menu !== null && !(menu instanceof Menu)) violate('setContextMenu needs a Menu');
+    this.menu = menu;
+  }
+  destroy() {
+    this.destroyed = true;
+  }
+  isDestroyed() {
+    return this.destroyed;
+  }
 }
 
 const openedExternally = [];
@@ -329,7 +456,19 @@ class BrowserWindow extends EventEmitter {
   restore() {}
   focus() {}
   show() {
+    if (this.destroyed) violate('show on a destroyed window');
+    const was = this.shown;
     this.shown = true;
+    if (!was) this.emit('show');
+  }
+  hide() {
+    if (this.destroyed) violate('hide on a destroyed window');
+    const was = this.shown;
+    this.shown = false;
+    if (was) this.emit('hide');
+  }
+  isVisible() {
+    return this.shown && !this.destroyed;
   }
   getNormalBounds() {
     return { ...this.bounds };
@@ -479,6 +618,27 @@ const boot = {
   },
   quitted: () => quitPromise,
   quitPhase: () => quitPhase,
+  /** The user closes the window (its close button): Electron emits close, and destroys the window unless prevented. */
+  closeWindow(win) {
+    win.close();
+  },
+  trays: () => [...trays],
+  /** The tray icon on screen: the last one made and not destroyed, with a context menu (else null). */
+  liveTray: () => trays.filter((t) => !t.destroyed && t.menu !== null).at(-1) ?? null,
+  messageBoxes,
+  /** Scripts the answers (button indexes) of the next message boxes; answers a waiting one at once. */
+  answerMessageBoxes(...answers) {
+    for (const a of answers) {
+      const waiting = pendingAnswers.shift();
+      if (waiting) waiting(a);
+      else messageBoxAnswers.push(a);
+    }
+  },
+  /** The next message box shown from now on. */
+  nextMessageBox() {
+    return new Promise((resolve) => messageBoxWaiters.push(resolve));
+  },
+  notifications: notificationsShown,
 };
 
-module.exports = { app, BrowserWindow, Notification, dialog, ipcMain, net, protocol, screen, session, shell, boot };
+module.exports = { app, BrowserWindow, Menu, MenuItem, Notification, Tray, dialog, ipcMain, nativeImage, net, protocol, screen, session, shell, boot };

@@ -10,6 +10,7 @@
  */
 import type { Profile } from '../profiles/profiles.js';
 import type { CompanionDesks } from './companion/companionDesks.js';
+import type { BackgroundWork } from './backgroundWork.js';
 import { AppDesk } from './desks/appDesk.js';
 import { FundsDesk } from './desks/fundsDesk.js';
 import { HistoryDesk } from './desks/historyDesk.js';
@@ -77,6 +78,11 @@ export class AppCore {
   /** The companion screens' desks of the open profile (bridge, swap, points, assistant, settings). */
   companion(): CompanionDesks {
     return this.session.companion();
+  }
+
+  /** What runs in the background now (the tray and the quit confirmation read it). */
+  get backgroundWork(): BackgroundWork {
+    return this.session.backgroundWork;
   }
 
   get wallet(): WalletSession {

@@ -12,6 +12,7 @@ import { DEFAULT_TRADE_HOTKEYS, hotkeyConflicts, type TradeHotkeyAction, type Tr
 import { TradeHotkeysSchema } from '../../shared/ipcHotkeys.js';
 import { normalizeDerivationPath } from '../signers/ledger/derivationPaths.js';
 import { SimPricesSchema, type SimPrices } from '../../shared/ipcSimFeed.js';
+import { TraySettingsSchema, type TraySettings } from '../../shared/ipcTray.js';
 
 const NOTIFICATIONS_KEY = 'app.notifications';
 const WALLET_KEY = 'app.wallet';
@@ -20,6 +21,10 @@ const AIRGAP_FINGERPRINT_KEY = 'airgap.fingerprint';
 const TRADE_HOTKEYS_KEY = 'app.tradeHotkeys';
 const AIRGAP_PATH_KEY = 'airgap.path';
 const SIM_PRICES_KEY = 'sim.prices';
+const TRAY_KEY = 'app.tray';
+
+/** Tray mode on: a TWAP (or an alert, a trailing stop) is not stopped by closing a window. */
+export const DEFAULT_TRAY: TraySettings = { keep_running_in_tray: true };
 export const DEFAULT_AIRGAP_PATH = "m/44'/60'/0'/0/0";
 
 /** Native notifications on; sounds off until the user turns them on (a trading desk may be in a shared room). */
@@ -134,6 +139,18 @@ export class AppSettings {
     const [conflict] = hotkeyConflicts(next.bindings);
     if (conflict) throw new ValidationError(conflict.message, { field: `bindings.${conflict.action}`, code: 'HOTKEY_CONFLICT', hint: 'Choose another key for it.' });
     this.store.set(TRADE_HOTKEYS_KEY, TradeHotkeysSchema.parse(next));
+    return next;
+  }
+
+  /** Tray mode (read by main at every window close); a malformed stored value reads as the default, on. */
+  tray(): TraySettings {
+    const parsed = TraySettingsSchema.safeParse(this.store.get(TRAY_KEY));
+    return parsed.success ? parsed.data : { ...DEFAULT_TRAY };
+  }
+
+  updateTray(patch: TraySettings): TraySettings {
+    const next = TraySettingsSchema.parse({ ...this.tray(), ...stripUndefined(patch) });
+    this.store.set(TRAY_KEY, next);
     return next;
   }
 

@@ -22,6 +22,7 @@ import { PAPER_PROFILE } from '../vault/paperWalletVault.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
 import { consoleLogger, type AppAdapters, type AppLogger } from './adapters.js';
 import { AppSettings } from './appSettings.js';
+import { BackgroundWork } from './backgroundWork.js';
 import { BookFeed } from './bookFeed.js';
 import { openCompanionDesks, type CompanionDesks } from './companion/companionDesks.js';
 import { TransferTracker } from './companion/transferTracker.js';
@@ -85,6 +86,8 @@ export class Session {
   readonly wallet: WalletSession;
   readonly reviews = new ReviewStore();
   readonly events: DomainEvents;
+  /** What main runs on its own (TWAPs, and alerts, trailing stops, OCO pairs as they register): what keeps the app in the tray. */
+  readonly backgroundWork: BackgroundWork;
   private readonly inferenceKeys: InferenceKeyStore;
   private readonly sessionThrottle: Throttle<IpcEventPayload<'session'>>;
   private readonly timings: PumpTimings;
@@ -99,6 +102,7 @@ export class Session {
     this.logger = options.logger ?? consoleLogger;
     this.appSettings = new AppSettings(options.settings);
     this.events = new DomainEvents((err, event) => this.logger.error(`[app] a listener of ${event.type} failed: ${(err as Error).message}`));
+    this.backgroundWork = new BackgroundWork((kind, err) => this.logger.error(`[app] listing the active ${kind} work failed: ${(err as Error).message}`));
     this.broker = new PromptBroker({
       blindSigningRequest: (payload) => this.send('blindSigningRequest', payload),
       offlineSignatureRequest: (payload) => this.send('offlineSignatureRequest', payload),

@@ -6,6 +6,14 @@
 import { BrowserWindow, Notification, dialog, type MessageBoxOptions, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
 import type { AppAdapters, AppLogger } from '../app/adapters.js';
 
+/** A native confirmation over `win` (or on its own): true only on an explicit click of the confirm button. */
+export async function confirmWithMessageBox(win: BrowserWindow | null, words: { title: string; message: string; detail: string; confirmLabel: string }): Promise<boolean> {
+  // Cancel is the default and the Escape answer: only an explicit click on the confirm button says yes.
+  const options: MessageBoxOptions = { type: 'warning', title: words.title, message: words.message, detail: words.detail, buttons: [words.confirmLabel, 'Cancel'], defaultId: 1, cancelId: 1, noLink: true };
+  const res = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+  return res.response === 0;
+}
+
 export function electronAdapters(getWindow: () => BrowserWindow | null, logger: AppLogger): AppAdapters {
   return {
     events: {
@@ -30,12 +38,8 @@ export function electronAdapters(getWindow: () => BrowserWindow | null, logger: 
         const res = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
         return res.canceled ? null : (res.filePath ?? null);
       },
-      async confirm({ title, message, detail, confirmLabel }) {
-        const win = getWindow();
-        // Cancel is the default and the Escape answer: only an explicit click on the confirm button says yes.
-        const options: MessageBoxOptions = { type: 'warning', title, message, detail, buttons: [confirmLabel, 'Cancel'], defaultId: 1, cancelId: 1, noLink: true };
-        const res = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
-        return res.response === 0;
+      confirm(words) {
+        return confirmWithMessageBox(getWindow(), words);
       },
     },
     notifications: {

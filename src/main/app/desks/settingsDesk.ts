@@ -4,6 +4,7 @@ import type { Session } from '../session.js';
 import { checkLeveragePatch } from '../../services/settings/leverageDefaults.js';
 import type { TradeHotkeyAction, TradeHotkeys } from '../../../shared/tradeHotkeys.js';
 import type { SimFeedView, SimPrices } from '../../../shared/ipcSimFeed.js';
+import type { TraySettings } from '../../../shared/ipcTray.js';
 
 export class SettingsDesk {
   constructor(private readonly session: Session) {}
@@ -54,6 +55,14 @@ export class SettingsDesk {
 
   getSimFeed(): SimFeedView | null {
     return this.session.simFeed();
+  }
+
+  getTray(): TraySettings {
+    return this.session.appSettings.tray();
+  }
+
+  setTray(patch: TraySettings): TraySettings {
+    return this.session.appSettings.updateTray(patch);
   }
 
   getNotifications(): NotificationPrefs {

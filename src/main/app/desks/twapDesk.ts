@@ -32,6 +32,7 @@ import { OperationError } from '../../services/errors.js';
 import type { Session } from '../session.js';
 import { Throttle } from '../throttle.js';
 import { requireConfirmations } from './confirmations.js';
+import type { WorkRegistration } from '../backgroundWork.js';
 
 /** How long quitting waits for a running slice to finish (a market IOC settles in well under that). */
 const CLOSE_WAIT_MS = 10_000;
@@ -42,9 +43,19 @@ interface Running {
   done: Promise<TwapRecord | null>;
 }
 
+/** How the tray names a running TWAP: "TWAP buy 2 BTC-PERP, 3 of 10 slices sent". */
+export function runningTwapLabel(id: string, r: TwapRecord | null): string {
+  if (!r) return `TWAP ${id}`;
+  const sent = r.slices.filter((s) => s.order_id !== null).length;
+  return `TWAP ${r.side.toLowerCase()} ${r.total_size} ${r.market}, ${sent} of ${r.slices.length} slices sent`;
+}
+
 export class TwapDesk {
   private readonly running = new Map<string, Running>();
   private readonly stream: Throttle<TwapView>;
+  private readonly work: WorkRegistration;
+  /** The latest record of each TWAP this app runs (what the tray lists); a runner may report before launch records it. */
+  private readonly latest = new Map<string, TwapRecord>();
 
   constructor(private readonly session: Session) {
     this.stream = new Throttle({
@@ -52,6 +63,11 @@ export class TwapDesk {
       key: (v) => v.id,
       emit: (twaps) => session.send('twap', { twaps }),
       onError: (err) => session.logger.error(`[twap] delivering progress failed: ${(err as Error).message}`),
+    });
+    // Every TWAP this app runs is background work: closing the window keeps the app (and it) running in the tray.
+    this.work = session.backgroundWork.register({
+      kind: 'twap',
+      list: () => [...this.running.keys()].map((id) => ({ id, label: runningTwapLabel(id, this.latest.get(id) ?? null) })),
     });
     // A TWAP runs on its own profile's services: closing that profile lets go of it (it reads interrupted).
     session.onReset(() => {
@@ -92,6 +108,8 @@ export class TwapDesk {
     return (r) => {
       this.publish(before, r);
       before = r;
+      this.latest.set(r.id, r);
+      if (this.running.has(r.id)) this.work.changed();
     };
   }
 
@@ -112,8 +130,13 @@ export class TwapDesk {
         }
         return null;
       })
-      .finally(() => this.running.delete(runner.id));
+      .finally(() => {
+        this.running.delete(runner.id);
+        this.latest.delete(runner.id);
+        this.work.changed();
+      });
     this.running.set(runner.id, { runner, profile, done });
+    this.work.changed();
   }
 
   async preview(req: {
@@ -202,14 +225,18 @@ export class TwapDesk {
       await here.done;
       return this.view(this.mine(req.id));
     }
-    return this.view(await cancelTwap(this.session.ctx(), req.id, { onUpdate: this.onUpdate() }));
+    const r = await cancelTwap(this.session.ctx(), req.id, { onUpdate: this.onUpdate() });
+    this.latest.delete(req.id);
+    return this.view(r);
   }
 
   /** Ends an interrupted (or paused) TWAP instead of resuming it; its in-flight slice is settled first. */
   async stop(req: { id: string }): Promise<TwapView> {
     this.mine(req.id);
     if (this.running.has(req.id)) throw new OperationError('TWAP_RUNNING', `TWAP ${req.id} is running; stop is for an interrupted or paused TWAP`, { hint: 'Cancel it instead.' });
-    return this.view(await cancelTwap(this.session.ctx(), req.id, { as: 'stopped', onUpdate: this.onUpdate() }));
+    const r = await cancelTwap(this.session.ctx(), req.id, { as: 'stopped', onUpdate: this.onUpdate() });
+    this.latest.delete(req.id);
+    return this.view(r);
   }
 
   /** Quitting: every TWAP this app runs is let go after its current slice (it reads interrupted on the next start). */

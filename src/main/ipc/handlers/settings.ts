@@ -13,6 +13,8 @@ export function settingsHandlers(desk: SettingsDesk): HandlerGroup<'settings' | 
     'settings:getSimPrices': async () => desk.getSimPrices(),
     'settings:setSimPrices': async (r) => desk.setSimPrices(r),
     'settings:getSimFeed': async () => desk.getSimFeed(),
+    'settings:getTray': async () => desk.getTray(),
+    'settings:setTray': async (r) => desk.setTray(r),
     'notifications:get': async () => desk.getNotifications(),
     'notifications:set': async (r) => desk.setNotifications(r),
   };

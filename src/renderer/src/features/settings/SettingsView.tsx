@@ -1,7 +1,7 @@
 /**
  * Settings: profile, main wallet, the offline (QR) signer's identity, order defaults, key-expiry warnings,
  * risk (the liquidation warning distance, the fat-finger cap on an order's notional), native notification
- * switches, and the companion services (chain RPC URLs, partner code, service URLs).
+ * switches, running in the tray, and the companion services (chain RPC URLs, partner code, service URLs).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -23,6 +23,7 @@ import { ProfileChooser } from '../onboarding/ProfileChooser';
 import { CompanionSettingsPanel } from '../companionSettings/CompanionSettingsPanel';
 import { TradeHotkeysSection } from '../hotkeys/TradeHotkeysSection';
 import { SimPricesSection } from '../simFeed/SimPricesSection';
+import { TrayModeSection } from '../tray/TrayModeSection';
 
 export function SettingsView() {
   return (
@@ -39,6 +40,7 @@ export function SettingsView() {
         <RiskSection />
         <TradeHotkeysSection />
         <NotificationSection />
+        <TrayModeSection />
         <CompanionSettingsPanel />
         <AboutSection />
       </div>
