@@ -41,6 +41,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { term: 'history', description: "account history: orders, trades, funding, deposits, withdrawals (--csv like the app's export)", load: async () => [(await import('./commands/history.js')).registerHistoryCommands] },
   { term: 'order', description: "place, follow, modify and cancel orders (signed by the wallet's trading key)", load: async () => [(await import('./commands/order.js')).registerOrderCommands] },
   { term: 'twap', description: 'TWAP: a total size sent as market slices over a duration (runs in the foreground; Ctrl-C pauses)', load: async () => [(await import('./commands/twap.js')).registerTwapCommands] },
+  { term: 'alert', description: 'price, move and funding alerts, kept in the data folder and shared with the app', load: async () => [(await import('./commands/alert.js')).registerAlertCommands] },
   { term: 'orders', description: "the wallet's open orders, armed triggers and order history (`orders history`, also `perps history orders`)", load: async () => [(await import('./commands/orders.js')).registerOrdersCommands] },
   { term: 'position', description: 'act on positions: close (all, part, at a limit), close all, reverse, TP/SL', load: async () => [(await import('./commands/position.js')).registerPositionCommands] },
   { term: 'positions [options]', description: 'open positions of the wallet (they appear shortly after a fill: /positions lags)', load: async () => [(await import('./commands/positions.js')).registerPositionsCommands] },
