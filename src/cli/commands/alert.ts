@@ -81,6 +81,7 @@ async function watch(out: Output, g: ReturnType<typeof globalsOf>): Promise<void
   const store = alertStoreOf(ctx);
   const print = (line: string): void => void process.stdout.write(line + '\n');
   const evaluator = new AlertEvaluator({ store, profile: ctx.profile.name, onFire: (f) => print(out.json ? JSON.stringify(f) : firingLine(f)) });
+  evaluator.reload();
   const active = evaluator.active();
   const positional = active.filter((a) => a.wallet !== null).length;
   out.note(`watching ${active.length} alert(s) of profile '${ctx.profile.name}' on the venue's ${ctx.profile.venueWsUrl ? 'stream' : 'info API (polled)'}; alerts added meanwhile are picked up; Ctrl-C stops`);

@@ -10,6 +10,7 @@
  */
 import type { Profile } from '../profiles/profiles.js';
 import type { CompanionDesks } from './companion/companionDesks.js';
+import { AlertsDesk } from './desks/alertsDesk.js';
 import { AppDesk } from './desks/appDesk.js';
 import { FundsDesk } from './desks/fundsDesk.js';
 import { HistoryDesk } from './desks/historyDesk.js';
@@ -37,6 +38,7 @@ export interface Desks {
   history: HistoryDesk;
   settings: SettingsDesk;
   twap: TwapDesk;
+  alerts: AlertsDesk;
 }
 
 export class AppCore {
@@ -57,6 +59,7 @@ export class AppCore {
       history: new HistoryDesk(s),
       settings: new SettingsDesk(s),
       twap: new TwapDesk(s),
+      alerts: new AlertsDesk(s),
     };
   }
 
@@ -65,9 +68,10 @@ export class AppCore {
     return this.session.start();
   }
 
-  /** Lets go of running TWAPs (after their current slice), stops the pumps, closes the wallet's devices and stops (and saves) the simulator. */
+  /** Lets go of running TWAPs (after their current slice), stops evaluating alerts, stops the pumps, closes the wallet's devices and stops (and saves) the simulator. */
   async stop(): Promise<void> {
     await this.desks.twap.close();
+    await this.desks.alerts.close();
     return this.session.stop();
   }
 

@@ -69,6 +69,8 @@ export type AlertView = z.infer<typeof AlertViewSchema>;
 /** A firing as logged, toasted and notified. */
 export const AlertFiringSchema = z.object({
   at: z.number().int().nonnegative(),
+  /** The profile whose alert fired (sim and mainnet share the data folder and its log). */
+  profile: z.string(),
   id: z.string(),
   market: marketSymbol,
   kind: z.enum(ALERT_KINDS),

@@ -53,9 +53,8 @@ export class AlertEvaluator {
   private seenVersion = '';
   private lastReloadCheck = 0;
 
-  constructor(private readonly o: AlertEvaluatorOptions) {
-    this.reload();
-  }
+  /** Nothing is read yet: call reload() (it throws for a damaged store), or let the first observation read. */
+  constructor(private readonly o: AlertEvaluatorOptions) {}
 
   /** The active alerts as this process last read them. */
   active(): AlertView[] {
@@ -138,7 +137,7 @@ export class AlertEvaluator {
   private fired(stored: StoredAlert, at: number, value: string, message: string): { alert: StoredAlert; firing: AlertFiring } {
     const done = !stored.repeat;
     const alert: StoredAlert = { ...stored, status: done ? 'done' : 'active', fired_count: stored.fired_count + 1, last_fired_at: at, last_fired_value: value };
-    const firing: AlertFiring = { at, id: stored.id, market: stored.market, kind: stored.rule.kind, value, title: `Alert: ${describeRule(stored.market, stored.rule)}`, message, note: stored.note, done };
+    const firing: AlertFiring = { at, profile: stored.profile, id: stored.id, market: stored.market, kind: stored.rule.kind, value, title: `Alert: ${describeRule(stored.market, stored.rule)}`, message, note: stored.note, done };
     return { alert, firing };
   }
 
