@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { ALERT_KINDS, AlertFiringSchema, AlertViewSchema, MAX_ALERT_NOTE_LENGTH } from './alerts/alertRule.js';
 import { MAX_DECIMAL_INPUT_LENGTH, marketSymbol } from './fieldSchemas.js';
 
+export type { AlertFiring, AlertView, AlertKind, AlertRule } from './alerts/alertRule.js';
+
 export const AlertIdSchema = z.string().regex(/^[0-9a-f]{12}$/, 'expected an alert id (12 hex characters)');
 
 export const AlertAddRequestSchema = z.strictObject({

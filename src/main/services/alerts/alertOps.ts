@@ -53,13 +53,19 @@ export function removeAlert(ctx: Pick<ServiceContext, 'profile'>, id: string, st
 /**
  * A new level for a price, funding, PnL or distance alert (a line dragged on the chart): the same checks
  * as a new alert; the crossing state starts again from the mark at hand, and the alert is active again.
+ * A price line dragged to the other side of the mark turns round (an "above" alert below the mark becomes
+ * a "below" one): the person put the line where the mark should reach, and that is what fires it.
  */
 export async function moveAlertLevel(ctx: MarketDataContext & Pick<ServiceContext, 'profile'>, id: string, level: string, store: AlertStore = alertStoreOf(ctx)): Promise<AlertView> {
   const symbols = await activeSymbols(ctx);
   const current = store.list(ctx.profile.name).find((a) => a.id === id);
   if (!current) throw alertNotFound(id, ctx.profile.name);
-  const spec = withLevel(current, level, symbols);
-  const armed = await initialArmed(ctx, spec);
+  let spec = withLevel(current, level, symbols);
+  let armed = await initialArmed(ctx, spec);
+  if (armed === false && (spec.rule.kind === 'price_above' || spec.rule.kind === 'price_below')) {
+    spec = { ...spec, rule: { kind: spec.rule.kind === 'price_above' ? 'price_below' : 'price_above', level: spec.rule.level } };
+    armed = await initialArmed(ctx, spec);
+  }
   return store.update(ctx.profile.name, id, (stored) => {
     const alert = { ...stored, rule: spec.rule, armed, status: 'active' as const };
     return { alert, result: alertView(alert) };
