@@ -66,7 +66,12 @@ function AddAlertForm() {
       return setError({ field: e2.field ?? 'value', message: e2.message.replace(/^[a-z-]+: /, '') });
     }
     setError(null);
-    add.mutate(request, { onSuccess: () => setValue('') });
+    add.mutate(request, {
+      onSuccess: () => {
+        setValue('');
+        setNote('');
+      },
+    });
   };
   const valueField = ALERT_VALUE_FIELD[kind];
   return (
@@ -102,7 +107,9 @@ function AlertRow({ a }: { a: AlertView }) {
       <td>
         <Badge tone={state.tone}>{state.text}</Badge>
       </td>
-      <td className="num">{a.fired_count > 0 ? `${a.fired_count}× · ${fmtTime(a.last_fired_at)} at ${a.last_fired_value}` : '—'}</td>
+      <td className="num" title={a.last_fired_at ? `last fired ${fmtTime(a.last_fired_at)}` : undefined}>
+        {a.fired_count > 0 ? `${a.fired_count}× at ${a.last_fired_value}` : '—'}
+      </td>
       <td className="faint">{a.note}</td>
       <td className="dt-sticky r">
         <Button size="sm" variant="ghost" busy={remove.isPending} onClick={() => remove.mutate(a.id)} aria-label={`Remove alert ${what}`}>
