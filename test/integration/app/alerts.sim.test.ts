@@ -97,6 +97,10 @@ describe('alerts in the app (sim profile, through IPC)', () => {
     expect(firings().at(-1)).toMatchObject({ id: a.id, value: '3440', done: false });
     expect(alertNotifications()).toHaveLength(1);
     await h.call('alerts:remove', { id: a.id });
+    // A price line dragged to the other side of the mark (3440) turns round: it fires when the mark gets there.
+    const up = await h.call('alerts:add', { market: 'ETH', kind: 'price_above', value: '4000' });
+    expect(await h.call('alerts:setLevel', { id: up.id, level: '3000' })).toMatchObject({ rule: { kind: 'price_below', level: '3000' }, armed: true });
+    await h.call('alerts:remove', { id: up.id });
     await h.call('notifications:set', { alerts: true });
   });
 

@@ -50,6 +50,8 @@ export interface AlertEvaluatorOptions {
 export class AlertEvaluator {
   private alerts: StoredAlert[] = [];
   private readonly windows = new Map<string, MoveWindow>();
+  /** When this process last fired each move alert (to tell its own firings from another process's). */
+  private readonly ownFiredAt = new Map<string, number>();
   private seenVersion = '';
   private lastReloadCheck = 0;
 
@@ -107,7 +109,7 @@ export class AlertEvaluator {
     const v = new Decimal(value);
     const guess = stepThreshold(rule, cached.armed, v);
     if (!guess.fired && guess.armed === cached.armed) return;
-    this.commit(cached.id, (stored) => {
+    void this.commit(cached.id, (stored) => {
       if (stored.rule.kind === 'move') return null;
       const step = stepThreshold(stored.rule as ThresholdRule, stored.armed, v);
       if (!step.fired) return step.armed === stored.armed ? null : { alert: { ...stored, armed: step.armed }, firing: null };
@@ -127,11 +129,13 @@ export class AlertEvaluator {
     const pct = step.movePct.toDecimalPlaces(2, Decimal.ROUND_DOWN);
     const value = (pct.isZero() ? new Decimal(0) : pct).toFixed();
     const windowMs = cached.rule.window_ms;
-    this.commit(cached.id, (stored) => {
-      // Another evaluator fired this alert for the same move (after this process last read it): not again.
-      if (stored.fired_count !== cached.fired_count && stored.last_fired_at !== null && at - stored.last_fired_at < windowMs) return null;
+    const committed = this.commit(cached.id, (stored) => {
+      // Another evaluator fired this alert within the window (the same move, seen there first): not again.
+      const last = stored.last_fired_at;
+      if (last !== null && last !== this.ownFiredAt.get(stored.id) && at - last < windowMs) return null;
       return this.fired(stored, at, value, firingMessage(stored.market, stored.rule, value, step.from.toFixed()));
     });
+    if (committed) this.ownFiredAt.set(cached.id, at);
   }
 
   private fired(stored: StoredAlert, at: number, value: string, message: string): { alert: StoredAlert; firing: AlertFiring } {
@@ -142,7 +146,7 @@ export class AlertEvaluator {
   }
 
   /** Applies `change` to the alert as stored now, under the lock; logs and reports a firing once. */
-  private commit(id: string, change: (stored: StoredAlert) => { alert: StoredAlert; firing: AlertFiring | null } | null): void {
+  private commit(id: string, change: (stored: StoredAlert) => { alert: StoredAlert; firing: AlertFiring | null } | null): boolean {
     let firing: AlertFiring | null = null;
     let found = true;
     try {
@@ -160,6 +164,7 @@ export class AlertEvaluator {
     }
     this.reload();
     if (found && firing) this.o.onFire(firing);
+    return found && firing !== null;
   }
 
   private now(): number {
