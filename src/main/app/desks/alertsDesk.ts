@@ -60,6 +60,11 @@ export class AlertsDesk {
       ctx,
       socket: url ? this.session.venueSockets().lease(url) : null,
       pollMs: this.session.options.pumps?.marksPollMs ?? 2_000,
+      // Without a venue socket the info API is polled: only while a market alert exists (another process may add one).
+      wanted: () => {
+        this.guard(() => evaluator.reloadIfChanged());
+        return evaluator.active().some((a) => a.wallet === null);
+      },
       observe: (obs) => this.guard(() => evaluator.observeMarket(obs)),
       onError: (err) => this.session.logger.warn(`[alerts] reading the venue failed: ${err.message}`),
     }).catch((err: unknown) => {

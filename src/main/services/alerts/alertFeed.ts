@@ -15,6 +15,8 @@ export interface AlertFeedOptions {
   /** The venue socket to follow; null polls the info API every pollMs. */
   socket: VenueSocketLease | null;
   pollMs: number;
+  /** False while no alert watches the market data: the polling fallback then reads nothing. */
+  wanted?(): boolean;
   observe(obs: MarketObservation): void;
   /** A failure of the feed (logged or printed by the caller); the feed keeps trying. */
   onError(err: Error): void;
@@ -38,7 +40,7 @@ export async function startAlertFeed(o: AlertFeedOptions): Promise<AlertFeed> {
     let timer: NodeJS.Timeout | null = null;
     const tick = (): void => {
       timer = setTimeout(() => {
-        void readAll(o)
+        void (o.wanted?.() === false ? Promise.resolve() : readAll(o))
           .catch((err: unknown) => o.onError(err as Error))
           .finally(() => {
             if (!stopped) tick();
