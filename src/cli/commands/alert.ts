@@ -3,13 +3,15 @@
  * the data folder, decided by the same rules (src/shared/alerts).
  *
  *   alert add --market SYM (--above PRICE | --below PRICE | --move PCT --window D | --funding-above RATE |
- *             --funding-below RATE) [--repeat] [--note TEXT]
+ *             --funding-below RATE | (--pnl-above USDC | --pnl-below USDC | --liq-distance-below PCT) --wallet ADDR)
+ *             [--repeat] [--note TEXT]
  *       RATE is the venue's hourly funding rate as a raw fraction (0.0001 is 0.01 % an hour); D is seconds
  *       or a span such as 90s, 10m, 1h30m. One-shot unless --repeat (a repeating alert re-arms once the
  *       value went back across the level).
  *   alert list                 this profile's alerts
  *   alert rm ID                removes one
- *   alert watch                evaluates the alerts in the foreground on the venue's stream and prints each
+ *   alert watch                evaluates the alerts in the foreground on the venue's stream (position alerts
+ *                              on the wallet's positions, read every 5 s) and prints each
  *                              firing (with --json: one JSON line per firing); Ctrl-C stops. Safe beside
  *                              the app: an alert fires once, in whichever process saw it first.
  *
@@ -18,12 +20,15 @@
 import type { Command } from 'commander';
 import { describeRule } from '../../shared/alerts/alertEvaluation.js';
 import type { AlertInput } from '../../shared/alerts/alertInput.js';
-import type { AlertFiring, AlertKind, AlertView } from '../../shared/alerts/alertRule.js';
-import { AlertEvaluator, addAlert, alertStoreOf, listAlerts, removeAlert, startAlertFeed } from '../../main/services/alerts/index.js';
+import { POSITION_ALERT_KINDS, type AlertFiring, type AlertKind, type AlertView } from '../../shared/alerts/alertRule.js';
+import { AlertEvaluator, addAlert, alertStoreOf, listAlerts, removeAlert, startAlertFeed, startPositionPoll } from '../../main/services/alerts/index.js';
 import { ValidationError } from '../../main/services/errors.js';
 import { loggingVenueSocketPool } from '../../main/venue/venueSocketPool.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction, type Output } from '../output.js';
+
+/** How often position alerts' wallets are read (the app's own slow positions refresh). */
+const POSITIONS_POLL_MS = 5_000;
 
 interface AddOpts {
   market: string;
@@ -33,6 +38,10 @@ interface AddOpts {
   window?: string;
   fundingAbove?: string;
   fundingBelow?: string;
+  pnlAbove?: string;
+  pnlBelow?: string;
+  liqDistanceBelow?: string;
+  wallet?: string;
   repeat?: boolean;
   note?: string;
 }
@@ -43,16 +52,20 @@ const CONDITIONS: readonly [keyof AddOpts, AlertKind][] = [
   ['move', 'move'],
   ['fundingAbove', 'funding_above'],
   ['fundingBelow', 'funding_below'],
+  ['pnlAbove', 'pnl_above'],
+  ['pnlBelow', 'pnl_below'],
+  ['liqDistanceBelow', 'liq_distance_below'],
 ];
 
 /** The flags as one typed alert: exactly one condition. */
 export function alertInputOf(opts: AddOpts): AlertInput {
   const given = CONDITIONS.filter(([flag]) => opts[flag] !== undefined);
   if (given.length !== 1) {
-    throw new ValidationError(`give exactly one of --above, --below, --move, --funding-above, --funding-below (got ${given.length})`, { field: 'condition', hint: 'e.g. `perps alert add --market ETH --above 3500`' });
+    throw new ValidationError(`give exactly one of --above, --below, --move, --funding-above, --funding-below, --pnl-above, --pnl-below, --liq-distance-below (got ${given.length})`, { field: 'condition', hint: 'e.g. `perps alert add --market ETH --above 3500`' });
   }
   const [flag, kind] = given[0]!;
-  return { market: opts.market, kind, value: opts[flag] as string, window: opts.window, repeat: opts.repeat, note: opts.note };
+  if (opts.wallet !== undefined && !POSITION_ALERT_KINDS.includes(kind)) throw new ValidationError('only a PnL or liquidation-distance alert watches a wallet', { field: 'wallet' });
+  return { market: opts.market, kind, value: opts[flag] as string, window: opts.window, repeat: opts.repeat, note: opts.note, wallet: opts.wallet };
 }
 
 function stateOf(a: AlertView): string {
@@ -84,37 +97,48 @@ async function watch(out: Output, g: ReturnType<typeof globalsOf>): Promise<void
   evaluator.reload();
   const active = evaluator.active();
   const positional = active.filter((a) => a.wallet !== null).length;
-  out.note(`watching ${active.length} alert(s) of profile '${ctx.profile.name}' on the venue's ${ctx.profile.venueWsUrl ? 'stream' : 'info API (polled)'}; alerts added meanwhile are picked up; Ctrl-C stops`);
-  if (positional > 0) out.note(`${positional} position alert(s) (PnL, liquidation distance) are evaluated by the app, which follows the positions`);
+  out.note(`watching ${active.length} alert(s) of profile '${ctx.profile.name}' on the venue's ${ctx.profile.venueWsUrl ? 'stream' : 'info API (polled)'}${positional > 0 ? `, positions every ${POSITIONS_POLL_MS / 1000} s` : ''}; alerts added meanwhile are picked up; Ctrl-C stops`);
   const pool = loggingVenueSocketPool({ warn: (m) => out.note(m) });
   const failed: { error: Error | null } = { error: null };
   let stop: () => void = () => undefined;
-  const feed = await startAlertFeed({
-    ctx,
-    socket: ctx.profile.venueWsUrl ? pool.lease(ctx.profile.venueWsUrl) : null,
-    pollMs: 2_000,
-    observe: (obs) => {
+  // A failure of the store (damaged, locked for long) ends the watch with its error: exit 1.
+  const guarded =
+    <T>(evaluate: (obs: T) => void) =>
+    (obs: T): void => {
       try {
-        evaluator.observeMarket(obs);
+        evaluate(obs);
       } catch (err) {
         failed.error ??= err as Error;
         stop();
       }
-    },
+    };
+  const feed = await startAlertFeed({
+    ctx,
+    socket: ctx.profile.venueWsUrl ? pool.lease(ctx.profile.venueWsUrl) : null,
+    pollMs: 2_000,
+    observe: guarded((obs) => evaluator.observeMarket(obs)),
     onError: (err) => out.note(`warning: reading the venue failed: ${err.message}`),
+  });
+  const positions = startPositionPoll({
+    ctx,
+    wallets: () => [...new Set(evaluator.active().flatMap((a) => (a.wallet === null ? [] : [a.wallet])))],
+    everyMs: POSITIONS_POLL_MS,
+    observe: guarded((obs) => evaluator.observePosition(obs)),
+    onError: (err) => out.note(`warning: reading the positions failed: ${err.message}`),
   });
   await new Promise<void>((resolve) => {
     stop = resolve;
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  positions.stop();
   await feed.stop();
   await pool.close();
   if (failed.error) throw failed.error;
 }
 
 export function registerAlertCommands(program: Command): void {
-  const alert = program.command('alert').description('price, move and funding alerts, kept in the data folder and shared with the app');
+  const alert = program.command('alert').description('price, move, funding, PnL and liquidation-distance alerts, kept in the data folder and shared with the app');
 
   alert
     .command('add')
@@ -126,6 +150,10 @@ export function registerAlertCommands(program: Command): void {
     .option('--window <span>', 'the window of --move: seconds, or a span such as 90s, 10m, 1h30m (at most 24h)')
     .option('--funding-above <rate>', "the venue's hourly funding rate (a raw fraction: 0.0001 is 0.01 %) rises to this")
     .option('--funding-below <rate>', "the venue's hourly funding rate falls to this (0 or below: funding turns negative)")
+    .option('--pnl-above <usdc>', "the unrealized PnL of --wallet's position in the market rises to this")
+    .option('--pnl-below <usdc>', "the unrealized PnL of --wallet's position falls to this (negative: a loss)")
+    .option('--liq-distance-below <pct>', "the mark comes within this percentage of --wallet's position's liquidation estimate")
+    .option('--wallet <address>', 'the wallet whose position a --pnl-* or --liq-distance-below alert watches')
     .option('--repeat', 'fire on every crossing (re-arms once the value went back across), not once')
     .option('--note <text>', 'shown with the alert when it fires (at most 200 characters)')
     .action(async (opts: AddOpts, cmd: Command) => {

@@ -152,4 +152,30 @@ describe('perps alert', () => {
       fs.writeFileSync(file, before);
     }
   });
+  it("a PnL alert on a wallet's position fires in watch (its positions read every 5 s); without --wallet it is refused", async () => {
+    await w.setMark('SOL', '180');
+    const t = await w.trader();
+    const placed = await run(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'SOL', '--side', 'buy', '--size', '1', '--type', 'market', '--wait']);
+    expect(placed.code, placed.stderr).toBe(0);
+    const noWallet = await run(['--json', 'alert', 'add', '--market', 'SOL', '--pnl-above', '5']);
+    expect(noWallet.code).toBe(2);
+    expect(perpsJson(noWallet).error.message).toMatch(/^wallet: a position alert needs the wallet/);
+    const walletOnPrice = await run(['--json', 'alert', 'add', '--market', 'SOL', '--above', '200', '--wallet', t.wallet]);
+    expect(walletOnPrice.code).toBe(2);
+    const a = perpsJson(await run(['--json', 'alert', 'add', '--market', 'SOL', '--pnl-above', '5', '--wallet', t.wallet, '--note', 'scale out']));
+    expect(a).toMatchObject({ wallet: t.wallet.toLowerCase(), rule: { kind: 'pnl_above', level: '5' }, armed: null });
+    const watcher = new PerpsChild(w, ['alert', 'watch']);
+    try {
+      await watcher.waitForStderr(/positions every 5 s/);
+      // The first read of the position (PnL about 0) arms it.
+      await until('the alert armed', () => (JSON.parse(fs.readFileSync(path.join(w.dataDir, 'alerts.json'), 'utf8')) as { alerts: { id: string; armed: boolean | null }[] }).alerts.find((x) => x.id === a.id)?.armed === true);
+      await w.setMark('SOL', '190');
+      await until('the PnL firing', () => logLines().some((l) => l['id'] === a.id), 30_000);
+      await until('the printed firing', () => watcher.stdout.includes(a.id));
+      expect(watcher.stdout).toMatch(new RegExp(`ALERT ${a.id} SOL unrealized PnL [\\d.]+ USDC is at or above 5 USDC \\| scale out$`, 'm'));
+    } finally {
+      watcher.child.kill('SIGINT');
+    }
+    expect((await watcher.done).code).toBe(0);
+  }, 90_000);
 });

@@ -3,3 +3,4 @@ export { appendAlertLog, readAlertLog, alertLogFile, ALERTS_LOG_FILE } from './a
 export { AlertEvaluator, type MarketObservation, type PositionObservation } from './alertEvaluator.js';
 export { startAlertFeed, type AlertFeed } from './alertFeed.js';
 export { addAlert, alertStoreOf, listAlerts, moveAlertLevel, removeAlert } from './alertOps.js';
+export { startPositionPoll } from './alertPositionPoll.js';
