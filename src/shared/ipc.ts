@@ -69,6 +69,8 @@ import {
   WatchingTradesSchema,
   WatchTradesRequestSchema,
 } from './ipcTwap.js';
+import { AlertAddRequestSchema, AlertFiredEventSchema, AlertIdRequestSchema, AlertListSchema, AlertSetLevelRequestSchema, AlertsEventSchema } from './ipcAlerts.js';
+import { AlertViewSchema } from './alerts/alertRule.js';
 import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
 import { SimFeedViewSchema, SimPricesSchema } from './ipcSimFeed.js';
 import { TraySettingsPatchSchema, TraySettingsSchema } from './ipcTray.js';
@@ -79,6 +81,7 @@ export * from './ipcCompanion.js';
 export * from './ipcRisk.js';
 export * from './ipcTwap.js';
 export * from './ipcPortfolio.js';
+export * from './ipcAlerts.js';
 export * from './ipcHotkeys.js';
 export * from './ipcSimFeed.js';
 export * from './ipcTray.js';
@@ -932,6 +935,8 @@ export const NotificationPrefsSchema = z.object({
   key_expiry: z.boolean(),
   /** When a position's mark comes within the warning distance of its liquidation estimate (once per crossing). */
   liquidation_warning: z.boolean(),
+  /** When one of the user's alerts fires (price, move, funding, PnL, liquidation distance). */
+  alerts: z.boolean(),
   // Sounds the window plays (generated, no audio files), each off until the user turns it on.
   /** A short chime on each fill. */
   sound_fills: z.boolean(),
@@ -939,6 +944,8 @@ export const NotificationPrefsSchema = z.object({
   sound_trigger_fires: z.boolean(),
   /** A falling alarm on a liquidation-risk warning. */
   sound_risk_warnings: z.boolean(),
+  /** A bell when an alert fires. */
+  sound_alerts: z.boolean(),
 });
 export type NotificationPrefs = z.infer<typeof NotificationPrefsSchema>;
 export const NotificationPrefsPatchSchema = z.strictObject({
@@ -947,9 +954,11 @@ export const NotificationPrefsPatchSchema = z.strictObject({
   withdrawals: z.boolean().optional(),
   key_expiry: z.boolean().optional(),
   liquidation_warning: z.boolean().optional(),
+  alerts: z.boolean().optional(),
   sound_fills: z.boolean().optional(),
   sound_trigger_fires: z.boolean().optional(),
   sound_risk_warnings: z.boolean().optional(),
+  sound_alerts: z.boolean().optional(),
 });
 
 /**
@@ -1087,6 +1096,11 @@ const CHANNELS = {
   'twap:resume': { request: TwapIdRequestSchema, response: TwapViewSchema },
   'twap:cancel': { request: TwapIdRequestSchema, response: TwapViewSchema },
   'twap:stop': { request: TwapIdRequestSchema, response: TwapViewSchema },
+  // ---- alerts (ipcAlerts.ts) ----
+  'alerts:list': { request: empty, response: AlertListSchema },
+  'alerts:add': { request: AlertAddRequestSchema, response: AlertViewSchema },
+  'alerts:remove': { request: AlertIdRequestSchema, response: AlertViewSchema },
+  'alerts:setLevel': { request: AlertSetLevelRequestSchema, response: AlertViewSchema },
   'settings:getHotkeys': { request: empty, response: TradeHotkeysSchema },
   'settings:setHotkeys': { request: TradeHotkeysPatchSchema, response: TradeHotkeysSchema },
   // simulator prices: simulated, or live from a venue (ipcSimFeed.ts)
@@ -1190,6 +1204,10 @@ export const IPC_EVENTS = {
   trades: TradesEventSchema,
   /** The simulator's live feed changed (following a venue: live or down). */
   simFeed: SimFeedViewSchema,
+  /** The profile's alerts, whole, whenever they change (ipcAlerts.ts). */
+  alerts: AlertsEventSchema,
+  /** Alerts that fired (toast, sound, live region); main also shows the native notification. */
+  alertFired: AlertFiredEventSchema,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type IpcEventPayload<E extends EventName> = z.infer<(typeof IPC_EVENTS)[E]>;

@@ -130,6 +130,11 @@ export const CHANNEL_NAMES = [
   'twap:resume',
   'twap:cancel',
   'twap:stop',
+  // alerts: evaluated by main on the venue's stream; the page lists, adds, removes and drags them
+  'alerts:list',
+  'alerts:add',
+  'alerts:remove',
+  'alerts:setLevel',
   // trade hotkeys (advanced execution): off until enabled; conflicts refused
   'settings:getHotkeys',
   'settings:setHotkeys',
@@ -176,7 +181,7 @@ export type PreloadedChannel = (typeof PRELOADED_CHANNELS)[number];
  * each, coalesced so the latest value per key wins; the prompt events are requests that need an answer
  * (through a prompt:* channel) and are never coalesced.
  */
-export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades', 'simFeed'] as const;
+export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades', 'simFeed', 'alerts', 'alertFired'] as const;
 export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest'] as const;
 export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
 

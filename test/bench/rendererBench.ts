@@ -196,7 +196,7 @@ export function syntheticMain(historyRows: number): Handlers {
     }),
     // The simulator on its own prices (no live venue feed).
     'settings:getSimFeed': async () => null,
-    'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true, sound_fills: false, sound_trigger_fires: false, sound_risk_warnings: false }),
+    'notifications:get': async () => ({ fills: true, trigger_fires: true, withdrawals: true, key_expiry: true, liquidation_warning: true, alerts: true, sound_fills: false, sound_trigger_fires: false, sound_risk_warnings: false, sound_alerts: false }),
     'account:balance': async () => ({ wallet: WALLET, account_id: `${WALLET}${'0'.repeat(24)}`, free_balance: '100000' }),
     // The account panel's figures, computed as main computes them (services/reads/accountHealth.ts) from
     // the positions and marks below.

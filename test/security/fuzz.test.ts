@@ -153,6 +153,10 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'twap:resume': { id: '0123456789ab' },
   'twap:cancel': { id: '0123456789ab' },
   'twap:stop': { id: '0123456789ab' },
+  'alerts:list': {},
+  'alerts:add': { market: 'ETH', kind: 'move', value: '2', window: '5m', repeat: true, note: 'n' },
+  'alerts:remove': { id: '0123456789ab' },
+  'alerts:setLevel': { id: '0123456789ab', level: '3500' },
   'settings:getHotkeys': {},
   'settings:setHotkeys': { enabled: true, bindings: { market_buy: 'Alt+B', cancel_all: null } },
   // Simulator prices: the stored value again, so valid payloads do not restart the simulator on every run.

@@ -21,16 +21,18 @@ describe('notification preferences', () => {
       withdrawals: true,
       key_expiry: true,
       liquidation_warning: true,
+      alerts: true,
       sound_fills: false,
       sound_trigger_fires: false,
       sound_risk_warnings: false,
+      sound_alerts: false,
     });
   });
 
   it('a file from before the sound switches reads them as off and keeps what it had', () => {
     const store = fresh();
     store.set('app.notifications', { fills: false, trigger_fires: true, withdrawals: false, key_expiry: true });
-    expect(new AppSettings(store).notifications()).toMatchObject({ fills: false, withdrawals: false, liquidation_warning: true, sound_fills: false, sound_trigger_fires: false, sound_risk_warnings: false });
+    expect(new AppSettings(store).notifications()).toMatchObject({ fills: false, withdrawals: false, liquidation_warning: true, alerts: true, sound_fills: false, sound_trigger_fires: false, sound_risk_warnings: false, sound_alerts: false });
   });
 
   it('a switch turned on is stored and read back, the others unchanged', () => {

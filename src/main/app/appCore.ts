@@ -11,6 +11,7 @@
 import type { Profile } from '../profiles/profiles.js';
 import type { CompanionDesks } from './companion/companionDesks.js';
 import type { BackgroundWork } from './backgroundWork.js';
+import { AlertsDesk } from './desks/alertsDesk.js';
 import { AppDesk } from './desks/appDesk.js';
 import { FundsDesk } from './desks/fundsDesk.js';
 import { HistoryDesk } from './desks/historyDesk.js';
@@ -40,6 +41,7 @@ export interface Desks {
   portfolio: PortfolioDesk;
   settings: SettingsDesk;
   twap: TwapDesk;
+  alerts: AlertsDesk;
 }
 
 export class AppCore {
@@ -61,6 +63,7 @@ export class AppCore {
       portfolio: new PortfolioDesk(s),
       settings: new SettingsDesk(s),
       twap: new TwapDesk(s),
+      alerts: new AlertsDesk(s),
     };
   }
 
@@ -69,9 +72,10 @@ export class AppCore {
     return this.session.start();
   }
 
-  /** Lets go of running TWAPs (after their current slice), stops the pumps, closes the wallet's devices and stops (and saves) the simulator. */
+  /** Lets go of running TWAPs (after their current slice), stops evaluating alerts, stops the pumps, closes the wallet's devices and stops (and saves) the simulator. */
   async stop(): Promise<void> {
     await this.desks.twap.close();
+    await this.desks.alerts.close();
     return this.session.stop();
   }
 

@@ -34,9 +34,11 @@ export const DEFAULT_NOTIFICATIONS: NotificationPrefs = {
   withdrawals: true,
   key_expiry: true,
   liquidation_warning: true,
+  alerts: true,
   sound_fills: false,
   sound_trigger_fires: false,
   sound_risk_warnings: false,
+  sound_alerts: false,
 };
 
 export interface RememberedWallet {

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { sameAddress } from '../../shared/identity/index.js';
-import { eventWireChannel, type EventName, type IpcEventPayload, type ProfileName, type WalletView } from '../../shared/ipc.js';
+import { eventWireChannel, type EventName, type IpcEventPayload, type PositionView, type ProfileName, type WalletView } from '../../shared/ipc.js';
 import { ensurePrivateFolder } from '../files/privateFolder.js';
 import { resolveProfile, simProfile, type Profile } from '../profiles/profiles.js';
 import { InferenceKeyStore } from '../services/assistant/apiKeyStore.js';
@@ -97,6 +97,7 @@ export class Session {
   private stopped = false;
   /** Called whenever the session's wallet or profile changes (caches of the old one are dropped). */
   private readonly resetListeners = new Set<() => void>();
+  private readonly positionListeners = new Set<(wallet: string, views: readonly PositionView[], at: number) => void>();
 
   constructor(readonly options: AppCoreOptions) {
     this.logger = options.logger ?? consoleLogger;
@@ -306,6 +307,9 @@ export class Session {
       notify: (kind, title, body) => this.notify(kind, title, body),
       keyWarningDays: () => this.appSettings.settings().key_expiry_warning_days,
       liquidationWarningPct: () => this.appSettings.settings().liquidation_warning_pct,
+      observePositions: (views, at) => {
+        for (const l of this.positionListeners) l(wallet, views, at);
+      },
     });
     s.pumps = pumps;
     pumps.start().catch((err: unknown) => this.logger.warn(`[app] starting the event streams failed: ${(err as Error).message}`));
@@ -330,6 +334,11 @@ export class Session {
     }
     this.publish();
     return view;
+  }
+
+  /** Listens to every re-pricing of the current wallet's positions. */
+  onPositions(listener: (wallet: string, views: readonly PositionView[], at: number) => void): void {
+    this.positionListeners.add(listener);
   }
 
   /** Listens for wallet and profile changes (caches of the previous one are dropped). */
@@ -371,6 +380,11 @@ export class Session {
 
   companion(): CompanionDesks {
     return this.require().companion;
+  }
+
+  /** The open profile's venue sockets (one connection per URL, shared by every consumer). */
+  venueSockets(): VenueSocketPool {
+    return this.require().venueSockets;
   }
 
   book(): BookFeed {

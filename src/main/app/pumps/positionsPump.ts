@@ -74,6 +74,7 @@ export class PositionsPump implements Pump {
   private publish(views: PositionView[], at: number): void {
     this.throttle.push({ positions: views, at });
     this.watch.update(views, at);
+    this.host.observePositions?.(views, at);
   }
 
   /** Reads /positions, the armed triggers and the markets, and publishes the snapshot. */

@@ -3,7 +3,7 @@
  * positions, withdrawals, key expiry), each with start, stop and kick, each publishing through its own
  * Throttle (at most 10 deliveries a second, latest value per key).
  */
-import type { IpcEventPayload, StreamEventName } from '../../../shared/ipc.js';
+import type { IpcEventPayload, PositionView, StreamEventName } from '../../../shared/ipc.js';
 import type { ServiceContext } from '../../services/serviceContext.js';
 import type { VenueSocketPool } from '../../venue/venueSocketPool.js';
 import type { AppLogger } from '../adapters.js';
@@ -38,7 +38,7 @@ export const DEFAULT_PUMP_TIMINGS: PumpTimings = {
   marksPollMs: 2_000,
 };
 
-export type NotificationKind = 'fills' | 'trigger_fires' | 'withdrawals' | 'key_expiry' | 'liquidation_warning';
+export type NotificationKind = 'fills' | 'trigger_fires' | 'withdrawals' | 'key_expiry' | 'liquidation_warning' | 'alerts';
 
 export interface PumpHost {
   readonly ctx: ServiceContext;
@@ -57,6 +57,8 @@ export interface PumpHost {
   keyWarningDays(): number;
   /** Percent of the mark within which a position's liquidation estimate is warned about. */
   liquidationWarningPct(): number;
+  /** Every re-pricing of the wallet's positions (the alerts desk evaluates PnL and liquidation distance on it). */
+  observePositions?(views: readonly PositionView[], at: number): void;
 }
 
 export interface Pump {

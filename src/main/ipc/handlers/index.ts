@@ -6,6 +6,7 @@
  */
 import type { AppCore } from '../../app/appCore.js';
 import type { Handlers } from '../registerHandlers.js';
+import { alertsHandlers } from './alerts.js';
 import { appHandlers } from './app.js';
 import { assistantHandlers, bridgeHandlers, companionHandlers, pointsHandlers, swapHandlers, transfersHandlers } from './companion.js';
 import { firstScreenHandler } from './firstScreen.js';
@@ -46,6 +47,7 @@ export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Hand
     ...pointsHandlers(() => companion().points),
     ...assistantHandlers(() => companion().assistant),
     ...twapHandlers(d.twap),
+    ...alertsHandlers(d.alerts),
   };
   return { ...handlers, 'app:firstScreen': firstScreenHandler(handlers) };
 }

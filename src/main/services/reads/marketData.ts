@@ -15,7 +15,7 @@ import { OperationError } from '../errors.js';
 import { readMark, type TradingContext } from '../orders/orderContext.js';
 import { RATIO_PLACES } from './positionRisk.js';
 
-type MarketDataContext = Pick<TradingContext, 'config' | 'venue'>;
+export type MarketDataContext = Pick<TradingContext, 'config' | 'venue'>;
 
 /** A market record with the venue's figures for it (null where the venue gave none). */
 export interface MarketWithVenue extends Market {

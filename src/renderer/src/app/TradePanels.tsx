@@ -18,6 +18,8 @@ import { PositionsTable } from '../features/positions/PositionsTable';
 import { Button } from '../ui/Button';
 import { RecentFills } from '../features/history/RecentFills';
 import { TwapPanel } from '../features/twap/TwapPanel';
+import { AlertsPanel } from '../features/alerts/AlertsPanel';
+import { useAlerts } from '../features/alerts/alertQueries';
 import { TwapRestartPrompt } from '../features/twap/TwapRestartPrompt';
 import { TradeHotkeysHost } from '../features/hotkeys/TradeHotkeysHost';
 import { ChartActionDialogs } from '../features/chart/ChartActionDialogs';
@@ -26,7 +28,7 @@ import { Tabs } from '../ui/Tabs';
 
 export { MarketList } from '../features/markets/MarketList';
 
-type BottomTab = 'positions' | 'open' | 'triggers' | 'twap' | 'activity' | 'fills';
+type BottomTab = 'positions' | 'open' | 'triggers' | 'twap' | 'alerts' | 'activity' | 'fills';
 
 /**
  * The chart (lightweight-charts, a quarter of the first script) loads in its own chunk just after the
@@ -51,6 +53,8 @@ export function BottomPanel() {
   const triggers = useTriggers();
   const activity = useActivity();
   const twaps = useTwaps();
+  const alerts = useAlerts();
+  const activeAlerts = alerts.data?.alerts.filter((a) => a.status === 'active').length;
   // A damaged TWAP counts too: it needs the person's attention (it never runs).
   const activeTwaps = twaps.data ? twaps.data.twaps.filter((t) => t.status === 'running' || t.status === 'paused' || t.status === 'interrupted').length + twaps.data.damaged.length : undefined;
   const [closingAll, setClosingAll] = useState(false);
@@ -67,6 +71,7 @@ export function BottomPanel() {
           { id: 'open', name: 'Open orders', label: <>Open orders<Count n={openCount} /></> },
           { id: 'triggers', name: 'Triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
           { id: 'twap', name: 'TWAP', label: <>TWAP<Count n={activeTwaps} /></> },
+          { id: 'alerts', name: 'Alerts', label: <>Alerts<Count n={activeAlerts} /></> },
           { id: 'activity', name: 'Activity', label: <>Activity<Count n={activity.length} /></> },
           { id: 'fills', name: 'Fills', label: 'Fills' },
         ]}
@@ -83,6 +88,7 @@ export function BottomPanel() {
         {tab === 'open' && <OpenOrdersTable />}
         {tab === 'triggers' && <TriggersTable />}
         {tab === 'twap' && <TwapPanel />}
+        {tab === 'alerts' && <AlertsPanel />}
         {tab === 'activity' && <ActivityTable />}
         {tab === 'fills' && <RecentFills />}
       </Tabs>

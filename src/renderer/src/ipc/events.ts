@@ -18,6 +18,7 @@ import { pushPrompt } from './prompts';
 import { qk } from './queries';
 import { cqk, putTransfers } from './companionQueries';
 import { putTwaps } from '../features/twap/twapQueries';
+import { announceAlertFiring, putAlerts } from '../features/alerts/alertQueries';
 import { simFeedKey } from '../features/simFeed/simFeedQueries';
 
 /** Coalesces repeated invalidations of the same keys into one, a short moment later. */
@@ -226,6 +227,11 @@ export function useIpcEvents(client: QueryClient): void {
 
     // TWAP progress (main runs them): the panel, the chart's fill markers and the restart prompt read it.
     offs.push(api.on('twap', (p) => putTwaps(client, p.twaps)));
+
+    // Alerts (main evaluates them): the list follows main's store; each firing is announced once (main
+    // raises the native notification itself).
+    offs.push(api.on('alerts', (p) => putAlerts(client, p.alerts)));
+    offs.push(api.on('alertFired', (p) => p.firings.forEach((f) => announceAlertFiring(client, f))));
 
     offs.push(api.on('blindSigningRequest', (request) => pushPrompt({ kind: 'blind', request })));
     offs.push(api.on('offlineSignatureRequest', (request) => pushPrompt({ kind: 'offline', request })));

@@ -3,7 +3,8 @@
  * it to a new price: a modify, or a trigger's new level) and an “×” (cancel); the position's line gets a
  * grip too (drag it away to set a take-profit on the profitable side or a stop-loss on the other); a “+”
  * beside the price axis follows the crosshair and opens a limit ticket at that price. Prices snap to the
- * tick. A drop on the wrong side is refused with the reason (chartDrag.ts) and the line goes back. Each
+ * tick. A price alert's line gets a grip (drag it to a new level: stored by main at once, no review, since
+ * nothing is sent to the venue) and an “×” (remove). A drop on the wrong side is refused with the reason (chartDrag.ts) and the line goes back. Each
  * action goes through a review (or the TP/SL dialog) unless the review setting is off.
  *
  * The grips are HTML over the canvas, moved every frame to their line's y (the price scale moves with
@@ -11,7 +12,8 @@
  */
 import type { IChartApi, IPriceLine, ISeriesApi } from 'lightweight-charts';
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import type { MarketView, PositionView } from '../../../../shared/ipc';
+import type { AlertView, MarketView, PositionView } from '../../../../shared/ipc';
+import { useRemoveAlert, useSetAlertLevel } from '../alerts/alertQueries';
 import { getUi, pickLimitPrice, setUi, useUi } from '../../app/uiStore';
 import { useSettings } from '../../ipc/queries';
 import { fmt, placesOfStep, plotNumber } from '../../lib/decimal';
@@ -25,6 +27,7 @@ export interface TradableLine {
   title: string;
   order?: LineOrder;
   position?: PositionView;
+  alert?: AlertView;
 }
 
 interface Drag {
@@ -127,6 +130,8 @@ export function ChartTrading({
 
   const confirm = settings.data?.confirm_orders ?? true;
   const { modify, cancel, tpslDirect } = useChartActions(market, release);
+  const setAlertLevel = useSetAlertLevel();
+  const removeAlert = useRemoveAlert();
 
   const act = (p: ChartAction) => {
     if (confirm) return setUi({ chartAction: p, chartHeld: held.current });
@@ -169,6 +174,12 @@ export function ChartTrading({
       setRefusal(reason);
     };
     const { line } = d;
+    if (line.alert) {
+      // An alert moves nothing at the venue: no review; main checks the level as it checks a new alert.
+      if (d.price === line.price) return release();
+      setAlertLevel.mutate({ id: line.alert.id, level: d.price }, { onSettled: release, onError: (err) => toastFailure(market.symbol, 'Alert', err) });
+      return;
+    }
     if (line.order) {
       const o = line.order;
       if (o.order_type === 'TRIGGER' && o.trigger_price) {
@@ -194,8 +205,8 @@ export function ChartTrading({
     <div ref={layer} className="chart-trade-layer">
       {lines.map((l) => {
         const dragging = dragLabel?.key === l.key;
-        const what = l.order ? describe(l.order) : `${l.position?.side === 'LONG' ? 'Long' : 'Short'} position`;
-        const canDrag = l.position !== undefined || (l.order !== undefined && !l.order.pending_parent && !l.order.is_modifying);
+        const what = l.alert ? `the ${market.symbol} alert at ${fmt(l.price, { places })}` : l.order ? describe(l.order) : `${l.position?.side === 'LONG' ? 'Long' : 'Short'} position`;
+        const canDrag = l.alert !== undefined || l.position !== undefined || (l.order !== undefined && !l.order.pending_parent && !l.order.is_modifying);
         return (
           <div
             key={l.key}
@@ -208,9 +219,9 @@ export function ChartTrading({
             {canDrag && (
               <button
                 type="button"
-                className={`chart-grip${dragging ? ' is-dragging' : ''}`}
+                className={`chart-grip${l.alert ? ' chart-grip-alert' : ''}${dragging ? ' is-dragging' : ''}`}
                 aria-label={l.position ? `Drag from the ${market.symbol} position line to set a take-profit or stop-loss` : `Drag to move ${what}`}
-                title={l.position ? 'Drag up or down to set a take-profit or stop-loss' : 'Drag to a new price'}
+                title={l.position ? 'Drag up or down to set a take-profit or stop-loss' : l.alert ? 'Drag the alert to a new level' : 'Drag to a new price'}
                 onPointerDown={onDown(l)}
                 onPointerMove={onMove}
                 onPointerUp={onUp}
@@ -220,7 +231,12 @@ export function ChartTrading({
                   release();
                 }}
               >
-                ⇕ {dragging ? fmt(dragLabel.price, { places }) : l.position ? 'TP/SL' : ''}
+                ⇕ {dragging ? fmt(dragLabel.price, { places }) : l.position ? 'TP/SL' : l.alert ? 'Alert' : ''}
+              </button>
+            )}
+            {l.alert && (
+              <button type="button" className="chart-x" aria-label={`Remove ${what}`} title="Remove this alert" onClick={() => removeAlert.mutate(l.alert!.id, { onError: (err) => toastFailure(market.symbol, 'Alert', err) })}>
+                ×
               </button>
             )}
             {l.order && (

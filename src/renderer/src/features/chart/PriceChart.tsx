@@ -1,7 +1,7 @@
 /**
  * The candle chart (lightweight-charts): venue candles for the selected market, the last candle moved
  * by live marks, and horizontal lines for the position's entry and estimated liquidation price, resting
- * orders, armed triggers and bracket legs waiting for their entry. Prices become JS numbers only here,
+ * orders, armed triggers, bracket legs waiting for their entry, and the user's price alerts. Prices become JS numbers only here,
  * for plotting on a canvas.
  */
 import {
@@ -22,7 +22,8 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { CandleView, IpcRequest, ListedOrderView, MarketView, PositionView } from '../../../../shared/ipc';
+import type { AlertView, CandleView, IpcRequest, ListedOrderView, MarketView, PositionView } from '../../../../shared/ipc';
+import { useAlerts } from '../alerts/alertQueries';
 import { useCandles, useOpenOrders, usePositions, useTriggers } from '../../ipc/queries';
 import { dec, fmt, placesOfStep, plotNumber } from '../../lib/decimal';
 import { Segmented } from '../../ui/Segmented';
@@ -57,6 +58,8 @@ const COLORS = {
   ladder: '#b78cff',
   /** The liquidation estimate: the theme's --liq. */
   liq: '#ff9f43',
+  /** The user's price alerts (drag to a new level). */
+  alert: '#3ec7e0',
 };
 
 /**
@@ -98,6 +101,8 @@ export interface ChartLine {
   order?: ListedOrderView & { legs?: readonly ListedOrderView[] };
   /** The position whose entry the line is (drag away for a TP or SL). */
   position?: PositionView;
+  /** The price alert the line is (drag to a new level, × to remove). */
+  alert?: AlertView;
 }
 
 export function PriceChart({ market }: { market: MarketView }) {
@@ -108,6 +113,7 @@ export function PriceChart({ market }: { market: MarketView }) {
   const triggers = useTriggers();
   const ladder = useUi((s) => s.ladder);
   const twaps = useTwaps();
+  const alerts = useAlerts();
   const markers = useRef<ISeriesMarkersPluginApi<Time> | null>(null);
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
@@ -242,12 +248,17 @@ export function PriceChart({ market }: { market: MarketView }) {
       if (t.market !== market.symbol || !t.trigger_price || out.some((l) => l.key === t.order_id)) continue;
       out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed, order: t });
     }
+    // The active price alerts of this market (main evaluates them; the line is where the mark must reach).
+    for (const a of alerts.data?.alerts ?? []) {
+      if (a.market !== market.symbol || a.status !== 'active' || (a.rule.kind !== 'price_above' && a.rule.kind !== 'price_below')) continue;
+      out.push({ key: `alert-${a.id}`, price: a.rule.level, title: `Alert ${a.rule.kind === 'price_above' ? '▲' : '▼'}${a.note ? ` ${a.note.slice(0, 24)}` : ''}`, color: COLORS.alert, style: LineStyle.LargeDashed, alert: a });
+    }
     // The Scale ticket's ladder while it is being filled in: what the batch would rest, before it is sent.
     if (ladder && ladder.market === market.symbol) {
       ladder.rungs.forEach((r, i) => out.push({ key: `ladder-${i}`, price: r.price, title: `Scale ${i + 1}/${ladder.rungs.length} · ${r.size}`, color: COLORS.ladder, style: LineStyle.Dotted }));
     }
     return out;
-  }, [positions.data, open.data, triggers.data, market, ladder]);
+  }, [positions.data, open.data, triggers.data, market, ladder, alerts.data]);
 
   // TWAP fills on this market: a marker at each fill's price, on its candle (the interval's bucket).
   useEffect(() => {
@@ -312,7 +323,7 @@ export function PriceChart({ market }: { market: MarketView }) {
             chart={ready.chart}
             series={ready.series}
             priceLines={lines}
-            lines={overlay.filter((l): l is ChartLine & TradableLine => l.order !== undefined || l.position !== undefined)}
+            lines={overlay.filter((l): l is ChartLine & TradableLine => l.order !== undefined || l.position !== undefined || l.alert !== undefined)}
             market={market}
             mark={mark}
           />

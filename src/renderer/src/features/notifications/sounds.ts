@@ -1,6 +1,6 @@
 /**
  * Optional sounds for what a trader may not be looking at: a fill, a TP/SL trigger firing, a liquidation
- * warning. Each is off until turned on in Settings › Sounds (notification preferences sound_*, stored by
+ * warning, an alert firing. Each is off until turned on in Settings › Sounds (notification preferences sound_*, stored by
  * main). The tones are generated with WebAudio (a few short sine notes with a soft envelope): no audio
  * file is shipped or fetched, and the page's content policy needs nothing new.
  */
@@ -9,10 +9,10 @@ import type { NotificationPrefs } from '../../../../shared/ipc';
 import { qk } from '../../ipc/queries';
 import { pushToast } from '../../ui/toast';
 
-export type SoundKind = 'fill' | 'trigger' | 'risk';
+export type SoundKind = 'fill' | 'trigger' | 'risk' | 'alert';
 
 /** Which preference switches each sound. */
-export const SOUND_PREF: Record<SoundKind, keyof NotificationPrefs> = { fill: 'sound_fills', trigger: 'sound_trigger_fires', risk: 'sound_risk_warnings' };
+export const SOUND_PREF: Record<SoundKind, keyof NotificationPrefs> = { fill: 'sound_fills', trigger: 'sound_trigger_fires', risk: 'sound_risk_warnings', alert: 'sound_alerts' };
 
 interface Note {
   hz: number;
@@ -22,7 +22,7 @@ interface Note {
   len: number;
 }
 
-/** A rising chime for a fill, two level tones for a trigger, a falling two-note alarm (twice) for a risk warning. */
+/** A rising chime for a fill, two level tones for a trigger, a falling two-note alarm (twice) for a risk warning, a three-note bell for an alert. */
 const SOUNDS: Record<SoundKind, readonly Note[]> = {
   fill: [
     { hz: 880, at: 0, len: 0.08 },
@@ -37,6 +37,11 @@ const SOUNDS: Record<SoundKind, readonly Note[]> = {
     { hz: 392, at: 0.2, len: 0.22 },
     { hz: 587.3, at: 0.5, len: 0.16 },
     { hz: 392, at: 0.7, len: 0.22 },
+  ],
+  alert: [
+    { hz: 1046.5, at: 0, len: 0.1 },
+    { hz: 1318.5, at: 0.12, len: 0.1 },
+    { hz: 1568, at: 0.24, len: 0.2 },
   ],
 };
 

@@ -410,11 +410,13 @@ function NotificationSection() {
     { key: 'withdrawals', label: 'Withdrawals completing or failing' },
     { key: 'key_expiry', label: 'Trading keys about to expire' },
     { key: 'liquidation_warning', label: 'Positions near their liquidation estimate' },
+    { key: 'alerts', label: 'Your alerts firing (price, move, funding, PnL, liquidation distance)' },
   ];
   const sounds: { key: keyof NotificationPrefs; kind: SoundKind; label: string }[] = [
     { key: 'sound_fills', kind: 'fill', label: 'Sound on fills' },
     { key: 'sound_trigger_fires', kind: 'trigger', label: 'Sound when a take-profit / stop-loss fires' },
     { key: 'sound_risk_warnings', kind: 'risk', label: 'Sound on liquidation warnings' },
+    { key: 'sound_alerts', kind: 'alert', label: 'Sound when an alert fires' },
   ];
   return (
     <Panel title="Notifications and sounds">

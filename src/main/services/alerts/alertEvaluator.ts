@@ -1,0 +1,173 @@
+/**
+ * Evaluates a profile's stored alerts on what the venue's stream says (marks and funding per market) and
+ * what the positions say (PnL, distance to the liquidation estimate): the app's alerts desk and
+ * `perps alert watch` run the same evaluator with the same pure rules (src/shared/alerts).
+ *
+ * Each observation is first judged against this process's copy of the alerts (no file access on a quiet
+ * tick). Only when that copy says something changes (a crossing fires, an alert re-arms, the first value
+ * is seen) is the change committed, under the store's lock, against the alert as stored then: if another
+ * evaluator (the app and a terminal's `perps alert watch` on the same data folder) already fired it, the
+ * stored state says so and this one does not fire again. The firing is logged inside the same lock, so a
+ * one-shot alert fires, and is logged, exactly once across processes.
+ */
+import { Decimal } from '../../../shared/decimal/index.js';
+import { MoveWindow, firingMessage, describeRule, stepMove, stepThreshold } from '../../../shared/alerts/alertEvaluation.js';
+import type { AlertFiring, AlertView, ThresholdRule } from '../../../shared/alerts/alertRule.js';
+import { appendAlertLog } from './alertLog.js';
+import { alertView, type AlertStore, type StoredAlert } from './alertStore.js';
+
+/** What the venue said about one market. */
+export interface MarketObservation {
+  market: string;
+  at: number;
+  mark?: string | undefined;
+  /** The venue's hourly funding rate, a raw fraction. */
+  funding?: string | undefined;
+}
+
+/** What one of the wallet's positions is worth now (null when unknown, e.g. no mark yet). */
+export interface PositionObservation {
+  market: string;
+  wallet: string;
+  at: number;
+  unrealizedPnl: string | null;
+  /** Distance from the mark to the liquidation estimate, as a fraction of the mark. */
+  liquidationDistance: string | null;
+}
+
+export interface AlertEvaluatorOptions {
+  store: AlertStore;
+  profile: string;
+  /** Called once per firing this process committed (after it is logged). */
+  onFire(firing: AlertFiring): void;
+  /** Called when the stored alerts changed (a firing, a re-arm, another process's edit). */
+  onChange?(alerts: AlertView[]): void;
+  /** How often the store's file is looked at for other processes' edits (default 500 ms). */
+  reloadEveryMs?: number;
+  now?: () => number;
+}
+
+export class AlertEvaluator {
+  private alerts: StoredAlert[] = [];
+  private readonly windows = new Map<string, MoveWindow>();
+  /** When this process last fired each move alert (to tell its own firings from another process's). */
+  private readonly ownFiredAt = new Map<string, number>();
+  private seenVersion = '';
+  private lastReloadCheck = 0;
+
+  /** Nothing is read yet: call reload() (it throws for a damaged store), or let the first observation read. */
+  constructor(private readonly o: AlertEvaluatorOptions) {}
+
+  /** The active alerts as this process last read them. */
+  active(): AlertView[] {
+    return this.alerts.map(alertView);
+  }
+
+  /** Re-reads the store (throws ALERT_STORE_DAMAGED for a damaged file: the caller reports it). */
+  reload(): void {
+    this.seenVersion = this.o.store.version();
+    const all = this.o.store.list(this.o.profile);
+    this.alerts = all.filter((a) => a.status === 'active').map((a) => ({ ...a, profile: this.o.profile }));
+    for (const id of [...this.windows.keys()]) if (!this.alerts.some((a) => a.id === id && a.rule.kind === 'move')) this.windows.delete(id);
+    this.o.onChange?.(all);
+  }
+
+  /** Reloads when another process (or this one's desk) changed the file; at most every reloadEveryMs. */
+  reloadIfChanged(): void {
+    const now = this.now();
+    if (now - this.lastReloadCheck < (this.o.reloadEveryMs ?? 500)) return;
+    this.lastReloadCheck = now;
+    if (this.o.store.version() !== this.seenVersion) this.reload();
+  }
+
+  observeMarket(obs: MarketObservation): void {
+    this.reloadIfChanged();
+    for (const a of this.alerts.filter((x) => x.market === obs.market && x.wallet === null)) {
+      if (a.rule.kind === 'move') {
+        if (obs.mark !== undefined) this.observeMove(a, obs.at, obs.mark);
+      } else if (a.rule.kind === 'price_above' || a.rule.kind === 'price_below') {
+        if (obs.mark !== undefined) this.observeThreshold(a, a.rule, obs.mark, obs.at);
+      } else if (a.rule.kind === 'funding_above' || a.rule.kind === 'funding_below') {
+        if (obs.funding !== undefined) this.observeThreshold(a, a.rule, obs.funding, obs.at);
+      }
+    }
+  }
+
+  observePosition(obs: PositionObservation): void {
+    this.reloadIfChanged();
+    for (const a of this.alerts.filter((x) => x.market === obs.market && x.wallet === obs.wallet.toLowerCase())) {
+      if (a.rule.kind === 'pnl_above' || a.rule.kind === 'pnl_below') {
+        if (obs.unrealizedPnl !== null) this.observeThreshold(a, a.rule, obs.unrealizedPnl, obs.at);
+      } else if (a.rule.kind === 'liq_distance_below' && obs.liquidationDistance !== null) {
+        // The rule's level is a percentage of the mark; the position says a fraction.
+        this.observeThreshold(a, a.rule, new Decimal(obs.liquidationDistance).mul(100).toDecimalPlaces(4, Decimal.ROUND_DOWN).toFixed(), obs.at);
+      }
+    }
+  }
+
+  private observeThreshold(cached: StoredAlert, rule: ThresholdRule, value: string, at: number): void {
+    const v = new Decimal(value);
+    const guess = stepThreshold(rule, cached.armed, v);
+    if (!guess.fired && guess.armed === cached.armed) return;
+    void this.commit(cached.id, (stored) => {
+      if (stored.rule.kind === 'move') return null;
+      const step = stepThreshold(stored.rule as ThresholdRule, stored.armed, v);
+      if (!step.fired) return step.armed === stored.armed ? null : { alert: { ...stored, armed: step.armed }, firing: null };
+      return this.fired({ ...stored, armed: step.armed }, at, value, firingMessage(stored.market, stored.rule, value));
+    });
+  }
+
+  private observeMove(cached: StoredAlert, at: number, mark: string): void {
+    if (cached.rule.kind !== 'move') return;
+    let window = this.windows.get(cached.id);
+    if (!window) {
+      window = new MoveWindow(cached.rule.window_ms);
+      this.windows.set(cached.id, window);
+    }
+    const step = stepMove(cached.rule, window, at, new Decimal(mark));
+    if (!step.fired) return;
+    const pct = step.movePct.toDecimalPlaces(2, Decimal.ROUND_DOWN);
+    const value = (pct.isZero() ? new Decimal(0) : pct).toFixed();
+    const windowMs = cached.rule.window_ms;
+    const committed = this.commit(cached.id, (stored) => {
+      // Another evaluator fired this alert within the window (the same move, seen there first): not again.
+      const last = stored.last_fired_at;
+      if (last !== null && last !== this.ownFiredAt.get(stored.id) && at - last < windowMs) return null;
+      return this.fired(stored, at, value, firingMessage(stored.market, stored.rule, value, step.from.toFixed()));
+    });
+    if (committed) this.ownFiredAt.set(cached.id, at);
+  }
+
+  private fired(stored: StoredAlert, at: number, value: string, message: string): { alert: StoredAlert; firing: AlertFiring } {
+    const done = !stored.repeat;
+    const alert: StoredAlert = { ...stored, status: done ? 'done' : 'active', fired_count: stored.fired_count + 1, last_fired_at: at, last_fired_value: value };
+    const firing: AlertFiring = { at, profile: stored.profile, id: stored.id, market: stored.market, kind: stored.rule.kind, value, title: `Alert: ${describeRule(stored.market, stored.rule)}`, message, note: stored.note, done };
+    return { alert, firing };
+  }
+
+  /** Applies `change` to the alert as stored now, under the lock; logs and reports a firing once. */
+  private commit(id: string, change: (stored: StoredAlert) => { alert: StoredAlert; firing: AlertFiring | null } | null): boolean {
+    let firing: AlertFiring | null = null;
+    let found = true;
+    try {
+      firing = this.o.store.update(this.o.profile, id, (stored) => {
+        if (stored.status !== 'active') return { alert: stored, result: null };
+        const next = change(stored);
+        if (!next) return { alert: stored, result: null };
+        if (next.firing) appendAlertLog(this.o.store.dataDir, next.firing);
+        return { alert: next.alert, result: next.firing };
+      });
+    } catch (err) {
+      // Removed meanwhile (by another process): forget it; anything else is the caller's to report.
+      if ((err as { code?: string }).code !== 'ALERT_NOT_FOUND') throw err;
+      found = false;
+    }
+    this.reload();
+    if (found && firing) this.o.onFire(firing);
+    return found && firing !== null;
+  }
+
+  private now(): number {
+    return (this.o.now ?? Date.now)();
+  }
+}

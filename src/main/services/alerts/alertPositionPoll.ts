@@ -1,0 +1,46 @@
+/**
+ * What position alerts (PnL, distance to the liquidation estimate) are evaluated on outside the app:
+ * `perps alert watch` reads each watched wallet's positions priced at the venue's marks every everyMs
+ * (services/reads/positionRisk.ts, the figures `perps positions` and the app show). The app evaluates
+ * them on its own positions stream instead.
+ */
+import { readPositionViews } from '../reads/positionRisk.js';
+import type { ServiceContext } from '../serviceContext.js';
+import type { PositionObservation } from './alertEvaluator.js';
+
+export interface PositionPollOptions {
+  ctx: ServiceContext;
+  /** The wallets position alerts watch now (read before each poll: alerts come and go). */
+  wallets(): string[];
+  everyMs: number;
+  observe(obs: PositionObservation): void;
+  onError(err: Error): void;
+}
+
+export function startPositionPoll(o: PositionPollOptions): { stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  const poll = async (): Promise<void> => {
+    for (const wallet of o.wallets()) {
+      const { positions } = await readPositionViews(o.ctx, wallet);
+      const at = Date.now();
+      for (const v of positions) o.observe({ market: v.market, wallet, at, unrealizedPnl: v.unrealized_pnl, liquidationDistance: v.liquidation_distance });
+    }
+  };
+  const tick = (delay: number): void => {
+    timer = setTimeout(() => {
+      void poll()
+        .catch((err: unknown) => o.onError(err as Error))
+        .finally(() => {
+          if (!stopped) tick(o.everyMs);
+        });
+    }, delay);
+  };
+  tick(0);
+  return {
+    stop: () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

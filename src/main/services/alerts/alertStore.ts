@@ -1,0 +1,137 @@
+/**
+ * Alerts in the data folder: <data folder>/alerts.json, one file for every profile's alerts (0600, folder
+ * 0700), written atomically (files/atomicWrite.ts) under the file's short lock (files/recordLock.ts),
+ * because the app and `perps alert` share the folder: an alert added in a terminal shows in the app, and
+ * two evaluators (the app and `perps alert watch`) take the same lock to fire an alert, so a one-shot
+ * fires exactly once across processes (alertEvaluator.ts).
+ *
+ * The file is validated as a whole on every read: a damaged file is reported (ALERT_STORE_DAMAGED, naming
+ * the file), never silently dropped or rewritten; nothing is stored until it is repaired or moved aside.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { AlertViewSchema, type AlertSpec, type AlertView } from '../../../shared/alerts/alertRule.js';
+import { writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { ensurePrivateFolder } from '../../files/privateFolder.js';
+import { readJsonFileIfPresent } from '../../files/recordFiles.js';
+import { withFileLockSync } from '../../files/recordLock.js';
+import { OperationError } from '../errors.js';
+
+export const ALERTS_FILE = 'alerts.json';
+/** More alerts than this per profile is a different tool (and a slow evaluator). */
+export const MAX_ALERTS_PER_PROFILE = 200;
+
+const StoredAlertSchema = AlertViewSchema.extend({ profile: z.string().min(1) });
+export type StoredAlert = z.infer<typeof StoredAlertSchema>;
+const AlertsFileSchema = z.object({ version: z.literal(1), alerts: z.array(StoredAlertSchema) });
+type AlertsFile = z.infer<typeof AlertsFileSchema>;
+
+const ID = /^[0-9a-f]{12}$/;
+
+export function alertNotFound(id: string, profile: string): OperationError {
+  return new OperationError('ALERT_NOT_FOUND', `no alert ${id.slice(0, 40)} on profile '${profile}' in this data folder`, { hint: 'See `perps alert list`.' });
+}
+
+/** The view of a stored alert (without the profile it belongs to). */
+export function alertView(a: StoredAlert): AlertView {
+  const { profile: _profile, ...view } = a;
+  return view;
+}
+
+export class AlertStore {
+  readonly file: string;
+
+  constructor(readonly dataDir: string) {
+    if (!path.isAbsolute(dataDir)) throw new Error(`the data folder must be absolute, got '${dataDir}'`);
+    ensurePrivateFolder(dataDir);
+    this.file = path.join(dataDir, ALERTS_FILE);
+  }
+
+  /** This profile's alerts, oldest first. */
+  list(profile: string): AlertView[] {
+    return this.readAll()
+      .alerts.filter((a) => a.profile === profile)
+      .map(alertView);
+  }
+
+  /** A cheap signature of the file's last write (evaluators reload when it changes). */
+  version(): string {
+    const s = fs.statSync(this.file, { throwIfNoEntry: false });
+    return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : 'none';
+  }
+
+  /** Stores a new alert. `armed` seeds the crossing state from the mark at hand (null: none known). */
+  add(profile: string, spec: AlertSpec, armed: boolean | null, now: number = Date.now()): AlertView {
+    return this.transact((file) => {
+      if (file.alerts.filter((a) => a.profile === profile).length >= MAX_ALERTS_PER_PROFILE) {
+        throw new OperationError('TOO_MANY_ALERTS', `profile '${profile}' already has ${MAX_ALERTS_PER_PROFILE} alerts`, { hint: 'Remove some with `perps alert rm ID`.' });
+      }
+      const alert: StoredAlert = {
+        ...spec,
+        profile,
+        id: randomBytes(6).toString('hex'),
+        created_at: now,
+        status: 'active',
+        armed: spec.rule.kind === 'move' ? null : armed,
+        fired_count: 0,
+        last_fired_at: null,
+        last_fired_value: null,
+      };
+      return { next: { ...file, alerts: [...file.alerts, alert] }, result: alertView(alert) };
+    });
+  }
+
+  remove(profile: string, id: string): AlertView {
+    return this.transact((file) => {
+      const found = file.alerts.find((a) => a.id === id && a.profile === profile);
+      if (!ID.test(id) || !found) throw alertNotFound(id, profile);
+      return { next: { ...file, alerts: file.alerts.filter((a) => a !== found) }, result: alertView(found) };
+    });
+  }
+
+  /**
+   * Read-modify-write of one alert under the lock: `change` sees the alert as stored now (another process
+   * may have fired or removed it since this one last read) and returns the new alert (or the same object
+   * for no change) and a result.
+   */
+  update<T>(profile: string, id: string, change: (current: StoredAlert) => { alert: StoredAlert; result: T }): T {
+    return this.transact((file) => {
+      const i = file.alerts.findIndex((a) => a.id === id && a.profile === profile);
+      if (i < 0) throw alertNotFound(id, profile);
+      const { alert, result } = change(file.alerts[i]!);
+      if (alert === file.alerts[i]) return { next: null, result };
+      const alerts = [...file.alerts];
+      alerts[i] = alert;
+      return { next: { ...file, alerts }, result };
+    });
+  }
+
+  /** Runs `work` on the file as stored, under its lock; writes `next` unless it is null. */
+  transact<T>(work: (file: AlertsFile) => { next: AlertsFile | null; result: T }): T {
+    return withFileLockSync(
+      this.file,
+      (why, cause) => new OperationError('ALERT_STORE_BUSY', `${ALERTS_FILE} ${why}`, { kind: 'transient', cause }),
+      () => {
+        const { next, result } = work(this.readAll());
+        if (next) writeFileAtomicSync(this.file, JSON.stringify(AlertsFileSchema.parse(next), null, 2) + '\n');
+        return result;
+      },
+    );
+  }
+
+  private readAll(): AlertsFile {
+    const damaged = (why: string) =>
+      new OperationError('ALERT_STORE_DAMAGED', `${this.file} ${why} (it is only ever written atomically, so something else changed it)`, {
+        hint: `Nothing was changed. Repair the file or move it aside to start with no alerts.`,
+      });
+    const parsed = readJsonFileIfPresent(this.file, () => damaged('is not valid JSON'));
+    if (parsed === undefined) return { version: 1, alerts: [] };
+    const r = AlertsFileSchema.safeParse(parsed);
+    if (!r.success) throw damaged(`does not hold alerts (${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message})`);
+    const ids = new Set(r.data.alerts.map((a) => a.id));
+    if (ids.size !== r.data.alerts.length) throw damaged('holds two alerts with the same id');
+    return r.data;
+  }
+}

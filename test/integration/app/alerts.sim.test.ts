@@ -1,0 +1,130 @@
+/**
+ * Alerts in the app (issue 27, item 2) through the real IPC handlers: AppCore on the sim profile, the
+ * venue mark moved through the simulator's control API. Main evaluates the alerts on the venue's stream
+ * (the page never does): a crossing raises the native notification through the shell's notification port
+ * (the harness records what the adapter was asked to show), an `alertFired` event for the toast, and one
+ * line of the alerts log; the `alerts` stream follows each change; a new level (a dragged line) is stored
+ * in main's store; a PnL alert watches the connected wallet's position. Bad input through IPC is the
+ * same refusal as the command line's, and stores nothing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/shared/decimal/index.js';
+import type { IpcEventPayload } from '../../../src/shared/ipc.js';
+import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
+
+const MAIN = 'PERPS_ALERTS_MAIN_KEY';
+
+describe('alerts in the app (sim profile, through IPC)', () => {
+  let h: AppHarness;
+  let sim: RunningSimulator;
+
+  const control = async (route: string, body: unknown): Promise<void> => {
+    const res = await fetch(sim.urls.control_url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status, route).toBe(200);
+  };
+  const firings = () => h.eventsOf<IpcEventPayload<'alertFired'>>('alertFired').flatMap((e) => e.payload.firings);
+  const alertNotifications = () => h.notifications.filter((n) => n.title.startsWith('Alert: '));
+  const logLines = () => {
+    const file = path.join(h.dataDir, 'alerts.log');
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+  };
+
+  beforeAll(async () => {
+    h = await AppHarness.start('alerts', {
+      env: { [MAIN]: Wallet.createRandom().privateKey },
+      core: {
+        startSimulator: async ({ stateFile }) => {
+          sim = await startSimulator({ port: 0, seed: 27, stateFile, config: FAST_SIM_CONFIG });
+          return sim;
+        },
+      },
+    });
+    await control('/freeze-marks', {});
+    await control('/mark', { market: 'ETH', price: '3400' });
+    await control('/funding-rate', { market: 'ETH', rate: '0' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.stop();
+    h?.cleanup();
+  });
+
+  it('refuses bad input as the command line does, storing nothing', async () => {
+    expect(await h.fail('alerts:add', { market: 'NOPE', kind: 'price_above', value: '1' })).toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/^market: 'NOPE' is not a market/) });
+    expect((await h.fail('alerts:add', { market: 'ETH', kind: 'price_above', value: '0' })).message).toMatch(/above: a price level must be above 0/);
+    expect((await h.fail('alerts:add', { market: 'ETH', kind: 'price_below', value: '1e400' })).message).toMatch(/'1e400' is not a decimal/);
+    expect((await h.fail('alerts:add', { market: 'ETH', kind: 'move', value: '2', window: '0' })).message).toMatch(/window: '0' is not a duration/);
+    expect((await h.fail('alerts:add', { market: 'ETH', kind: 'price_above', value: '1', evil: true })).code).toBe('INVALID_PAYLOAD');
+    expect((await h.fail('alerts:setLevel', { id: '0123456789ab', level: '1' })).code).toBe('ALERT_NOT_FOUND');
+    expect((await h.call('alerts:list', {})).alerts).toEqual([]);
+  });
+
+  it('a crossing fires once: native notification, alertFired event, one log line; the alerts stream follows', async () => {
+    const a = await h.call('alerts:add', { market: 'ETH', kind: 'price_above', value: '3500', note: 'take profit' });
+    expect(a).toMatchObject({ status: 'active', armed: true, repeat: false });
+    await h.waitFor('the alerts stream with the new alert', () => h.eventsOf<IpcEventPayload<'alerts'>>('alerts').some((e) => e.payload.alerts.some((x) => x.id === a.id)));
+    // An active alert is background work: closing the window would keep the app in the tray, naming it.
+    expect(h.core.backgroundWork.active()).toContainEqual({ kind: 'alert', id: a.id, label: 'ETH mark above 3500' });
+
+    await control('/mark', { market: 'ETH', price: '3505' });
+    const [fired] = await h.waitFor('the firing', () => firings().length > 0 && firings());
+    expect(fired).toMatchObject({ id: a.id, market: 'ETH', kind: 'price_above', value: '3505', note: 'take profit', done: true, profile: 'sim', title: 'Alert: ETH mark above 3500' });
+    expect(alertNotifications()).toEqual([{ title: 'Alert: ETH mark above 3500', body: 'ETH mark 3505 is at or above 3500\ntake profit' }]);
+    // Back and across again: a one-shot is done.
+    await control('/mark', { market: 'ETH', price: '3400' });
+    await control('/mark', { market: 'ETH', price: '3520' });
+    await h.waitFor('the stream to carry the done alert', () => h.eventsOf<IpcEventPayload<'alerts'>>('alerts').at(-1)?.payload.alerts.find((x) => x.id === a.id)?.status === 'done');
+    await new Promise((r) => setTimeout(r, 500));
+    // Done, it no longer keeps the app in the tray.
+    expect(h.core.backgroundWork.active().filter((w) => w.id === a.id)).toEqual([]);
+    expect(firings()).toHaveLength(1);
+    expect(alertNotifications()).toHaveLength(1);
+    expect(logLines()).toHaveLength(1);
+    const list = await h.call('alerts:list', {});
+    expect(list.recent.map((f) => f.id)).toEqual([a.id]);
+  });
+
+  it('a new level (a dragged line) is stored in main; switched-off notifications still toast', async () => {
+    await h.call('notifications:set', { alerts: false });
+    const a = await h.call('alerts:add', { market: 'ETH', kind: 'price_below', value: '3000', repeat: true });
+    const moved = await h.call('alerts:setLevel', { id: a.id, level: '3450.5' });
+    expect(moved).toMatchObject({ id: a.id, rule: { kind: 'price_below', level: '3450.5' }, armed: true });
+    expect((await h.fail('alerts:setLevel', { id: a.id, level: '-3' })).message).toMatch(/above 0/);
+    expect((await h.call('alerts:list', {})).alerts.find((x) => x.id === a.id)?.rule).toEqual({ kind: 'price_below', level: '3450.5' });
+    const before = firings().length;
+    await control('/mark', { market: 'ETH', price: '3440' });
+    await h.waitFor('the firing at the dragged level', () => firings().length > before);
+    expect(firings().at(-1)).toMatchObject({ id: a.id, value: '3440', done: false });
+    expect(alertNotifications()).toHaveLength(1);
+    await h.call('alerts:remove', { id: a.id });
+    // A price line dragged to the other side of the mark (3440) turns round: it fires when the mark gets there.
+    const up = await h.call('alerts:add', { market: 'ETH', kind: 'price_above', value: '4000' });
+    expect(await h.call('alerts:setLevel', { id: up.id, level: '3000' })).toMatchObject({ rule: { kind: 'price_below', level: '3000' }, armed: true });
+    await h.call('alerts:remove', { id: up.id });
+    await h.call('notifications:set', { alerts: true });
+  });
+
+  it("a PnL alert watches the connected wallet's position", async () => {
+    await h.call('wallet:connectEnv', { variable: MAIN });
+    const { agent } = await h.call('keys:create', { name: 'alerts' });
+    const review = await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 });
+    await h.call('keys:authorize', { review_id: review.review_id });
+    await h.call('funding:faucet', { amount: '5000' });
+    await h.waitFor('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000');
+    const preview = await h.call('orders:preview', { intent: { kind: 'single', market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.1', leverage: 5 } });
+    await h.call('orders:place', { preview_id: preview.preview_id });
+    const pnl = await h.call('alerts:add', { market: 'ETH', kind: 'pnl_above', value: '5', note: 'scale out' });
+    expect(pnl.wallet).toBe((await h.call('wallet:current', {})).address!.toLowerCase());
+    await h.waitFor('the position', async () => (await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'));
+    const entry = (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH')!;
+    // +100 USDC a coin on 0.1: +10 USDC.
+    await control('/mark', { market: 'ETH', price: new Decimal(entry.entry_price).plus(100).toFixed() });
+    await h.waitFor('the PnL firing', () => firings().some((f) => f.id === pnl.id));
+    expect(firings().find((f) => f.id === pnl.id)).toMatchObject({ kind: 'pnl_above', note: 'scale out', done: true });
+    expect(alertNotifications().at(-1)?.title).toBe('Alert: ETH unrealized PnL above 5 USDC');
+  }, 60_000);
+});

@@ -1,0 +1,181 @@
+/**
+ * `perps alert` as a user's shell runs it: the real bin/perps.js against a simulator on loopback, the
+ * mark and funding driven with the simulator's control API (/sim/mark, /sim/funding-rate). Bad input is
+ * exit 2 and stores nothing; two `perps alert watch` processes on the same data folder (a server's and a
+ * terminal's, or the app's) fire a one-shot crossing exactly once between them, printed once and logged
+ * as one line of alerts.log; a repeating alert re-arms only after the mark went back across by its band.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TradingWorld } from '../orders/tradingWorld.js';
+import { PerpsChild, perpsJson } from '../twap/twapWorld.js';
+
+let w: TradingWorld;
+
+beforeAll(async () => {
+  w = await TradingWorld.boot('cli-alert', { manualClock: false });
+  await w.setMark('ETH', '3400');
+  await w.setMark('BTC', '60000');
+}, 60_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+const run = (args: string[]) => new PerpsChild(w, args).done;
+const logLines = () => {
+  const file = path.join(w.dataDir, 'alerts.log');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+};
+
+async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Lets the watchers see a few more stream updates (the simulator pushes the asset context on every change and on its tick). */
+const settle = () => new Promise((r) => setTimeout(r, 2_500));
+
+describe('perps alert', () => {
+  it('refuses bad input with exit 2 and a clear error, storing nothing', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--market', 'NOPE', '--above', '1'], /market: 'NOPE' is not a market of this service/],
+      [['--market', 'ETH', '--above', '0'], /above: a price level must be above 0/],
+      [['--market', 'ETH', '--below', '1e400'], /below: '1e400' is not a decimal/],
+      [['--market', 'ETH', '--move', '2', '--window', '0'], /window: '0' is not a duration/],
+      [['--market', 'ETH', '--above', '1', '--below', '2'], /give exactly one of --above/],
+      [['--market', 'ETH'], /give exactly one of --above/],
+      [['--market', 'ETH', '--funding-above', '5'], /funding-above: a funding rate is a raw hourly fraction/],
+      [['--market', 'ETH', '--above', '3500', '--note', 'a\u0007b'], /note: no control characters/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(['--json', 'alert', 'add', ...args]);
+      expect(r.code, `${args.join(' ')}: ${r.stdout}`).toBe(2);
+      expect(perpsJson(r).error.message).toMatch(message);
+    }
+    expect(perpsJson(await run(['--json', 'alert', 'list'])).alerts).toEqual([]);
+    expect(fs.existsSync(path.join(w.dataDir, 'alerts.json'))).toBe(false);
+    const rm = await run(['--json', 'alert', 'rm', '../../etc']);
+    expect(rm.code).toBe(1);
+    expect(perpsJson(rm).error.code).toBe('ALERT_NOT_FOUND');
+  });
+
+  it('two watchers: a one-shot crossing fires once, printed once and logged once; a repeat re-arms only back across the band', async () => {
+    const once = perpsJson(await run(['--json', 'alert', 'add', '--market', 'ETH', '--above', '3500', '--note', 'breakout: take profit']));
+    expect(once).toMatchObject({ market: 'ETH', rule: { kind: 'price_above', level: '3500' }, repeat: false, status: 'active', armed: true, note: 'breakout: take profit' });
+    const again = perpsJson(await run(['--json', 'alert', 'add', '--market', 'BTC', '--below', '59000', '--repeat']));
+    expect(again).toMatchObject({ rule: { kind: 'price_below', level: '59000' }, repeat: true, armed: true });
+    const funding = perpsJson(await run(['--json', 'alert', 'add', '--market', 'ETH', '--funding-below', '0']));
+    const human = await run(['alert', 'list']);
+    expect(human.stdout).toMatch(new RegExp(`^${once.id}  ETH mark above 3500 +once +armed +- +breakout: take profit$`, 'm'));
+    const mode = fs.statSync(path.join(w.dataDir, 'alerts.json')).mode & 0o777;
+    expect(mode).toBe(0o600);
+
+    const a = new PerpsChild(w, ['alert', 'watch']);
+    const b = new PerpsChild(w, ['--json', 'alert', 'watch']);
+    try {
+      await a.waitForStderr(/^watching 3 alert\(s\) of profile 'sim' on the venue's stream/m);
+      await b.waitForStderr(/^$|watching/m).catch(() => undefined); // --json prints no notes: just give it time to connect
+      await settle();
+      expect(a.stdout + b.stdout).toBe('');
+
+      await w.setMark('ETH', '3512.5');
+      await until('the ETH firing', () => /ALERT/.test(a.stdout) || b.stdout.includes('"price_above"'));
+      await settle();
+      const printed = [...a.stdout.split('\n'), ...b.stdout.split('\n')].filter((l) => l.includes(once.id));
+      expect(printed).toHaveLength(1);
+      expect(printed[0]).toMatch(new RegExp(`(ALERT ${once.id} ETH mark 3512.5 is at or above 3500 \\| breakout: take profit$)|("id":"${once.id}")`));
+      expect(logLines().filter((l) => l['id'] === once.id)).toEqual([expect.objectContaining({ market: 'ETH', kind: 'price_above', value: '3512.5', note: 'breakout: take profit', done: true })]);
+      expect(fs.statSync(path.join(w.dataDir, 'alerts.log')).mode & 0o777).toBe(0o600);
+
+      // Down and back up: a one-shot alert is done.
+      await w.setMark('ETH', '3400');
+      await settle();
+      await w.setMark('ETH', '3600');
+      await settle();
+      expect(logLines().filter((l) => l['id'] === once.id)).toHaveLength(1);
+
+      // The repeating alert: fires, a wobble inside the band (59 BTC) does not re-arm, going back past it does.
+      await w.setMark('BTC', '58990');
+      await until('the first BTC firing', () => logLines().some((l) => l['id'] === again.id));
+      await w.setMark('BTC', '59050');
+      await settle();
+      await w.setMark('BTC', '58900');
+      await settle();
+      expect(logLines().filter((l) => l['id'] === again.id)).toHaveLength(1);
+      await w.setMark('BTC', '59100');
+      await settle();
+      await w.setMark('BTC', '58800');
+      await until('the second BTC firing', () => logLines().filter((l) => l['id'] === again.id).length === 2);
+
+      // Funding turning negative, from the venue's asset context.
+      await w.control('/funding-rate', { market: 'ETH', rate: '-0.00002' });
+      // The venue pushes the asset context with its next update: a print moves the mark.
+      await w.setMark('ETH', '3601');
+      await until('the funding firing', () => logLines().some((l) => l['id'] === funding.id));
+      await settle();
+    } finally {
+      a.child.kill('SIGINT');
+      b.child.kill('SIGINT');
+    }
+    const [ad, bd] = await Promise.all([a.done, b.done]);
+    expect(ad.code, ad.stderr).toBe(0);
+    expect(bd.code, bd.stderr).toBe(0);
+    // Every firing was printed by exactly one of the two watchers, and logged once.
+    const printedIds = [...ad.stdout.matchAll(/ALERT ([0-9a-f]{12})/g)].map((m) => m[1]).concat(bd.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id));
+    expect(printedIds.sort()).toEqual(logLines().map((l) => l['id'] as string).sort());
+    expect(logLines()).toHaveLength(4);
+
+    const listed = perpsJson(await run(['--json', 'alert', 'list'])).alerts;
+    expect(listed.find((x: { id: string }) => x.id === once.id)).toMatchObject({ status: 'done', fired_count: 1, last_fired_value: '3512.5' });
+    expect(listed.find((x: { id: string }) => x.id === again.id)).toMatchObject({ status: 'active', fired_count: 2 });
+    const rm = perpsJson(await run(['--json', 'alert', 'rm', again.id]));
+    expect(rm.removed.id).toBe(again.id);
+    expect(perpsJson(await run(['--json', 'alert', 'list'])).alerts.map((x: { id: string }) => x.id)).not.toContain(again.id);
+  }, 120_000);
+
+  it('a damaged alerts.json is reported by every command, never dropped or rewritten', async () => {
+    const file = path.join(w.dataDir, 'alerts.json');
+    const before = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, before.replace('"version": 1', '"version": 7'));
+    try {
+      for (const args of [['alert', 'list'], ['alert', 'add', '--market', 'ETH', '--above', '4000']]) {
+        const r = await run(['--json', ...args]);
+        expect(r.code).toBe(1);
+        expect(perpsJson(r).error).toMatchObject({ code: 'ALERT_STORE_DAMAGED', message: expect.stringContaining('alerts.json does not hold alerts (version') });
+      }
+      expect(fs.readFileSync(file, 'utf8')).toBe(before.replace('"version": 1', '"version": 7'));
+    } finally {
+      fs.writeFileSync(file, before);
+    }
+  });
+  it("a PnL alert on a wallet's position fires in watch (its positions read every 5 s); without --wallet it is refused", async () => {
+    await w.setMark('SOL', '180');
+    const t = await w.trader();
+    const placed = await run(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'SOL', '--side', 'buy', '--size', '1', '--type', 'market', '--wait']);
+    expect(placed.code, placed.stderr).toBe(0);
+    const noWallet = await run(['--json', 'alert', 'add', '--market', 'SOL', '--pnl-above', '5']);
+    expect(noWallet.code).toBe(2);
+    expect(perpsJson(noWallet).error.message).toMatch(/^wallet: a position alert needs the wallet/);
+    const walletOnPrice = await run(['--json', 'alert', 'add', '--market', 'SOL', '--above', '200', '--wallet', t.wallet]);
+    expect(walletOnPrice.code).toBe(2);
+    const a = perpsJson(await run(['--json', 'alert', 'add', '--market', 'SOL', '--pnl-above', '5', '--wallet', t.wallet, '--note', 'scale out']));
+    expect(a).toMatchObject({ wallet: t.wallet.toLowerCase(), rule: { kind: 'pnl_above', level: '5' }, armed: null });
+    const watcher = new PerpsChild(w, ['alert', 'watch']);
+    try {
+      await watcher.waitForStderr(/positions every 5 s/);
+      // The first read of the position (PnL about 0) arms it.
+      await until('the alert armed', () => (JSON.parse(fs.readFileSync(path.join(w.dataDir, 'alerts.json'), 'utf8')) as { alerts: { id: string; armed: boolean | null }[] }).alerts.find((x) => x.id === a.id)?.armed === true);
+      await w.setMark('SOL', '190');
+      await until('the PnL firing', () => logLines().some((l) => l['id'] === a.id), 30_000);
+      await until('the printed firing', () => watcher.stdout.includes(a.id));
+      expect(watcher.stdout).toMatch(new RegExp(`ALERT ${a.id} SOL unrealized PnL [\\d.]+ USDC is at or above 5 USDC \\| scale out$`, 'm'));
+    } finally {
+      watcher.child.kill('SIGINT');
+    }
+    expect((await watcher.done).code).toBe(0);
+  }, 90_000);
+});

@@ -1,0 +1,101 @@
+/**
+ * The alert store and evaluator (src/main/services/alerts) on a real data folder: two evaluators on the
+ * same store (the app and `perps alert watch`) fire a one-shot crossing exactly once and log it once; a
+ * repeating move alert fired by one is not fired again by the other for the same move; files are 0600;
+ * a damaged alerts.json is reported by name and never rewritten; an alert removed by another process is
+ * forgotten without a firing.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AlertFiring } from '../../../src/shared/alerts/alertRule.js';
+import { AlertEvaluator, AlertStore, readAlertLog } from '../../../src/main/services/alerts/index.js';
+
+const dirs: string[] = [];
+function dataDir(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'perps-alerts-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function evaluator(store: AlertStore, fired: AlertFiring[]): AlertEvaluator {
+  const e = new AlertEvaluator({ store, profile: 'sim', onFire: (f) => fired.push(f), reloadEveryMs: 0 });
+  e.reload();
+  return e;
+}
+
+describe('alert evaluator', () => {
+  it('two evaluators on one store fire a one-shot crossing once, logged once', () => {
+    const dir = dataDir();
+    const store = new AlertStore(dir);
+    const a = store.add('sim', { market: 'ETH', rule: { kind: 'price_above', level: '3500' }, repeat: false, note: 'tp', wallet: null }, true, 1);
+    const firedA: AlertFiring[] = [];
+    const firedB: AlertFiring[] = [];
+    const app = evaluator(new AlertStore(dir), firedA);
+    const cli = evaluator(new AlertStore(dir), firedB);
+    app.observeMarket({ market: 'ETH', at: 10, mark: '3490' });
+    cli.observeMarket({ market: 'ETH', at: 10, mark: '3490' });
+    app.observeMarket({ market: 'ETH', at: 20, mark: '3501' });
+    cli.observeMarket({ market: 'ETH', at: 21, mark: '3502' });
+    expect(firedA.map((f) => [f.id, f.value, f.done])).toEqual([[a.id, '3501', true]]);
+    expect(firedB).toEqual([]);
+    expect(readAlertLog(dir, 10).firings.map((f) => f.id)).toEqual([a.id]);
+    expect(store.list('sim')[0]).toMatchObject({ status: 'done', fired_count: 1, last_fired_at: 20, last_fired_value: '3501' });
+    expect(fs.statSync(path.join(dir, 'alerts.json')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(dir, 'alerts.log')).mode & 0o777).toBe(0o600);
+    // Another profile's evaluator does not see it.
+    const other: AlertFiring[] = [];
+    new AlertEvaluator({ store, profile: 'mainnet', onFire: (f) => other.push(f) }).observeMarket({ market: 'ETH', at: 30, mark: '3600' });
+    expect(other).toEqual([]);
+  });
+
+  it('a repeating move alert fired by one evaluator is not fired again by the other for the same move', () => {
+    const dir = dataDir();
+    const store = new AlertStore(dir);
+    store.add('sim', { market: 'BTC', rule: { kind: 'move', pct: '1', window_ms: 60_000 }, repeat: true, note: '', wallet: null }, null, 1);
+    const firedA: AlertFiring[] = [];
+    const firedB: AlertFiring[] = [];
+    const a = evaluator(store, firedA);
+    const b = evaluator(new AlertStore(dir), firedB);
+    for (const e of [a, b]) e.observeMarket({ market: 'BTC', at: 1_000, mark: '60000' });
+    a.observeMarket({ market: 'BTC', at: 2_000, mark: '60700' });
+    b.observeMarket({ market: 'BTC', at: 2_100, mark: '60710' });
+    expect(firedA.map((f) => f.value)).toEqual(['1.16']);
+    expect(firedB).toEqual([]);
+    // A new move, after the window: each may fire it (whoever sees it first).
+    a.observeMarket({ market: 'BTC', at: 70_000, mark: '61000' });
+    a.observeMarket({ market: 'BTC', at: 100_000, mark: '61700' });
+    expect(firedA).toHaveLength(2);
+    expect(readAlertLog(dir, 10).firings).toHaveLength(2);
+  });
+
+  it('an alert removed by another process is forgotten without a firing', () => {
+    const dir = dataDir();
+    const store = new AlertStore(dir);
+    const a = store.add('sim', { market: 'ETH', rule: { kind: 'funding_below', level: '0' }, repeat: false, note: '', wallet: null }, true, 1);
+    const fired: AlertFiring[] = [];
+    const e = new AlertEvaluator({ store, profile: 'sim', onFire: (f) => fired.push(f), reloadEveryMs: 60_000, now: () => 0 });
+    e.reload();
+    new AlertStore(dir).remove('sim', a.id);
+    e.observeMarket({ market: 'ETH', at: 5, funding: '-0.0001' });
+    expect(fired).toEqual([]);
+    expect(e.active()).toEqual([]);
+  });
+
+  it('a damaged store is reported by name, never rewritten', () => {
+    const dir = dataDir();
+    const store = new AlertStore(dir);
+    store.add('sim', { market: 'ETH', rule: { kind: 'price_above', level: '1' }, repeat: false, note: '', wallet: null }, null, 1);
+    const file = path.join(dir, 'alerts.json');
+    fs.writeFileSync(file, '{"version":1,"alerts":[{"id":"nope"}]}');
+    expect(() => store.list('sim')).toThrow(expect.objectContaining({ code: 'ALERT_STORE_DAMAGED', message: expect.stringContaining(`${file} does not hold alerts (alerts.0.`) }));
+    expect(() => store.add('sim', { market: 'ETH', rule: { kind: 'price_above', level: '1' }, repeat: false, note: '', wallet: null }, null)).toThrow(/does not hold alerts/);
+    fs.writeFileSync(file, '{not json');
+    expect(() => new AlertEvaluator({ store, profile: 'sim', onFire: () => undefined }).reload()).toThrow(expect.objectContaining({ code: 'ALERT_STORE_DAMAGED' }));
+    expect(fs.readFileSync(file, 'utf8')).toBe('{not json');
+  });
+});
