@@ -19,6 +19,11 @@ export class FakeUsbTrezor implements UsbDeviceLike {
   unplugAfterReports: number | undefined;
   #reportsIn = 0;
 
+  /** Reports written by the host so far. */
+  get reportsIn(): number {
+    return this.#reportsIn;
+  }
+
   constructor(
     readonly device: FakeTrezor,
     ids: { idVendor: number; idProduct: number } = { idVendor: 0x1209, idProduct: 0x53c1 },
@@ -62,9 +67,10 @@ export class FakeUsbTrezor implements UsbDeviceLike {
         if (this.#unplugged) return cb(Object.assign(new Error('LIBUSB_TRANSFER_NO_DEVICE'), { errno: 5 }));
         if (!Buffer.isBuffer(data) || data.length !== 64) return cb(Object.assign(new Error('fake usb: reports are 64 bytes'), { errno: -1 }));
         this.#reportsIn++;
-        this.device.receiveReport(data);
+        // The cable goes before the device can act on this report.
+        if (this.unplugAfterReports !== undefined && this.#reportsIn >= this.unplugAfterReports) this.unplug();
+        else this.device.receiveReport(data);
         cb(undefined);
-        if (this.unplugAfterReports !== undefined && this.#reportsIn >= this.unplugAfterReports) setImmediate(() => this.unplug());
       },
     };
     return {
