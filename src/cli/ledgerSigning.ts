@@ -33,12 +33,26 @@ export const DEFAULT_LEDGER_SCHEME: DerivationScheme = 'ledger-live';
 
 const PATH_HINT = `Use --signer ledger, ledger:SCHEME[:INDEX] (SCHEME ${DERIVATION_SCHEMES.map((s) => s.scheme).join(', ')}) or ledger:m/44'/60'/...`;
 
+/** How a hardware signer's PATH argument is reported when it is malformed. */
+export interface PathArgStyle {
+  code: string;
+  hint: string;
+  defaultScheme: DerivationScheme;
+}
+
+const LEDGER_PATH_STYLE: PathArgStyle = { code: 'INVALID_LEDGER_PATH', hint: PATH_HINT, defaultScheme: DEFAULT_LEDGER_SCHEME };
+
 /** The canonical "m/..." path of the PATH part of `ledger:PATH`; a bad one is a usage error (exit 2). */
 export function parseLedgerPath(arg: string | undefined): string {
-  if (arg === undefined || arg.trim() === '') return derivationPath(DEFAULT_LEDGER_SCHEME, 0);
+  return parseDerivationArg(arg, LEDGER_PATH_STYLE);
+}
+
+/** PATH of a hardware signer (Ledger, Trezor): a derivation path or SCHEME[:INDEX]; a bad one is a usage error. */
+export function parseDerivationArg(arg: string | undefined, style: PathArgStyle): string {
+  if (arg === undefined || arg.trim() === '') return derivationPath(style.defaultScheme, 0);
   const text = arg.trim();
   const bad = (message: string, cause?: unknown): ValidationError =>
-    new ValidationError(message, { field: 'signer', code: 'INVALID_LEDGER_PATH', hint: PATH_HINT, ...(cause !== undefined ? { cause } : {}) });
+    new ValidationError(message, { field: 'signer', code: style.code, hint: style.hint, ...(cause !== undefined ? { cause } : {}) });
   const [head, index, ...rest] = text.split(':');
   const scheme = DERIVATION_SCHEMES.find((s) => s.scheme === head);
   if (scheme) {
@@ -106,7 +120,12 @@ export async function confirmBlindSigningOnTerminal(prompt: BlindSigningPrompt, 
 }
 
 /** One line from `input` (null when it ends first); the reader is closed after, so the process can exit. */
-function readLine(input: Readable): Promise<string | null> {
+export function readLine(input: Readable): Promise<string | null> {
+  // A pipe or terminal stdin that readline has started reading keeps the process alive even when
+  // paused; it is held (ref) only while a line is awaited, so the program exits when its work is done
+  // although whoever feeds stdin keeps it open.
+  const handle = input as Readable & { ref?: () => void; unref?: () => void };
+  handle.ref?.();
   return new Promise<string | null>((resolve, reject) => {
     const rl = createInterface({ input, terminal: false, crlfDelay: Infinity });
     let done = false;
@@ -115,6 +134,7 @@ function readLine(input: Readable): Promise<string | null> {
       done = true;
       input.removeListener('error', onError);
       rl.close();
+      handle.unref?.();
       settle();
     };
     const onError = (err: Error): void => finish(() => reject(new OperationError('INPUT_ERROR', `cannot read the answer: ${err.message}`, { cause: err })));
