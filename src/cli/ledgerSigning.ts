@@ -90,9 +90,8 @@ export interface BlindSigningTerminal {
  * script is not a person comparing hashes.
  */
 export async function confirmBlindSigningOnTerminal(prompt: BlindSigningPrompt, io: BlindSigningTerminal): Promise<boolean> {
-  io.stderr.write(
-    [
-      '',
+  return askHashConsentOnTerminal(io, {
+    banner: [
       '*** BLIND SIGNING ***',
       `The Ethereum app on this Ledger cannot show this ${prompt.primaryType} field by field (no EIP-712 clear signing:`,
       'a Nano S or an old app). It can only sign it BLIND: the device shows two hashes and nothing else, so the',
@@ -100,21 +99,28 @@ export async function confirmBlindSigningOnTerminal(prompt: BlindSigningPrompt, 
       `  domain hash (domain separator): ${prompt.domainSeparatorHex}`,
       `  message hash:                   ${prompt.messageHashHex}`,
       'Approve on the device only if both match. Updating the Ethereum app with Ledger Live gives clear signing.',
-      '',
-    ].join('\n'),
-  );
+    ],
+    refusal: 'blind signing needs your consent, and there is no terminal to ask on',
+    hint: 'Run the command in a terminal and type yes after comparing the hashes, pass --allow-blind-signing, or update the Ethereum app for clear signing. Nothing was signed.',
+    question: "Type 'yes' to sign blind, anything else to cancel: ",
+  });
+}
+
+/**
+ * Consent to signing two hashes the device shows instead of the message (a Ledger without clear signing,
+ * a Trezor Model One): the banner with both hashes, then a typed 'yes' on a terminal, or --allow-blind-signing.
+ * With no terminal and no flag it refuses: a 'yes' piped in by a script is not a person comparing hashes.
+ */
+export async function askHashConsentOnTerminal(io: BlindSigningTerminal, text: { banner: string[]; refusal: string; hint: string; question: string }): Promise<boolean> {
+  io.stderr.write(['', ...text.banner, ''].join('\n'));
   if (io.allow) {
     io.stderr.write('--allow-blind-signing was given: continuing without asking.\n');
     return true;
   }
   if (io.stdin.isTTY !== true) {
-    throw new ValidationError('blind signing needs your consent, and there is no terminal to ask on', {
-      field: 'signer',
-      code: 'BLIND_SIGNING_NEEDS_CONSENT',
-      hint: 'Run the command in a terminal and type yes after comparing the hashes, pass --allow-blind-signing, or update the Ethereum app for clear signing. Nothing was signed.',
-    });
+    throw new ValidationError(text.refusal, { field: 'signer', code: 'BLIND_SIGNING_NEEDS_CONSENT', hint: text.hint });
   }
-  io.stderr.write("Type 'yes' to sign blind, anything else to cancel: ");
+  io.stderr.write(text.question);
   const answer = await readLine(io.stdin);
   return answer !== null && answer.trim().toLowerCase() === 'yes';
 }

@@ -28,7 +28,7 @@ import { TrezorSession, type ButtonPrompt, type PassphraseAnswer, type TrezorInt
 import { TrezorError } from '../main/signers/trezor/trezorErrors.js';
 import { TrezorSigner } from '../main/signers/trezor/trezorSigner.js';
 import type { MessageWire } from '../main/signers/trezor/wire.js';
-import { parseDerivationArg, readLine, type PromptInput } from './ledgerSigning.js';
+import { askHashConsentOnTerminal, parseDerivationArg, readLine, type PromptInput } from './ledgerSigning.js';
 import { promptHidden, type RawStdin } from './prompt.js';
 
 const PATH_HINT = "Use --signer trezor, trezor:bip44:INDEX (also ledger-live, legacy) or trezor:m/44'/60'/...";
@@ -106,33 +106,20 @@ export function terminalInteraction(io: TerminalIo): TrezorInteraction {
 }
 
 /** The Model One's hash signing, on the terminal: the hashes, and an explicit yes (or --allow-blind-signing). */
-export async function confirmHashesOnTerminal(prompt: BlindSigningPrompt, io: TerminalIo & { allow: boolean }): Promise<boolean> {
-  io.stderr.write(
-    [
-      '',
+export function confirmHashesOnTerminal(prompt: BlindSigningPrompt, io: TerminalIo & { allow: boolean }): Promise<boolean> {
+  return askHashConsentOnTerminal(io, {
+    banner: [
       '*** SIGNING BY HASHES ***',
       `The Trezor Model One cannot show this ${prompt.primaryType} field by field; it shows two hashes and nothing else.`,
       'Compare both on the device screen with these, in full:',
       `  domain hash (domain separator): ${prompt.domainSeparatorHex}`,
       `  message hash:                   ${prompt.messageHashHex}`,
       'Confirm on the device only if both match.',
-      '',
-    ].join('\n'),
-  );
-  if (io.allow) {
-    io.stderr.write('--allow-blind-signing was given: continuing without asking.\n');
-    return true;
-  }
-  if (io.stdin.isTTY !== true) {
-    throw new ValidationError('signing by hashes needs your consent, and there is no terminal to ask on', {
-      field: 'signer',
-      code: 'BLIND_SIGNING_NEEDS_CONSENT',
-      hint: 'Run the command in a terminal and type yes after comparing the hashes, or pass --allow-blind-signing. Nothing was signed.',
-    });
-  }
-  io.stderr.write("Type 'yes' to continue, anything else to cancel: ");
-  const answer = await readLine(io.stdin);
-  return answer !== null && answer.trim().toLowerCase() === 'yes';
+    ],
+    refusal: 'signing by hashes needs your consent, and there is no terminal to ask on',
+    hint: 'Run the command in a terminal and type yes after comparing the hashes, or pass --allow-blind-signing. Nothing was signed.',
+    question: "Type 'yes' to continue, anything else to cancel: ",
+  });
 }
 
 export interface CliTrezorOptions extends TerminalIo {

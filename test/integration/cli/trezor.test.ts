@@ -4,10 +4,8 @@
  * (PERPS_TREZOR_TRANSPORT=udp:127.0.0.1:PORT). The PIN prompt is driven through stdin as a person at
  * a terminal would: reading the scrambled matrix off the device and typing positions.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../support/paths.js';
+import { jsonOf, startPerps, type Interact, type PerpsRun } from '../../support/perpsCli.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
 import { SimHarness } from '../support/keysMoney.js';
 import { FakeTrezor, type FakeTrezorOptions } from '../../support/trezor/fakeTrezor.js';
@@ -31,42 +29,13 @@ afterAll(async () => {
   await h.stop();
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: Record<string, unknown> & { error?: Record<string, unknown> };
-}
+type Run = PerpsRun & { json: ReturnType<typeof jsonOf> };
 
-/** Runs perps; `answer` sees stderr grow and may write to stdin (once per prompt it recognises). */
-function perps(args: string[], transport: string, answer?: (stderr: string, write: (s: string) => void) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PERPS_BASE_URL: h.urls.base_url, PERPS_VENUE_URL: h.urls.venue_info_url, PERPS_DATA_DIR: dataDir, PERPS_KEYCHAIN_SERVICE: service, PERPS_TREZOR_TRANSPORT: transport },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill(), 90_000);
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      answer?.(stderr, (s) => child.stdin.write(s));
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      let json: Run['json'] = {};
-      try {
-        json = JSON.parse(stdout) as Run['json'];
-      } catch {
-        reject(new Error(`stdout is not one JSON document (exit ${code}):\n${stdout}\nstderr:\n${stderr}`));
-        return;
-      }
-      resolve({ code: code ?? -1, stdout, stderr, json });
-    });
-  });
+/** Runs perps against the simulator and the given Trezor transport; `answer` plays the person at the terminal. */
+async function perps(args: string[], transport: string, answer?: Interact): Promise<Run> {
+  const env = { ...process.env, PERPS_BASE_URL: h.urls.base_url, PERPS_VENUE_URL: h.urls.venue_info_url, PERPS_DATA_DIR: dataDir, PERPS_KEYCHAIN_SERVICE: service, PERPS_TREZOR_TRANSPORT: transport };
+  const run = await startPerps(args, env, 90_000, answer ?? (() => undefined)).done;
+  return { ...run, json: jsonOf(run) };
 }
 
 async function withDevice<T>(options: FakeTrezorOptions, run: (device: FakeTrezor, transport: string) => Promise<T>): Promise<T> {
