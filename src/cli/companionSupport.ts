@@ -108,7 +108,9 @@ export async function openTransactionSigner(spec: string | undefined, options: O
       }
     }
     case 'offline':
+    case 'trezor':
     case 'paper':
+      // Trezor transaction signing (EthereumSignTx) is not built; custody typed data is.
       // A paper wallet signs the service's custody actions on the simulator only; it has no chain to pay from.
       throw new ValidationError(`the ${parsed.kind} signer signs typed data only, not source-chain transactions`, {
         field: 'signer',

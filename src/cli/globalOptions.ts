@@ -12,7 +12,7 @@ export interface GlobalOptions {
   profile?: string;
   dataDir?: string;
   json?: boolean;
-  /** Main-wallet signer spec (keystore:FILE, env:VAR, offline, ledger[:PATH], paper). */
+  /** Main-wallet signer spec (keystore:FILE, env:VAR, offline, ledger[:PATH], trezor[:PATH], paper). */
   signer?: string;
   /** Ledger: consent to blind signing given up front (see signerSpec.ts). */
   allowBlindSigning?: boolean;
@@ -33,8 +33,8 @@ export function addGlobalOptions(program: Command): Command {
     .option('--venue-url <url>', "the venue's info API URL (env PERPS_VENUE_URL)")
     .option('--data-dir <dir>', 'settings, nonces and tracked withdrawals (env PERPS_DATA_DIR; default: the app data folder)')
     .option('--json', 'print exactly one JSON document on stdout')
-    .option('--signer <spec>', "main-wallet signer: keystore:FILE | env:VAR | offline | ledger[:PATH] | paper (sim profile only, its service on loopback)")
-    .option('--allow-blind-signing', 'ledger: accept blind signing (the device shows only two hashes) without asking on the terminal')
+    .option('--signer <spec>', "main-wallet signer: keystore:FILE | env:VAR | offline | ledger[:PATH] | trezor[:PATH] | paper (sim profile only, its service on loopback)")
+    .option('--allow-blind-signing', 'ledger, trezor (Model One): accept signing by hashes (the device shows only two hashes) without asking on the terminal')
     .option('--request-out <file>', 'offline signer: write the signing request (typed data JSON) to this file instead of stdout')
     .option('--qr <file.html|dir>', 'offline signer: also write the request as an animated eth-sign-request QR code (a page, or numbered frames in a folder)')
     .option('--qr-fingerprint <hex>', "offline signer with --qr: the QR signer's master key fingerprint (8 hex characters)")

@@ -33,12 +33,26 @@ export const DEFAULT_LEDGER_SCHEME: DerivationScheme = 'ledger-live';
 
 const PATH_HINT = `Use --signer ledger, ledger:SCHEME[:INDEX] (SCHEME ${DERIVATION_SCHEMES.map((s) => s.scheme).join(', ')}) or ledger:m/44'/60'/...`;
 
+/** How a hardware signer's PATH argument is reported when it is malformed. */
+export interface PathArgStyle {
+  code: string;
+  hint: string;
+  defaultScheme: DerivationScheme;
+}
+
+const LEDGER_PATH_STYLE: PathArgStyle = { code: 'INVALID_LEDGER_PATH', hint: PATH_HINT, defaultScheme: DEFAULT_LEDGER_SCHEME };
+
 /** The canonical "m/..." path of the PATH part of `ledger:PATH`; a bad one is a usage error (exit 2). */
 export function parseLedgerPath(arg: string | undefined): string {
-  if (arg === undefined || arg.trim() === '') return derivationPath(DEFAULT_LEDGER_SCHEME, 0);
+  return parseDerivationArg(arg, LEDGER_PATH_STYLE);
+}
+
+/** PATH of a hardware signer (Ledger, Trezor): a derivation path or SCHEME[:INDEX]; a bad one is a usage error. */
+export function parseDerivationArg(arg: string | undefined, style: PathArgStyle): string {
+  if (arg === undefined || arg.trim() === '') return derivationPath(style.defaultScheme, 0);
   const text = arg.trim();
   const bad = (message: string, cause?: unknown): ValidationError =>
-    new ValidationError(message, { field: 'signer', code: 'INVALID_LEDGER_PATH', hint: PATH_HINT, ...(cause !== undefined ? { cause } : {}) });
+    new ValidationError(message, { field: 'signer', code: style.code, hint: style.hint, ...(cause !== undefined ? { cause } : {}) });
   const [head, index, ...rest] = text.split(':');
   const scheme = DERIVATION_SCHEMES.find((s) => s.scheme === head);
   if (scheme) {
@@ -76,9 +90,8 @@ export interface BlindSigningTerminal {
  * script is not a person comparing hashes.
  */
 export async function confirmBlindSigningOnTerminal(prompt: BlindSigningPrompt, io: BlindSigningTerminal): Promise<boolean> {
-  io.stderr.write(
-    [
-      '',
+  return askHashConsentOnTerminal(io, {
+    banner: [
       '*** BLIND SIGNING ***',
       `The Ethereum app on this Ledger cannot show this ${prompt.primaryType} field by field (no EIP-712 clear signing:`,
       'a Nano S or an old app). It can only sign it BLIND: the device shows two hashes and nothing else, so the',
@@ -86,27 +99,39 @@ export async function confirmBlindSigningOnTerminal(prompt: BlindSigningPrompt, 
       `  domain hash (domain separator): ${prompt.domainSeparatorHex}`,
       `  message hash:                   ${prompt.messageHashHex}`,
       'Approve on the device only if both match. Updating the Ethereum app with Ledger Live gives clear signing.',
-      '',
-    ].join('\n'),
-  );
+    ],
+    refusal: 'blind signing needs your consent, and there is no terminal to ask on',
+    hint: 'Run the command in a terminal and type yes after comparing the hashes, pass --allow-blind-signing, or update the Ethereum app for clear signing. Nothing was signed.',
+    question: "Type 'yes' to sign blind, anything else to cancel: ",
+  });
+}
+
+/**
+ * Consent to signing two hashes the device shows instead of the message (a Ledger without clear signing,
+ * a Trezor Model One): the banner with both hashes, then a typed 'yes' on a terminal, or --allow-blind-signing.
+ * With no terminal and no flag it refuses: a 'yes' piped in by a script is not a person comparing hashes.
+ */
+export async function askHashConsentOnTerminal(io: BlindSigningTerminal, text: { banner: string[]; refusal: string; hint: string; question: string }): Promise<boolean> {
+  io.stderr.write(['', ...text.banner, ''].join('\n'));
   if (io.allow) {
     io.stderr.write('--allow-blind-signing was given: continuing without asking.\n');
     return true;
   }
   if (io.stdin.isTTY !== true) {
-    throw new ValidationError('blind signing needs your consent, and there is no terminal to ask on', {
-      field: 'signer',
-      code: 'BLIND_SIGNING_NEEDS_CONSENT',
-      hint: 'Run the command in a terminal and type yes after comparing the hashes, pass --allow-blind-signing, or update the Ethereum app for clear signing. Nothing was signed.',
-    });
+    throw new ValidationError(text.refusal, { field: 'signer', code: 'BLIND_SIGNING_NEEDS_CONSENT', hint: text.hint });
   }
-  io.stderr.write("Type 'yes' to sign blind, anything else to cancel: ");
+  io.stderr.write(text.question);
   const answer = await readLine(io.stdin);
   return answer !== null && answer.trim().toLowerCase() === 'yes';
 }
 
 /** One line from `input` (null when it ends first); the reader is closed after, so the process can exit. */
-function readLine(input: Readable): Promise<string | null> {
+export function readLine(input: Readable): Promise<string | null> {
+  // A pipe or terminal stdin that readline has started reading keeps the process alive even when
+  // paused; it is held (ref) only while a line is awaited, so the program exits when its work is done
+  // although whoever feeds stdin keeps it open.
+  const handle = input as Readable & { ref?: () => void; unref?: () => void };
+  handle.ref?.();
   return new Promise<string | null>((resolve, reject) => {
     const rl = createInterface({ input, terminal: false, crlfDelay: Infinity });
     let done = false;
@@ -115,6 +140,7 @@ function readLine(input: Readable): Promise<string | null> {
       done = true;
       input.removeListener('error', onError);
       rl.close();
+      handle.unref?.();
       settle();
     };
     const onError = (err: Error): void => finish(() => reject(new OperationError('INPUT_ERROR', `cannot read the answer: ${err.message}`, { cause: err })));

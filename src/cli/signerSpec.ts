@@ -11,6 +11,10 @@
  *   ledger[:PATH]   a Ledger (ledgerSigning.ts): PATH is a derivation path or SCHEME[:INDEX], default
  *                   ledger-live:0; the address is confirmed on the device and must be --wallet; blind
  *                   signing needs a typed 'yes' on a terminal, or --allow-blind-signing
+ *   trezor[:PATH]   a Trezor (trezorSigning.ts): PATH as for ledger, default bip44:0 (m/44'/60'/0'/0/0); Bridge
+ *                   when it runs, else USB, or the emulator with PERPS_TREZOR_TRANSPORT=udp:HOST:PORT; PIN
+ *                   (as matrix positions) and passphrase asked on the terminal; the Model One signs by hashes,
+ *                   which needs a typed 'yes' or --allow-blind-signing
  *   paper           --wallet's paper wallet (made by `perps quickstart`; its key is in the OS keychain):
  *                   on the sim profile only, refused on any other before anything is signed
  *
@@ -27,6 +31,8 @@ import { ValidationError } from '../main/services/errors.js';
 import type { GlobalOptions } from './globals.js';
 import { openCliLedgerSigner, parseLedgerPath } from './ledgerSigning.js';
 import { CliOfflineSigner, parseQrOptions } from './offlineSigning.js';
+import { openCliTrezorSigner, parseTrezorPath } from './trezorSigning.js';
+import type { OpenTrezorDeps } from '../main/signers/trezor/openTrezor.js';
 
 export type SignerSpec =
   | { kind: 'keystore'; file: string }
@@ -34,9 +40,11 @@ export type SignerSpec =
   | { kind: 'offline' }
   /** `path` is canonical ("m/..."), already validated. */
   | { kind: 'ledger'; path: string }
+  /** `path` is canonical ("m/..."), already validated. */
+  | { kind: 'trezor'; path: string }
   | { kind: 'paper' };
 
-const USAGE = 'Use --signer keystore:FILE, env:VAR, offline, ledger[:PATH] or (on the sim profile) paper.';
+const USAGE = 'Use --signer keystore:FILE, env:VAR, offline, ledger[:PATH], trezor[:PATH] or (on the sim profile) paper.';
 
 export function parseSignerSpec(spec: string | undefined): SignerSpec {
   if (spec === undefined || spec.trim() === '') {
@@ -60,6 +68,8 @@ export function parseSignerSpec(spec: string | undefined): SignerSpec {
       return { kind: 'offline' };
     case 'ledger':
       return { kind: 'ledger', path: parseLedgerPath(arg) };
+    case 'trezor':
+      return { kind: 'trezor', path: parseTrezorPath(arg) };
     case 'paper':
       if (arg !== undefined) throw new ValidationError('paper takes no argument (--wallet names the paper wallet)', { field: 'signer', code: 'INVALID_SIGNER', hint: USAGE });
       return { kind: 'paper' };
@@ -89,6 +99,8 @@ export interface OpenSignerOptions {
     confirmTimeoutMs?: number;
     signTimeoutMs?: number;
   };
+  /** How the Trezor is reached in tests (stand-ins for the usb module or Bridge); else PERPS_TREZOR_TRANSPORT decides. */
+  trezor?: OpenTrezorDeps;
   env?: NodeJS.ProcessEnv;
   stdin?: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   stdout?: Writable;
@@ -113,8 +125,8 @@ export async function openSigner(spec: SignerSpec, options: OpenSignerOptions): 
   if (spec.kind !== 'offline' && (qr !== undefined || options.requestOut !== undefined)) {
     throw new ValidationError('--request-out and --qr apply to --signer offline only', { field: 'signer', code: 'INVALID_SIGNER_OPTIONS' });
   }
-  if (spec.kind !== 'ledger' && options.allowBlindSigning === true) {
-    throw new ValidationError('--allow-blind-signing applies to --signer ledger only', { field: 'signer', code: 'INVALID_SIGNER_OPTIONS' });
+  if (spec.kind !== 'ledger' && spec.kind !== 'trezor' && options.allowBlindSigning === true) {
+    throw new ValidationError('--allow-blind-signing applies to --signer ledger and trezor only', { field: 'signer', code: 'INVALID_SIGNER_OPTIONS' });
   }
   switch (spec.kind) {
     case 'keystore':
@@ -153,6 +165,16 @@ export async function openSigner(spec: SignerSpec, options: OpenSignerOptions): 
         ...(options.ledger?.openTransport ? { openTransport: options.ledger.openTransport } : {}),
         ...(options.ledger?.confirmTimeoutMs !== undefined ? { confirmTimeoutMs: options.ledger.confirmTimeoutMs } : {}),
         ...(options.ledger?.signTimeoutMs !== undefined ? { signTimeoutMs: options.ledger.signTimeoutMs } : {}),
+      });
+    case 'trezor':
+      return openCliTrezorSigner({
+        wallet: options.wallet,
+        path: spec.path,
+        allowBlindSigning: options.allowBlindSigning === true,
+        env,
+        stdin,
+        stderr,
+        ...(options.trezor ? { deps: options.trezor } : {}),
       });
     case 'paper':
       if (!options.paper) throw new ValidationError('--signer paper is not available for this command', { field: 'signer', code: 'INVALID_SIGNER', hint: USAGE });

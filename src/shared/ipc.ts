@@ -171,7 +171,7 @@ export const LEDGER_SCHEMES = [
 export const LedgerSchemeSchema = z.enum(['ledger-live', 'legacy', 'bip44']);
 
 /** 'paper': the simulator's paper main wallet (its key in the OS keychain; it signs on the sim profile only). */
-export const SIGNER_KINDS = ['keystore', 'env', 'offline', 'ledger', 'paper'] as const;
+export const SIGNER_KINDS = ['keystore', 'env', 'offline', 'ledger', 'trezor', 'paper'] as const;
 export const SignerKindSchema = z.enum(SIGNER_KINDS);
 
 const ORDER_STATUSES = ['SUBMITTED', 'ACCEPTED', 'EXECUTING', 'PENDING_MODIFY', 'PENDING_PARENT', 'FILLED', 'PARTIALLY_FILLED_CANCELLED', 'CANCELLED', 'REJECTED', 'FAILED'] as const;

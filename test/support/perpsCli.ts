@@ -15,13 +15,21 @@ export interface StartedPerps {
   done: Promise<PerpsRun>;
 }
 
-/** Starts `perps ARGS` with stdin closed; killed after `timeoutMs`. */
-export function startPerps(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000): StartedPerps {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), ...args], { env, cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** A person at the terminal: sees stderr grow and may type on stdin (a pipe, kept open). */
+export type Interact = (stderr: string, type: (text: string) => void) => void;
+
+/** Starts `perps ARGS` with stdin closed (or, with `interact`, a pipe it types on); killed after `timeoutMs`. */
+export function startPerps(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000, interact?: Interact): StartedPerps {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), ...args], { env, cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Without a person, stdin is at its end from the start, as with a closed terminal.
+  if (!interact) child.stdin.end();
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString('utf8');
+    interact?.(stderr, (text) => child.stdin.write(text));
+  });
   const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const done = new Promise<PerpsRun>((resolve, reject) => {
     child.on('error', reject);

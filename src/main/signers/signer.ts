@@ -6,7 +6,7 @@
  */
 import type { TypedData } from '../../shared/eip712/index.js';
 
-export type SignerKind = 'trading-key' | 'keystore' | 'env' | 'offline' | 'ledger' | 'paper';
+export type SignerKind = 'trading-key' | 'keystore' | 'env' | 'offline' | 'ledger' | 'trezor' | 'paper';
 
 export interface Signer {
   readonly kind: SignerKind;

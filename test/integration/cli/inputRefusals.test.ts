@@ -254,6 +254,6 @@ describe.concurrent('26.19: the paper wallet signs only for a simulator on loopb
   it("`perps --help` lists paper among the global --signer's values", async () => {
     const r = await runPerps(['--help'], env());
     expect(r.code).toBe(0);
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain('--signer <spec> main-wallet signer: keystore:FILE | env:VAR | offline | ledger[:PATH] | paper');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('--signer <spec> main-wallet signer: keystore:FILE | env:VAR | offline | ledger[:PATH] | trezor[:PATH] | paper');
   });
 });

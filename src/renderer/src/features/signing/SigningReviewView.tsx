@@ -16,6 +16,7 @@ const SIGNER_LABEL: Record<SignerKind, string> = {
   env: 'Environment key (main wallet)',
   offline: 'Offline signer (main wallet)',
   ledger: 'Ledger (main wallet)',
+  trezor: 'Trezor (main wallet)',
   paper: 'Paper wallet (simulator, this computer’s keychain)',
   'trading-key': 'Trading key (this computer’s keychain)',
 };
@@ -71,6 +72,9 @@ export function DeviceDisplay({ review }: { review: SigningReview }) {
   switch (kind) {
     case 'ledger':
       text = `Your Ledger shows “Review typed message”: domain ${review.typed_data.domain.name}, chain id ${review.typed_data.domain.chainId}, then ${review.typed_data.primaryType} with ${members.join(', ')}. Check each value against this screen before approving. If the Ethereum app cannot clear-sign it, you will be asked to allow blind signing and shown the hashes to compare with the device.`;
+      break;
+    case 'trezor':
+      text = `Your Trezor shows the address, then the domain (${review.typed_data.domain.name}, chain id ${review.typed_data.domain.chainId}), then ${review.typed_data.primaryType} with ${members.join(', ')}, and finally “Confirm typed data”. Check each value against this screen before approving. A Trezor Model One shows only the two hashes, which you will be shown here first to compare.`;
       break;
     case 'offline':
       text = `Your offline signer receives this ${review.typed_data.primaryType} typed data (eth_signTypedData_v4). Compare the digest it displays with the digest below before signing.`;

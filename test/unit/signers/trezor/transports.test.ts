@@ -1,0 +1,159 @@
+/**
+ * The links other than USB, each with the fake device behind a loopback stand-in: the emulator's UDP
+ * port (one 64-byte report per datagram) and Trezor Bridge's HTTP API. And the no-network rule: with
+ * every outbound connection trapped, signing over each link opens nothing but USB and loopback.
+ */
+import dgram from 'node:dgram';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withdrawTypedData } from '../../../../src/shared/eip712/index.js';
+import { openTrezorWire } from '../../../../src/main/signers/trezor/openTrezor.js';
+import { TrezorSigner } from '../../../../src/main/signers/trezor/trezorSigner.js';
+import type { MessageWire } from '../../../../src/main/signers/trezor/wire.js';
+import { installConnectionTrap, type ConnectionTrap } from '../../../support/connectionTrap.mjs';
+import { FakeTrezor } from '../../../support/trezor/fakeTrezor.js';
+import { startFakeEmulator } from '../../../support/trezor/fakeEmulator.js';
+import { FakeUsbTrezor, fakeUsb } from '../../../support/trezor/fakeUsb.js';
+import { ReportReader, toReports } from '../../../support/trezor/protocol.js';
+import { PATH, person } from './support.js';
+
+const WALLET = FakeTrezor.addressAt(PATH);
+const withdrawal = withdrawTypedData(
+  { account_id: WALLET.toLowerCase() + '0'.repeat(24), amount: '25', nonce: '1763700001000', signature_chain_id: 998 },
+  'Testnet',
+);
+
+async function signOver(wire: MessageWire, device: FakeTrezor): Promise<string> {
+  const signer = await TrezorSigner.connect({ wire, interaction: person(() => device), path: PATH, showAddress: true, confirmHashes: async () => true });
+  try {
+    return await signer.signTypedData(withdrawal);
+  } finally {
+    await signer.close();
+  }
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort(kind: 'tcp' | 'udp'): Promise<number> {
+  if (kind === 'udp') {
+    const s = dgram.createSocket('udp4');
+    await new Promise<void>((r) => s.bind(0, '127.0.0.1', r));
+    const port = s.address().port;
+    await new Promise<void>((r) => s.close(() => r()));
+    return port;
+  }
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** Trezor Bridge's API in front of a FakeTrezor: enumerate, acquire, post, read, release. */
+async function startFakeBridge(device: FakeTrezor, heldBy: string | null = null): Promise<{ url: string; calls: string[]; close(): Promise<void> }> {
+  const reader = new ReportReader();
+  const out: string[] = [];
+  const readers: ((hex: string) => void)[] = [];
+  device.onReport = (r) => {
+    const m = reader.push(r);
+    if (!m) return;
+    const head = Buffer.alloc(6);
+    head.writeUInt16BE(m[0], 0);
+    head.writeUInt32BE(m[1].length, 2);
+    const hex = Buffer.concat([head, Buffer.from(m[1])]).toString('hex');
+    const w = readers.shift();
+    if (w) w(hex);
+    else out.push(hex);
+  };
+  const calls: string[] = [];
+  let session: string | null = heldBy;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const url = req.url ?? '';
+      calls.push(url.split('/')[1] ?? '');
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      if (url === '/enumerate') return void res.end(JSON.stringify([{ path: '1', vendor: 4617, product: 21441, session, debug: false }]));
+      if (url === '/acquire/1/null') {
+        session = '7';
+        return void res.end(JSON.stringify({ session }));
+      }
+      if (url === `/post/${session}`) {
+        const b = Buffer.from(body, 'hex');
+        for (const r of toReports(b.readUInt16BE(0), b.subarray(6))) device.receiveReport(r);
+        return void res.end();
+      }
+      if (url === `/read/${session}`) {
+        const hex = out.shift();
+        if (hex) return void res.end(hex);
+        readers.push((h) => res.end(h));
+        return;
+      }
+      if (url === `/release/${session}`) {
+        session = null;
+        return void res.end('{}');
+      }
+      res.writeHead(400).end(JSON.stringify({ error: 'wrong previous session' }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe('Trezor links', () => {
+  let trap: ConnectionTrap;
+  beforeAll(() => {
+    trap = installConnectionTrap();
+  });
+  afterAll(() => trap.uninstall());
+
+  it('the emulator over UDP on 127.0.0.1: signs, and nothing but loopback datagrams leave', async () => {
+    const device = new FakeTrezor();
+    const emulator = await startFakeEmulator(device);
+    trap.clear();
+    const sig = await signOver(await openTrezorWire({ kind: 'udp', host: '127.0.0.1', port: emulator.port }), device);
+    expect(sig).toMatch(/^0x[0-9a-f]{130}$/);
+    expect(trap.records.length).toBeGreaterThan(0);
+    // The signer's datagrams go to the emulator's port; the stand-in's answers (same process) come back on loopback too.
+    // (dgram resolves the literal address through dns.lookup, which the trap records too.)
+    expect(trap.records.every((r) => (r.api === 'dgram' || r.api === 'dns.lookup') && r.host === '127.0.0.1' && !r.refused)).toBe(true);
+    expect(trap.records.some((r) => r.port === emulator.port)).toBe(true);
+    await emulator.close();
+  });
+
+  it('no emulator listening: NO_DEVICE after the ping goes unanswered', async () => {
+    const port = await closedPort('udp');
+    await expect(openTrezorWire({ kind: 'udp', host: '127.0.0.1', port })).rejects.toMatchObject({ code: 'NO_DEVICE' });
+  });
+
+  it('Trezor Bridge when it runs: enumerate, acquire, post/read, release', async () => {
+    const device = new FakeTrezor();
+    const bridge = await startFakeBridge(device);
+    trap.clear();
+    const sig = await signOver(await openTrezorWire({ kind: 'auto' }, { bridgeUrl: bridge.url, usb: fakeUsb() }), device);
+    expect(sig).toMatch(/^0x[0-9a-f]{130}$/);
+    expect(bridge.calls[0]).toBe('enumerate');
+    expect(bridge.calls).toContain('acquire');
+    expect(bridge.calls.at(-1)).toBe('release');
+    expect(trap.records.every((r) => r.api === 'net' && r.host === '127.0.0.1' && !r.refused)).toBe(true);
+    await bridge.close();
+  });
+
+  it('a device Trezor Suite holds through Bridge is not taken from it', async () => {
+    const bridge = await startFakeBridge(new FakeTrezor(), '3');
+    await expect(openTrezorWire({ kind: 'auto' }, { bridgeUrl: bridge.url })).rejects.toMatchObject({ code: 'DEVICE_BUSY' });
+    expect(bridge.calls).not.toContain('acquire');
+    await bridge.close();
+  });
+
+  it('no Bridge running: USB is used, and the only other attempt was the loopback Bridge port', async () => {
+    const device = new FakeTrezor();
+    const port = await closedPort('tcp');
+    trap.clear();
+    const sig = await signOver(await openTrezorWire({ kind: 'auto' }, { bridgeUrl: `http://127.0.0.1:${port}`, usb: fakeUsb(new FakeUsbTrezor(device)) }), device);
+    expect(sig).toMatch(/^0x[0-9a-f]{130}$/);
+    expect(trap.destinations()).toEqual([`127.0.0.1:${port}`]);
+    expect(trap.refused()).toEqual([]);
+  });
+});
