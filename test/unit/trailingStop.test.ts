@@ -158,6 +158,15 @@ describe('bestSeenInCandles', () => {
     expect(bestSeenInCandles('LONG', candles, 500_000)).toBeNull();
   });
 
+  it('the candle the stop was armed in counts only where it went beyond what it showed at arming', () => {
+    // Armed at 30 s into the first minute, when that candle's high was 3600 (made before arming).
+    const armedIn = c(0, '3600', '3000');
+    expect(bestSeenInCandles('LONG', [c(0, '3600', '2990'), c(60_000, '3450', '3300')], 40_000, armedIn)).toBe('3450');
+    expect(bestSeenInCandles('LONG', [c(0, '3650', '2990'), c(60_000, '3450', '3300')], 40_000, armedIn)).toBe('3650');
+    expect(bestSeenInCandles('SHORT', [c(0, '3600', '3000'), c(60_000, '3450', '3300')], 40_000, armedIn)).toBe('3300');
+    expect(bestSeenInCandles('SHORT', [c(0, '3600', '2990')], 40_000, armedIn)).toBe('2990');
+  });
+
   it('property: at least every high (low) of the covered candles and one of them', () => {
     fc.assert(
       fc.property(sides, fc.array(fc.tuple(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 0, max: 500 })), { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 40 }), (side, bars, from) => {

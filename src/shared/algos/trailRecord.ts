@@ -61,6 +61,8 @@ export const TrailRecordSchema = z.object({
   last_seen_at: ms,
   moves: z.number().int().nonnegative(),
   moving: TrailMovingSchema.nullable(),
+  /** The 1m candle the stop was armed in, as it stood then (its earlier extremes are not the stop's). */
+  armed_candle: z.object({ t: ms, T: ms, h: positive, l: positive }).nullable(),
   /** What happened while nothing trailed it, said once at the next start (null when nothing to say). */
   away: z.string().max(2_000).nullable(),
   notes: z.array(z.string().max(2_000)).max(100),

@@ -162,12 +162,18 @@ export interface CandleExtremes {
  * The best price the candles show since `since` (ms), for the high-water mark after the desk was away:
  * a long's highest high, a short's lowest low, of every candle that ends at or after `since`. Null when no
  * candle covers that time.
+ *
+ * `armedIn` is the candle the stop was armed in, as it stood then: that candle also holds prices from
+ * before the stop existed, so it counts only where it went beyond what it showed at arming (a price made
+ * after arming).
  */
-export function bestSeenInCandles(side: TrailSide, candles: readonly CandleExtremes[], since: number): string | null {
+export function bestSeenInCandles(side: TrailSide, candles: readonly CandleExtremes[], since: number, armedIn: CandleExtremes | null = null): string | null {
   let best: string | null = null;
   for (const c of candles) {
     if (c.T < since) continue;
-    best = nextHighWater(side, best, side === 'LONG' ? c.h : c.l);
+    const extreme = side === 'LONG' ? c.h : c.l;
+    if (armedIn && c.t === armedIn.t && !better(side, extreme, side === 'LONG' ? armedIn.h : armedIn.l)) continue;
+    best = nextHighWater(side, best, extreme);
   }
   return best;
 }

@@ -135,6 +135,14 @@ export async function prepareTrail(ctx: TradingContext, input: TrailInput): Prom
   };
 }
 
+/** The 1m candle in progress at `now`, as it stands (null when the venue lists none). */
+async function candleAt(ctx: TradingContext, symbol: string, now: number): Promise<TrailRecord['armed_candle']> {
+  const market = await ctx.config.market(symbol);
+  const candles = await ctx.venue.candleSnapshot({ coin: market.venue_symbol, interval: '1m', startTime: now - 60_000, endTime: now });
+  const c = candles.find((x) => x.t <= now && now <= x.T);
+  return c ? { t: c.t, T: c.T, h: canonical(c.h), l: canonical(c.l) } : null;
+}
+
 export interface StartTrailOptions extends TrailRunnerOptions {
   store?: TrailStore;
 }
@@ -155,6 +163,7 @@ export async function startTrail(ctx: TradingContext, prepared: PreparedTrail, s
     }
     const now = await clock.now();
     const r = prepared.resumes;
+    const armedCandle = r ? null : await candleAt(ctx, prepared.market, now);
     const settings = `${formatTrailDistance(prepared.distance)}${prepared.activate ? ` from ${prepared.activate}` : ''}`;
     if (r) {
       store.update(prepared.id, (x) => ({ ...x, distance: prepared.distance, activate: prepared.activate, stop: x.stop ?? stop, notes: withTrailNote(x, now, `resumed (${settings})`) }), now);
@@ -177,6 +186,7 @@ export async function startTrail(ctx: TradingContext, prepared: PreparedTrail, s
         last_seen_at: now,
         moves: 0,
         moving: null,
+        armed_candle: armedCandle,
         away: null,
         notes: [`${new Date(now).toISOString()} armed (${settings}) on the stop-loss ${stop!.order_id} at ${stop!.trigger_price}`],
         created_at: now,

@@ -162,10 +162,14 @@ export class TrailRunner {
   private async missed(r: TrailRecord): Promise<{ best: string; since: number } | null> {
     const now = await this.clock.now();
     const since = r.last_seen_at;
-    // A look a few seconds ago missed nothing the next look at the mark will not see.
-    if (now - since < 5_000) return null;
-    const candles = await this.ctx.venue.candleSnapshot({ coin: this.market!.venue_symbol, interval: candleInterval(now - since), startTime: since, endTime: now });
-    const best = bestSeenInCandles(r.side, candles, since);
+    // Written at every look: a second ago missed nothing the next look at the mark will not see.
+    if (now - since < 1_000) return null;
+    const interval = candleInterval(now - since);
+    const candles = await this.ctx.venue.candleSnapshot({ coin: this.market!.venue_symbol, interval, startTime: since, endTime: now });
+    // A candle that began before the stop was armed holds prices that were never the stop's: the 1m one it
+    // was armed in counts beyond what it showed then; a coarser one not at all.
+    const usable = interval === '1m' ? candles : candles.filter((c) => c.t >= r.created_at);
+    const best = bestSeenInCandles(r.side, usable, since, interval === '1m' ? r.armed_candle : null);
     if (best === null || (r.high_water !== null && !better(r.side, best, r.high_water))) return null;
     return { best, since };
   }
@@ -225,8 +229,8 @@ export class TrailRunner {
       now,
     );
     if (away) return this.catchUp(r, away, decision, now, canonical(mark));
-    const hwChanged = decision.highWater !== r.high_water;
-    if (hwChanged || now - r.last_seen_at >= 5_000) r = this.update((x) => ({ ...x, high_water: decision.highWater, last_seen_at: now }));
+    // Every look is written: after a crash, the candles from this moment on are what was missed.
+    r = this.update((x) => ({ ...x, high_water: decision.highWater, last_seen_at: now }));
     if (decision.move) await this.move(r, decision.to, `new ${r.side === 'LONG' ? 'high' : 'low'} ${px(decision.highWater)}`);
     return null;
   }
@@ -295,8 +299,9 @@ export class TrailRunner {
       return r.stop?.trigger_price === to;
     }
     if (res.outcome === 'applied' && res.new_order_id) {
-      this.options.onEvent?.(`stop moved ${px(stop.trigger_price)} -> ${px(to)} (${why})`);
       this.update((x) => ({ ...x, moving: null, moves: x.moves + 1, last_move_at: sentAt, stop: { order_id: res.new_order_id!, trigger_price: to, fire_price: fire }, notes: withTrailNote(x, sentAt, `moved ${stop.trigger_price} -> ${to} (${why}) as order ${res.new_order_id}`) }));
+      // Said once written: what is said has been persisted.
+      this.options.onEvent?.(`stop moved ${px(stop.trigger_price)} -> ${px(to)} (${why})`);
       return true;
     }
     if (res.outcome === 'pending' || res.status === 'UNKNOWN') {
