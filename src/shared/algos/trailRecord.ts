@@ -97,15 +97,7 @@ export function checkTrailRecord(raw: unknown): TrailRecordCheck {
   return problems.length === 0 ? { ok: true, record: r } : { ok: false, problems };
 }
 
-/** What can still be read of a damaged record, each field only if valid on its own. */
-export function damagedTrailSummary(raw: unknown): { profile: string | null; wallet: string | null; market: string | null } {
-  const o = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  const pick = <T>(schema: z.ZodType<T>, v: unknown): T | null => {
-    const p = schema.safeParse(v);
-    return p.success ? p.data : null;
-  };
-  return { profile: pick(z.string().min(1).max(100), o['profile']), wallet: pick(addressSchema, o['wallet']), market: pick(marketSymbol, o['market']) };
-}
+export { damagedAlgoSummary as damagedTrailSummary } from './damagedSummary.js';
 
 /** The client order id of move `n` of a trailing stop armed with `runKey`. */
 export function moveClientOrderId(runKey: string, n: number): string {
