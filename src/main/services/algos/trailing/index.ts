@@ -2,3 +2,4 @@
 export * from './armTrail.js';
 export * from './trailRunner.js';
 export * from './trailStore.js';
+export * from './trailView.js';

@@ -242,6 +242,12 @@ export function PriceChart({ market }: { market: MarketView }) {
       if (t.market !== market.symbol || !t.trigger_price || out.some((l) => l.key === t.order_id)) continue;
       out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed, order: t });
     }
+    // A trailing stop: its SL line says so, and its high-water mark (a long's high, a short's low) is drawn too.
+    const trail = pos?.trailing;
+    if (trail) {
+      for (const l of out) if (l.order && 'tpsl' in l.order && l.order.tpsl === 'sl' && trail.stop !== null && dec(l.price)?.eq(trail.stop)) l.title = `SL trailing ${trail.distance}`;
+      if (trail.high_water) out.push({ key: 'trail-hw', price: trail.high_water, title: `Trail ${pos.side === 'LONG' ? 'high' : 'low'}`, color: COLORS.sl, style: LineStyle.Dotted });
+    }
     // The Scale ticket's ladder while it is being filled in: what the batch would rest, before it is sent.
     if (ladder && ladder.market === market.symbol) {
       ladder.rungs.forEach((r, i) => out.push({ key: `ladder-${i}`, price: r.price, title: `Scale ${i + 1}/${ladder.rungs.length} · ${r.size}`, color: COLORS.ladder, style: LineStyle.Dotted }));
