@@ -151,6 +151,8 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'twap:resume': { id: '0123456789ab' },
   'twap:cancel': { id: '0123456789ab' },
   'twap:stop': { id: '0123456789ab' },
+  'trail:start': { market: 'ETH', distance: '1.5%' },
+  'trail:off': { market: 'ETH' },
   'settings:getHotkeys': {},
   'settings:setHotkeys': { enabled: true, bindings: { market_buy: 'Alt+B', cancel_all: null } },
   // Simulator prices: the stored value again, so valid payloads do not restart the simulator on every run.

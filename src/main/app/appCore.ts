@@ -18,6 +18,7 @@ import { MarketsDesk } from './desks/marketsDesk.js';
 import { OrdersDesk } from './desks/ordersDesk.js';
 import { PositionsDesk } from './desks/positionsDesk.js';
 import { SettingsDesk } from './desks/settingsDesk.js';
+import { TrailDesk } from './desks/trailDesk.js';
 import { TwapDesk } from './desks/twapDesk.js';
 import { WalletDesk } from './desks/walletDesk.js';
 import type { SessionPumps } from './pumps/sessionPumps.js';
@@ -37,6 +38,7 @@ export interface Desks {
   history: HistoryDesk;
   settings: SettingsDesk;
   twap: TwapDesk;
+  trail: TrailDesk;
 }
 
 export class AppCore {
@@ -57,6 +59,7 @@ export class AppCore {
       history: new HistoryDesk(s),
       settings: new SettingsDesk(s),
       twap: new TwapDesk(s),
+      trail: new TrailDesk(s),
     };
   }
 
@@ -68,6 +71,7 @@ export class AppCore {
   /** Lets go of running TWAPs (after their current slice), stops the pumps, closes the wallet's devices and stops (and saves) the simulator. */
   async stop(): Promise<void> {
     await this.desks.twap.close();
+    this.desks.trail.letGo();
     return this.session.stop();
   }
 

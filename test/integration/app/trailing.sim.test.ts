@@ -18,18 +18,28 @@ describe('a trailing stop on the app position row', () => {
   let sim: RunningSimulator;
   let wallet: string;
 
-  beforeAll(async () => {
-    h = await AppHarness.start('trailing', {
-      env: { [MAIN]: Wallet.createRandom().privateKey },
+  const env = { [MAIN]: Wallet.createRandom().privateKey };
+  const control = async (route: string, body: unknown): Promise<void> => {
+    const res = await fetch(sim.urls.control_url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status, route).toBe(200);
+  };
+  const boot = (label: string, extra: { dataDir?: string; core?: { keychainService: string } } = {}) =>
+    AppHarness.start(label, {
+      env,
+      ...(extra.dataDir ? { dataDir: extra.dataDir } : {}),
       core: {
+        ...(extra.core ?? {}),
         startSimulator: async ({ stateFile }) => {
           sim = await startSimulator({ port: 0, seed: 27, stateFile, config: FAST_SIM_CONFIG });
           return sim;
         },
       },
     });
-    await fetch(sim.urls.control_url + '/freeze-marks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    await fetch(sim.urls.control_url + '/mark', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ market: 'ETH', price: '3400' }) });
+
+  beforeAll(async () => {
+    h = await boot('trailing');
+    await control('/freeze-marks', {});
+    await control('/mark', { market: 'ETH', price: '3400' });
     wallet = (await h.call('wallet:connectEnv', { variable: MAIN })).address!;
     const { agent } = await h.call('keys:create', { name: 'trail' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 })).review_id });
@@ -58,5 +68,38 @@ describe('a trailing stop on the app position row', () => {
     const after = (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH')!;
     expect(after.trailing).toMatchObject({ running: false, stop: '3380' });
     expect(after.sl?.trigger_price).toBe('3380');
+  });
+
+  it('set from the app (trail:start), off leaves the level armed; bad input is refused; after a restart it is taken up and says what happened while away', async () => {
+    for (const distance of ['0%', 'abc', '150%', '1e3', '0.01']) expect(await h.fail('trail:start', { market: 'ETH', distance })).toMatchObject({ code: 'VALIDATION' });
+    expect((await h.fail('trail:start', { market: 'ETH', distance: 'x'.repeat(41) })).code).toBe('INVALID_PAYLOAD');
+    const started = await h.call('trail:start', { market: 'ETH', distance: '1%' });
+    // The stop armed by the first test (3,380) is adopted; 1% under 3,400 is 3,366, so it stays.
+    expect(started.trailing).toMatchObject({ distance: '1%', stop: '3380', running: true });
+    await control('/mark', { market: 'ETH', price: '3420' });
+    const moved = await h.waitFor('the stop to trail up', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && p.sl?.trigger_price === '3385.8' && p.trailing?.stop === '3385.8'));
+    expect(moved.trailing).toMatchObject({ summary: 'Trailing 1% · SL 3,385.8 · high 3,420', running: true });
+
+    // Quit the app: trailing stops, the level stays armed. Start it again on the same data folder and keychain.
+    const service = h.keychainService;
+    await h.core.stop();
+    h = await boot('trailing-restart', { dataDir: h.dataDir, core: { keychainService: service } });
+    await control('/freeze-marks', {});
+    // While nothing trailed it: a high of 3,500, then back to 3,480.
+    await control('/mark', { market: 'ETH', price: '3500' });
+    await new Promise((r) => setTimeout(r, 1_200));
+    await control('/mark', { market: 'ETH', price: '3480' });
+    await new Promise((r) => setTimeout(r, 1_200));
+    await h.call('wallet:connectEnv', { variable: MAIN });
+    const notice = await h.waitFor('the notice of what happened while away', () => h.notifications.find((n) => /trailing stop/.test(n.title) && /While the desk was away/.test(n.body)), 20_000);
+    // The remembered wallet may reopen with the app, before or between the two marks: the mark now is either.
+    expect(notice.body).toMatch(/^While the desk was away \(\d+ s\), ETH made a high of 3,500; the mark is 3,(500|480) now\. The stop moved from 3,385\.8 to 3,465\.$/);
+    const back = await h.waitFor('the row after the restart', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && p.sl?.trigger_price === '3465' && p.trailing?.stop === '3465'));
+    expect(back.trailing).toMatchObject({ summary: 'Trailing 1% · SL 3,465 · high 3,500', running: true });
+
+    const off = await h.call('trail:off', { market: 'ETH' });
+    expect(off.trailing).toBeNull();
+    const left = await h.waitFor('trailing to stop', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && !p.trailing));
+    expect(left.sl?.trigger_price).toBe('3465');
   });
 });

@@ -17,6 +17,7 @@ import { ordersHandlers } from './orders.js';
 import { positionsHandlers } from './positions.js';
 import { promptHandlers } from './prompt.js';
 import { settingsHandlers } from './settings.js';
+import { trailHandlers } from './trail.js';
 import { twapHandlers } from './twap.js';
 import { ledgerHandlers, walletHandlers } from './wallet.js';
 import { withdrawHandlers } from './withdraw.js';
@@ -44,6 +45,7 @@ export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Hand
     ...pointsHandlers(() => companion().points),
     ...assistantHandlers(() => companion().assistant),
     ...twapHandlers(d.twap),
+    ...trailHandlers(d.trail),
   };
   return { ...handlers, 'app:firstScreen': firstScreenHandler(handlers) };
 }
