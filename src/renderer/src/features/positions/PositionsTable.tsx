@@ -124,7 +124,16 @@ function TpslCell({ p, market, onEdit }: { p: PositionView; market: MarketView |
     <button type="button" className="link-btn tpsl-cell" onClick={onEdit} aria-label={`${p.market} TP/SL: ${levels || 'none armed'}`} title={trailing?.away ?? 'Set, move or remove the take-profit and stop-loss'}>
       {/* One level a line: side by side, the two pushed Notional and Margin under the actions. */}
       {p.tp && <span className="buy">TP {fmt(p.tp.trigger_price, places)}</span>}
-      {slText && <span className="sell" data-testid={trailing ? 'trailing-stop' : undefined}>{slText}</span>}
+      {trailing ? (
+        // Two lines, so the narrow column never cuts the high-water mark off: "Trailing 1% · SL 3,415.5" / "high 3,450".
+        <span className="sell" data-testid="trailing-stop">
+          {trailing.summary.split(' · ').slice(0, 2).join(' · ')}
+          <br />
+          {[...trailing.summary.split(' · ').slice(2), ...(trailing.running ? [] : ['paused: last level armed'])].join(' · ')}
+        </span>
+      ) : (
+        slText && <span className="sell">{slText}</span>
+      )}
       {!p.tp && !slText && <span className="faint">+ Add</span>}
     </button>
   );

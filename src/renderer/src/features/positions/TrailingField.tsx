@@ -20,7 +20,6 @@ export function TrailingField({ position, disabled }: { position: PositionView; 
   const [distance, setDistance] = useState('');
   const [activate, setActivate] = useState('');
   const long = position.side === 'LONG';
-  const trailing = position.trailing ?? null;
   const start = useMutation({
     mutationFn: () => unwrap(perps().trail.start({ market: position.market, distance: distance.trim(), ...(activate.trim() !== '' ? { activate: activate.trim() } : {}) })),
     onSuccess: (r) => {
@@ -35,6 +34,8 @@ export function TrailingField({ position, disabled }: { position: PositionView; 
       pushToast({ tone: 'success', title: `Trailing stopped · ${r.market}`, body: 'The last stop-loss level stays armed.' });
     },
   });
+  // What main answered last wins over the row's snapshot, which catches up on the next positions event.
+  const trailing = off.isSuccess ? null : (start.data?.trailing ?? position.trailing ?? null);
   if (trailing) {
     return (
       <div className="trailing-field" data-testid="trailing-field">
