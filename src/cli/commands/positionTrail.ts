@@ -7,6 +7,7 @@
  *       position closes. Stopping, or the process dying, leaves the last level armed at the service.
  *       Running it again on the same position takes up where it was: the candles missed are read, the
  *       stop is moved to where it should be now, and what happened meanwhile is said.
+ *   position trail --list      this profile's trailing stops and whether a process trails each now
  *   position trail --market SYM [--wallet ADDR] --off
  *       Stops trailing (the process trailing it stops at its next look); the armed level stays until
  *       removed with `perps position tpsl --sl none`.
@@ -14,12 +15,12 @@
  * Exit 0 when trailing ran and stopped (or was turned off), 2 for input refused (nothing sent).
  */
 import type { Command } from 'commander';
-import { prepareTrail, startTrail, trailSummary, turnOffTrail, type TrailRunner } from '../../main/services/algos/trailing/index.js';
+import { listTrails, prepareTrail, startTrail, trailSummary, turnOffTrail, type TrailRunner } from '../../main/services/algos/trailing/index.js';
 import { ValidationError } from '../../main/services/errors.js';
 import type { TrailRecord } from '../../shared/algos/trailRecord.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
-import { formatFields, runAction, type Output } from '../output.js';
+import { formatFields, formatTable, runAction, type Output } from '../output.js';
 
 interface TrailOpts {
   wallet?: string;
@@ -27,6 +28,7 @@ interface TrailOpts {
   distance?: string;
   activate?: string;
   off?: boolean;
+  list?: boolean;
   dryRun?: boolean;
 }
 
@@ -63,15 +65,35 @@ export function registerTrailCommand(position: Command): void {
     .command('trail')
     .description("trail the position's stop-loss behind new highs (a long) or lows (a short), in the foreground; Ctrl-C leaves the last level armed")
     .option('--wallet <address>', 'main wallet (its trading key signs every move)')
-    .requiredOption('--market <symbol>', 'market symbol')
+    .option('--market <symbol>', 'market symbol')
     .option('--distance <d>', 'how far behind the best mark: a percentage (1.5%) or a price distance (25)')
     .option('--activate <price>', 'start trailing once the mark reaches this price (until then the stop stays where it is)')
     .option('--off', 'stop trailing; the armed level stays until removed with `position tpsl --sl none`')
+    .option('--list', "this profile's trailing stops (trailing, off, ended) and whether a process trails each now")
     .option('--dry-run', 'check everything and print what would be armed and signed; sign and send nothing')
     .action(async (opts: TrailOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
         const ctx = contextOf(g);
+        if (opts.list === true) {
+          const rows = listTrails(ctx);
+          out.result(
+            rows.map((r) => ({ ...r.record, runner: r.runner })),
+            () =>
+              formatTable(
+                rows,
+                [
+                  { header: 'MARKET', value: (r) => `${r.record.market} ${r.record.side.toLowerCase()}` },
+                  { header: 'WALLET', value: (r) => r.record.wallet },
+                  { header: 'TRAILING', value: (r) => r.summary },
+                  { header: 'STATUS', value: (r) => (r.record.status === 'trailing' ? (r.runner ? `trailing (process ${r.runner})` : 'not trailed now (last level armed)') : r.record.status === 'ended' ? `ended (${r.record.end_reason})` : 'off') },
+                ],
+                'no trailing stops',
+              ),
+          );
+          return undefined;
+        }
+        if (opts.market === undefined) throw new ValidationError('--market is required', { field: 'market' });
         if (opts.off === true) {
           if (opts.distance !== undefined || opts.activate !== undefined) throw new ValidationError('--off takes no --distance or --activate', { field: 'off' });
           const r = turnOffTrail(ctx, { market: opts.market, ...(opts.wallet !== undefined ? { wallet: opts.wallet } : {}) });

@@ -99,5 +99,8 @@ describe('perps position trail', () => {
     expect(done.stdout).toMatch(/^trailing: +Trailing 20 · SL 3,430 · high 3,450$/m);
     expect(done.stdout).toMatch(/^status: +off: the last level stays armed/m);
     expect(await stops(t)).toEqual(['3430']);
+    const listed = await run(['--json', 'position', 'trail', '--list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((perpsJson(listed) as unknown as { market: string; wallet: string; status: string; runner: number | null }[]).find((r) => r.wallet === t.wallet)).toMatchObject({ market: 'ETH', status: 'off', runner: null });
   });
 });
