@@ -56,6 +56,7 @@ import {
   TransfersSchema,
 } from './ipcCompanion.js';
 import { PortfolioExportRequestSchema, PortfolioReportSchema, PortfolioRequestSchema } from './ipcPortfolio.js';
+import { TrailOffRequestSchema, TrailResultSchema, TrailStartRequestSchema } from './ipcTrail.js';
 import { AccountHealthViewSchema, LiquidationWarningPctSchema, POSITION_RISK_FIELDS, RiskWarningEventSchema } from './ipcRisk.js';
 import {
   TradesEventSchema,
@@ -1036,6 +1037,8 @@ const CHANNELS = {
   'positions:closeAll': { request: CloseAllRequestSchema, response: CloseAllResultSchema },
   'positions:previewTpsl': { request: PositionTpslRequestSchema, response: PositionTpslPreviewSchema },
   'positions:applyTpsl': { request: ApplyTpslRequestSchema, response: PositionTpslResultSchema },
+  'trail:start': { request: TrailStartRequestSchema, response: TrailResultSchema },
+  'trail:off': { request: TrailOffRequestSchema, response: TrailResultSchema },
 
   'history:orders': { request: HistoryPageRequestSchema, response: OrderHistoryPageSchema },
   'history:orderGroups': { request: HistoryPageRequestSchema, response: OrderHistoryGroupsPageSchema },

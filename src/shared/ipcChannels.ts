@@ -69,6 +69,8 @@ export const CHANNEL_NAMES = [
   'positions:closeAll',
   'positions:previewTpsl',
   'positions:applyTpsl',
+  'trail:start',
+  'trail:off',
   // history (paged windows for a virtualized table) and CSV export
   'history:orders',
   'history:orderGroups',

@@ -22,6 +22,28 @@ export const PositionTriggerViewSchema = z.object({
 });
 export type PositionTriggerView = z.infer<typeof PositionTriggerViewSchema>;
 
+/**
+ * A trailing stop on the position (src/main/services/algos/trailing), as its record in the data folder
+ * says: whether a process trails it now (the app or `perps position trail`), its distance, the stop it
+ * moves and the best mark it has seen.
+ */
+export const TrailingViewSchema = z.object({
+  /** "1.5%" or a price distance. */
+  distance: z.string(),
+  activate: decimalOut.nullable(),
+  /** The armed stop's trigger price it trails (null: none known). */
+  stop: decimalOut.nullable(),
+  /** The best mark seen (a long's high, a short's low). */
+  high_water: decimalOut.nullable(),
+  /** "Trailing 1.5% · SL 3,120.5 · high 3,168". */
+  summary: z.string(),
+  /** A live process trails it now; false: the last level stays armed until it runs again. */
+  running: z.boolean(),
+  /** What happened while nothing trailed it, as said at its last start (null: nothing to say). */
+  away: z.string().nullable(),
+});
+export type TrailingView = z.infer<typeof TrailingViewSchema>;
+
 /** What the position view carries beyond the service's Position (spread into PositionViewSchema). */
 export const POSITION_RISK_FIELDS = {
   /**
@@ -35,6 +57,8 @@ export const POSITION_RISK_FIELDS = {
   tp: PositionTriggerViewSchema.nullable(),
   /** The armed whole-position stop-loss, or null. */
   sl: PositionTriggerViewSchema.nullable(),
+  /** The position's trailing stop (absent or null: none trails it). */
+  trailing: TrailingViewSchema.nullable().optional(),
   /** Why closeable is 0 when armed reduce-only triggers hold it ("Close cancels the armed TP/SL first"); null otherwise. */
   closeable_note: z.string().nullable(),
 };

@@ -157,6 +157,8 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'alerts:add': { market: 'ETH', kind: 'move', value: '2', window: '5m', repeat: true, note: 'n' },
   'alerts:remove': { id: '0123456789ab' },
   'alerts:setLevel': { id: '0123456789ab', level: '3500' },
+  'trail:start': { market: 'ETH', distance: '1.5%' },
+  'trail:off': { market: 'ETH' },
   'settings:getHotkeys': {},
   'settings:setHotkeys': { enabled: true, bindings: { market_buy: 'Alt+B', cancel_all: null } },
   // Simulator prices: the stored value again, so valid payloads do not restart the simulator on every run.

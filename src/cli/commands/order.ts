@@ -53,6 +53,7 @@ import { reportCancel, reportPlacement, trackedView } from '../orders/reports.js
 import { formatFields, runAction, type Output } from '../output.js';
 import { timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
+import { registerOcoCommand } from './orderOco.js';
 
 const DRY_RUN_HELP = 'check everything and print what would be signed (the review, typed data, digests); sign and send nothing';
 
@@ -107,6 +108,7 @@ async function submitAndReport(ctx: ServiceContext, out: Output, prepared: Prepa
 
 export function registerOrderCommands(program: Command): void {
   const order = program.command('order').description("place, follow, modify and cancel orders (signed by the wallet's trading key)");
+  registerOcoCommand(order);
 
   order
     .command('place')

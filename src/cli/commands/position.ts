@@ -10,6 +10,7 @@
  *       the mark needs --allow-far-price.
  *   position close-all --wallet ADDR   every open position, each closed at market as above.
  *   position reverse --wallet ADDR --market SYM [--size DEC]   rule 5, exit then enter the other way.
+ *   position trail ...   a trailing stop kept trailing in the foreground (positionTrail.ts)
  *   position tpsl --wallet ADDR --market SYM [--tp PRICE|none] [--sl PRICE|none]
  *       Sets, moves or removes the position's whole-position take-profit and stop-loss (levels checked
  *       against the current mark: a long's TP above it and SL below; a short's the other way).
@@ -40,6 +41,7 @@ import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, runAction, type Output } from '../output.js';
 import { parseIntegerOption, timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
+import { registerTrailCommand } from './positionTrail.js';
 
 const DRY_RUN_HELP = 'check everything and print what would be signed (the cancels, the closing order, their typed data); sign and send nothing';
 
@@ -67,7 +69,7 @@ function noteClosePlan(out: Output, prepared: PreparedClose): void {
 }
 
 export function registerPositionCommands(program: Command): void {
-  const position = program.command('position').description('act on positions: close (all, part, at a limit), close all, reverse, TP/SL');
+  const position = program.command('position').description('act on positions: close (all, part, at a limit), close all, reverse, TP/SL, trailing stop');
 
   position
     .command('close')
@@ -200,6 +202,8 @@ export function registerPositionCommands(program: Command): void {
         }
       });
     });
+
+  registerTrailCommand(position);
 
   position
     .command('tpsl')

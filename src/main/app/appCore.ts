@@ -21,6 +21,7 @@ import { OrdersDesk } from './desks/ordersDesk.js';
 import { PortfolioDesk } from './desks/portfolioDesk.js';
 import { PositionsDesk } from './desks/positionsDesk.js';
 import { SettingsDesk } from './desks/settingsDesk.js';
+import { TrailDesk } from './desks/trailDesk.js';
 import { TwapDesk } from './desks/twapDesk.js';
 import { WalletDesk } from './desks/walletDesk.js';
 import type { SessionPumps } from './pumps/sessionPumps.js';
@@ -42,6 +43,7 @@ export interface Desks {
   settings: SettingsDesk;
   twap: TwapDesk;
   alerts: AlertsDesk;
+  trail: TrailDesk;
 }
 
 export class AppCore {
@@ -64,6 +66,7 @@ export class AppCore {
       settings: new SettingsDesk(s),
       twap: new TwapDesk(s),
       alerts: new AlertsDesk(s),
+      trail: new TrailDesk(s),
     };
   }
 
@@ -76,6 +79,7 @@ export class AppCore {
   async stop(): Promise<void> {
     await this.desks.twap.close();
     await this.desks.alerts.close();
+    this.desks.trail.letGo();
     return this.session.stop();
   }
 

@@ -11,6 +11,7 @@ import { prepareMargin, submitMargin } from '../../services/positions/margin.js'
 import { prepareClose, prepareReverse, submitClose, submitReverse, type ClosePositionResult, type PreparedClose } from '../../services/positions/closePosition.js';
 import { preparePositionTpsl, submitPositionTpsl, type PreparedPositionTpsl } from '../../services/positions/positionTpsl.js';
 import type { Position } from '../../../shared/protocol/index.js';
+import { trailingViews } from '../../services/algos/trailing/trailView.js';
 import { walletIds } from '../../services/orders/orderContext.js';
 import { readPositionViews } from '../../services/reads/positionRisk.js';
 import type { Session } from '../session.js';
@@ -43,7 +44,7 @@ export class PositionsDesk {
   private async riskView(p: Position): Promise<PositionView> {
     const ctx = this.session.ctx();
     const [markets, triggers] = await Promise.all([ctx.config.markets(), ctx.api.positionTriggers(walletIds(this.wallet()).wallet)]);
-    return positionView(p, this.mark(p.market), { market: markets.find((m) => m.symbol === p.market), triggers: triggers.orders });
+    return { ...positionView(p, this.mark(p.market), { market: markets.find((m) => m.symbol === p.market), triggers: triggers.orders }), trailing: trailingViews(ctx, this.wallet()).get(p.market) ?? null };
   }
 
   /**

@@ -7,6 +7,8 @@
  */
 import type { PositionView } from '../../../shared/ipc.js';
 import type { ListedOrder, Market, Position } from '../../../shared/protocol/index.js';
+import type { TrailingView } from '../../../shared/ipcRisk.js';
+import { trailingViews } from '../../services/algos/trailing/trailView.js';
 import { walletIds } from '../../services/orders/orderContext.js';
 import { readPositions } from '../../services/reads/accountReads.js';
 import { positionView } from '../views.js';
@@ -26,6 +28,8 @@ export class PositionsPump implements Pump {
   private readonly unsubscribe: (() => void)[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
+  /** The trailing stops by market, read from the data folder at each refresh (the command line may run them). */
+  private trailing = new Map<string, TrailingView>();
 
   constructor(
     private readonly host: PumpHost,
@@ -68,7 +72,7 @@ export class PositionsPump implements Pump {
   }
 
   views(positions: readonly Position[] = this.positions): PositionView[] {
-    return positions.map((p) => positionView(p, this.marks.latest(p.market), { market: this.markets.get(p.market), triggers: this.triggers }));
+    return positions.map((p) => ({ ...positionView(p, this.marks.latest(p.market), { market: this.markets.get(p.market), triggers: this.triggers }), trailing: this.trailing.get(p.market) ?? null }));
   }
 
   private publish(views: PositionView[], at: number): void {
@@ -85,6 +89,7 @@ export class PositionsPump implements Pump {
     this.positions = rows;
     this.triggers = triggers.orders;
     this.markets = new Map(markets.map((m) => [m.symbol, m]));
+    this.trailing = trailingViews(ctx, wallet);
     const views = this.views(rows);
     this.publish(views, Date.now());
     return views;

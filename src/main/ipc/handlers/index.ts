@@ -19,6 +19,7 @@ import { portfolioHandlers } from './portfolio.js';
 import { positionsHandlers } from './positions.js';
 import { promptHandlers } from './prompt.js';
 import { settingsHandlers } from './settings.js';
+import { trailHandlers } from './trail.js';
 import { twapHandlers } from './twap.js';
 import { ledgerHandlers, walletHandlers } from './wallet.js';
 import { withdrawHandlers } from './withdraw.js';
@@ -48,6 +49,7 @@ export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Hand
     ...assistantHandlers(() => companion().assistant),
     ...twapHandlers(d.twap),
     ...alertsHandlers(d.alerts),
+    ...trailHandlers(d.trail),
   };
   return { ...handlers, 'app:firstScreen': firstScreenHandler(handlers) };
 }

@@ -13,10 +13,11 @@ import { Decimal } from '../../../shared/decimal/index.js';
 import type { Fill, ListedOrder } from '../../../shared/protocol/index.js';
 import { listsSentFields } from '../orders/listedOrderFields.js';
 import type { TradingContext } from '../orders/orderContext.js';
+import { SENT_SLACK_MS, findSentOrder, type SentOrderFinding } from '../algos/sentOrderLookup.js';
 import { sliceIndexOfClientOrderId, type TwapRecord, type TwapSliceRecord } from './twapRecord.js';
 
 /** Clock skew and persistence lag allowed between the slice's sent_at and what the service stamps. */
-const SLACK_MS = 60_000;
+const SLACK_MS = SENT_SLACK_MS;
 const PAGE = 200;
 
 function sameFields(row: ListedOrder, slice: TwapSliceRecord, market: string, side: string, reduceOnly: boolean): boolean {
@@ -41,30 +42,18 @@ export interface SliceLookup {
  * What order-history says of a slice: its order (found by client order id, or by its fields where rows
  * carry no id), several look-alikes it cannot be told from (ambiguous), or nothing listed (yet).
  */
-export type SliceFinding = { order_id: string; row: ListedOrder; by: 'client_order_id' | 'fields' } | { ambiguous: string[] } | null;
+export type SliceFinding = SentOrderFinding;
 
 /** The order of `slice` in the newest order-history rows of its market (see the module comment). */
 export async function findSliceOrder(ctx: Pick<TradingContext, 'api'>, slice: TwapSliceRecord, q: SliceLookup): Promise<SliceFinding> {
-  const since = (slice.sent_at ?? 0) - SLACK_MS;
-  const lookAlikes = new Map<string, ListedOrder>();
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await ctx.api.orderHistory({ wallet: q.wallet, market: q.market, limit: PAGE, offset });
-    for (const row of page.orders) {
-      if (q.claimed.has(row.order_id)) continue;
-      if (row.client_order_id !== undefined) {
-        if (row.client_order_id === slice.client_order_id) return { order_id: row.order_id, row, by: 'client_order_id' };
-        continue;
-      }
-      // Newest first: the first row seen of an order is its latest state.
-      if (sameFields(row, slice, q.market, q.side, q.reduceOnly) && !lookAlikes.has(row.order_id)) lookAlikes.set(row.order_id, row);
-    }
-    const oldest = page.orders.at(-1);
-    // Newest first: once the page reaches rows older than the send, the slice's order is not further down.
-    if (!oldest || oldest.status_at < since || offset + page.orders.length >= page.total) break;
-  }
-  if (lookAlikes.size > 1) return { ambiguous: [...lookAlikes.keys()] };
-  const [only] = [...lookAlikes.entries()];
-  return only ? { order_id: only[0], row: only[1], by: 'fields' } : null;
+  return findSentOrder(ctx, {
+    wallet: q.wallet,
+    market: q.market,
+    clientOrderId: slice.client_order_id,
+    sentAt: slice.sent_at ?? 0,
+    claimed: q.claimed,
+    matches: (row) => sameFields(row, slice, q.market, q.side, q.reduceOnly),
+  });
 }
 
 /** The fills of one order (newest trade-history rows of its market, back to when it was sent). */

@@ -35,6 +35,7 @@ import { prepareLegs } from '../orders/prepareOrder.js';
 import { submitOrder } from '../orders/submitOrder.js';
 import { OperationError, toAppError } from '../errors.js';
 import { isTransientFailure } from '../../api/errors.js';
+import { serviceAlgoClock, type AlgoClock } from '../algos/algoClock.js';
 import { fillsOfOrder, findSliceOrder, twapSentAtService } from './sliceLookup.js';
 import { acquireRunLock, type RunLock } from './twapLock.js';
 import type { TwapPlan } from './twapPlan.js';
@@ -45,23 +46,10 @@ import { TwapStore } from './twapStore.js';
 import { twapTotals } from './twapView.js';
 
 /** The TWAP's time: the service's clock (slice times are judged by it), and a wait on it. */
-export interface TwapClock {
-  now(): Promise<number>;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+export type TwapClock = AlgoClock;
 
-/**
- * The service clock of a context (its ServerClock) and the context's sleep, never running backwards: a
- * re-measured offset can move the service clock back by a few ms, and a slice's sent_at, read after its
- * due time was reached, must not come out before it.
- */
-export function serviceTwapClock(ctx: Pick<TradingContext, 'clock' | 'sleep'>): TwapClock {
-  let latest = 0;
-  return {
-    now: async () => (latest = Math.max(latest, await ctx.clock.now())),
-    sleep: (ms, signal) => ctx.sleep(ms, signal),
-  };
-}
+/** The service clock of a context, never running backwards (algos/algoClock.ts). */
+export const serviceTwapClock = serviceAlgoClock;
 
 export interface TwapRunnerOptions {
   clock?: TwapClock;

@@ -253,6 +253,19 @@ export function PriceChart({ market }: { market: MarketView }) {
       if (a.market !== market.symbol || a.status !== 'active' || (a.rule.kind !== 'price_above' && a.rule.kind !== 'price_below')) continue;
       out.push({ key: `alert-${a.id}`, price: a.rule.level, title: `Alert ${a.rule.kind === 'price_above' ? '▲' : '▼'}${a.note ? ` ${a.note.slice(0, 24)}` : ''}`, color: COLORS.alert, style: LineStyle.LargeDashed, alert: a });
     }
+    // A trailing stop: its SL line says so, and its high-water mark (a long's high, a short's low) is drawn too.
+    const trail = pos?.trailing;
+    if (trail) {
+      // Main moves this stop: its line comes from the position's trailing stop (never a stale trigger read), and is not dragged.
+      if (trail.stop !== null) {
+        for (let i = out.length - 1; i >= 0; i--) {
+          const o = out[i]!.order;
+          if (o && 'tpsl' in o && o.tpsl === 'sl' && !('pending_parent' in o && o.pending_parent)) out.splice(i, 1);
+        }
+        out.push({ key: 'trail-sl', price: trail.stop, title: `SL trailing ${trail.distance}`, color: COLORS.sl, style: LineStyle.Dashed });
+      }
+      if (trail.high_water) out.push({ key: 'trail-hw', price: trail.high_water, title: `Trail ${pos.side === 'LONG' ? 'high' : 'low'}`, color: COLORS.sl, style: LineStyle.Dotted });
+    }
     // The Scale ticket's ladder while it is being filled in: what the batch would rest, before it is sent.
     if (ladder && ladder.market === market.symbol) {
       ladder.rungs.forEach((r, i) => out.push({ key: `ladder-${i}`, price: r.price, title: `Scale ${i + 1}/${ladder.rungs.length} · ${r.size}`, color: COLORS.ladder, style: LineStyle.Dotted }));

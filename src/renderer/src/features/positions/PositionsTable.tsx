@@ -116,13 +116,25 @@ function closeableIsWhole(p: PositionView): boolean {
 /** The armed TP and SL levels; a click opens the TP/SL dialog. */
 function TpslCell({ p, market, onEdit }: { p: PositionView; market: MarketView | undefined; onEdit: () => void }) {
   const places = market ? { places: placesOfStep(market.tick_size) } : {};
-  const levels = [p.tp ? `TP ${fmt(p.tp.trigger_price, places)}` : null, p.sl ? `SL ${fmt(p.sl.trigger_price, places)}` : null].filter(Boolean).join(' · ');
+  const trailing = p.trailing ?? null;
+  // A trailing stop is said in words ("Trailing 1.5% · SL 3,120.5 · high 3,168"), never by colour alone.
+  const slText = trailing ? `${trailing.summary}${trailing.running ? '' : ' (paused: last level armed)'}` : p.sl ? `SL ${fmt(p.sl.trigger_price, places)}` : null;
+  const levels = [p.tp ? `TP ${fmt(p.tp.trigger_price, places)}` : null, slText].filter(Boolean).join(' · ');
   return (
-    <button type="button" className="link-btn tpsl-cell" onClick={onEdit} aria-label={`${p.market} TP/SL: ${levels || 'none armed'}`} title="Set, move or remove the take-profit and stop-loss">
+    <button type="button" className="link-btn tpsl-cell" onClick={onEdit} aria-label={`${p.market} TP/SL: ${levels || 'none armed'}`} title={trailing?.away ?? 'Set, move or remove the take-profit and stop-loss'}>
       {/* One level a line: side by side, the two pushed Notional and Margin under the actions. */}
       {p.tp && <span className="buy">TP {fmt(p.tp.trigger_price, places)}</span>}
-      {p.sl && <span className="sell">SL {fmt(p.sl.trigger_price, places)}</span>}
-      {!p.tp && !p.sl && <span className="faint">+ Add</span>}
+      {trailing ? (
+        // Two lines, so the narrow column never cuts the high-water mark off: "Trailing 1% · SL 3,415.5" / "high 3,450".
+        <span className="sell" data-testid="trailing-stop">
+          {trailing.summary.split(' · ').slice(0, 2).join(' · ')}
+          <br />
+          {[...trailing.summary.split(' · ').slice(2), ...(trailing.running ? [] : ['paused: last level armed'])].join(' · ')}
+        </span>
+      ) : (
+        slText && <span className="sell">{slText}</span>
+      )}
+      {!p.tp && !slText && <span className="faint">+ Add</span>}
     </button>
   );
 }

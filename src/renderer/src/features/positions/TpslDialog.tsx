@@ -24,6 +24,7 @@ import { pushToast } from '../../ui/toast';
 import { useLiveMark } from '../markets/live';
 import { TypedDataTable } from '../signing/SigningReviewView';
 import { initialTpslFields, KIND_NAME, tpslRequest, wrongSideWarning, type TpslFields, type TpslKind } from './tpslModel';
+import { TrailingField } from './TrailingField';
 import { useInvalidateTrading } from './useInvalidateTrading';
 
 const LABEL: Record<TpslKind, string> = { tp: 'Take-profit trigger', sl: 'Stop-loss trigger' };
@@ -222,6 +223,7 @@ export function TpslDialog({ position, market, onClose, initial }: { position: P
             not the entry.
           </p>
           {review.error && !isShownAtField(review.error, [['tp'], ['sl']]) && <ErrorLine error={review.error} />}
+          <TrailingField position={position} disabled={busy} />
         </>
       )}
     </Dialog>

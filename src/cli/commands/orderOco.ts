@@ -1,0 +1,106 @@
+/**
+ * `perps order oco`: two resting entry legs where the first fill of either cancels the other at once,
+ * watched in the foreground.
+ *
+ *   order oco --wallet ADDR --market SYM --size S --buy PRICE --sell PRICE [--leverage N] [--dry-run]
+ *       A LIMIT GTC buy below the mark and a LIMIT GTC sell above it, sent as one batch; the first fill of
+ *       either (even partial) cancels the other, exactly once. Ctrl-C, or the process dying, stops
+ *       watching and leaves both legs resting: `--resume ID` watches them again (a fill meanwhile is
+ *       found and the other leg cancelled then).
+ *   order oco --resume ID     watch a pair again after a stop or a crash
+ *   order oco --list          this profile's pairs
+ *
+ * Exit 0 when the pair is done (one leg filled, the other cancelled) or was stopped, 1 when it failed,
+ * 2 for input refused (nothing sent).
+ */
+import type { Command } from 'commander';
+import { listOcos, openOcoRunner, prepareOco, startOco, type OcoRunner } from '../../main/services/algos/oco/index.js';
+import { ValidationError } from '../../main/services/errors.js';
+import type { OcoRecord } from '../../shared/algos/ocoRecord.js';
+import { printDryRun } from '../dryRun.js';
+import { contextOf, globalsOf } from '../globals.js';
+import { formatFields, formatTable, runAction, type Output } from '../output.js';
+import { parseIntegerOption } from '../parse.js';
+
+interface OcoOpts {
+  wallet?: string;
+  market?: string;
+  size?: string;
+  buy?: string;
+  sell?: string;
+  leverage?: string;
+  resume?: string;
+  list?: boolean;
+  dryRun?: boolean;
+}
+
+function ocoFields(r: OcoRecord): string {
+  return formatFields([
+    ['oco', r.id],
+    ['market', r.market],
+    ...r.legs.map((l, i) => [`leg ${i + 1}`, `${l.side} ${l.size} at ${l.price}: ${l.status}${l.filled_size !== '0' ? ` (filled ${l.filled_size})` : ''}${l.order_id ? ` [${l.order_id}]` : ''}`] as const),
+    ['status', r.status === 'working' ? `watching stopped: both legs rest; \`perps order oco --resume ${r.id}\` watches them again` : r.status],
+  ]);
+}
+
+async function foreground(out: Output, runner: OcoRunner): Promise<1 | undefined> {
+  const stop = (): void => {
+    out.note(`stopped watching: the legs keep resting; \`perps order oco --resume ${runner.id}\` watches them again`);
+    runner.requestStop();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    const r = await runner.run();
+    out.result(r, () => ocoFields(r));
+    return r.status === 'failed' ? 1 : undefined;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+export function registerOcoCommand(order: Command): void {
+  order
+    .command('oco')
+    .description('one-cancels-the-other: a buy below and a sell above the mark; the first fill cancels the other at once (watched in the foreground)')
+    .option('--wallet <address>', "main wallet (its trading key signs)")
+    .option('--market <symbol>', 'market symbol')
+    .option('--size <decimal>', 'size of each leg')
+    .option('--buy <price>', 'the buy leg: a LIMIT GTC below the mark')
+    .option('--sell <price>', 'the sell leg: a LIMIT GTC above the mark')
+    .option('--leverage <n>', 'leverage of the legs')
+    .option('--resume <id>', 'watch a pair again after a stop or a crash')
+    .option('--list', "this profile's pairs")
+    .option('--dry-run', 'check everything and print both legs as they would be signed; send nothing')
+    .action(async (opts: OcoOpts, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        if (opts.list === true) {
+          const rows = listOcos(ctx);
+          out.result(rows, () => formatTable(rows, [
+            { header: 'OCO', value: (r) => r.id },
+            { header: 'MARKET', value: (r) => r.market },
+            { header: 'LEGS', value: (r) => r.legs.map((l) => `${l.side} ${l.size} @ ${l.price} ${l.status}`).join(' | ') },
+            { header: 'STATUS', value: (r) => r.status },
+          ], 'no OCO pairs'));
+          return undefined;
+        }
+        if (opts.resume !== undefined) {
+          const runner = openOcoRunner(ctx, opts.resume, { onEvent: (t) => out.note(t) });
+          return foreground(out, runner);
+        }
+        for (const [flag, v] of [['wallet', opts.wallet], ['market', opts.market], ['size', opts.size], ['buy', opts.buy], ['sell', opts.sell]] as const) {
+          if (v === undefined) throw new ValidationError(`--${flag} is required (or --resume ID, or --list)`, { field: flag });
+        }
+        const leverage = parseIntegerOption(opts.leverage, 'leverage');
+        const prepared = await prepareOco(ctx, { wallet: opts.wallet!, market: opts.market!, size: opts.size!, buy: opts.buy!, sell: opts.sell!, ...(leverage !== undefined ? { leverage } : {}) });
+        if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
+        for (const line of prepared.view.summary) out.note(line);
+        const runner = await startOco(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onEvent: (t) => out.note(t) });
+        out.note(`OCO ${runner.id}: watching both legs; Ctrl-C stops watching and leaves them resting`);
+        return foreground(out, runner);
+      });
+    });
+}

@@ -1,0 +1,113 @@
+/**
+ * `perps position trail`: a trailing stop on an open position, kept trailing in the foreground.
+ *
+ *   position trail --wallet ADDR --market SYM --distance 1.5%|D [--activate PRICE] [--dry-run]
+ *       Arms the trailing stop (the armed whole-position stop-loss, or a new one at the distance from the
+ *       mark) and moves it with new highs (a long) or lows (a short) until Ctrl-C, SIGTERM or the
+ *       position closes. Stopping, or the process dying, leaves the last level armed at the service.
+ *       Running it again on the same position takes up where it was: the candles missed are read, the
+ *       stop is moved to where it should be now, and what happened meanwhile is said.
+ *   position trail --list      this profile's trailing stops and whether a process trails each now
+ *   position trail --market SYM [--wallet ADDR] --off
+ *       Stops trailing (the process trailing it stops at its next look); the armed level stays until
+ *       removed with `perps position tpsl --sl none`.
+ *
+ * Exit 0 when trailing ran and stopped (or was turned off), 2 for input refused (nothing sent).
+ */
+import type { Command } from 'commander';
+import { listTrails, prepareTrail, startTrail, trailSummary, turnOffTrail, type TrailRunner } from '../../main/services/algos/trailing/index.js';
+import { ValidationError } from '../../main/services/errors.js';
+import type { TrailRecord } from '../../shared/algos/trailRecord.js';
+import { printDryRun } from '../dryRun.js';
+import { contextOf, globalsOf } from '../globals.js';
+import { formatFields, formatTable, runAction, type Output } from '../output.js';
+
+interface TrailOpts {
+  wallet?: string;
+  market: string;
+  distance?: string;
+  activate?: string;
+  off?: boolean;
+  list?: boolean;
+  dryRun?: boolean;
+}
+
+function trailFields(r: TrailRecord): string {
+  return formatFields([
+    ['market', `${r.market} ${r.side.toLowerCase()}`],
+    ['trailing', trailSummary(r)],
+    ['status', r.status === 'trailing' ? 'not trailed now: the last level stays armed; run the same command to take it up again' : r.status === 'off' ? 'off: the last level stays armed (remove it with `perps position tpsl --sl none`)' : `ended (${r.end_reason})`],
+    ['moves', String(r.moves)],
+    ['stop order', r.stop?.order_id ?? '-'],
+  ]);
+}
+
+/** Trails in the foreground: Ctrl-C (or SIGTERM) stops trailing and leaves the last level armed. */
+async function foreground(out: Output, runner: TrailRunner): Promise<undefined> {
+  const stop = (): void => {
+    out.note('stopping: the last level stays armed at the service');
+    runner.requestStop();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    const r = await runner.run();
+    out.result(r, () => trailFields(r));
+    return undefined;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+export function registerTrailCommand(position: Command): void {
+  position
+    .command('trail')
+    .description("trail the position's stop-loss behind new highs (a long) or lows (a short), in the foreground; Ctrl-C leaves the last level armed")
+    .option('--wallet <address>', 'main wallet (its trading key signs every move)')
+    .option('--market <symbol>', 'market symbol')
+    .option('--distance <d>', 'how far behind the best mark: a percentage (1.5%) or a price distance (25)')
+    .option('--activate <price>', 'start trailing once the mark reaches this price (until then the stop stays where it is)')
+    .option('--off', 'stop trailing; the armed level stays until removed with `position tpsl --sl none`')
+    .option('--list', "this profile's trailing stops (trailing, off, ended) and whether a process trails each now")
+    .option('--dry-run', 'check everything and print what would be armed and signed; sign and send nothing')
+    .action(async (opts: TrailOpts, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        const ctx = contextOf(g);
+        if (opts.list === true) {
+          const rows = listTrails(ctx);
+          out.result(
+            rows.map((r) => ({ ...r.record, runner: r.runner })),
+            () =>
+              formatTable(
+                rows,
+                [
+                  { header: 'MARKET', value: (r) => `${r.record.market} ${r.record.side.toLowerCase()}` },
+                  { header: 'WALLET', value: (r) => r.record.wallet },
+                  { header: 'TRAILING', value: (r) => r.summary },
+                  { header: 'STATUS', value: (r) => (r.record.status === 'trailing' ? (r.runner ? `trailing (process ${r.runner})` : 'not trailed now (last level armed)') : r.record.status === 'ended' ? `ended (${r.record.end_reason})` : 'off') },
+                ],
+                'no trailing stops',
+              ),
+          );
+          return undefined;
+        }
+        if (opts.market === undefined) throw new ValidationError('--market is required', { field: 'market' });
+        if (opts.off === true) {
+          if (opts.distance !== undefined || opts.activate !== undefined) throw new ValidationError('--off takes no --distance or --activate', { field: 'off' });
+          const r = turnOffTrail(ctx, { market: opts.market, ...(opts.wallet !== undefined ? { wallet: opts.wallet } : {}) });
+          out.result(r, () => trailFields(r));
+          return undefined;
+        }
+        if (opts.wallet === undefined) throw new ValidationError('--wallet is required to trail a position', { field: 'wallet' });
+        if (opts.distance === undefined) throw new ValidationError('--distance is required: a percentage such as 1.5% or a price distance such as 25', { field: 'distance' });
+        const prepared = await prepareTrail(ctx, { wallet: opts.wallet, market: opts.market, distance: opts.distance, ...(opts.activate !== undefined ? { activate: opts.activate } : {}) });
+        if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
+        for (const line of prepared.view.summary) out.note(line);
+        const runner = await startTrail(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onEvent: (text) => out.note(text) });
+        out.note(`trailing the ${prepared.market} ${prepared.side.toLowerCase()}; Ctrl-C stops trailing and leaves the last level armed`);
+        return foreground(out, runner);
+      });
+    });
+}

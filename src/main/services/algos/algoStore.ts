@@ -1,0 +1,188 @@
+/**
+ * The records of the long-running algorithms (TWAPs, trailing stops, OCO pairs) in the data folder:
+ * <data folder>/<folder>/<id>.json, one file per algorithm (0600, folder 0700), written atomically
+ * (src/main/files/atomicWrite.ts: a crash, even kill -9, leaves the old file or the whole new one) under a
+ * per-file lock (proper-lockfile), because the app and the command line share the folder: a stop asked in
+ * one terminal changes the record of an algorithm another process runs, and neither may lose the other's
+ * change. Each runner writes what it is about to send here before it goes out ("intent before send"),
+ * which is what makes a restart safe.
+ *
+ * Every read checks the record as a whole (the algorithm's pure check in src/shared). A record that fails
+ * is damaged: `list` returns it beside the healthy ones, and everything that would act on it is refused
+ * with `<CODE>_RECORD_DAMAGED`, so damage never sends anything. Writes are checked the same way, so a bug
+ * cannot store a record it would then refuse.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { ensurePrivateFolder } from '../../files/privateFolder.js';
+import { readJsonFileIfPresent, removeStaleLeftovers } from '../../files/recordFiles.js';
+import { OperationError, ValidationError } from '../errors.js';
+import { withAlgoFileLock } from './algoFileLock.js';
+
+/** Temporary files and lock folders a killed writer left, older than this, are removed. */
+const LEFTOVER_AGE_MS = 10 * 60_000;
+
+const ID = /^[0-9a-f]{12}$/;
+
+export type RecordCheck<T> = { ok: true; record: T } | { ok: false; problems: string[] };
+
+/** What a store needs to know of its records. */
+export interface AlgoRecordKind<T extends { id: string; profile: string; updated_at: number }, S extends { profile: string | null }> {
+  /** Folder in the data folder: "twaps". */
+  folder: string;
+  /** In words: "TWAP". */
+  what: string;
+  /** Error code prefix: "TWAP" -> TWAP_NOT_FOUND, TWAP_RECORD_DAMAGED. */
+  code: string;
+  /** The command that lists them, for hints: "perps twap list". */
+  listCommand: string;
+  check(raw: unknown): RecordCheck<T>;
+  /** What can still be read of a damaged record (each field only if valid on its own). */
+  summary(raw: unknown): S;
+  /** Sort key of the list, newest first. */
+  createdAt(record: T): number;
+}
+
+/** A stored record that failed its check: shown, never acted on. */
+export interface DamagedRecord<S> {
+  id: string;
+  file: string;
+  /** What is wrong, in words. */
+  reason: string;
+  summary: S;
+  /** When the file last changed (Unix ms). */
+  changedAt: number;
+}
+
+class NotJson extends Error {}
+
+export type StoredRecord<T, S> = { record: T } | { damaged: DamagedRecord<S> };
+
+export class AlgoStore<T extends { id: string; profile: string; updated_at: number }, S extends { profile: string | null }> {
+  readonly dir: string;
+
+  constructor(
+    dataDir: string,
+    readonly kind: AlgoRecordKind<T, S>,
+  ) {
+    if (!path.isAbsolute(dataDir)) throw new Error(`the data folder must be absolute, got '${dataDir}'`);
+    this.dir = path.join(dataDir, kind.folder);
+    ensurePrivateFolder(this.dir);
+    removeStaleLeftovers(this.dir, '.lock', LEFTOVER_AGE_MS);
+  }
+
+  /** Runs `work` holding the short write lock of `file`. */
+  withLock<R>(file: string, work: () => R): R {
+    return withAlgoFileLock(file, this.kind.code, work);
+  }
+
+  fileOf(id: string): string {
+    if (!ID.test(id)) throw new OperationError(`${this.kind.code}_NOT_FOUND`, `'${id.slice(0, 40)}' is not a ${this.kind.what} id (12 hex characters)`, { hint: `See \`${this.kind.listCommand}\`.` });
+    return path.join(this.dir, `${id}.json`);
+  }
+
+  /** Stores a new record durably (fsynced) before returning. */
+  create(record: T): void {
+    const file = this.fileOf(record.id);
+    this.withLock(file, () => {
+      if (fs.existsSync(file)) throw new Error(`${this.kind.what} ${record.id} is already stored`);
+      this.write(file, record);
+    });
+  }
+
+  /** The record (undefined when there is none); `<CODE>_RECORD_DAMAGED` when it fails its check. */
+  get(id: string): T | undefined {
+    return this.read(this.fileOf(id));
+  }
+
+  /** The record as stored, healthy or damaged (undefined when there is none, or it is another profile's). */
+  inspect(id: string, profile: string): StoredRecord<T, S> | undefined {
+    const s = this.readStored(this.fileOf(id));
+    if (!s) return undefined;
+    const owner = 'record' in s ? s.record.profile : s.damaged.summary.profile;
+    return owner === null || owner === profile ? s : undefined;
+  }
+
+  /** The record, or `<CODE>_NOT_FOUND`; `<CODE>_RECORD_DAMAGED` when it fails its check. */
+  require(id: string, profile: string): T {
+    const r = this.get(id);
+    if (!r || r.profile !== profile) throw new OperationError(`${this.kind.code}_NOT_FOUND`, `no ${this.kind.what} ${id} on profile '${profile}' in this data folder`, { hint: `See \`${this.kind.listCommand}\`.` });
+    return r;
+  }
+
+  /**
+   * This profile's records, newest first, and beside them the damaged ones: those whose profile is this
+   * one or cannot be read (damage is shown, never hidden). One damaged file never hides the others.
+   */
+  list(profile: string): { records: T[]; damaged: DamagedRecord<S>[] } {
+    const records: T[] = [];
+    const damaged: DamagedRecord<S>[] = [];
+    for (const name of fs.readdirSync(this.dir)) {
+      if (!/^[0-9a-f]{12}\.json$/.test(name)) continue;
+      const s = this.readStored(path.join(this.dir, name));
+      if (!s) continue;
+      if ('record' in s) {
+        if (s.record.profile === profile) records.push(s.record);
+      } else if (s.damaged.summary.profile === null || s.damaged.summary.profile === profile) damaged.push(s.damaged);
+    }
+    records.sort((a, b) => this.kind.createdAt(b) - this.kind.createdAt(a) || (a.id < b.id ? -1 : 1));
+    damaged.sort((a, b) => b.changedAt - a.changedAt || (a.id < b.id ? -1 : 1));
+    return { records, damaged };
+  }
+
+  /**
+   * Read-modify-write under the record's lock: the file is read again first, so a change another
+   * process made in between (a stop asked from another terminal) is kept.
+   */
+  update(id: string, change: (current: T) => T, now: number = Date.now()): T {
+    const file = this.fileOf(id);
+    return this.withLock(file, () => {
+      const current = this.read(file);
+      if (!current) throw new OperationError(`${this.kind.code}_NOT_FOUND`, `${this.kind.what} ${id} is not stored`);
+      const next = { ...change(current), updated_at: now };
+      this.write(file, next);
+      return next;
+    });
+  }
+
+  private write(file: string, record: T): void {
+    const checked = this.kind.check(record);
+    // Only a bug gets here: the runners and the control functions keep every invariant.
+    if (!checked.ok) throw new OperationError(`${this.kind.code}_RECORD_INVALID`, `refused to store ${this.kind.what} ${record.id}: ${checked.problems.join('; ')}`, { kind: 'internal' });
+    writeFileAtomicSync(file, JSON.stringify(checked.record, null, 2) + '\n');
+  }
+
+  private read(file: string): T | undefined {
+    const s = this.readStored(file);
+    if (s && 'damaged' in s) throw this.damagedError(s.damaged);
+    return s?.record;
+  }
+
+  damagedError(d: DamagedRecord<S>): ValidationError {
+    const what = this.kind.what;
+    return new ValidationError(`${what} ${d.id} is damaged: ${d.reason}. A damaged ${what} is never run, resumed, paused or cancelled; nothing was sent`, {
+      code: `${this.kind.code}_RECORD_DAMAGED`,
+      hint: `Its record is ${d.file}. Check the account's order history (\`perps orders history\`) for what it sent; then restore the file from a backup, or move it out of ${this.dir} to clear it.`,
+    });
+  }
+
+  private readStored(file: string): StoredRecord<T, S> | undefined {
+    let raw: unknown;
+    try {
+      raw = readJsonFileIfPresent(file, () => new NotJson());
+    } catch (err) {
+      if (!(err instanceof NotJson)) throw err;
+      return { damaged: this.damaged(file, null, 'its file is not valid JSON (it is only ever written atomically, so something else changed it)') };
+    }
+    if (raw === undefined) return undefined;
+    const checked = this.kind.check(raw);
+    if (checked.ok && `${checked.record.id}.json` === path.basename(file)) return { record: checked.record };
+    return { damaged: this.damaged(file, raw, checked.ok ? `it holds ${this.kind.what} ${checked.record.id}, not the one its file is named after` : checked.problems.join('; ')) };
+  }
+
+  private damaged(file: string, raw: unknown, reason: string): DamagedRecord<S> {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    return { id: path.basename(file, '.json'), file, reason, summary: this.kind.summary(raw), changedAt: Math.floor(stat?.mtimeMs ?? 0) };
+  }
+}

@@ -1,0 +1,364 @@
+/**
+ * One-cancels-the-other entries: two resting LIMIT GTC legs on one market, and a runner that cancels the
+ * other leg at once when either fills (any fill, even partial: the filled leg keeps resting for the rest),
+ * client-side and exactly once. The same runner for the app and the command line (`perps order oco` runs
+ * it in the foreground); one process runs a pair at a time (the algorithms' run lock).
+ *
+ * Exactly once, like a TWAP slice (src/shared/algos/ocoRecord.ts): both legs are written `sending` before
+ * the batch goes out and looked up in order-history after a crash (algos/sentOrderLookup.ts); the cancel
+ * of the other leg is written before it is sent, and after a crash the other leg's status is read first:
+ * already cancelled or filled, nothing is sent again. Legs are read from order-history, which carries
+ * every status change, so a fill that happened while nothing ran is seen at the next start.
+ *
+ * Two resting legs are what the service offers for entries: its triggers are reduce-only TP/SL of a
+ * position, so a stop entry (a breakout buy above the mark) cannot rest there. A leg on the wrong side of
+ * the mark would fill at once; it is refused before anything is sent.
+ */
+import { randomBytes } from 'node:crypto';
+import { Decimal, canonical } from '../../../../shared/decimal/index.js';
+import { groupedDecimal } from '../../../../shared/decimal/display.js';
+import { checkOcoRecord, ocoClientOrderId, damagedOcoSummary, type OcoLeg, type OcoRecord } from '../../../../shared/algos/ocoRecord.js';
+import type { ListedOrder } from '../../../../shared/protocol/index.js';
+import { isTransientFailure } from '../../../api/errors.js';
+import type { Signer } from '../../../signers/signer.js';
+import { OperationError, ValidationError, toAppError } from '../../errors.js';
+import { submitCancel, prepareCancelOrders } from '../../orders/cancelOrders.js';
+import { decimalInput } from '../../orders/buildOrder.js';
+import { readMark, walletIds, type TradingContext } from '../../orders/orderContext.js';
+import { prepareLegs, type PreparedOrder } from '../../orders/prepareOrder.js';
+import { submitOrder } from '../../orders/submitOrder.js';
+import { assertPreparedFor, type PreparedBase } from '../../signing/prepared.js';
+import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
+import { AlgoStore, type AlgoRecordKind } from '../algoStore.js';
+import { acquireRunLock, type AlgoNaming, type RunLock } from '../runLock.js';
+import { findSentOrder, latestHistoryRow } from '../sentOrderLookup.js';
+
+type OcoSummary = ReturnType<typeof damagedOcoSummary>;
+
+const OCO_KIND: AlgoRecordKind<OcoRecord, OcoSummary> = {
+  folder: 'oco',
+  what: 'OCO pair',
+  code: 'OCO',
+  listCommand: 'perps order oco --list',
+  check: (raw) => checkOcoRecord(raw),
+  summary: (raw) => damagedOcoSummary(raw),
+  createdAt: (r) => r.created_at,
+};
+
+const OCO_NAMING: AlgoNaming = { what: 'OCO pair', code: 'OCO', stopHint: (id) => `Cancel its legs with \`perps order cancel\`, or let it run (\`perps order oco --resume ${id}\`)` };
+
+export class OcoStore extends AlgoStore<OcoRecord, OcoSummary> {
+  constructor(dataDir: string) {
+    super(dataDir, OCO_KIND);
+  }
+}
+
+export function ocoStoreOf(ctx: Pick<TradingContext, 'profile'>): OcoStore {
+  return new OcoStore(ctx.profile.dataDir);
+}
+
+export interface OcoInput {
+  wallet: string;
+  market: string;
+  /** The buy leg's limit price (below the mark). */
+  buy: string;
+  /** The sell leg's limit price (above the mark). */
+  sell: string;
+  size: string;
+  leverage?: number;
+}
+
+export interface PreparedOco extends PreparedBase<'oco'> {
+  readonly id: string;
+  readonly order: PreparedOrder;
+  readonly input: OcoInput;
+  readonly view: { market: string; mark: string; legs: { side: 'BUY' | 'SELL'; price: string; size: string }[]; summary: string[] };
+}
+
+/** Both legs prepared as one batch (every order rule, the balance, nonces); refused when a leg would fill at once. */
+export async function prepareOco(ctx: TradingContext, input: OcoInput): Promise<PreparedOco> {
+  const { wallet } = walletIds(input.wallet);
+  const market = await ctx.config.market(input.market);
+  const mark = await readMark(ctx, market);
+  const id = randomBytes(6).toString('hex');
+  const legs = [
+    { side: 'BUY' as const, price: input.buy },
+    { side: 'SELL' as const, price: input.sell },
+  ];
+  const buy = new Decimal(decimalInput(input.buy, 'oco', 'buy'));
+  const sell = new Decimal(decimalInput(input.sell, 'oco', 'sell'));
+  if (buy.gte(mark) || sell.lte(mark)) {
+    throw new ValidationError(`both legs must rest: the buy below the ${market.symbol} mark ${groupedDecimal(canonical(mark))} and the sell above it (got buy ${groupedDecimal(canonical(buy))}, sell ${groupedDecimal(canonical(sell))}); a leg past the mark would fill at once`, {
+      field: buy.gte(mark) ? 'buy' : 'sell',
+      code: 'OCO_LEG_WOULD_FILL',
+      hint: 'The service has no stop entries (its triggers are reduce-only TP/SL), so a breakout leg cannot rest past the mark.',
+    });
+  }
+  const order = await prepareLegs(ctx, {
+    wallet,
+    legs: legs.map((l, i) => ({ market: market.symbol, side: l.side, size: input.size, order_type: 'LIMIT', limit_price: l.price, time_in_force: 'GTC', client_order_id: ocoClientOrderId(id, i as 0 | 1), ...(input.leverage !== undefined ? { leverage: input.leverage } : {}) })),
+    labels: ['buy leg', 'sell leg'],
+    kind: 'oco',
+  });
+  const size = order.legs[0]!.size;
+  return {
+    action: 'oco',
+    profile: ctx.profile.name,
+    wallet,
+    signer: order.signer,
+    requests: order.requests,
+    id,
+    order,
+    input: { ...input, wallet },
+    view: {
+      market: market.symbol,
+      mark: canonical(mark),
+      legs: order.legs.map((l) => ({ side: l.side as 'BUY' | 'SELL', price: l.limit_price, size: l.size })),
+      summary: [
+        `Buy ${size} ${market.symbol} at ${groupedDecimal(canonical(buy))} or sell ${size} at ${groupedDecimal(canonical(sell))}, whichever fills first; the fill of one cancels the other at once`,
+        'The cancel is sent by this desk while it runs; if it is stopped, both legs rest until it runs again (`perps order oco --resume ID`)',
+      ],
+    },
+  };
+}
+
+export interface OcoRunnerOptions {
+  clock?: AlgoClock;
+  pollMs?: number;
+  reconcileGraceMs?: number;
+  onUpdate?: (r: OcoRecord) => void;
+  onEvent?: (text: string) => void;
+}
+
+function withNote(r: OcoRecord, at: number, text: string): string[] {
+  return [...r.notes, `${new Date(at).toISOString()} ${text}`].slice(-100);
+}
+
+/** Writes the pair with both legs `sending`, then sends the batch once; returns its runner (lock held). */
+export async function startOco(ctx: TradingContext, prepared: PreparedOco, signer: Signer, options: OcoRunnerOptions & { store?: OcoStore } = {}): Promise<OcoRunner> {
+  assertPreparedFor(prepared, ctx.profile.name);
+  const store = options.store ?? ocoStoreOf(ctx);
+  const clock = options.clock ?? serviceAlgoClock(ctx);
+  const lock = acquireRunLock(store.dir, prepared.id, OCO_NAMING);
+  try {
+    const now = await clock.now();
+    const legs = prepared.order.legs.map(
+      (l, i): OcoLeg => ({ side: l.side as 'BUY' | 'SELL', price: l.limit_price, size: l.size, client_order_id: ocoClientOrderId(prepared.id, i as 0 | 1), status: 'sending', order_id: null, filled_size: '0', reason: null }),
+    ) as [OcoLeg, OcoLeg];
+    // Written (and fsynced) before the batch goes out: a crash from here on is reconciled, never resent.
+    store.create({ version: 1, id: prepared.id, profile: ctx.profile.name, wallet: prepared.wallet, market: prepared.view.market, leverage: prepared.input.leverage ?? null, legs, status: 'working', winner: null, cancel_sent_at: null, sent_at: now, notes: [], created_at: now, updated_at: now });
+    const runner = new OcoRunner(ctx, store, prepared.id, { ...options, clock }, lock);
+    let placed;
+    try {
+      placed = await submitOrder(ctx, prepared.order, signer, { wait: false });
+    } catch (err) {
+      const e = toAppError(err);
+      if (e.kind === 'validation' || (e.kind === 'rejected' && e.code !== 'SUBMIT_UNCONFIRMED' && e.code !== 'LANDED_RESULT_UNKNOWN')) {
+        runner.finish('failed', `the pair was refused: ${e.message}`, (x) => x.legs.map((l) => ({ ...l, status: 'rejected', reason: e.code })) as [OcoLeg, OcoLeg]);
+        throw err;
+      }
+      // No usable answer: the runner looks the legs up in order-history before anything else.
+      return runner;
+    }
+    runner.recordPlaced(placed.legs.map((p) => ({ order_id: p.order_id, status: p.status, reason: p.reason })));
+    return runner;
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** A runner for a pair already stored (a resume after a crash or a restart). */
+export function openOcoRunner(ctx: TradingContext, id: string, options: OcoRunnerOptions & { store?: OcoStore } = {}): OcoRunner {
+  const store = options.store ?? ocoStoreOf(ctx);
+  const r = store.require(id, ctx.profile.name);
+  if (r.status !== 'working') throw new OperationError('OCO_FINISHED', `OCO pair ${id} is ${r.status}; there is nothing left to watch`);
+  return new OcoRunner(ctx, store, id, options, null);
+}
+
+const FILLED = new Set<ListedOrder['status']>(['filled', 'partially_filled_cancelled']);
+
+export class OcoRunner {
+  private readonly clock: AlgoClock;
+  private readonly pollMs: number;
+  private readonly graceMs: number;
+  private readonly abort = new AbortController();
+  private stopping = false;
+
+  constructor(
+    private readonly ctx: TradingContext,
+    readonly store: OcoStore,
+    readonly id: string,
+    private readonly options: OcoRunnerOptions,
+    private lock: RunLock | null,
+  ) {
+    this.clock = options.clock ?? serviceAlgoClock(ctx);
+    this.pollMs = options.pollMs ?? 1_000;
+    this.graceMs = options.reconcileGraceMs ?? 10_000;
+  }
+
+  /** Stops watching; both legs (or what is left) keep resting. */
+  requestStop(): void {
+    this.stopping = true;
+    this.abort.abort(new OperationError('OCO_STOPPING', `OCO pair ${this.id} is stopping`, { kind: 'transient' }));
+  }
+
+  private record(): OcoRecord {
+    return this.store.require(this.id, this.ctx.profile.name);
+  }
+
+  private update(change: (r: OcoRecord) => OcoRecord): OcoRecord {
+    const next = this.store.update(this.id, change);
+    this.options.onUpdate?.(next);
+    return next;
+  }
+
+  private say(r: OcoRecord, at: number, text: string, change: (x: OcoRecord) => OcoRecord = (x) => x): OcoRecord {
+    this.options.onEvent?.(text);
+    return this.update((x) => ({ ...change(x), notes: withNote(x, at, text) }));
+  }
+
+  /** The batch's answer: each leg's order id, or its rejection. */
+  recordPlaced(placed: { order_id: string | null; status: string; reason: string | null }[]): void {
+    this.update((x) => ({
+      ...x,
+      legs: x.legs.map((l, i) => {
+        const p = placed[i];
+        if (!p || p.status === 'UNKNOWN' || p.order_id === null) return l;
+        return p.status === 'REJECTED' ? { ...l, status: 'rejected', order_id: p.order_id, reason: p.reason } : { ...l, status: 'open', order_id: p.order_id };
+      }) as [OcoLeg, OcoLeg],
+    }));
+  }
+
+  finish(status: 'done' | 'cancelled' | 'failed', text: string, legs?: (x: OcoRecord) => [OcoLeg, OcoLeg]): OcoRecord {
+    const now = Date.now();
+    this.options.onEvent?.(text);
+    return this.update((x) => ({ ...x, status, ...(legs ? { legs: legs(x) } : {}), notes: withNote(x, now, text) }));
+  }
+
+  run(): Promise<OcoRecord> {
+    return this.runLocked();
+  }
+
+  private async runLocked(): Promise<OcoRecord> {
+    this.lock ??= acquireRunLock(this.store.dir, this.id, OCO_NAMING);
+    try {
+      for (;;) {
+        const r = this.record();
+        if (r.status !== 'working') return r;
+        if (this.stopping) return r;
+        try {
+          const ended = await this.look(r);
+          if (ended) return ended;
+        } catch (err) {
+          if (!isTransientFailure(err) && toAppError(err).kind !== 'transient') throw err;
+        }
+        await this.wait(this.pollMs);
+      }
+    } finally {
+      this.lock.release();
+    }
+  }
+
+  private async wait(ms: number): Promise<void> {
+    if (this.abort.signal.aborted) return;
+    try {
+      await this.clock.sleep(ms, this.abort.signal);
+    } catch (err) {
+      if (!this.abort.signal.aborted) throw err;
+    }
+  }
+
+  /** Settles legs whose order id is not known (sent before a crash or with a lost answer). */
+  private async settleSending(start: OcoRecord): Promise<OcoRecord> {
+    let r = start;
+    for (const [i, l] of r.legs.entries()) {
+      if (l.status !== 'sending') continue;
+      const hit = await findSentOrder(this.ctx, {
+        wallet: r.wallet,
+        market: r.market,
+        clientOrderId: l.client_order_id,
+        sentAt: r.sent_at ?? r.created_at,
+        claimed: new Set(r.legs.map((x) => x.order_id).filter((x): x is string => x !== null)),
+        matches: (row) => row.order_type === 'LIMIT' && row.side === l.side.toLowerCase() && new Decimal(row.limit_price).eq(l.price) && new Decimal(row.size).eq(l.size),
+      });
+      const now = await this.clock.now();
+      if (hit && !('ambiguous' in hit)) {
+        r = this.say(r, now, `leg ${i + 1} (${l.side.toLowerCase()} at ${groupedDecimal(l.price)}) is order ${hit.order_id}, found in order-history`, (x) => ({ ...x, legs: x.legs.map((y, j) => (j === i ? { ...y, status: 'open', order_id: hit.order_id } : y)) as [OcoLeg, OcoLeg] }));
+      } else if (hit) {
+        return this.finish('failed', `leg ${i + 1} cannot be told from ${hit.ambiguous.length} identical orders in order-history; nothing more is sent for this pair. Check the account's open orders.`);
+      } else if (now >= (r.sent_at ?? r.created_at) + this.graceMs) {
+        r = this.say(r, now, `leg ${i + 1} is not in order-history ${Math.round(this.graceMs / 1000)} s after it was sent: it never reached the service`, (x) => ({ ...x, legs: x.legs.map((y, j) => (j === i ? { ...y, status: 'unsent', reason: 'not_found' } : y)) as [OcoLeg, OcoLeg] }));
+      }
+    }
+    return r;
+  }
+
+  /** One look at both legs: a fill cancels the other (once); returns the record when the pair is over. */
+  private async look(start: OcoRecord): Promise<OcoRecord | null> {
+    let r = await this.settleSending(start);
+    if (r.status !== 'working') return r;
+    if (r.legs.some((l) => l.status === 'sending')) return null;
+    // Each leg's latest state from order-history (every status change is a row there).
+    const rows = await Promise.all(r.legs.map((l) => (l.order_id ? latestHistoryRow(this.ctx, r.wallet, r.market, l.order_id, r.created_at) : Promise.resolve(null))));
+    const now = await this.clock.now();
+    r = this.update((x) => ({
+      ...x,
+      legs: x.legs.map((l, i) => {
+        const row = rows[i];
+        if (!row) return l;
+        const filled = canonical(new Decimal(row.filled_size));
+        const status: OcoLeg['status'] = row.status === 'filled' ? 'filled' : row.status === 'partially_filled_cancelled' || (row.status === 'open' && new Decimal(filled).gt(0)) ? 'partial' : row.status === 'cancelled' ? 'cancelled' : row.status === 'rejected' ? 'rejected' : l.status;
+        return { ...l, status, filled_size: filled, reason: row.reason ?? l.reason };
+      }) as [OcoLeg, OcoLeg],
+    }));
+    const fillOf = (i: number): boolean => new Decimal(r.legs[i]!.filled_size).gt(0) || FILLED.has(rows[i]?.status ?? 'open');
+    if (r.winner === null) {
+      const filled = [0, 1].filter(fillOf);
+      if (filled.length === 0) {
+        const dead = r.legs.filter((l) => l.status === 'cancelled' || l.status === 'rejected' || l.status === 'unsent');
+        if (dead.length === 2) return this.finish('cancelled', 'neither leg rests any more and neither filled; the pair is over');
+        if (dead.length === 1) {
+          const i = r.legs.findIndex((l) => l.status === 'cancelled' || l.status === 'rejected' || l.status === 'unsent');
+          return this.finish('cancelled', `leg ${i + 1} is ${r.legs[i]!.status} without a fill (not by this pair); the other leg is left resting as it is and no longer watched`);
+        }
+        return null;
+      }
+      if (filled.length === 2) return this.finish('done', 'both legs filled before either could be cancelled; check the position', (x) => x.legs);
+      const winner = filled[0] as 0 | 1;
+      const w = r.legs[winner]!;
+      r = this.say(r, now, `leg ${winner + 1} (${w.side.toLowerCase()} at ${groupedDecimal(w.price)}) filled ${w.filled_size}; cancelling the other`, (x) => ({ ...x, winner }));
+    }
+    return this.cancelOther(r, rows);
+  }
+
+  /** The other leg is cancelled exactly once: its status is read first, the cancel written before it is sent. */
+  private async cancelOther(r: OcoRecord, rows: (ListedOrder | null)[]): Promise<OcoRecord | null> {
+    const i = r.winner === 0 ? 1 : 0;
+    const other = r.legs[i]!;
+    const row = rows[i];
+    const now = await this.clock.now();
+    if (other.status === 'cancelled' || other.status === 'rejected' || other.status === 'unsent') {
+      return this.finish('done', `leg ${r.winner! + 1} filled; the other leg is ${other.status}; the pair is done`);
+    }
+    if (other.status === 'filled' || (row && FILLED.has(row.status))) return this.finish('done', 'the other leg filled too before its cancel landed; check the position');
+    if (r.cancel_sent_at !== null) {
+      // Sent already (before a crash, or moments ago): wait for it to show, never send it twice.
+      if (now - r.cancel_sent_at < this.graceMs) return null;
+    }
+    const prepared = await prepareCancelOrders(this.ctx, { wallet: r.wallet, targets: [{ order_id: other.order_id!, order_type: 'LIMIT' }] });
+    const signer = await this.ctx.tradingSigner(r.wallet);
+    this.update((x) => ({ ...x, cancel_sent_at: now }));
+    const res = await submitCancel(this.ctx, prepared, signer, { confirm: true });
+    const leg = res.results[0];
+    if (leg?.confirmed && leg.final_status !== 'FILLED') {
+      return this.finish('done', `leg ${i + 1} (${other.side.toLowerCase()} at ${groupedDecimal(other.price)}) cancelled; the pair is done`, (x) => x.legs.map((y, j) => (j === i ? { ...y, status: 'cancelled' } : y)) as [OcoLeg, OcoLeg]);
+    }
+    return null;
+  }
+}
+
+/** This profile's pairs, newest first. */
+export function listOcos(ctx: Pick<TradingContext, 'profile'>): OcoRecord[] {
+  return ocoStoreOf(ctx).list(ctx.profile.name).records;
+}

@@ -1,0 +1,369 @@
+/**
+ * The trailing stop runner: one per trailed position, the same for the app (its desk runs it in main)
+ * and the command line (`perps position trail` runs it in the foreground).
+ *
+ * The stop is the position's whole-position SL trigger at the service, so it protects the position
+ * whether or not anything runs here: when the desk is closed, killed or offline, the last level stays
+ * armed. While it runs, it looks at the mark about once a second and moves the stop by a Modify of that
+ * trigger (never cancel + place: a modify leaves it armed throughout, and a modify that races the trigger
+ * firing is dropped by the service while the original stays), following the pure rules of
+ * src/shared/algos/trailing.ts (only in the trader's favour, whole ticks, at most once a second, after
+ * the activation price).
+ *
+ * Exactly once, like a TWAP slice: a move is written as `moving` (its client order id, the order it
+ * modifies, the new levels) before the Modify is sent; after a crash it is looked up in order-history
+ * (algos/sentOrderLookup.ts) before anything else: found and armed, it is the stop; dropped, the original
+ * stays; not found within the grace period, it never reached the service. Whatever the record says, the
+ * armed SL the service lists is the truth: a stop moved or replaced elsewhere (`position tpsl`) is adopted.
+ *
+ * On a start after time away, the candles since the runner last looked give the best price the desk
+ * missed; the stop is moved to where it should be now (never to or past the mark), and what happened is
+ * written to the record's `away` for the app and the command line to say.
+ */
+import { Decimal, canonical } from '../../../../shared/decimal/index.js';
+import { groupedDecimal } from '../../../../shared/decimal/display.js';
+import { bestSeenInCandles, better, formatTrailDistance, ratchet, type RatchetDecision } from '../../../../shared/algos/trailing.js';
+import { moveClientOrderId, type TrailRecord } from '../../../../shared/algos/trailRecord.js';
+import type { ListedOrder, Market } from '../../../../shared/protocol/index.js';
+import { isTransientFailure } from '../../../api/errors.js';
+import type { CandleInterval } from '../../../venue/schemas.js';
+import { OperationError, toAppError } from '../../errors.js';
+import { prepareModify, submitModify } from '../../orders/modifyOrder.js';
+import { readMark, walletIds, type TradingContext } from '../../orders/orderContext.js';
+import { slippageBound, slippageBpsFor } from '../../orders/slippage.js';
+import { readPosition } from '../../positions/positionWaits.js';
+import { readPreferences } from '../../settings/preferences.js';
+import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
+import type { RunLock } from '../runLock.js';
+import { findSentOrder, latestHistoryRow } from '../sentOrderLookup.js';
+import { acquireTrailLock, type TrailStore } from './trailStore.js';
+
+export interface TrailRunnerOptions {
+  clock?: AlgoClock;
+  /** Between two looks at the mark. Default 1 s (the stop moves at most once a second anyway). */
+  pollMs?: number;
+  /** How long after it was sent a move whose answer was lost is looked for before it counts as never sent. Default 10 s. */
+  reconcileGraceMs?: number;
+  /** How long a modify is followed to its outcome. Default 20 s. */
+  modifyTimeoutMs?: number;
+  /** Every change of the record, as written. */
+  onUpdate?: (record: TrailRecord) => void;
+  /** A line worth saying (a move, what happened while away). */
+  onEvent?: (text: string) => void;
+}
+
+export const MAX_TRAIL_NOTES = 100;
+
+export function withTrailNote(r: TrailRecord, at: number, note: string): string[] {
+  return [...r.notes, `${new Date(at).toISOString()} ${note}`].slice(-MAX_TRAIL_NOTES);
+}
+
+/** The position's armed whole-position stop-losses on `market` (reduce-only TRIGGER, size 0, armed). */
+export function armedStops(rows: readonly ListedOrder[], market: string): ListedOrder[] {
+  return rows.filter((o) => o.market === market && o.order_type === 'TRIGGER' && o.reduce_only && !o.parent_order_id && o.status === 'open' && o.tpsl === 'sl' && new Decimal(o.size).isZero());
+}
+
+const px = (v: string): string => groupedDecimal(v);
+
+/** Candles fine enough to find the best price, few enough for one read. */
+function candleInterval(spanMs: number): CandleInterval {
+  if (spanMs <= 2 * 86_400_000) return '1m';
+  if (spanMs <= 30 * 86_400_000) return '15m';
+  return '1h';
+}
+
+function awayFor(ms: number): string {
+  const min = Math.round(ms / 60_000);
+  if (min < 1) return `${Math.max(1, Math.round(ms / 1000))} s`;
+  if (min < 120) return `${min} min`;
+  return `${Math.round(min / 60)} h`;
+}
+
+export class TrailRunner {
+  private readonly clock: AlgoClock;
+  private readonly pollMs: number;
+  private readonly graceMs: number;
+  private readonly modifyTimeoutMs: number;
+  private readonly abort = new AbortController();
+  private stopping = false;
+  private running: Promise<TrailRecord> | null = null;
+  private market: Market | null = null;
+
+  constructor(
+    private readonly ctx: TradingContext,
+    readonly store: TrailStore,
+    readonly id: string,
+    private readonly options: TrailRunnerOptions = {},
+    private lock: RunLock | null = null,
+  ) {
+    this.clock = options.clock ?? serviceAlgoClock(ctx);
+    this.pollMs = options.pollMs ?? 1_000;
+    this.graceMs = options.reconcileGraceMs ?? 10_000;
+    this.modifyTimeoutMs = options.modifyTimeoutMs ?? 20_000;
+  }
+
+  /** Takes the position's run lock now (TRAIL_LOCKED when another process trails it); run() does it otherwise. */
+  claim(): void {
+    this.lock ??= acquireTrailLock(this.store, this.id);
+  }
+
+  /** Stops trailing after the look in progress; the last level stays armed at the service. */
+  requestStop(): void {
+    this.stopping = true;
+    this.abort.abort(new OperationError('TRAIL_STOPPING', `trailing stop ${this.id} is stopping`, { kind: 'transient' }));
+  }
+
+  /** Trails until stopped, turned off, or the position or its stop is gone; resolves with the record as left. */
+  run(): Promise<TrailRecord> {
+    this.running ??= this.runLocked();
+    return this.running;
+  }
+
+  private record(): TrailRecord {
+    return this.store.require(this.id, this.ctx.profile.name);
+  }
+
+  private update(change: (r: TrailRecord) => TrailRecord): TrailRecord {
+    const next = this.store.update(this.id, change);
+    this.options.onUpdate?.(next);
+    return next;
+  }
+
+  private async note(text: string, patch: Partial<TrailRecord> = {}): Promise<TrailRecord> {
+    const now = await this.clock.now();
+    this.options.onEvent?.(text);
+    return this.update((x) => ({ ...x, ...patch, notes: withTrailNote(x, now, text) }));
+  }
+
+  private async runLocked(): Promise<TrailRecord> {
+    this.claim();
+    try {
+      let r = this.record();
+      if (r.status !== 'trailing') return r;
+      this.market = await this.ctx.config.market(r.market);
+      if (r.moving) r = await this.reconcileMoving(r);
+      const seen = await this.missed(r);
+      return await this.loop(seen);
+    } finally {
+      this.lock!.release();
+    }
+  }
+
+  private async wait(ms: number): Promise<void> {
+    if (this.abort.signal.aborted) return;
+    try {
+      await this.clock.sleep(Math.max(0, ms), this.abort.signal);
+    } catch (err) {
+      if (!this.abort.signal.aborted) throw err;
+    }
+  }
+
+  /** The best price since the runner last looked, from the candles (null when they show nothing better). */
+  private async missed(r: TrailRecord): Promise<{ best: string; since: number } | null> {
+    const now = await this.clock.now();
+    const since = r.last_seen_at;
+    // Written at every look: a second ago missed nothing the next look at the mark will not see.
+    if (now - since < 1_000) return null;
+    const interval = candleInterval(now - since);
+    const candles = await this.ctx.venue.candleSnapshot({ coin: this.market!.venue_symbol, interval, startTime: since, endTime: now });
+    // A candle that began before the stop was armed holds prices that were never the stop's: the 1m one it
+    // was armed in counts beyond what it showed then; a coarser one not at all.
+    const usable = interval === '1m' ? candles : candles.filter((c) => c.t >= r.created_at);
+    const best = bestSeenInCandles(r.side, usable, since, interval === '1m' ? r.armed_candle : null);
+    if (best === null || (r.high_water !== null && !better(r.side, best, r.high_water))) return null;
+    return { best, since };
+  }
+
+  private async loop(first: { best: string; since: number } | null): Promise<TrailRecord> {
+    let away = first;
+    for (;;) {
+      let r = this.record();
+      if (this.stopping || r.status !== 'trailing') return r;
+      try {
+        const step = await this.look(r, away);
+        away = null;
+        if (step) return step;
+      } catch (err) {
+        if (!isTransientFailure(err) && toAppError(err).kind !== 'transient') throw err;
+        r = this.record();
+        // Offline for a moment: the armed level protects the position meanwhile; try again on the next look.
+      }
+      await this.wait(this.pollMs);
+    }
+  }
+
+  /** One look: the position, its armed stop, the mark; maybe a move. Returns the record when trailing ends. */
+  private async look(start: TrailRecord, away: { best: string; since: number } | null): Promise<TrailRecord | null> {
+    let r = start;
+    const market = this.market!;
+    const { accountId } = walletIds(r.wallet);
+    const position = await readPosition(this.ctx, accountId, r.market);
+    const size = position ? new Decimal(position.size) : new Decimal(0);
+    if (size.isZero() || (r.side === 'LONG') !== size.isPos()) {
+      return this.end(r, 'position_closed', `the ${r.market} ${r.side.toLowerCase()} is closed${r.stop ? ` (the stop at ${px(r.stop.trigger_price)} fired, or it was closed)` : ''}; trailing ended`);
+    }
+    const armed = armedStops((await this.ctx.api.positionTriggers(r.wallet)).orders, r.market);
+    const ours = r.stop ? armed.find((o) => o.order_id === r.stop!.order_id) : undefined;
+    if (!ours) {
+      if (armed.length === 1) {
+        const o = armed[0]!;
+        r = await this.note(`${r.stop ? `the stop ${r.stop.order_id} is no longer armed; ` : ''}trailing the armed stop-loss ${o.order_id} at ${px(o.trigger_price ?? '?')}`, {
+          stop: { order_id: o.order_id, trigger_price: canonical(o.trigger_price ?? '0'), fire_price: canonical(o.limit_price) },
+        });
+      } else if (armed.length > 1) {
+        return this.end(r, 'stop_removed', `${r.market} has ${armed.length} armed stop-losses (${armed.map((o) => o.order_id).join(', ')}); it is not clear which to trail, so trailing ended (every one stays armed)`);
+      } else if (r.stop) {
+        const row = await latestHistoryRow(this.ctx, r.wallet, r.market, r.stop.order_id, r.created_at);
+        if (row && (row.status === 'triggered' || row.status === 'filled')) return this.end(r, 'position_closed', `the stop at ${px(r.stop.trigger_price)} fired; trailing ended`);
+        return this.end(r, 'stop_removed', `the stop-loss ${r.stop.order_id} at ${px(r.stop.trigger_price)} was removed (${row?.status ?? 'no longer listed'}); trailing ended and nothing was armed in its place`);
+      } else {
+        return this.end(r, 'stop_removed', `no stop-loss is armed on ${r.market}; trailing ended`);
+      }
+    }
+    const mark = await readMark(this.ctx, market);
+    const now = await this.clock.now();
+    const decision = ratchet(
+      { side: r.side, distance: r.distance, activate: r.activate, tickSize: market.tick_size, stop: r.stop!.trigger_price, highWater: r.high_water, lastMoveAt: r.last_move_at },
+      away?.best ?? mark,
+      mark,
+      now,
+    );
+    if (away) return this.catchUp(r, away, decision, now, canonical(mark));
+    // Every look is written: after a crash, the candles from this moment on are what was missed.
+    r = this.update((x) => ({ ...x, high_water: decision.highWater, last_seen_at: now }));
+    if (decision.move) await this.move(r, decision.to, `new ${r.side === 'LONG' ? 'high' : 'low'} ${px(decision.highWater)}`);
+    return null;
+  }
+
+  /** The first look after time away: moves the stop to where it should be now and says what happened. */
+  private async catchUp(start: TrailRecord, away: { best: string; since: number }, d: RatchetDecision, now: number, mark: string): Promise<null> {
+    let r = this.update((x) => ({ ...x, high_water: d.highWater, last_seen_at: now }));
+    const extreme = r.side === 'LONG' ? 'high' : 'low';
+    const parts = [`While the desk was away (${awayFor(now - away.since)}), ${r.market} made a ${extreme} of ${px(away.best)}; the mark is ${px(mark)} now.`];
+    const before = start.stop!.trigger_price;
+    if (d.move) {
+      const moved = await this.move(r, d.to, `catching up after time away`);
+      r = this.record();
+      if (moved && d.clamped) parts.push(`The stop should have trailed to ${px(d.wanted)}, and the mark has since passed it: it is now at ${px(d.to)}, one tick before the mark (it was ${px(before)}).`);
+      else if (moved) parts.push(`The stop moved from ${px(before)} to ${px(d.to)}.`);
+      else parts.push(`Moving the stop from ${px(before)} to ${px(d.to)} did not go through; it stays at ${px(r.stop?.trigger_price ?? before)} and trailing goes on.`);
+    } else {
+      const why = d.why === 'not_activated' ? `trailing starts once the mark reaches ${px(r.activate ?? '?')}` : d.why === 'too_soon' ? 'it moves on the next look' : 'the stop already protects that';
+      parts.push(`The stop stays at ${px(before)}: ${why}.`);
+    }
+    const text = parts.join(' ');
+    await this.note(text, { away: text });
+    return null;
+  }
+
+  private async end(r: TrailRecord, reason: 'position_closed' | 'stop_removed', text: string): Promise<TrailRecord> {
+    const now = await this.clock.now();
+    this.options.onEvent?.(text);
+    return this.update((x) => ({ ...x, status: 'ended', end_reason: reason, moving: null, last_seen_at: Math.max(x.last_seen_at, now), notes: withTrailNote(x, now, text) }));
+  }
+
+  /** Moves the stop to `to` by a Modify of the armed trigger, written as `moving` first. True when it moved. */
+  private async move(r: TrailRecord, to: string, why: string): Promise<boolean> {
+    const market = this.market!;
+    const stop = r.stop!;
+    const closing = r.side === 'LONG' ? 'SELL' : 'BUY';
+    const bps = slippageBpsFor(market, readPreferences(this.ctx.settings).default_slippage_bps ?? undefined);
+    const fire = canonical(slippageBound(closing, new Decimal(to), bps, market, 'trail.fire_price'));
+    const clientOrderId = moveClientOrderId(r.run_key, r.moves + 1);
+    let prepared;
+    try {
+      prepared = await prepareModify(this.ctx, { wallet: r.wallet, orderId: stop.order_id, price: fire, size: '0', triggerPrice: to, clientOrderId });
+    } catch (err) {
+      const e = toAppError(err);
+      if (e.kind === 'transient' || e.kind === 'internal') throw err;
+      // Refused before anything was signed (the mark moved past it, a modify in flight): the next look decides again.
+      await this.note(`not moved to ${px(to)}: ${e.message}`);
+      return false;
+    }
+    const signer = await this.ctx.tradingSigner(r.wallet);
+    const sentAt = await this.clock.now();
+    // Written (and fsynced) before the Modify goes out: a crash from here on is reconciled, never resent.
+    r = this.update((x) => ({ ...x, moving: { client_order_id: clientOrderId, from_order_id: stop.order_id, from_trigger: stop.trigger_price, to_trigger: to, fire_price: fire, nonce: prepared.nonce, sent_at: sentAt } }));
+    let res;
+    try {
+      res = await submitModify(this.ctx, prepared, signer, { wait: true, waitTimeoutMs: this.modifyTimeoutMs });
+    } catch (err) {
+      const e = toAppError(err);
+      if (e.kind === 'validation' || (e.kind === 'rejected' && e.code !== 'MODIFY_UNCONFIRMED' && e.code !== 'LANDED_RESULT_UNKNOWN')) {
+        await this.note(`move to ${px(to)} refused: ${e.message}`, { moving: null, moves: r.moves + 1 });
+        return false;
+      }
+      if (e.kind === 'internal') throw err;
+      // No usable answer: it may have landed. Settle it from order history before anything else.
+      r = await this.reconcileMoving(this.record());
+      return r.stop?.trigger_price === to;
+    }
+    if (res.outcome === 'applied' && res.new_order_id) {
+      this.update((x) => ({ ...x, moving: null, moves: x.moves + 1, last_move_at: sentAt, stop: { order_id: res.new_order_id!, trigger_price: to, fire_price: fire }, notes: withTrailNote(x, sentAt, `moved ${stop.trigger_price} -> ${to} (${why}) as order ${res.new_order_id}`) }));
+      // Said once written: what is said has been persisted.
+      this.options.onEvent?.(`stop moved ${px(stop.trigger_price)} -> ${px(to)} (${why})`);
+      return true;
+    }
+    if (res.outcome === 'pending' || res.status === 'UNKNOWN') {
+      r = await this.reconcileMoving(this.record());
+      return r.stop?.trigger_price === to;
+    }
+    const what = res.outcome === 'dropped' ? `dropped by the service (the stop fired meanwhile, or the order cap); ${px(stop.trigger_price)} stays armed` : `rejected (${res.final?.reason ?? res.reason ?? 'no reason given'}); ${px(stop.trigger_price)} stays armed`;
+    await this.note(`move to ${px(to)} ${what}`, { moving: null, moves: r.moves + 1 });
+    return false;
+  }
+
+  /** A move written as `moving`: found in order-history (armed: it is the stop; dropped: the original stays) or, after the grace period, never sent. */
+  private async reconcileMoving(start: TrailRecord): Promise<TrailRecord> {
+    const m = start.moving!;
+    const closing = start.side === 'LONG' ? 'sell' : 'buy';
+    const claimed = new Set([m.from_order_id, ...(start.stop ? [start.stop.order_id] : [])]);
+    const deadline = m.sent_at + this.graceMs;
+    let interval = 250;
+    for (;;) {
+      let hit = null;
+      try {
+        hit = await findSentOrder(this.ctx, {
+          wallet: start.wallet,
+          market: start.market,
+          clientOrderId: m.client_order_id,
+          sentAt: m.sent_at,
+          claimed,
+          matches: (row) => row.order_type === 'TRIGGER' && row.side === closing && row.reduce_only && row.trigger_price !== undefined && row.trigger_price !== null && new Decimal(row.trigger_price).eq(m.to_trigger) && new Decimal(row.size).isZero(),
+        });
+      } catch (err) {
+        if (!isTransientFailure(err)) throw err;
+      }
+      if (hit && 'ambiguous' in hit) {
+        // Not guessed: the next look trails whatever SL the service lists as armed.
+        return this.note(`the move to ${px(m.to_trigger)} cannot be told from ${hit.ambiguous.length} identical orders in order-history; the armed stop-loss the service lists is trailed`, { moving: null, moves: start.moves + 1 });
+      }
+      if (hit && hit.row.status !== 'open' && hit.row.status !== 'triggered' && hit.row.status !== 'filled') {
+        return this.note(`the move to ${px(m.to_trigger)} (order ${hit.order_id}) was ${hit.row.status}${hit.row.reason ? ` (${hit.row.reason})` : ''}; the stop stays at ${px(m.from_trigger)}`, { moving: null, moves: start.moves + 1 });
+      }
+      if (hit) {
+        return this.note(`the move to ${px(m.to_trigger)} sent before the restart landed as order ${hit.order_id} (found in order-history)`, {
+          moving: null,
+          moves: start.moves + 1,
+          last_move_at: m.sent_at,
+          stop: { order_id: hit.order_id, trigger_price: m.to_trigger, fire_price: m.fire_price },
+        });
+      }
+      if ((await this.clock.now()) >= deadline) {
+        return this.note(`the move to ${px(m.to_trigger)} is not in order-history ${Math.round(this.graceMs / 1000)} s after it was sent: it never reached the service; the stop stays at ${px(m.from_trigger)}`, { moving: null, moves: start.moves + 1 });
+      }
+      // The grace period runs to its end: a move must be settled, not guessed.
+      await this.clock.sleep(interval);
+      interval = Math.min(2_000, interval * 2);
+    }
+  }
+}
+
+/** "Trailing 1.5% · SL 3,120.5 · high 3,168": the position row's words for a trailing stop. */
+export function trailSummary(r: Pick<TrailRecord, 'side' | 'distance' | 'stop' | 'high_water' | 'activate'>): string {
+  const parts = [`Trailing ${formatTrailDistance(r.distance)}`];
+  if (r.stop) parts.push(`SL ${px(r.stop.trigger_price)}`);
+  if (r.high_water) parts.push(`${r.side === 'LONG' ? 'high' : 'low'} ${px(r.high_water)}`);
+  if (r.activate && !(r.high_water && (r.side === 'LONG' ? new Decimal(r.high_water).gte(r.activate) : new Decimal(r.high_water).lte(r.activate)))) parts.push(`from ${px(r.activate)}`);
+  return parts.join(' · ');
+}

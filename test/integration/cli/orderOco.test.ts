@@ -1,0 +1,66 @@
+/**
+ * `perps order oco` as a user's shell runs it, against a simulator on loopback (wall clock): a dry run
+ * sends nothing and hostile input is exit 2; killed with kill -9 while both legs rest, then one leg fills
+ * while nothing watches: `--resume` finds the fill and cancels the other leg, exactly once (the
+ * simulator's own order history: one leg filled, the other cancelled, one cancelled row), and a second
+ * resume has nothing left to do.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TradingWorld } from '../orders/tradingWorld.js';
+import { PerpsChild, perpsJson, simOrders } from '../twap/twapWorld.js';
+
+let w: TradingWorld;
+
+beforeAll(async () => {
+  w = await TradingWorld.boot('cli-oco', { manualClock: false });
+  await w.setMark('ETH', '3400');
+}, 60_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+const run = (args: string[]) => new PerpsChild(w, args).done;
+
+async function historyRows(wallet: string): Promise<{ client_order_id: string; status: string }[]> {
+  const res = await fetch(`${w.sim.urls.base_url}/account/order-history?wallet=${wallet}&limit=200`);
+  return ((await res.json()) as { data: { orders: { client_order_id: string; status: string }[] } }).data.orders;
+}
+
+describe('perps order oco', () => {
+  it('--dry-run sends nothing; hostile input is exit 2', async () => {
+    const t = await w.trader();
+    const base = ['--json', 'order', 'oco', '--wallet', t.wallet, '--market', 'ETH', '--size', '0.01'];
+    const dry = await run([...base, '--buy', '3300', '--sell', '3500', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(perpsJson(dry)).toMatchObject({ dry_run: true, action: 'oco', view: { market: 'ETH', legs: [{ side: 'BUY', price: '3300' }, { side: 'SELL', price: '3500' }] } });
+    for (const args of [['--buy', '3450', '--sell', '3500'], ['--buy', '3300', '--sell', '3350'], ['--buy', 'abc', '--sell', '3500'], ['--buy', '3300.05', '--sell', '3500'], ['--buy', '3300']]) {
+      const bad = await run([...base, ...args]);
+      expect(bad.code, `${args.join(' ')}: ${bad.stdout}`).toBe(2);
+    }
+    expect(await simOrders(w.sim.urls.base_url, t.wallet)).toEqual([]);
+  });
+
+  it('kill -9 with both legs resting, a fill while down: --resume cancels the other leg exactly once', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const fg = new PerpsChild(w, ['order', 'oco', '--wallet', t.wallet, '--market', 'ETH', '--size', '0.01', '--buy', '3300', '--sell', '3500', '--leverage', '5']);
+    const id = (await fg.waitForStderr(/^OCO ([0-9a-f]{12}): watching both legs/m))[1]!;
+    fg.child.kill('SIGKILL');
+    expect((await fg.done).signal).toBe('SIGKILL');
+    // Down: the buy leg fills; the sell leg still rests.
+    await w.setMark('ETH', '3290');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const resumed = await run(['--json', 'order', 'oco', '--resume', id]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(perpsJson(resumed)).toMatchObject({ id, status: 'done', winner: 0, legs: [{ status: 'filled' }, { status: 'cancelled' }] });
+    const sim = await simOrders(w.sim.urls.base_url, t.wallet);
+    expect(sim.map((o) => [o.client_order_id, o.status]).sort()).toEqual([
+      [`oco-${id}-0`, 'filled'],
+      [`oco-${id}-1`, 'cancelled'],
+    ]);
+    expect((await historyRows(t.wallet)).filter((r) => r.client_order_id === `oco-${id}-1` && r.status === 'cancelled')).toHaveLength(1);
+    const again = await run(['--json', 'order', 'oco', '--resume', id]);
+    expect(again.code).toBe(1);
+    expect(perpsJson(again).error).toMatchObject({ code: 'OCO_FINISHED' });
+  });
+});
