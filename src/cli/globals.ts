@@ -5,8 +5,7 @@
  */
 import { ProfileError, resolveProfile, type Profile } from '../main/profiles/profiles.js';
 import { nodeHttpFetch } from '../main/api/nodeHttpFetch.js';
-import { createServiceContext, requirePaperWalletProfile, type ServiceContext } from '../main/services/serviceContext.js';
-import { parseSignerSpec, type SignerSpec } from './signerSpec.js';
+import { createServiceContext, type ServiceContext } from '../main/services/serviceContext.js';
 import type { GlobalOptions } from './globalOptions.js';
 
 // The options themselves live in globalOptions.ts, which loads nothing heavy (`perps --help` needs them
@@ -42,23 +41,11 @@ export function signingContextOf(globals: GlobalOptions, env: NodeJS.ProcessEnv 
   return createServiceContext(signingProfileOf(globals, env), { env, fetch: nodeHttpFetch });
 }
 
-function signingProfileOf(globals: GlobalOptions, env: NodeJS.ProcessEnv): Profile {
+export function signingProfileOf(globals: GlobalOptions, env: NodeJS.ProcessEnv): Profile {
   try {
     return profileOf(globals, env);
   } catch (err) {
     if (!(err instanceof ProfileError) || err.code !== 'PROFILE_NOT_CONFIGURED') throw err;
     return profileOf({ ...globals, baseUrl: globals.baseUrl ?? SIGNING_ONLY_BASE_URL, venueUrl: globals.venueUrl ?? SIGNING_ONLY_VENUE_URL }, env);
   }
-}
-
-/**
- * --signer parsed before any network call, so a missing or malformed one is a usage error first. A paper
- * signer is also checked against the profile then (the sim profile, its service on loopback): a sim
- * profile aimed at another host is refused before a connection is opened, not after a prepare that read
- * from it.
- */
-export function signerSpecUpFront(globals: GlobalOptions, env: NodeJS.ProcessEnv = process.env): SignerSpec {
-  const spec = parseSignerSpec(globals.signer);
-  if (spec.kind === 'paper') requirePaperWalletProfile(signingProfileOf(globals, env));
-  return spec;
 }

@@ -33,7 +33,8 @@ import {
   type TradingKeyRow,
 } from '../../main/services/keys/index.js';
 import { printDryRun } from '../dryRun.js';
-import { contextOf, globalsOf, signerSpecUpFront, signingContextOf, type GlobalOptions } from '../globals.js';
+import { signerSpecUpFront } from '../signerUpFront.js';
+import { contextOf, globalsOf, signingContextOf, type GlobalOptions } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
 import { writePrivateFile } from '../outFile.js';
 import { readJsonFile } from '../jsonFile.js';

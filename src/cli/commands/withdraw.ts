@@ -37,7 +37,8 @@ import {
 } from '../../main/services/money/withdrawals.js';
 import { describeFailure } from '../../main/services/errors.js';
 import { printDryRun } from '../dryRun.js';
-import { contextOf, globalsOf, signerSpecUpFront, signingContextOf } from '../globals.js';
+import { signerSpecUpFront } from '../signerUpFront.js';
+import { contextOf, globalsOf, signingContextOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
 import { cents, fixedPlaces, percent } from '../numbers.js';
 import { writePrivateFile } from '../outFile.js';

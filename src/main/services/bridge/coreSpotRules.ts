@@ -9,7 +9,8 @@
  *   - `source` carries the partner code.
  * A request is a core-spot flow when it asks for the venue-native spot swap leg (core_spot_swap).
  */
-import { Decimal, parseDecimalText } from '../../../shared/decimal/index.js';
+import { Decimal } from '../../../shared/decimal/index.js';
+import { decimalInput } from '../decimalInput.js';
 import { ValidationError } from '../errors.js';
 import { VENUE_CORE, VENUE_EVM } from '../chains/chainIds.js';
 import type { BridgeQuoteParams, UsdValuer } from './params.js';
@@ -52,7 +53,7 @@ export async function checkCoreSpotRules(params: BridgeQuoteParams, value: { sou
       hint: 'Give the amount\'s USD value at the source token\'s price (--usd-value).',
     });
   }
-  const d = parseDecimalText(usd, 'usdValue');
+  const d = decimalInput(usd, 'usdValue');
   if (d.lt(new Decimal(CORE_SPOT_MIN_USD))) {
     throw new ValidationError(`the ${RULE} to ${VENUE_EVM} needs at least ${CORE_SPOT_MIN_USD} USD at the source token's value; this amount is worth ${d.toFixed()} USD`, {
       field: 'amount',

@@ -5,7 +5,8 @@
  */
 import { NATIVE_TOKEN_PLACEHOLDER } from '../../../shared/protocol/index.js';
 import { isAddress, toChecksumAddress } from '../../../shared/identity/index.js';
-import { Decimal, parseDecimalText } from '../../../shared/decimal/index.js';
+import { Decimal } from '../../../shared/decimal/index.js';
+import { decimalInput } from '../decimalInput.js';
 import { ValidationError } from '../errors.js';
 import { BRIDGE_CHAIN_IDS, BRIDGE_PROTOCOL_IDS, type BridgeChainId, type BridgeProtocolId } from '../../../shared/protocol/index.js';
 
@@ -118,7 +119,7 @@ export function parseUnits(value: string | undefined, field: string, decimals?: 
     units = v;
   } else {
     if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) throw new ValidationError(`decimals must be an integer from 0 to 36, got ${decimals}`, { field: 'decimals' });
-    const d = parseDecimalText(v, field);
+    const d = decimalInput(v, field);
     const scaled = d.mul(new Decimal(10).pow(decimals));
     if (!scaled.isInteger()) throw new ValidationError(`'${v}' has more than ${decimals} decimal places`, { field });
     units = scaled.toFixed(0);
@@ -131,7 +132,7 @@ export function parseUnits(value: string | undefined, field: string, decimals?: 
 export function parseUsd(value: string | undefined, field: string): string {
   const v = value ?? '';
   if (v === '') throw new ValidationError('is required', { field });
-  const d = parseDecimalText(v, field);
+  const d = decimalInput(v, field);
   if (d.isNegative()) throw new ValidationError('must not be negative', { field });
   return d.toFixed();
 }

@@ -17,7 +17,7 @@ import { ProfileError, type Profile } from '../../profiles/profiles.js';
 import type { SettingsStore } from '../../settings/settingsStore.js';
 import type { FetchFn } from '../../api/http.js';
 import { EvmRpcClient, redactUrl } from '../../api/evm/evmRpc.js';
-import { parseDecimalText } from '../../../shared/decimal/index.js';
+import { decimalInput } from '../decimalInput.js';
 import { ValidationError } from '../errors.js';
 import { EVM_CHAIN_IDS, parseEvmChainId, parsePartnerCode } from '../chains/chainIds.js';
 import { withCompanionFailures } from './companionFailures.js';
@@ -185,7 +185,7 @@ export function resolveReceiptTimeoutMs(input: ResolveInput, explicitSeconds?: s
   const raw = nonEmpty(explicitSeconds) ?? nonEmpty(env['PERPS_RECEIPT_TIMEOUT']);
   if (raw === undefined) return undefined;
   const field = explicitSeconds !== undefined ? 'receipt-timeout' : 'PERPS_RECEIPT_TIMEOUT';
-  const s = parseDecimalText(raw, field);
+  const s = decimalInput(raw, field);
   if (s.lte(0) || s.gt(MAX_RECEIPT_TIMEOUT_S)) throw new ValidationError(`must be more than 0 and at most ${MAX_RECEIPT_TIMEOUT_S} seconds, got ${raw}`, { field });
   return s.mul(1000).ceil().toNumber();
 }

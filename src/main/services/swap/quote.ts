@@ -6,7 +6,8 @@
  */
 import type { SwapQuote } from '../../api/companion/schemas.js';
 import type { AggregatorClient } from '../../api/companion/aggregatorClient.js';
-import { Decimal, parseDecimalText } from '../../../shared/decimal/index.js';
+import { Decimal } from '../../../shared/decimal/index.js';
+import { decimalInput } from '../decimalInput.js';
 import { withCompanionFailures } from '../companion/companionFailures.js';
 import { parseEvmChainId, parsePartnerCode, parseTokenRef, parseUnits, parseWallet } from '../chains/chainIds.js';
 import { ValidationError } from '../errors.js';
@@ -31,7 +32,7 @@ export type SwapParams = SwapInput;
 export function parseSlippageFraction(value: string | undefined): string {
   const v = value ?? '';
   if (v === '') throw new ValidationError('is required', { field: 'slippage' });
-  const d = parseDecimalText(v, 'slippage');
+  const d = decimalInput(v, 'slippage');
   if (d.lte(0) || d.gte(1)) {
     throw new ValidationError(`'${v}' is not a slippage fraction: give a value between 0 and 1 (0.005 = 0.5%)`, { field: 'slippage' });
   }
