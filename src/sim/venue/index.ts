@@ -13,6 +13,10 @@ export {
   type VenueMarketDataSnapshot,
   type VenueTrade,
   type VenueUniverseEntry,
+  type VenueMeta,
+  type VenueMarginTable,
+  type VenueMarginTier,
+  type VenuePredictedFundings,
 } from './venueMarketData.js';
 export { CANDLE_INTERVALS, CANDLE_INTERVAL_NAMES, CANDLE_WINDOW, type Candle, type CandleInterval } from './candles.js';
 export { answerInfo, createInfoModule, infoRequestSchema, parseInfoRequest, type InfoRequest } from './infoRoutes.js';

@@ -47,6 +47,23 @@ export interface VenueAssetConfig {
   /** Size shown at each book level. */
   depthPerLevel: string;
   levels: number;
+  /**
+   * Leverage tiers by position notional (the venue's margin table): the first tier starts at '0' and
+   * carries maxLeverage. Absent: one tier at maxLeverage for every size.
+   */
+  marginTiers?: VenueMarginTier[];
+}
+
+/** One tier of a margin table: positions of at least lowerBound notional get at most maxLeverage. */
+export interface VenueMarginTier {
+  lowerBound: string;
+  maxLeverage: number;
+}
+
+/** A margin table as meta's marginTables lists it. */
+export interface VenueMarginTable {
+  description: string;
+  marginTiers: VenueMarginTier[];
 }
 
 export interface VenueMarketDataOptions {
@@ -122,9 +139,22 @@ export interface VenueUniverseEntry {
   name: string;
   szDecimals: number;
   maxLeverage: number;
+  /** The margin table (meta.marginTables) that sets this asset's leverage by position size. */
+  marginTableId: number;
   /** Present only when true, as on the venue. */
   onlyIsolated?: true;
 }
+
+/** meta as the venue serves it: the universe, the margin tables it refers to and the collateral token. */
+export interface VenueMeta {
+  universe: VenueUniverseEntry[];
+  marginTables: [number, VenueMarginTable][];
+  /** Index of the collateral token among the venue's spot tokens: USDC is token 0. */
+  collateralToken: number;
+}
+
+/** predictedFundings: per coin, per venue that lists it, the funding rate of the coming interval. */
+export type VenuePredictedFundings = [string, [string, { fundingRate: string; nextFundingTime: number; fundingIntervalHours: number } | null][]][];
 
 export interface VenueL2Level {
   px: string;
@@ -163,6 +193,15 @@ const RECENT_TRADES = 50;
 /** The venue answers at most this many levels per side and funding entries per request. */
 const MAX_L2_LEVELS = 20;
 const MAX_FUNDING_ENTRIES = 500;
+/** The venue's collateral token (USDC, spot token 0). */
+const COLLATERAL_TOKEN = 0;
+/**
+ * The venue numbers a single-tier table by its leverage (ids below 50) and tiered tables from 51 up;
+ * the simulator follows the same convention.
+ */
+const FIRST_TIERED_TABLE_ID = 51;
+/** How this venue is named in predictedFundings. */
+const PREDICTED_FUNDING_VENUE = 'HlPerp';
 
 const decimalString = z.string().regex(DECIMAL_PATTERN, 'must be a decimal string');
 // Zod runs refinements even after the pattern failed, so the refinement checks the pattern itself before parsing.
@@ -181,6 +220,10 @@ const assetConfigSchema = z.object({
   spreadBps: z.number().finite().min(0),
   depthPerLevel: positiveDecimal,
   levels: z.number().int().min(1),
+  marginTiers: z
+    .array(z.object({ lowerBound: decimalString, maxLeverage: z.number().int().min(1) }))
+    .min(1)
+    .optional(),
 });
 
 const barTupleSchema = z.tuple([
@@ -267,6 +310,9 @@ export class VenueMarketData {
   private nextTid: number;
   private hub: VenueWebSocketHub | null = null;
   private stopped = false;
+  /** meta's margin tables and each asset's table id, fixed by the configuration. */
+  private readonly marginTables: [number, VenueMarginTable][];
+  private readonly marginTableIds = new Map<string, number>();
 
   constructor(options: VenueMarketDataOptions) {
     this.clock = options.clock;
@@ -323,6 +369,9 @@ export class VenueMarketData {
       this.assets.set(config.venueSymbol, state);
       this.ordered.push(state);
     }
+    const tables = marginTablesOf(configs);
+    this.marginTables = tables.tables;
+    for (const [symbol, id] of tables.ids) this.marginTableIds.set(symbol, id);
     this.infoModule = createInfoModule(this);
     this.scheduleTick(now + this.tickIntervalMs);
   }
@@ -564,15 +613,31 @@ export class VenueMarketData {
 
   // ---- venue views (wire shape) ---------------------------------------------------------------
 
-  meta(): { universe: VenueUniverseEntry[] } {
+  meta(): VenueMeta {
     return {
       universe: this.ordered.map(({ config }) => ({
         name: config.venueSymbol,
         szDecimals: config.szDecimals,
         maxLeverage: config.maxLeverage,
+        marginTableId: this.marginTableIds.get(config.venueSymbol)!,
         ...(config.onlyIsolated ? { onlyIsolated: true as const } : {}),
       })),
+      marginTables: this.marginTables.map(([id, table]) => [id, { description: table.description, marginTiers: table.marginTiers.map((tier) => ({ ...tier })) }]),
+      collateralToken: COLLATERAL_TOKEN,
     };
+  }
+
+  /**
+   * predictedFundings: every asset's rate for the coming hour as this venue predicts it (the current
+   * rate; the simulator has no premium process to extrapolate), paid at the next full hour.
+   */
+  predictedFundings(): VenuePredictedFundings {
+    const now = this.clock.now();
+    const nextFundingTime = Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
+    return this.ordered.map((state) => [
+      state.config.venueSymbol,
+      [[PREDICTED_FUNDING_VENUE, { fundingRate: fmt(this.rateAt(state, now)), nextFundingTime, fundingIntervalHours: 1 }]],
+    ]);
   }
 
   assetCtxs(): VenueAssetCtx[] {
@@ -843,6 +908,46 @@ export class VenueMarketData {
       dayBaseVlm: fmt(day.base),
     };
   }
+}
+
+/**
+ * The margin tables meta lists and each asset's table id. An asset without tiers gets the single-tier
+ * table named by its leverage; tiered assets share a table when their tiers are equal. Tiers are
+ * checked here because a client sizes positions by them: they start at 0 with the asset's maximum
+ * leverage, and each later tier starts higher with a lower leverage.
+ */
+function marginTablesOf(configs: readonly VenueAssetConfig[]): { tables: [number, VenueMarginTable][]; ids: Map<string, number> } {
+  const byKey = new Map<string, number>();
+  const tables = new Map<number, VenueMarginTable>();
+  const ids = new Map<string, number>();
+  let nextTiered = FIRST_TIERED_TABLE_ID;
+  const singleTierId = (leverage: number): number => (leverage < FIRST_TIERED_TABLE_ID ? leverage : nextTiered++);
+  for (const config of configs) {
+    const tiers = config.marginTiers ?? [{ lowerBound: '0', maxLeverage: config.maxLeverage }];
+    tiers.forEach((tier, i) => {
+      const bound = new Decimal(tier.lowerBound);
+      if (i === 0 && (!bound.isZero() || tier.maxLeverage !== config.maxLeverage)) {
+        throw new Error(`${config.venueSymbol}: the first margin tier must start at 0 with maxLeverage ${config.maxLeverage}`);
+      }
+      const previous = tiers[i - 1];
+      if (previous && (!bound.gt(previous.lowerBound) || tier.maxLeverage >= previous.maxLeverage)) {
+        throw new Error(`${config.venueSymbol}: margin tier ${i} must start above tier ${i - 1} with a lower leverage`);
+      }
+    });
+    const table: VenueMarginTable = {
+      description: tiers.length === 1 ? '' : `tiered ${config.maxLeverage}x`,
+      marginTiers: tiers.map((tier) => ({ lowerBound: new Decimal(tier.lowerBound).toFixed(1), maxLeverage: tier.maxLeverage })),
+    };
+    const key = JSON.stringify(table.marginTiers);
+    let id = byKey.get(key);
+    if (id === undefined) {
+      id = tiers.length === 1 ? singleTierId(config.maxLeverage) : nextTiered++;
+      byKey.set(key, id);
+      tables.set(id, table);
+    }
+    ids.set(config.venueSymbol, id);
+  }
+  return { tables: [...tables].sort(([a], [b]) => a - b), ids };
 }
 
 function addListener<T>(list: T[], listener: T): () => void {
