@@ -22,3 +22,4 @@ export { CANDLE_INTERVALS, CANDLE_INTERVAL_NAMES, CANDLE_WINDOW, type Candle, ty
 export { answerInfo, createInfoModule, infoRequestSchema, parseInfoRequest, type InfoRequest } from './infoRoutes.js';
 export type { Book, BookLevel } from './priceWalk.js';
 export { VenueWebSocketHub, type VenueSubscription } from './venueWebSocket.js';
+export { MAX_STORM_FACTOR, parseStormFactor } from './stormFactor.js';

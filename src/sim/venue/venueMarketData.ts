@@ -30,6 +30,7 @@ import {
 } from './priceWalk.js';
 import { tradeOf, walkTradeSide } from './walkTrades.js';
 import { VenueWebSocketHub } from './venueWebSocket.js';
+import { MAX_STORM_FACTOR } from './stormFactor.js';
 
 export interface VenueAssetConfig {
   venueSymbol: string;
@@ -202,6 +203,9 @@ const COLLATERAL_TOKEN = 0;
 const FIRST_TIERED_TABLE_ID = 51;
 /** How this venue is named in predictedFundings. */
 const PREDICTED_FUNDING_VENUE = 'HlPerp';
+/** In a storm, per walking market and tick: the chance of a burst of trades, and of a liquidation cascade. */
+const BURST_CHANCE = 0.02;
+const LIQUIDATION_CHANCE = 0.002;
 
 const decimalString = z.string().regex(DECIMAL_PATTERN, 'must be a decimal string');
 // Zod runs refinements even after the pattern failed, so the refinement checks the pattern itself before parsing.
@@ -313,6 +317,14 @@ export class VenueMarketData {
   /** meta's margin tables and each asset's table id, fixed by the configuration. */
   private readonly marginTables: [number, VenueMarginTable][];
   private readonly marginTableIds = new Map<string, number>();
+  /**
+   * Storm mode (issue 29): ticks `stormFactor` times as often (so marks, books and the walk's trades
+   * come that much faster) with bursts of trades and liquidation cascades drawn from their own stream,
+   * so a calm run's prices are the same whether or not a storm was ever possible.
+   */
+  private stormFactor = 1;
+  private readonly stormRandom: SeededRandom;
+  private readonly stormCounts = { ticks: 0, marks: 0, trades: 0, bursts: 0, liquidations: 0 };
 
   constructor(options: VenueMarketDataOptions) {
     this.clock = options.clock;
@@ -320,7 +332,10 @@ export class VenueMarketData {
     if (!Number.isInteger(this.tickIntervalMs) || this.tickIntervalMs <= 0) {
       throw new RangeError('tickIntervalMs must be a positive integer');
     }
-    this.walkRandom = new SeededRandom(options.random.int(0, 0xffffffff));
+    const walkSeed = options.random.int(0, 0xffffffff);
+    this.walkRandom = new SeededRandom(walkSeed);
+    // Derived from the walk's seed without a draw: adding the storm stream changed no calm run's prices.
+    this.stormRandom = new SeededRandom((walkSeed ^ 0x9e3779b9) >>> 0);
     const configs = options.assets.map((asset, i) => {
       const parsed = assetConfigSchema.safeParse(asset);
       if (!parsed.success) throw new Error(`venue asset ${i} (${String(asset.venueSymbol)}): ${z.prettifyError(parsed.error)}`);
@@ -769,6 +784,65 @@ export class VenueMarketData {
     }
   }
 
+  // ---- storm (issue 29) -------------------------------------------------------------------------
+
+  /**
+   * Sets the storm factor: 1 is calm; N ticks N times as often, with bursts of trades and liquidation
+   * cascades. Takes effect from the next tick, which is rescheduled at the new pace.
+   */
+  setStorm(factor: number): void {
+    if (!Number.isInteger(factor) || factor < 1 || factor > MAX_STORM_FACTOR) {
+      throw new RangeError(`storm factor must be an integer from 1 to ${MAX_STORM_FACTOR}, got ${String(factor)}`);
+    }
+    this.stormFactor = factor;
+    if (!this.stopped) this.scheduleTick(this.clock.now() + this.currentTickMs());
+  }
+
+  /** The storm's factor, its tick and what it produced so far (ticks, mark updates, trades, bursts, cascades). */
+  storm(): { factor: number; tickIntervalMs: number; ticks: number; marks: number; trades: number; bursts: number; liquidations: number } {
+    return { factor: this.stormFactor, tickIntervalMs: this.currentTickMs(), ...this.stormCounts };
+  }
+
+  private currentTickMs(): number {
+    return Math.max(1, Math.floor(this.tickIntervalMs / this.stormFactor));
+  }
+
+  /**
+   * A storm's extra prints on one market after its walk step: sometimes a burst of same-side trades
+   * around the mark, more rarely a liquidation cascade that pushes the price several standard
+   * deviations and prints a run of large trades down (or up) the way. Returns the new trades.
+   */
+  private stormPrints(state: AssetState, now: number): VenueTrade[] {
+    const out: VenueTrade[] = [];
+    const { config } = state;
+    const print = (px: Decimal, size: Decimal, side: TradeSide): void => {
+      const sz = roundSize(size, config.szDecimals);
+      if (sz.isZero()) return;
+      state.bars.apply(now, px, sz, sz.mul(px), 1);
+      out.push(this.keepTrade(state, tradeOf(config.venueSymbol, px, sz, side, now, this.nextTid++)));
+    };
+    const random = this.stormRandom;
+    if (random.next() < LIQUIDATION_CHANCE) {
+      this.stormCounts.liquidations++;
+      const down = random.next() < 0.5;
+      const sigmas = 4 + random.next() * 6;
+      const from = state.mark;
+      for (let k = 0; k < 1 + Math.floor(sigmas); k++) state.fair = walkStep(state.fair, down ? -1 : 1, config.volatilityBps, state.tick);
+      state.mark = toMark(state.fair, state.tick);
+      const steps = 3 + Math.floor(random.next() * 6);
+      for (let k = 1; k <= steps; k++) {
+        const px = toMark(from.plus(state.mark.minus(from).mul(k).div(steps)), state.tick);
+        print(px, state.book.depthPerLevel.mul(1 + random.next() * 2), down ? 'A' : 'B');
+      }
+    } else if (random.next() < BURST_CHANCE) {
+      this.stormCounts.bursts++;
+      const side: TradeSide = random.next() < 0.5 ? 'A' : 'B';
+      const count = 2 + Math.floor(random.next() * 7);
+      for (let k = 0; k < count; k++) print(state.mark, state.book.depthPerLevel.mul(random.next()).div(4), side);
+    }
+    return out;
+  }
+
   /** Stops the walk. Sockets stay open; close them with closeAllSockets(). */
   stop(): void {
     this.stopped = true;
@@ -817,9 +891,11 @@ export class VenueMarketData {
   private tick(due: number): void {
     // Re-arm before moving prices so a throwing listener cannot stop the walk.
     const now = this.clock.now();
-    const next = due + this.tickIntervalMs;
+    const interval = this.currentTickMs();
+    const next = due + interval;
     // A wall clock that fell behind (a suspended laptop) resumes from now instead of replaying every missed tick.
-    this.scheduleTick(next > now ? next : now + this.tickIntervalMs);
+    this.scheduleTick(next > now ? next : now + interval);
+    const storming = this.stormFactor > 1;
     const walkTrades: VenueTrade[] = [];
     for (const state of this.ordered) {
       // A followed market moves with its upstream only (and stays frozen while the upstream is away).
@@ -833,8 +909,14 @@ export class VenueMarketData {
       state.bars.apply(now, state.mark, volume, volume.mul(state.mark), volume.isZero() ? 0 : 1);
       // That volume is also the tape's: one trade at the new mark (walkTrades.ts).
       if (!volume.isZero()) walkTrades.push(this.keepTrade(state, tradeOf(config.venueSymbol, state.mark, volume, walkTradeSide(before, state.mark, this.nextTid), now, this.nextTid++)));
+      if (storming) walkTrades.push(...this.stormPrints(state, now));
     }
     const walking = this.ordered.filter((state) => !state.followed);
+    if (storming) {
+      this.stormCounts.ticks++;
+      this.stormCounts.marks += walking.length;
+      this.stormCounts.trades += walkTrades.length;
+    }
     if (walking.length > 0) this.emitMarks(walking, now);
     for (const trade of walkTrades) this.emitFeed({ kind: 'trade', trade, fromWalk: true });
   }
