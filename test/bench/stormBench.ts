@@ -47,7 +47,7 @@ const DAY_MS = 86_400_000;
 const STORM = 10;
 /** Seconds of each side per round, and orders placed in it (one every ~250 ms). */
 const SIDE_SECONDS = Number(process.env['BENCH_STORM_SECONDS'] ?? 6);
-const ROUNDS = Number(process.env['BENCH_STORM_ROUNDS'] ?? 3);
+const ROUNDS = Number(process.env['BENCH_STORM_ROUNDS'] ?? 5);
 const THROTTLE_MS = 100;
 /** Heap check: the short storm, and the long one as a multiple of it (soak: minutes, not seconds). */
 const SOAK_MINUTES = process.env['BENCH_SOAK_MINUTES'] ? Number(process.env['BENCH_SOAK_MINUTES']) : null;
