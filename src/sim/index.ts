@@ -15,6 +15,7 @@ import { VenueMarketData } from './venue/index.js';
 import { createCompanions } from './companion/index.js';
 import { loadSimConfig } from './config/load.js';
 import { venueAssetConfig } from './config/markets.js';
+import { marketPresetOverride, type MarketPreset } from './config/venueScale.js';
 import type { SimConfig } from './config/schema.js';
 import { SimEngine } from './engine.js';
 import { chaosBeforeRoute } from './control/chaos.js';
@@ -44,6 +45,10 @@ export interface SimulatorOptions {
   configFile?: string;
   /** In-memory config override, merged after configFile. */
   config?: unknown;
+  /** A named market list merged before configFile: 'venue-scale' is the real venue's 200 markets. Default 'default'. */
+  markets?: MarketPreset;
+  /** Storm factor from the start (1 calm, N: marks, books and trades N times as fast, with bursts and cascades). */
+  storm?: number;
   /** State file: loaded at start when it exists, written by stop() and POST /sim/save. */
   stateFile?: string;
   /**
@@ -78,7 +83,7 @@ function streams(seed: number): { venue: SeededRandom; companion: SeededRandom; 
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const config = loadSimConfig(options.configFile, options.config);
+  const config = loadSimConfig(options.configFile, options.config, marketPresetOverride(options.markets ?? 'default'));
   const seed = options.seed ?? 1;
   const loaded = options.stateFile ? loadStateFile(options.stateFile) : null;
   const saved = loaded?.head ?? null;
@@ -95,6 +100,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     random: random.venue,
     tickIntervalMs: config.timings.venue_tick_ms,
   });
+  if (options.storm !== undefined) venue.setStorm(options.storm);
   const companions = createCompanions({
     clock,
     random: random.companion,

@@ -61,6 +61,13 @@ if (fs.existsSync(simBench)) {
   report(await runPortfolioBench());
 }
 
+// A market storm at the real venue's scale (issue 29): main's event-loop delay while orders are placed,
+// nothing lost or reordered, main's heap over a longer storm.
+{
+  const { runStormBench } = await import('./stormBench.js');
+  report(await runStormBench());
+}
+
 // The renderer's benchmark (desktop-app issue): history scaling and a burst of mark updates, in Chromium
 // on the built renderer (`npm run build` first).
 const rendererBench = path.join(here, 'rendererBench.ts');

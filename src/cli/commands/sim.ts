@@ -2,7 +2,13 @@
  * `perps sim`: runs the local simulator of the service (the paper-trading profile and the test bed).
  *
  *   perps sim [--port N] [--seed N] [--manual-clock] [--config FILE] [--state FILE]
+ *             [--markets default|venue-scale] [--storm FACTOR]
  *             [--follow-venue URL [--follow-venue-ws URL] [--follow-band PERCENT]]
+ *
+ * --markets venue-scale: the real venue's scale, 200 markets (prices, ticks, size decimals and leverage
+ * tiers spread as on the venue); a --config file is merged onto it. --storm 10x: marks, books and
+ * trades at ten times the normal rates with bursts of trades and liquidation cascades, deterministic
+ * under --seed; POST /sim/storm changes it while running.
  *
  * --follow-venue: paper trading on live prices. The simulator's venue follows the public market data of
  * the venue whose info API is at URL (Hyperliquid's shape, no key); orders, positions and money stay
@@ -30,6 +36,8 @@ import { formatFields, runAction } from '../output.js';
 // URL checks only (no simulator code): a bad --follow-venue is refused before anything starts.
 import { parseHttpUrl, parseWsUrl } from '../../sim/venue/follow/followUrls.js';
 import { parseBandPercent } from '../../shared/feed/bandGate.js';
+import { parseStormFactor } from '../../sim/venue/stormFactor.js';
+import { MARKET_PRESETS, type MarketPreset } from '../../sim/config/venueScale.js';
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -49,6 +57,21 @@ interface SimOptions {
   followVenue?: string;
   followVenueWs?: string;
   followBand?: string;
+  markets?: MarketPreset;
+  storm?: number;
+}
+
+function stormFactor(value: string): number {
+  try {
+    return parseStormFactor(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+function marketPreset(value: string): MarketPreset {
+  if (!(MARKET_PRESETS as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${MARKET_PRESETS.join(', ')}`);
+  return value as MarketPreset;
 }
 
 /**
@@ -80,6 +103,8 @@ export function register(program: Command): void {
     .option('--manual-clock', 'time moves only through POST /sim/advance')
     .option('--config <file>', 'JSON config merged onto resources/sim/default-config.json')
     .option('--state <file>', 'state file: loaded at start when present, saved on exit')
+    .option('--markets <preset>', "market list: 'default' (5 markets) or 'venue-scale' (200, as on the real venue)", marketPreset)
+    .option('--storm <factor>', 'market storm: marks, books and trades at FACTOR times the normal rates, e.g. 10x (POST /sim/storm changes it)', stormFactor)
     .option('--follow-venue <url>', "paper trading on live prices: follow the market data of the venue whose info API is at URL (e.g. https://api.hyperliquid.xyz/info)")
     .option('--follow-venue-ws <url>', 'its WebSocket (default: derived from --follow-venue, …/info -> …/ws)')
     .option('--follow-band <percent>', 'a followed mark or book moving more than this in one update is held until confirmed (default 10%)', bandPercent)
@@ -100,6 +125,8 @@ export function register(program: Command): void {
         manualClock: opts.manualClock ?? false,
         ...(opts.config ? { configFile: opts.config } : {}),
         ...(opts.state ? { stateFile: opts.state } : {}),
+        ...(opts.markets ? { markets: opts.markets } : {}),
+        ...(opts.storm !== undefined ? { storm: opts.storm } : {}),
         ...(urls.infoUrl
           ? {
               followVenue: {

@@ -91,7 +91,10 @@ export function resolveSimConfig(...overrides: unknown[]): SimConfig {
   return parseSimConfig(merged);
 }
 
-/** Loads the defaults merged with an optional config file and an optional in-memory override. */
-export function loadSimConfig(file?: string, override?: unknown): SimConfig {
-  return resolveSimConfig(file ? readJsonFile(file) : undefined, override);
+/**
+ * Loads the defaults merged with an optional preset (a named market list, config/venueScale.ts), an
+ * optional config file and an optional in-memory override, in that order: a file can still adjust a preset.
+ */
+export function loadSimConfig(file?: string, override?: unknown, preset?: unknown): SimConfig {
+  return resolveSimConfig(preset, file ? readJsonFile(file) : undefined, override);
 }

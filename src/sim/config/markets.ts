@@ -46,6 +46,7 @@ export function venueAssetConfig(m: MarketConfig): VenueAssetConfig {
     spreadBps: m.sim.spread_bps,
     depthPerLevel: m.sim.depth_per_level,
     levels: m.sim.levels,
+    ...(m.sim.margin_tiers ? { marginTiers: m.sim.margin_tiers } : {}),
   };
 }
 

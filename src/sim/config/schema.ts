@@ -28,6 +28,11 @@ export const MarketSimSchema = z.strictObject({
   levels: z.number().int().min(1).max(200),
   /** Hourly funding rate, a raw fraction (may be negative). */
   funding_rate: decimal,
+  /**
+   * Leverage tiers by position notional, as the venue's meta.marginTables lists them: the first starts
+   * at '0' with max_leverage, each later one higher with less. Absent: one tier at max_leverage.
+   */
+  margin_tiers: z.array(z.strictObject({ lowerBound: canonicalNonNegative, maxLeverage: z.number().int().positive() })).min(1).optional(),
 });
 export type MarketSim = z.infer<typeof MarketSimSchema>;
 

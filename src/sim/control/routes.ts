@@ -18,6 +18,8 @@
  *   POST /sim/funding-rate              {market, rate} -> venue hourly rate from now on
  *   POST /sim/freeze-marks              {} -> stops the venue's random walk for good (marks move only via /sim/mark)
  *   POST /sim/drop-sockets              {} -> terminates every venue WebSocket without a close frame
+ *   GET  /sim/storm                     the venue's storm: factor, tick, and what it printed so far
+ *   POST /sim/storm                     {factor: 1..100 | '10x'} -> marks, books and trades at factor times the normal rates (1: calm)
  *   POST /sim/save                      {} -> writes the state file now (400 without --state)
  */
 import { z } from 'zod';
@@ -36,6 +38,7 @@ import { forceMarginOutcome } from '../money/margin.js';
 import { liquidate } from '../liquidation/liquidation.js';
 import { orderRecord } from '../orders/views.js';
 import { localOnlyRefusal } from './localOnly.js';
+import { parseStormFactor } from '../venue/stormFactor.js';
 
 export interface ControlVenue {
   setMark(venueSymbol: string, price: string): void;
@@ -44,6 +47,8 @@ export interface ControlVenue {
   stop(): void;
   dropAllSockets(): void;
   isFollowed(venueSymbol: string): boolean;
+  setStorm(factor: number): void;
+  storm(): unknown;
 }
 
 export interface ControlDeps {
@@ -66,6 +71,7 @@ const DepositBody = z.object({
   rail: z.string().default('hypercore'),
   source: z.enum(['send', 'spotTransfer', 'internalTransfer']).optional(),
 });
+const StormBody = z.object({ factor: z.union([z.number(), z.string()]) });
 const MarkBody = z.object({ market: z.string(), price: decimalText });
 const AdvanceBody = z.object({ ms: z.number().int().nonnegative() });
 const WithdrawalOutcomeBody = z.object({
@@ -244,6 +250,18 @@ export function createControlModule(deps: ControlDeps): RouteModule {
     'POST /freeze-marks': () => {
       venue.stop();
       return { frozen: true };
+    },
+    'GET /storm': () => venue.storm(),
+    'POST /storm': (req) => {
+      const b = parseOr400(StormBody, jsonBody(req));
+      let factor: number;
+      try {
+        factor = parseStormFactor(b.factor);
+      } catch (err) {
+        throw invalidRequest(`factor: ${(err as Error).message}`);
+      }
+      venue.setStorm(factor);
+      return venue.storm();
     },
     'POST /drop-sockets': () => {
       venue.dropAllSockets();

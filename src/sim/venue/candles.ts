@@ -9,7 +9,7 @@
  */
 import Decimal from 'decimal.js';
 import type { SeededRandom } from '../runtime/random.js';
-import { fmt, roundSize, roundToTick, toMark } from './priceWalk.js';
+import { fmt, toMark } from './priceWalk.js';
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -151,23 +151,31 @@ export class BarSeries {
     const bars: Bar[] = [flatBar(current, MINUTE_MS, price)];
     const start = historyStart(now);
     const perTick = params.volatilityBps / 10_000;
-    let fairClose = params.price;
+    // The history is random inputs, so it is walked in floating point and only each bar's final prices
+    // become Decimals (exactly on the tick grid): Decimal arithmetic on every step made a backfill take
+    // a fifth of a second, which the real venue's 200 markets turned into most of a minute (issue 29).
+    const tickNum = tick.toNumber();
+    const places = tick.decimalPlaces();
+    const onGrid = (x: number, round: (n: number) => number): Decimal => new Decimal((Math.max(1, round(x / tickNum)) * tickNum).toFixed(places));
+    const sizeScale = 10 ** params.szDecimals;
+    const depth = params.depthPerLevel.toNumber();
+    let fairClose = params.price.toNumber();
     let end = current;
     while (end > start) {
       const dur = widestBackwardStep(end, start, now);
       const ticks = dur / params.tickIntervalMs;
       const sigma = perTick * Math.sqrt(ticks);
-      // The log-return factors are random inputs (sample times volatility), so they are computed as
-      // numbers (Decimal.exp made a backfill take most of a second); the prices themselves stay Decimal.
-      const fairOpen = fairClose.mul(Math.exp(-random.normal() * sigma));
-      const o = toMark(fairOpen, tick);
-      const c = toMark(fairClose, tick);
+      const fairOpen = fairClose * Math.exp(-random.normal() * sigma);
+      const oNum = Math.max(1, Math.round(fairOpen / tickNum)) * tickNum;
+      const cNum = Math.max(1, Math.round(fairClose / tickNum)) * tickNum;
       const wickUp = Math.exp((Math.abs(random.normal()) * sigma) / 2);
       const wickDown = Math.exp((-Math.abs(random.normal()) * sigma) / 2);
-      const h = roundToTick(Decimal.max(o, c).mul(wickUp), tick, Decimal.ROUND_CEIL);
-      const l = toMark(Decimal.min(o, c).mul(wickDown), tick, Decimal.ROUND_FLOOR);
+      const o = onGrid(fairOpen, Math.round);
+      const c = onGrid(fairClose, Math.round);
+      const h = Decimal.max(o, c, onGrid(Math.max(oNum, cNum) * wickUp, Math.ceil));
+      const l = Decimal.min(o, c, onGrid(Math.min(oNum, cNum) * wickDown, Math.floor));
       // Mean background volume per tick is a quarter of one book level, as in the live walk.
-      const v = roundSize(params.depthPerLevel.mul(ticks).mul(random.next() + 0.5).div(4), params.szDecimals);
+      const v = new Decimal((Math.floor(((depth * ticks * (random.next() + 0.5)) / 4) * sizeScale) / sizeScale).toFixed(params.szDecimals));
       bars.push({ t: end - dur, dur, o, h, l, c, v, ntl: v.mul(o.plus(c).div(2)), n: Math.ceil(ticks) });
       fairClose = fairOpen;
       end -= dur;

@@ -13,8 +13,13 @@ export {
   type VenueMarketDataSnapshot,
   type VenueTrade,
   type VenueUniverseEntry,
+  type VenueMeta,
+  type VenueMarginTable,
+  type VenueMarginTier,
+  type VenuePredictedFundings,
 } from './venueMarketData.js';
 export { CANDLE_INTERVALS, CANDLE_INTERVAL_NAMES, CANDLE_WINDOW, type Candle, type CandleInterval } from './candles.js';
 export { answerInfo, createInfoModule, infoRequestSchema, parseInfoRequest, type InfoRequest } from './infoRoutes.js';
 export type { Book, BookLevel } from './priceWalk.js';
 export { VenueWebSocketHub, type VenueSubscription } from './venueWebSocket.js';
+export { MAX_STORM_FACTOR, parseStormFactor } from './stormFactor.js';

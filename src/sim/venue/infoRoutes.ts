@@ -26,6 +26,8 @@ export const infoRequestSchema = z.discriminatedUnion('type', [
     req: z.object({ coin: z.string(), interval: z.enum(CANDLE_INTERVAL_NAMES), startTime: integer, endTime: integer.optional() }),
   }),
   z.object({ type: z.literal('fundingHistory'), coin: z.string(), startTime: integer, endTime: integer.nullish() }),
+  z.object({ type: z.literal('predictedFundings') }),
+  z.object({ type: z.literal('recentTrades'), coin: z.string() }),
 ]);
 
 export type InfoRequest = z.infer<typeof infoRequestSchema>;
@@ -55,6 +57,12 @@ export function answerInfo(venue: VenueMarketData, request: InfoRequest): unknow
     case 'fundingHistory':
       if (!venue.hasAsset(request.coin)) return [];
       return venue.fundingHistory(request.coin, request.startTime, request.endTime ?? undefined);
+    case 'predictedFundings':
+      return venue.predictedFundings();
+    case 'recentTrades':
+      // The venue answers an unknown coin with an empty list, as it does for candles.
+      if (!venue.hasAsset(request.coin)) return [];
+      return venue.recentTrades(request.coin);
   }
 }
 

@@ -30,6 +30,7 @@ import {
 } from './priceWalk.js';
 import { tradeOf, walkTradeSide } from './walkTrades.js';
 import { VenueWebSocketHub } from './venueWebSocket.js';
+import { MAX_STORM_FACTOR } from './stormFactor.js';
 
 export interface VenueAssetConfig {
   venueSymbol: string;
@@ -47,6 +48,23 @@ export interface VenueAssetConfig {
   /** Size shown at each book level. */
   depthPerLevel: string;
   levels: number;
+  /**
+   * Leverage tiers by position notional (the venue's margin table): the first tier starts at '0' and
+   * carries maxLeverage. Absent: one tier at maxLeverage for every size.
+   */
+  marginTiers?: VenueMarginTier[];
+}
+
+/** One tier of a margin table: positions of at least lowerBound notional get at most maxLeverage. */
+export interface VenueMarginTier {
+  lowerBound: string;
+  maxLeverage: number;
+}
+
+/** A margin table as meta's marginTables lists it. */
+export interface VenueMarginTable {
+  description: string;
+  marginTiers: VenueMarginTier[];
 }
 
 export interface VenueMarketDataOptions {
@@ -122,9 +140,22 @@ export interface VenueUniverseEntry {
   name: string;
   szDecimals: number;
   maxLeverage: number;
+  /** The margin table (meta.marginTables) that sets this asset's leverage by position size. */
+  marginTableId: number;
   /** Present only when true, as on the venue. */
   onlyIsolated?: true;
 }
+
+/** meta as the venue serves it: the universe, the margin tables it refers to and the collateral token. */
+export interface VenueMeta {
+  universe: VenueUniverseEntry[];
+  marginTables: [number, VenueMarginTable][];
+  /** Index of the collateral token among the venue's spot tokens: USDC is token 0. */
+  collateralToken: number;
+}
+
+/** predictedFundings: per coin, per venue that lists it, the funding rate of the coming interval. */
+export type VenuePredictedFundings = [string, [string, { fundingRate: string; nextFundingTime: number; fundingIntervalHours: number } | null][]][];
 
 export interface VenueL2Level {
   px: string;
@@ -163,6 +194,18 @@ const RECENT_TRADES = 50;
 /** The venue answers at most this many levels per side and funding entries per request. */
 const MAX_L2_LEVELS = 20;
 const MAX_FUNDING_ENTRIES = 500;
+/** The venue's collateral token (USDC, spot token 0). */
+const COLLATERAL_TOKEN = 0;
+/**
+ * The venue numbers a single-tier table by its leverage (ids below 50) and tiered tables from 51 up;
+ * the simulator follows the same convention.
+ */
+const FIRST_TIERED_TABLE_ID = 51;
+/** How this venue is named in predictedFundings. */
+const PREDICTED_FUNDING_VENUE = 'HlPerp';
+/** In a storm, per walking market and tick: the chance of a burst of trades, and of a liquidation cascade. */
+const BURST_CHANCE = 0.02;
+const LIQUIDATION_CHANCE = 0.002;
 
 const decimalString = z.string().regex(DECIMAL_PATTERN, 'must be a decimal string');
 // Zod runs refinements even after the pattern failed, so the refinement checks the pattern itself before parsing.
@@ -181,6 +224,10 @@ const assetConfigSchema = z.object({
   spreadBps: z.number().finite().min(0),
   depthPerLevel: positiveDecimal,
   levels: z.number().int().min(1),
+  marginTiers: z
+    .array(z.object({ lowerBound: decimalString, maxLeverage: z.number().int().min(1) }))
+    .min(1)
+    .optional(),
 });
 
 const barTupleSchema = z.tuple([
@@ -267,6 +314,17 @@ export class VenueMarketData {
   private nextTid: number;
   private hub: VenueWebSocketHub | null = null;
   private stopped = false;
+  /** meta's margin tables and each asset's table id, fixed by the configuration. */
+  private readonly marginTables: [number, VenueMarginTable][];
+  private readonly marginTableIds = new Map<string, number>();
+  /**
+   * Storm mode (issue 29): ticks `stormFactor` times as often (so marks, books and the walk's trades
+   * come that much faster) with bursts of trades and liquidation cascades drawn from their own stream,
+   * so a calm run's prices are the same whether or not a storm was ever possible.
+   */
+  private stormFactor = 1;
+  private readonly stormRandom: SeededRandom;
+  private readonly stormCounts = { ticks: 0, marks: 0, trades: 0, bursts: 0, liquidations: 0 };
 
   constructor(options: VenueMarketDataOptions) {
     this.clock = options.clock;
@@ -274,7 +332,10 @@ export class VenueMarketData {
     if (!Number.isInteger(this.tickIntervalMs) || this.tickIntervalMs <= 0) {
       throw new RangeError('tickIntervalMs must be a positive integer');
     }
-    this.walkRandom = new SeededRandom(options.random.int(0, 0xffffffff));
+    const walkSeed = options.random.int(0, 0xffffffff);
+    this.walkRandom = new SeededRandom(walkSeed);
+    // Derived from the walk's seed without a draw: adding the storm stream changed no calm run's prices.
+    this.stormRandom = new SeededRandom((walkSeed ^ 0x9e3779b9) >>> 0);
     const configs = options.assets.map((asset, i) => {
       const parsed = assetConfigSchema.safeParse(asset);
       if (!parsed.success) throw new Error(`venue asset ${i} (${String(asset.venueSymbol)}): ${z.prettifyError(parsed.error)}`);
@@ -323,6 +384,9 @@ export class VenueMarketData {
       this.assets.set(config.venueSymbol, state);
       this.ordered.push(state);
     }
+    const tables = marginTablesOf(configs);
+    this.marginTables = tables.tables;
+    for (const [symbol, id] of tables.ids) this.marginTableIds.set(symbol, id);
     this.infoModule = createInfoModule(this);
     this.scheduleTick(now + this.tickIntervalMs);
   }
@@ -564,15 +628,31 @@ export class VenueMarketData {
 
   // ---- venue views (wire shape) ---------------------------------------------------------------
 
-  meta(): { universe: VenueUniverseEntry[] } {
+  meta(): VenueMeta {
     return {
       universe: this.ordered.map(({ config }) => ({
         name: config.venueSymbol,
         szDecimals: config.szDecimals,
         maxLeverage: config.maxLeverage,
+        marginTableId: this.marginTableIds.get(config.venueSymbol)!,
         ...(config.onlyIsolated ? { onlyIsolated: true as const } : {}),
       })),
+      marginTables: this.marginTables.map(([id, table]) => [id, { description: table.description, marginTiers: table.marginTiers.map((tier) => ({ ...tier })) }]),
+      collateralToken: COLLATERAL_TOKEN,
     };
+  }
+
+  /**
+   * predictedFundings: every asset's rate for the coming hour as this venue predicts it (the current
+   * rate; the simulator has no premium process to extrapolate), paid at the next full hour.
+   */
+  predictedFundings(): VenuePredictedFundings {
+    const now = this.clock.now();
+    const nextFundingTime = Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
+    return this.ordered.map((state) => [
+      state.config.venueSymbol,
+      [[PREDICTED_FUNDING_VENUE, { fundingRate: fmt(this.rateAt(state, now)), nextFundingTime, fundingIntervalHours: 1 }]],
+    ]);
   }
 
   assetCtxs(): VenueAssetCtx[] {
@@ -704,6 +784,65 @@ export class VenueMarketData {
     }
   }
 
+  // ---- storm (issue 29) -------------------------------------------------------------------------
+
+  /**
+   * Sets the storm factor: 1 is calm; N ticks N times as often, with bursts of trades and liquidation
+   * cascades. Takes effect from the next tick, which is rescheduled at the new pace.
+   */
+  setStorm(factor: number): void {
+    if (!Number.isInteger(factor) || factor < 1 || factor > MAX_STORM_FACTOR) {
+      throw new RangeError(`storm factor must be an integer from 1 to ${MAX_STORM_FACTOR}, got ${String(factor)}`);
+    }
+    this.stormFactor = factor;
+    if (!this.stopped) this.scheduleTick(this.clock.now() + this.currentTickMs());
+  }
+
+  /** The storm's factor, its tick and what it produced so far (ticks, mark updates, trades, bursts, cascades). */
+  storm(): { factor: number; tickIntervalMs: number; ticks: number; marks: number; trades: number; bursts: number; liquidations: number } {
+    return { factor: this.stormFactor, tickIntervalMs: this.currentTickMs(), ...this.stormCounts };
+  }
+
+  private currentTickMs(): number {
+    return Math.max(1, Math.floor(this.tickIntervalMs / this.stormFactor));
+  }
+
+  /**
+   * A storm's extra prints on one market after its walk step: sometimes a burst of same-side trades
+   * around the mark, more rarely a liquidation cascade that pushes the price several standard
+   * deviations and prints a run of large trades down (or up) the way. Returns the new trades.
+   */
+  private stormPrints(state: AssetState, now: number): VenueTrade[] {
+    const out: VenueTrade[] = [];
+    const { config } = state;
+    const print = (px: Decimal, size: Decimal, side: TradeSide): void => {
+      const sz = roundSize(size, config.szDecimals);
+      if (sz.isZero()) return;
+      state.bars.apply(now, px, sz, sz.mul(px), 1);
+      out.push(this.keepTrade(state, tradeOf(config.venueSymbol, px, sz, side, now, this.nextTid++)));
+    };
+    const random = this.stormRandom;
+    if (random.next() < LIQUIDATION_CHANCE) {
+      this.stormCounts.liquidations++;
+      const down = random.next() < 0.5;
+      const sigmas = 4 + random.next() * 6;
+      const from = state.mark;
+      for (let k = 0; k < 1 + Math.floor(sigmas); k++) state.fair = walkStep(state.fair, down ? -1 : 1, config.volatilityBps, state.tick);
+      state.mark = toMark(state.fair, state.tick);
+      const steps = 3 + Math.floor(random.next() * 6);
+      for (let k = 1; k <= steps; k++) {
+        const px = toMark(from.plus(state.mark.minus(from).mul(k).div(steps)), state.tick);
+        print(px, state.book.depthPerLevel.mul(1 + random.next() * 2), down ? 'A' : 'B');
+      }
+    } else if (random.next() < BURST_CHANCE) {
+      this.stormCounts.bursts++;
+      const side: TradeSide = random.next() < 0.5 ? 'A' : 'B';
+      const count = 2 + Math.floor(random.next() * 7);
+      for (let k = 0; k < count; k++) print(state.mark, state.book.depthPerLevel.mul(random.next()).div(4), side);
+    }
+    return out;
+  }
+
   /** Stops the walk. Sockets stay open; close them with closeAllSockets(). */
   stop(): void {
     this.stopped = true;
@@ -752,9 +891,11 @@ export class VenueMarketData {
   private tick(due: number): void {
     // Re-arm before moving prices so a throwing listener cannot stop the walk.
     const now = this.clock.now();
-    const next = due + this.tickIntervalMs;
+    const interval = this.currentTickMs();
+    const next = due + interval;
     // A wall clock that fell behind (a suspended laptop) resumes from now instead of replaying every missed tick.
-    this.scheduleTick(next > now ? next : now + this.tickIntervalMs);
+    this.scheduleTick(next > now ? next : now + interval);
+    const storming = this.stormFactor > 1;
     const walkTrades: VenueTrade[] = [];
     for (const state of this.ordered) {
       // A followed market moves with its upstream only (and stays frozen while the upstream is away).
@@ -768,8 +909,14 @@ export class VenueMarketData {
       state.bars.apply(now, state.mark, volume, volume.mul(state.mark), volume.isZero() ? 0 : 1);
       // That volume is also the tape's: one trade at the new mark (walkTrades.ts).
       if (!volume.isZero()) walkTrades.push(this.keepTrade(state, tradeOf(config.venueSymbol, state.mark, volume, walkTradeSide(before, state.mark, this.nextTid), now, this.nextTid++)));
+      if (storming) walkTrades.push(...this.stormPrints(state, now));
     }
     const walking = this.ordered.filter((state) => !state.followed);
+    if (storming) {
+      this.stormCounts.ticks++;
+      this.stormCounts.marks += walking.length;
+      this.stormCounts.trades += walkTrades.length;
+    }
     if (walking.length > 0) this.emitMarks(walking, now);
     for (const trade of walkTrades) this.emitFeed({ kind: 'trade', trade, fromWalk: true });
   }
@@ -843,6 +990,46 @@ export class VenueMarketData {
       dayBaseVlm: fmt(day.base),
     };
   }
+}
+
+/**
+ * The margin tables meta lists and each asset's table id. An asset without tiers gets the single-tier
+ * table named by its leverage; tiered assets share a table when their tiers are equal. Tiers are
+ * checked here because a client sizes positions by them: they start at 0 with the asset's maximum
+ * leverage, and each later tier starts higher with a lower leverage.
+ */
+function marginTablesOf(configs: readonly VenueAssetConfig[]): { tables: [number, VenueMarginTable][]; ids: Map<string, number> } {
+  const byKey = new Map<string, number>();
+  const tables = new Map<number, VenueMarginTable>();
+  const ids = new Map<string, number>();
+  let nextTiered = FIRST_TIERED_TABLE_ID;
+  const singleTierId = (leverage: number): number => (leverage < FIRST_TIERED_TABLE_ID ? leverage : nextTiered++);
+  for (const config of configs) {
+    const tiers = config.marginTiers ?? [{ lowerBound: '0', maxLeverage: config.maxLeverage }];
+    tiers.forEach((tier, i) => {
+      const bound = new Decimal(tier.lowerBound);
+      if (i === 0 && (!bound.isZero() || tier.maxLeverage !== config.maxLeverage)) {
+        throw new Error(`${config.venueSymbol}: the first margin tier must start at 0 with maxLeverage ${config.maxLeverage}`);
+      }
+      const previous = tiers[i - 1];
+      if (previous && (!bound.gt(previous.lowerBound) || tier.maxLeverage >= previous.maxLeverage)) {
+        throw new Error(`${config.venueSymbol}: margin tier ${i} must start above tier ${i - 1} with a lower leverage`);
+      }
+    });
+    const table: VenueMarginTable = {
+      description: tiers.length === 1 ? '' : `tiered ${config.maxLeverage}x`,
+      marginTiers: tiers.map((tier) => ({ lowerBound: new Decimal(tier.lowerBound).toFixed(1), maxLeverage: tier.maxLeverage })),
+    };
+    const key = JSON.stringify(table.marginTiers);
+    let id = byKey.get(key);
+    if (id === undefined) {
+      id = tiers.length === 1 ? singleTierId(config.maxLeverage) : nextTiered++;
+      byKey.set(key, id);
+      tables.set(id, table);
+    }
+    ids.set(config.venueSymbol, id);
+  }
+  return { tables: [...tables].sort(([a], [b]) => a - b), ids };
 }
 
 function addListener<T>(list: T[], listener: T): () => void {

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { CANDLE_INTERVAL_NAMES } from './candles.js';
 import type { VenueFeedEvent, VenueMarketData } from './venueMarketData.js';
 import { localOnlyRefusal, type LocalOnlyRefusal } from '../control/localOnly.js';
+import { answerInfo, parseInfoRequest } from './infoRoutes.js';
 
 const coin = z.string();
 
@@ -29,10 +30,18 @@ const subscriptionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('activeAssetCtx'), coin }),
 ]);
 
+/** A request over the socket ({method: 'post'}): info requests are answered as POST /info would. */
+const postSchema = z.object({
+  method: z.literal('post'),
+  id: z.number().int().nonnegative(),
+  request: z.object({ type: z.enum(['info', 'action']), payload: z.unknown() }),
+});
+
 const requestSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('subscribe'), subscription: subscriptionSchema }),
   z.object({ method: z.literal('unsubscribe'), subscription: subscriptionSchema }),
   z.object({ method: z.literal('ping') }),
+  postSchema,
 ]);
 
 export type VenueSubscription = z.infer<typeof subscriptionSchema>;
@@ -160,6 +169,13 @@ export class VenueWebSocketHub {
       this.send(client, { channel: 'pong' });
       return;
     }
+    if (request.method === 'post') {
+      this.answerPost(client, request);
+      return;
+    }
+    // The confirmation echoes the subscription exactly as the client sent it (null fields and all):
+    // clients match the echo against what they sent.
+    const sent = (body as { subscription: unknown }).subscription;
     const subscription = canonical(request.subscription);
     const key = JSON.stringify(subscription);
     if (subscription.type !== 'allMids' && !this.venue.hasAsset(subscription.coin)) {
@@ -176,15 +192,45 @@ export class VenueWebSocketHub {
         return;
       }
       client.subscriptions.set(key, subscription);
-      this.send(client, { channel: 'subscriptionResponse', data: { method: 'subscribe', subscription } });
+      this.send(client, { channel: 'subscriptionResponse', data: { method: 'subscribe', subscription: sent } });
       this.sendInitial(client, subscription);
     } else {
       if (!client.subscriptions.delete(key)) {
         this.sendError(client, `Already unsubscribed: ${key}`);
         return;
       }
-      this.send(client, { channel: 'subscriptionResponse', data: { method: 'unsubscribe', subscription } });
+      this.send(client, { channel: 'subscriptionResponse', data: { method: 'unsubscribe', subscription: sent } });
     }
+  }
+
+  /**
+   * {method: 'post', id, request: {type: 'info', payload}}: the info request answered on the socket as
+   * {channel: 'post', data: {id, response: {type: 'info', payload: {type, data}}}}. A refused request, and
+   * every action (the paper venue trades through the service's API, never the venue's), is answered
+   * with {type: 'error', payload: message} under the same id.
+   */
+  private answerPost(client: Client, post: z.infer<typeof postSchema>): void {
+    const reply = (response: { type: 'info'; payload: { type: string; data: unknown } } | { type: 'error'; payload: string }): void =>
+      this.send(client, { channel: 'post', data: { id: post.id, response } });
+    if (post.request.type === 'action') {
+      reply({ type: 'error', payload: 'actions are not served by the paper venue: orders go through the trading service' });
+      return;
+    }
+    const parsed = parseInfoRequest(post.request.payload);
+    if (!parsed.ok) {
+      reply({ type: 'error', payload: `Failed to deserialize the JSON body into the target type: ${parsed.detail}` });
+      return;
+    }
+    const info = parsed.request;
+    const proxied = this.venue.proxyInfo(info);
+    if (!proxied) {
+      reply({ type: 'info', payload: { type: info.type, data: answerInfo(this.venue, info) } });
+      return;
+    }
+    proxied.then(
+      (data) => reply({ type: 'info', payload: { type: info.type, data } }),
+      (err: unknown) => reply({ type: 'error', payload: `upstream venue: ${err instanceof Error ? err.message : String(err)}` }),
+    );
   }
 
   /** The channel's current state right after subscribing, so a client never waits for the next change. */

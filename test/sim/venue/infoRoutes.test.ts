@@ -23,10 +23,17 @@ describe('venue info endpoint over HTTP', () => {
     const meta = await ok({ type: 'meta' });
     expect(meta).toEqual({
       universe: [
-        { name: 'BTC', szDecimals: 5, maxLeverage: 40 },
-        { name: 'ETH', szDecimals: 4, maxLeverage: 25 },
-        { name: 'kPEPE', szDecimals: 0, maxLeverage: 10, onlyIsolated: true },
+        { name: 'BTC', szDecimals: 5, maxLeverage: 40, marginTableId: 40 },
+        { name: 'ETH', szDecimals: 4, maxLeverage: 25, marginTableId: 25 },
+        { name: 'kPEPE', szDecimals: 0, maxLeverage: 10, marginTableId: 10, onlyIsolated: true },
       ],
+      // A single-tier table is named by its leverage, as on the venue; USDC (spot token 0) is the collateral.
+      marginTables: [
+        [10, { description: '', marginTiers: [{ lowerBound: '0.0', maxLeverage: 10 }] }],
+        [25, { description: '', marginTiers: [{ lowerBound: '0.0', maxLeverage: 25 }] }],
+        [40, { description: '', marginTiers: [{ lowerBound: '0.0', maxLeverage: 40 }] }],
+      ],
+      collateralToken: 0,
     });
     for (const asset of ASSETS) expect(meta.universe[asset.venueAssetIndex].name).toBe(asset.venueSymbol);
   });

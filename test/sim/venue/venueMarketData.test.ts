@@ -348,3 +348,29 @@ describe('snapshot and restore', () => {
     expect(() => v.restore(later.venue.snapshot())).toThrow(/after the clock's time/);
   });
 });
+
+describe('margin tables (meta.marginTables, issue 29)', () => {
+  const tiered = (tiers: VenueAssetConfig['marginTiers']): VenueAssetConfig[] =>
+    ASSETS.map((asset) => (asset.venueSymbol === 'BTC' || asset.venueSymbol === 'ETH' ? { ...asset, maxLeverage: 40, marginTiers: tiers } : asset));
+
+  it('tiered assets with equal tiers share one table numbered from 51; single-tier assets keep their leverage as id', () => {
+    const { venue: v } = venue(7, START, tiered([
+      { lowerBound: '0', maxLeverage: 40 },
+      { lowerBound: '150000000', maxLeverage: 20 },
+    ]));
+    const meta = v.meta();
+    expect(meta.universe.map((asset) => asset.marginTableId)).toEqual([51, 51, 10]);
+    expect(meta.marginTables).toEqual([
+      [10, { description: '', marginTiers: [{ lowerBound: '0.0', maxLeverage: 10 }] }],
+      [51, { description: 'tiered 40x', marginTiers: [{ lowerBound: '0.0', maxLeverage: 40 }, { lowerBound: '150000000.0', maxLeverage: 20 }] }],
+    ]);
+  });
+
+  it('refuses tiers that do not start at 0 with the maximum leverage or do not step down', () => {
+    const make = (tiers: VenueAssetConfig['marginTiers']) => () => venue(7, START, tiered(tiers));
+    expect(make([{ lowerBound: '10', maxLeverage: 40 }])).toThrow(/first margin tier must start at 0/);
+    expect(make([{ lowerBound: '0', maxLeverage: 20 }])).toThrow(/first margin tier must start at 0 with maxLeverage 40/);
+    expect(make([{ lowerBound: '0', maxLeverage: 40 }, { lowerBound: '0', maxLeverage: 20 }])).toThrow(/tier 1 must start above tier 0/);
+    expect(make([{ lowerBound: '0', maxLeverage: 40 }, { lowerBound: '100', maxLeverage: 40 }])).toThrow(/tier 1 must start above tier 0 with a lower leverage/);
+  });
+});

@@ -238,4 +238,38 @@ describe('venue WebSocket', () => {
       other.close();
     }
   });
+
+  it('echoes a subscription exactly as sent, null fields and unknown keys included (issue 29)', async () => {
+    const client = await connect();
+    const sent = { type: 'l2Book', coin: 'BTC', nSigFigs: null, mantissa: null };
+    client.send({ method: 'subscribe', subscription: sent });
+    expect(await client.next()).toEqual({ channel: 'subscriptionResponse', data: { method: 'subscribe', subscription: sent } });
+    expect((await client.next()).channel).toBe('l2Book');
+    // The same feed written another way is the same subscription: refused as a duplicate.
+    client.send({ method: 'subscribe', subscription: { coin: 'BTC', type: 'l2Book' } });
+    expect((await client.next()).data).toMatch(/^Already subscribed/);
+    client.send({ method: 'unsubscribe', subscription: { coin: 'BTC', type: 'l2Book' } });
+    expect(await client.next()).toEqual({ channel: 'subscriptionResponse', data: { method: 'unsubscribe', subscription: { coin: 'BTC', type: 'l2Book' } } });
+  });
+
+  it('post: answers info requests under their id and refuses actions and bad requests the same way (issue 29)', async () => {
+    const client = await connect();
+    client.send({ method: 'post', id: 7, request: { type: 'info', payload: { type: 'allMids' } } });
+    expect(await client.next()).toEqual({ channel: 'post', data: { id: 7, response: { type: 'info', payload: { type: 'allMids', data: served.venue.allMids() } } } });
+    client.send({ method: 'post', id: 8, request: { type: 'info', payload: { type: 'recentTrades', coin: 'ETH' } } });
+    expect(await client.next()).toEqual({ channel: 'post', data: { id: 8, response: { type: 'info', payload: { type: 'recentTrades', data: served.venue.recentTrades('ETH') } } } });
+    client.send({ method: 'post', id: 9, request: { type: 'info', payload: { type: 'l2Book', coin: 'BTC', nSigFigs: 4, mantissa: 2 } } });
+    expect(await client.next()).toEqual({ channel: 'post', data: { id: 9, response: { type: 'error', payload: expect.stringMatching(/mantissa is only allowed with nSigFigs 5/) } } });
+    client.send({ method: 'post', id: 10, request: { type: 'action', payload: { action: { type: 'order' } } } });
+    expect(await client.next()).toEqual({ channel: 'post', data: { id: 10, response: { type: 'error', payload: expect.stringMatching(/actions are not served/) } } });
+    client.send({ method: 'post', id: 11, request: { type: 'info', payload: 'meta' } });
+    expect(await client.next()).toEqual({ channel: 'post', data: { id: 11, response: { type: 'error', payload: expect.stringMatching(/invalid type: string/) } } });
+    // Without a usable id there is nothing to answer under: the error channel carries the request.
+    for (const bad of [{ method: 'post', request: { type: 'info', payload: { type: 'meta' } } }, { method: 'post', id: -1, request: { type: 'info', payload: { type: 'meta' } } }, { method: 'post', id: 1, request: { type: 'other' } }]) {
+      client.send(bad);
+      const reply = await client.next();
+      expect(reply.channel).toBe('error');
+      expect(reply.data).toContain('Error parsing JSON into valid websocket request');
+    }
+  });
 });

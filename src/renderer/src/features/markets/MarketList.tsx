@@ -1,5 +1,12 @@
-/** The market list: search, live mark, 24 h change, funding and open interest, one row per market. */
+/**
+ * The market list: search, live mark, 24 h change, funding and open interest, one row per market.
+ * Virtualized (issue 29): the real venue lists about 200 markets, and only the rows in view (plus a
+ * small overscan) exist in the page, so a storm of marks re-renders a screenful, not the whole list.
+ * Search matches the symbol and the venue's name for it (kPEPE finds PEPE); arrow keys move through the
+ * rows, Enter selects.
+ */
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import type { MarketView } from '../../../../shared/ipc';
 import { selectMarket, useUi } from '../../app/uiStore';
 import { useMarkets } from '../../ipc/queries';
@@ -25,6 +32,14 @@ export function MarketList() {
     const list = markets.data?.markets ?? [];
     return q ? list.filter((m) => m.symbol.toLowerCase().includes(q) || m.venue_symbol.toLowerCase().includes(q)) : list;
   }, [markets.data, query]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT_ESTIMATE, overscan: 8 });
+  /** Moves the focus to the row `index` (scrolling it into the rendered window first). */
+  const focusRow = (index: number): void => {
+    const target = Math.max(0, Math.min(rows.length - 1, index));
+    virtual.scrollToIndex(target, { align: 'auto' });
+    requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-index="${target}"] [role="option"]`)?.focus());
+  };
 
   return (
     <div className="mkt-list">
@@ -44,22 +59,49 @@ export function MarketList() {
               if (e.key === 'Enter' && rows[0]) {
                 selectMarket(rows[0].symbol);
                 input.current?.blur();
+              } else if (e.key === 'ArrowDown' && rows[0]) {
+                e.preventDefault();
+                focusRow(0);
               }
             }}
           />
         </div>
       </div>
-      <div className="mkt-rows" role="listbox" aria-label="Markets">
+      <div
+        className="mkt-rows"
+        role="listbox"
+        aria-label="Markets"
+        ref={scroller}
+        onKeyDown={(e) => {
+          if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
+          const at = Number((e.target as HTMLElement).closest<HTMLElement>('[data-index]')?.dataset['index'] ?? -1);
+          if (at < 0) return;
+          e.preventDefault();
+          focusRow(e.key === 'ArrowDown' ? at + 1 : e.key === 'ArrowUp' ? at - 1 : e.key === 'Home' ? 0 : rows.length - 1);
+        }}
+      >
         {markets.isPending && <Loading label="Loading markets" rows={8} />}
         {markets.error && <ErrorState error={markets.error} title="Markets unavailable" onRetry={() => void markets.refetch()} compact />}
         {markets.data && rows.length === 0 && <EmptyState title={query ? 'No market matches' : 'No markets'}>{query ? `Nothing matches “${query}”.` : 'The service lists no markets.'}</EmptyState>}
-        {rows.map((m) => (
-          <MarketRow key={m.symbol} market={m} selected={m.symbol === selected} />
-        ))}
+        {rows.length > 0 && (
+          <div className="mkt-rows-window" style={{ height: virtual.getTotalSize() }}>
+            {virtual.getVirtualItems().map((item) => {
+              const m = rows[item.index]!;
+              return (
+                <div key={m.symbol} className="mkt-row-slot" data-index={item.index} ref={virtual.measureElement} style={{ transform: `translateY(${item.start}px)` }}>
+                  <MarketRow market={m} selected={m.symbol === selected} />
+                </div>
+              );
+            })}
+          </div>
+        )}
       </div>
     </div>
   );
 }
+
+/** A row's usual height (two lines); rows are measured once rendered, so this only places the first paint. */
+const ROW_HEIGHT_ESTIMATE = 46;
 
 const MarketRow = memo(function MarketRow({ market, selected }: { market: MarketView; selected: boolean }) {
   const mark = useLiveMark(market);
