@@ -5,7 +5,7 @@
  */
 
 const SCREENS: Record<string, string> = {
-  show_address: 'Your Trezor shows the wallet address. Check it matches the address here, then confirm it on the device.',
+  show_address: 'Your Trezor shows the wallet address of this path. Note it and confirm on the device; the app then uses exactly that address.',
   confirm_address: 'Your Trezor shows the signing address. Check it is your main wallet, then confirm.',
   should_show_struct: 'Your Trezor asks whether to show the full message. Choose to show it, and check every field.',
   confirm_typed_value: 'Your Trezor shows the action’s fields one by one. Check each against the review here, then confirm.',

@@ -62,7 +62,7 @@ test('Trezor Model One: PIN matrix, confirm on the device, cancel and reject, th
   const confirm = page.getByRole('dialog', { name: 'Confirm on your Trezor' });
   await expect(confirm).toBeVisible();
   await expect(confirm).toContainText('Trezor Model One');
-  await expect(confirm).toContainText('shows the wallet address');
+  await expect(confirm).toContainText('shows the wallet address of this path');
   await bothSizes(page, 'trezor-confirm');
   await confirm.getByRole('button', { name: 'Cancel on Trezor' }).click();
   await expect(confirm).toBeHidden();
