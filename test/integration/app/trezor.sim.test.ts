@@ -8,7 +8,8 @@
  *    the blind-signing confirmation shows both;
  *  - trezor:cancel during a screen on the device reaches the device (it receives Cancel) and ends as
  *    TREZOR_CANCELLED; rejecting on the device is TREZOR_REJECTED_ON_DEVICE; a Safe 7 and an old
- *    firmware are refused with their own codes; no device is TREZOR_NO_DEVICE.
+ *    firmware are refused with their own codes; no device is TREZOR_NO_DEVICE;
+ *  - over the emulator's UDP port on loopback, a Model T authorizes a trading key the simulator accepts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcEventPayload, TrezorPrompt } from '../../../src/shared/ipc.js';
 import { FakeTrezor, type FakeTrezorOptions } from '../../support/trezor/fakeTrezor.js';
 import { FakeUsbTrezor } from '../../support/trezor/fakeUsb.js';
+import { startFakeEmulator, type FakeEmulator } from '../../support/trezor/fakeEmulator.js';
 import type { UsbDeviceLike } from '../../../src/main/signers/trezor/usbLink.js';
 import { AppHarness } from './appHarness.js';
 
@@ -159,6 +161,44 @@ describe('Trezor main wallet through IPC', () => {
     expect(device.received).toContain('Cancel');
   });
 
+  it('a passphrase typed in the app opens its wallet, one entered on the device too; neither is kept', async () => {
+    const SECRET = 'correct horse battery staple 42';
+    plug({ model: 'T3T1', passphraseProtection: true, devicePassphrase: 'on the device' });
+    let from = prompts().length;
+    const typed = h.call('trezor:connect', { path: PATH });
+    const ask = await waitPrompt('passphrase', from);
+    expect(ask).toMatchObject({ model: 'Trezor Safe 5', passphrase_on_device: true });
+    expect((await h.fail('trezor:answerPassphrase', { prompt_id: ask.prompt_id, passphrase: 'x'.repeat(51) })).code).toBe('INVALID_PAYLOAD');
+    expect((await h.fail('trezor:answerPassphrase', { prompt_id: ask.prompt_id, on_device: false })).code).toBe('INVALID_PAYLOAD');
+    expect(await h.call('trezor:answerPassphrase', { prompt_id: ask.prompt_id, passphrase: SECRET })).toEqual({ delivered: true });
+    expect((await typed).address).toBe(FakeTrezor.addressAt(PATH, SECRET));
+
+    plug({ model: 'T3T1', passphraseProtection: true, devicePassphrase: 'on the device' });
+    from = prompts().length;
+    const onDevice = h.call('trezor:connect', { path: PATH });
+    const second = await waitPrompt('passphrase', from);
+    await h.call('trezor:answerPassphrase', { prompt_id: second.prompt_id, on_device: true });
+    expect((await onDevice).address).toBe(FakeTrezor.addressAt(PATH, 'on the device'));
+    expect(prompts().slice(from).some((p) => p.kind === 'button' && p.screen?.name === 'passphrase_device')).toBe(true);
+
+    for (const f of fs.readdirSync(h.dataDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
+      expect(fs.readFileSync(path.join(f.parentPath, f.name), 'latin1')).not.toContain(SECRET);
+    }
+    expect(h.logs.join('\n')).not.toContain(SECRET);
+  });
+
+  it('a Trezor unplugged while signing is TREZOR_DISCONNECTED, and nothing is sent', async () => {
+    plug({ model: 'T3T1' });
+    await h.call('trezor:connect', { path: PATH });
+    const usb = plugged[0] as FakeUsbTrezor;
+    const before = (await h.call('withdraw:list', {})).withdrawals.length;
+    const preview = await h.call('withdraw:preview', { amount: '5' });
+    usb.unplugAfterReports = usb.reportsIn + 3;
+    const err = await h.fail('withdraw:submit', { review_id: preview.review.review_id });
+    expect(err.code).toBe('TREZOR_DISCONNECTED');
+    expect((await h.call('withdraw:list', {})).withdrawals.length).toBe(before);
+  });
+
   it('a Safe 7, an old firmware and a bad path are refused with their own codes', async () => {
     plug({ model: 'T3W1' });
     expect((await h.fail('trezor:connect', { path: PATH })).code).toBe('TREZOR_UNSUPPORTED_MODEL');
@@ -169,5 +209,33 @@ describe('Trezor main wallet through IPC', () => {
     plug({ model: 'T3T1' });
     expect((await h.fail('trezor:connect', { path: "m/44'/60'/x" })).code).toBe('VALIDATION');
     for (const bad of [{}, { path: 7 }, { path: PATH, device: 'x' }, { path: 'm/'.repeat(40) }]) expect((await h.fail('trezor:connect', bad)).code).toBe('INVALID_PAYLOAD');
+  });
+});
+
+describe('Trezor main wallet through IPC, over the emulator port (PERPS_TREZOR_TRANSPORT=udp:127.0.0.1:PORT)', () => {
+  let h: AppHarness;
+  let emulator: FakeEmulator;
+  const device = new FakeTrezor({ model: 'T2T1' });
+
+  beforeAll(async () => {
+    emulator = await startFakeEmulator(device);
+    h = await AppHarness.start('trezor-udp', { env: { PERPS_TREZOR_TRANSPORT: `udp:127.0.0.1:${emulator.port}` } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.stop();
+    h?.cleanup();
+    await emulator?.close();
+  });
+
+  it('connects the Model T and authorizes a trading key it signed struct by struct, which the simulator accepts', async () => {
+    const view = await h.call('trezor:connect', { path: PATH });
+    expect(view).toMatchObject({ address: ADDRESS, signer: { kind: 'trezor', label: `Trezor Model T ${PATH}` } });
+    const { agent } = await h.call('keys:create', { name: 'trezor' });
+    const review = await h.call('keys:review', { action: 'authorize', agent });
+    await h.call('keys:authorize', { review_id: review.review_id });
+    expect(device.requests).toContain('struct:AuthorizeAgent');
+    const { keys } = await h.call('keys:list', {});
+    expect(keys.find((k) => k.agent === agent)).toMatchObject({ status: 'ACTIVE' });
   });
 });
