@@ -4,7 +4,8 @@
  * and its tests read the same words.
  */
 
-const SCREENS: Record<string, string> = {
+/** A Map: the screen's name comes from the device, and must not reach Object.prototype's keys. */
+const SCREENS = new Map<string, string>(Object.entries({
   show_address: 'Your Trezor shows the wallet address of this path. Note it and confirm on the device; the app then uses exactly that address.',
   confirm_address: 'Your Trezor shows the signing address. Check it is your main wallet, then confirm.',
   should_show_struct: 'Your Trezor asks whether to show the full message. Choose to show it, and check every field.',
@@ -14,14 +15,14 @@ const SCREENS: Record<string, string> = {
   confirm_message_hash: 'Your Trezor shows the message hash. Compare it with the one the app showed you.',
   pin_device: 'Enter your PIN on the Trezor.',
   passphrase_device: 'Type your passphrase on the Trezor.',
-};
+}));
 
 /** What to tell the person while the device shows the screen `name` (null: the firmware did not say). */
 export function trezorScreenText(name: string | null): string {
-  return (name !== null && SCREENS[name]) || 'Your Trezor is waiting for you: follow its screen and confirm there.';
+  return (name !== null ? SCREENS.get(name) : undefined) ?? 'Your Trezor is waiting for you: follow its screen and confirm there.';
 }
 
-const ERROR_TITLES: Record<string, string> = {
+const ERROR_TITLES = new Map<string, string>(Object.entries({
   TREZOR_REJECTED_ON_DEVICE: 'Rejected on your Trezor',
   TREZOR_CANCELLED: 'Cancelled — your Trezor was told to stop',
   TREZOR_DEVICE_LOCKED: 'Your Trezor is locked',
@@ -35,11 +36,11 @@ const ERROR_TITLES: Record<string, string> = {
   TREZOR_TIMEOUT: 'Your Trezor did not answer in time',
   TREZOR_ADDRESS_MISMATCH: 'Another wallet is open on your Trezor',
   TREZOR_HASH_SIGNING_DECLINED: 'Signing by hashes declined',
-};
+}));
 
 /** A heading for a TREZOR_* error, or null for any other code. */
 export function trezorErrorTitle(code: string): string | null {
-  return ERROR_TITLES[code] ?? null;
+  return ERROR_TITLES.get(code) ?? null;
 }
 
 /** The PIN matrix's positions as the device lays them out, row by row (a numeric keypad). */
