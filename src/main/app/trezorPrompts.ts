@@ -37,7 +37,8 @@ export class TrezorPrompts {
   readonly interaction: TrezorInteraction = {
     pinPositions: () => this.ask<string>('pin', false),
     passphrase: (onDeviceAvailable) => this.ask<PassphraseAnswer>('passphrase', onDeviceAvailable),
-    button: (prompt: ButtonPrompt) => this.send('button', randomUUID(), { name: prompt.name ?? null, code: prompt.code ?? null }, false),
+    // The screen's name comes from the device: kept to the event's 64 characters.
+    button: (prompt: ButtonPrompt) => this.send('button', randomUUID(), { name: prompt.name?.slice(0, 64) ?? null, code: prompt.code ?? null }, false),
   };
 
   /**

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { TrezorPrompts } from '../../../../src/main/app/trezorPrompts.js';
 import { TrezorError, type TrezorErrorCode } from '../../../../src/main/signers/trezor/trezorErrors.js';
-import type { TrezorPrompt } from '../../../../src/shared/ipc.js';
+import { TrezorPromptSchema, type TrezorPrompt } from '../../../../src/shared/ipc.js';
 import { PIN_MATRIX_ROWS, trezorErrorTitle, trezorScreenText } from '../../../../src/shared/trezorText.js';
 
 function prompts(timeoutMs = 60_000) {
@@ -27,6 +27,13 @@ describe('TrezorPrompts', () => {
     expect(p.answerPin(ask.prompt_id, '7913')).toBe(false);
     await expect(result).resolves.toBe('7913');
     expect(sent.at(-1)?.kind).toBe('idle');
+  });
+
+  it('a device screen becomes a button prompt that fits the event schema, whatever name the device sends', async () => {
+    const { p, sent } = prompts();
+    await p.run('Trezor Model T', async () => undefined, async () => p.interaction.button({ code: 8, name: 'x'.repeat(500) }));
+    const button = sent.find((s) => s.kind === 'button')!;
+    expect(TrezorPromptSchema.parse(button).screen).toEqual({ name: 'x'.repeat(64), code: 8 });
   });
 
   it('an unanswered PIN fails by itself as DEVICE_LOCKED', async () => {
