@@ -81,5 +81,18 @@ test('Trezor Model One: PIN matrix, confirm on the device, cancel and reject, th
   await page.getByRole('button', { name: 'Connect Trezor' }).click();
   await expect(page.getByRole('heading', { name: 'Create a trading key' })).toBeVisible();
   expect((await app.core.desks.wallet.view()).signer).toMatchObject({ kind: 'trezor', path: PATH });
+
+  // The Model One signs the authorization by its two hashes: the app shows both first, in the Ledger's
+  // blind-signing dialog, worded for the Trezor; then the device shows them and the key is authorized.
+  await page.getByRole('button', { name: 'Create trading key' }).click();
+  await page.getByRole('button', { name: 'Sign and authorize' }).click();
+  const hashes = page.getByRole('dialog', { name: 'Signing by hashes on your Trezor' });
+  await expect(hashes).toBeVisible();
+  await expect(hashes).toContainText('Trezor Model One cannot display this AuthorizeAgent');
+  await expect(hashes).toContainText(/Domain hash\s*0x[0-9a-f]{64}/);
+  await bothSizes(page, 'trezor-hashes');
+  await hashes.getByRole('button', { name: 'Hashes match — sign on device' }).click();
+  await expect(page.getByRole('heading', { name: 'Fund your account' })).toBeVisible({ timeout: 10_000 });
+  expect(device.screens.map((s) => s.name)).toEqual(expect.arrayContaining(['confirm_domain_hash', 'confirm_message_hash']));
   expect(pageErrors).toEqual([]);
 });
