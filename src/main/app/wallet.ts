@@ -88,7 +88,7 @@ export class WalletSession {
 
   requireAddress(): string {
     const a = this.address();
-    if (!a) throw new OperationError('NO_WALLET', 'no main wallet is connected yet', { hint: 'Connect your main wallet first (keystore file, Ledger, or offline signer).' });
+    if (!a) throw new OperationError('NO_WALLET', 'no main wallet is connected yet', { hint: 'Connect your main wallet first (keystore file, Ledger, Trezor, or offline signer).' });
     return a;
   }
 
@@ -100,7 +100,7 @@ export class WalletSession {
       throw new OperationError('SIGNER_NOT_CONNECTED', `the main wallet ${address} has no signer connected in this session`, {
         hint: paper
           ? 'It is a paper wallet: it signs on the simulator profile only, where it reconnects by itself. Switch to the simulator, or connect another wallet.'
-          : 'Reconnect the main wallet (unlock the keystore, plug in the Ledger, or choose the offline signer).',
+          : 'Reconnect the main wallet (unlock the keystore, plug in the Ledger or Trezor, or choose the offline signer).',
       });
     }
     return this.connected.signer;
