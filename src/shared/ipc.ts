@@ -70,6 +70,7 @@ import {
   WatchingTradesSchema,
   WatchTradesRequestSchema,
 } from './ipcTwap.js';
+import { TrezorAnswerPassphraseRequestSchema, TrezorAnswerPinRequestSchema, TrezorCancelRequestSchema, TrezorCancelResultSchema, TrezorConnectRequestSchema, TrezorPromptSchema } from './ipcTrezor.js';
 import { AlertAddRequestSchema, AlertFiredEventSchema, AlertIdRequestSchema, AlertListSchema, AlertSetLevelRequestSchema, AlertsEventSchema } from './ipcAlerts.js';
 import { AlertViewSchema } from './alerts/alertRule.js';
 import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
@@ -83,6 +84,7 @@ export * from './ipcRisk.js';
 export * from './ipcTwap.js';
 export * from './ipcPortfolio.js';
 export * from './ipcAlerts.js';
+export * from './ipcTrezor.js';
 export * from './ipcHotkeys.js';
 export * from './ipcSimFeed.js';
 export * from './ipcTray.js';
@@ -999,6 +1001,12 @@ const CHANNELS = {
   'ledger:listAccounts': { request: LedgerListAccountsRequestSchema, response: LedgerAccountsSchema },
   'ledger:connect': { request: LedgerConnectRequestSchema, response: WalletViewSchema },
 
+  // ---- Trezor (ipcTrezor.ts) ----
+  'trezor:connect': { request: TrezorConnectRequestSchema, response: WalletViewSchema },
+  'trezor:answerPin': { request: TrezorAnswerPinRequestSchema, response: DeliveredSchema },
+  'trezor:answerPassphrase': { request: TrezorAnswerPassphraseRequestSchema, response: DeliveredSchema },
+  'trezor:cancel': { request: TrezorCancelRequestSchema, response: TrezorCancelResultSchema },
+
   'prompt:respondBlindSigning': { request: RespondBlindSigningRequestSchema, response: DeliveredSchema },
   'prompt:respondOfflineSignature': { request: RespondOfflineSignatureRequestSchema, response: DeliveredSchema },
   'prompt:exportSigningRequest': { request: PromptIdRequestSchema, response: SavedFileSchema },
@@ -1195,6 +1203,8 @@ export const IPC_EVENTS = {
   session: SessionEventSchema,
   /** Ledger fallback to blind signing: answer with prompt:respondBlindSigning. */
   blindSigningRequest: BlindSigningRequestSchema,
+  /** The Trezor needs the PIN, the passphrase or a press on the device, or is done (ipcTrezor.ts). */
+  trezorPrompt: TrezorPromptSchema,
   /** Latest state per bridge or swap transfer (keyed by its local id). */
   transfers: z.object({ transfers: z.array(TransferViewSchema) }),
   /** Offline signer: show/export the request, answer with prompt:respondOfflineSignature. */

@@ -27,6 +27,11 @@ export const CHANNEL_NAMES = [
   'ledger:listDevices',
   'ledger:listAccounts',
   'ledger:connect',
+  // onboarding: Trezor, and the answers to its prompts (PIN positions, passphrase, cancel on the device)
+  'trezor:connect',
+  'trezor:answerPin',
+  'trezor:answerPassphrase',
+  'trezor:cancel',
   // answers to main-to-renderer prompts (blind signing, offline signature)
   'prompt:respondBlindSigning',
   'prompt:respondOfflineSignature',
@@ -184,7 +189,7 @@ export type PreloadedChannel = (typeof PRELOADED_CHANNELS)[number];
  * (through a prompt:* channel) and are never coalesced.
  */
 export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades', 'simFeed', 'alerts', 'alertFired'] as const;
-export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest'] as const;
+export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest', 'trezorPrompt'] as const;
 export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
 
 export type StreamEventName = (typeof STREAM_EVENT_NAMES)[number];

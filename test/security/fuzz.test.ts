@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES, IpcErrorSchema, type ChannelName, type IpcResult } from '../../src/shared/ipc.js';
+import { fakeUsb } from '../support/trezor/fakeUsb.js';
 import { AppHarness } from '../integration/app/appHarness.js';
 
 /** Every field name the contract's requests use, plus a few hostile ones. */
@@ -66,6 +67,10 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'ledger:listDevices': {},
   'ledger:listAccounts': { device_id: '/dev/hidraw0', scheme: 'bip44', start: 0, count: 2 },
   'ledger:connect': { device_id: '/dev/hidraw0', path: "m/44'/60'/0'/0/0" },
+  'trezor:connect': { path: "m/44'/60'/0'/0/0" },
+  'trezor:answerPin': { prompt_id: 'p1', positions: '7913' },
+  'trezor:answerPassphrase': { prompt_id: 'p1', passphrase: 'x' },
+  'trezor:cancel': {},
   'prompt:respondBlindSigning': { prompt_id: 'p1', accept: true },
   'prompt:respondOfflineSignature': { prompt_id: 'p1', signature: '0x' + '1'.repeat(130) },
   'prompt:exportSigningRequest': { prompt_id: 'p1' },
@@ -204,9 +209,9 @@ describe('IPC fuzzing', () => {
     process.on('unhandledRejection', onUnhandled);
     const main = Wallet.createRandom();
     h = await AppHarness.start('fuzz', {
-      env: { PERPS_FUZZ_MAIN_KEY: main.privateKey },
-      // No USB here: a Ledger double with no device plugged in.
-      core: { ledger: { listDevices: async () => [], open: async () => Promise.reject(new Error('no device')) } },
+      env: { PERPS_FUZZ_MAIN_KEY: main.privateKey, PERPS_TREZOR_TRANSPORT: 'usb' },
+      // No USB here: a Ledger double and a USB stack with no device plugged in.
+      core: { ledger: { listDevices: async () => [], open: async () => Promise.reject(new Error('no device')) }, trezor: { usb: fakeUsb() } },
     });
     await h.call('wallet:connectEnv', { variable: 'PERPS_FUZZ_MAIN_KEY' });
     // An authorized, funded trading key: previews, margin and withdrawals then run deep into the services.

@@ -38,6 +38,9 @@ import { Throttle } from './throttle.js';
 import { TradeTape } from './tradeTape.js';
 import { loggingVenueSocketPool, type VenueSocketPool } from '../venue/venueSocketPool.js';
 import { WalletSession, usbLedgerAccess, type LedgerAccess } from './wallet.js';
+import { TrezorPrompts } from './trezorPrompts.js';
+import { trezorOpener } from './trezorWallet.js';
+import type { OpenTrezorDeps } from '../signers/trezor/openTrezor.js';
 
 export interface AppCoreOptions {
   /** The app's data folder (Electron's userData): settings, nonces, the simulator's state file. */
@@ -56,6 +59,8 @@ export interface AppCoreOptions {
   service?: Omit<ServiceContextOptions, 'settings' | 'keychainService' | 'env'>;
   pumps?: Partial<PumpTimings>;
   ledger?: LedgerAccess;
+  /** Stand-ins for the Trezor's USB or Bridge (tests); the link itself is chosen by PERPS_TREZOR_TRANSPORT. */
+  trezor?: OpenTrezorDeps;
   /** How long a review stays valid: orders are short (marks move), custody actions longer (a Ledger takes time). */
   reviewTtlMs?: { orders?: number; custody?: number };
   fetch?: typeof fetch;
@@ -83,6 +88,8 @@ export class Session {
   readonly logger: AppLogger;
   readonly appSettings: AppSettings;
   readonly broker: PromptBroker;
+  /** The Trezor's PIN, passphrase and on-device prompts, and its cancel. */
+  readonly trezorPrompts: TrezorPrompts;
   readonly wallet: WalletSession;
   readonly reviews = new ReviewStore();
   readonly events: DomainEvents;
@@ -110,7 +117,11 @@ export class Session {
     });
     // The inference key has its own keychain service, next to the trading keys' (a test's own when it sets one).
     this.inferenceKeys = new InferenceKeyStore({ ...(options.keychainService !== undefined ? { service: `${options.keychainService}.inference` } : {}), env: this.env });
-    this.wallet = new WalletSession(this.appSettings, this.broker, this.logger, this.env, options.ledger ?? usbLedgerAccess);
+    this.trezorPrompts = new TrezorPrompts((payload) => this.send('trezorPrompt', payload));
+    this.wallet = new WalletSession(this.appSettings, this.broker, this.logger, this.env, options.ledger ?? usbLedgerAccess, {
+      prompts: this.trezorPrompts,
+      open: trezorOpener(this.env, options.trezor),
+    });
     this.timings = { ...DEFAULT_PUMP_TIMINGS, ...options.pumps };
     this.sessionThrottle = new Throttle({ intervalMs: this.timings.throttleMs, key: () => 'session', emit: (v) => this.send('session', v[v.length - 1]!) });
   }

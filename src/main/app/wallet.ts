@@ -33,8 +33,11 @@ import type { TypedData } from '../../shared/eip712/index.js';
 import type { AppLogger } from './adapters.js';
 import type { AppSettings } from './appSettings.js';
 import type { PromptBroker } from './prompts.js';
+import { connectTrezor } from './trezorWallet.js';
+import type { TrezorPrompts } from './trezorPrompts.js';
+import type { MessageWire } from '../signers/trezor/wire.js';
 
-type SignerKind = 'keystore' | 'env' | 'offline' | 'ledger' | 'paper';
+type SignerKind = 'keystore' | 'env' | 'offline' | 'ledger' | 'trezor' | 'paper';
 
 /** USB access to Ledgers (the real node-hid transport in the app; a recording or nothing in tests). */
 export interface LedgerAccess {
@@ -51,7 +54,8 @@ interface Connected {
   kind: SignerKind;
   label: string;
   path: string | null;
-  transport: LedgerTransport | null;
+  /** The open device (a Ledger's transport, a Trezor's link), released when the signer is dropped. */
+  transport: { close(): Promise<void> } | null;
 }
 
 const MAX_KEYSTORE_TOKENS = 8;
@@ -66,6 +70,7 @@ export class WalletSession {
     private readonly logger: AppLogger,
     private readonly env: NodeJS.ProcessEnv,
     private readonly ledger: LedgerAccess = usbLedgerAccess,
+    private readonly trezor: { prompts: TrezorPrompts; open: () => Promise<MessageWire> } | null = null,
   ) {}
 
   view(): WalletView {
@@ -83,7 +88,7 @@ export class WalletSession {
 
   requireAddress(): string {
     const a = this.address();
-    if (!a) throw new OperationError('NO_WALLET', 'no main wallet is connected yet', { hint: 'Connect your main wallet first (keystore file, Ledger, or offline signer).' });
+    if (!a) throw new OperationError('NO_WALLET', 'no main wallet is connected yet', { hint: 'Connect your main wallet first (keystore file, Ledger, Trezor, or offline signer).' });
     return a;
   }
 
@@ -95,7 +100,7 @@ export class WalletSession {
       throw new OperationError('SIGNER_NOT_CONNECTED', `the main wallet ${address} has no signer connected in this session`, {
         hint: paper
           ? 'It is a paper wallet: it signs on the simulator profile only, where it reconnects by itself. Switch to the simulator, or connect another wallet.'
-          : 'Reconnect the main wallet (unlock the keystore, plug in the Ledger, or choose the offline signer).',
+          : 'Reconnect the main wallet (unlock the keystore, plug in the Ledger or Trezor, or choose the offline signer).',
       });
     }
     return this.connected.signer;
@@ -257,6 +262,17 @@ export class WalletSession {
     }
   }
 
+  /**
+   * Connects the Trezor as the main wallet: the device shows the address at `derivationPath`; only the
+   * path and the address are remembered (the PIN and passphrase answered on the way never are).
+   */
+  async connectTrezor(derivationPath: string): Promise<WalletView> {
+    if (!this.trezor) throw new OperationError('SIGNER_UNSUPPORTED', 'this build has no Trezor support', { kind: 'internal' });
+    const c = await connectTrezor({ ...this.trezor, broker: this.broker, path: derivationPath, warn: (m) => this.logger.warn(m) });
+    await this.install({ signer: c.signer, txSigner: null, kind: 'trezor', label: c.label, path: c.path, transport: c });
+    return this.view();
+  }
+
   /** Drops the signer (and with forget, the remembered wallet). Waiting prompts are cancelled. */
   async disconnect(forget: boolean): Promise<WalletView> {
     await this.dropSigner('the main wallet was disconnected');
@@ -292,12 +308,12 @@ export class WalletSession {
     return this.ledger.open(deviceId);
   }
 
-  private async closeTransport(transport: LedgerTransport, when: string): Promise<void> {
+  private async closeTransport(transport: { close(): Promise<void> }, when: string): Promise<void> {
     try {
       await transport.close();
     } catch (err) {
       // Closing a device that was unplugged fails; the session goes on, but the failure is recorded.
-      this.logger.warn(`[wallet] closing the Ledger ${when} failed: ${(err as Error).message}`);
+      this.logger.warn(`[wallet] closing the hardware wallet ${when} failed: ${(err as Error).message}`);
     }
   }
 }

@@ -1,5 +1,5 @@
 /**
- * wallet:*, ledger:* and prompt:* — the main wallet (custody signer) and its connections, and the
+ * wallet:*, ledger:*, trezor:* and prompt:* — the main wallet (custody signer) and its connections, and the
  * answers to what main asks the page (blind-signing consent, an offline signature). On the simulator,
  * wallet:createPaper is the one-click start: a paper wallet, its trading key authorized, paper funds.
  */
@@ -100,6 +100,22 @@ export class WalletDesk {
 
   async ledgerConnect(req: { device_id: string; path: string }): Promise<WalletView> {
     return this.session.afterWalletChange(await this.session.wallet.connectLedger(req.device_id, req.path));
+  }
+
+  async trezorConnect(req: { path: string }): Promise<WalletView> {
+    return this.session.afterWalletChange(await this.session.wallet.connectTrezor(req.path));
+  }
+
+  trezorAnswerPin(req: { prompt_id: string; positions: string }): { delivered: boolean } {
+    return { delivered: this.session.trezorPrompts.answerPin(req.prompt_id, req.positions) };
+  }
+
+  trezorAnswerPassphrase(req: { prompt_id: string; passphrase: string } | { prompt_id: string; on_device: true }): { delivered: boolean } {
+    return { delivered: this.session.trezorPrompts.answerPassphrase(req.prompt_id, 'on_device' in req ? { onDevice: true } : { passphrase: req.passphrase }) };
+  }
+
+  async trezorCancel(): Promise<{ cancelled: boolean }> {
+    return { cancelled: await this.session.trezorPrompts.cancel() };
   }
 
   // ---- prompts ------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import { promptHandlers } from './prompt.js';
 import { settingsHandlers } from './settings.js';
 import { trailHandlers } from './trail.js';
 import { twapHandlers } from './twap.js';
-import { ledgerHandlers, walletHandlers } from './wallet.js';
+import { ledgerHandlers, trezorHandlers, walletHandlers } from './wallet.js';
 import { withdrawHandlers } from './withdraw.js';
 
 export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Handlers {
@@ -31,6 +31,7 @@ export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Hand
     ...appHandlers(d.app),
     ...walletHandlers(d.wallet),
     ...ledgerHandlers(d.wallet),
+    ...trezorHandlers(d.wallet),
     ...promptHandlers(d.wallet),
     ...keysHandlers(d.keys),
     ...fundingHandlers(d.funds),

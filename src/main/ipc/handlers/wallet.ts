@@ -1,4 +1,4 @@
-/** wallet:* and ledger:* — onboarding: the main wallet and its custody signer for this session (or a paper wallet on the simulator). */
+/** wallet:*, ledger:* and trezor:* — onboarding: the main wallet and its custody signer for this session (or a paper wallet on the simulator). */
 import type { WalletDesk } from '../../app/desks/walletDesk.js';
 import type { HandlerGroup } from './types.js';
 
@@ -19,5 +19,14 @@ export function ledgerHandlers(desk: WalletDesk): HandlerGroup<'ledger'> {
     'ledger:listDevices': () => desk.ledgerDevices(),
     'ledger:listAccounts': (r) => desk.ledgerAccounts(r),
     'ledger:connect': (r) => desk.ledgerConnect(r),
+  };
+}
+
+export function trezorHandlers(desk: WalletDesk): HandlerGroup<'trezor'> {
+  return {
+    'trezor:connect': (r) => desk.trezorConnect(r),
+    'trezor:answerPin': async (r) => desk.trezorAnswerPin(r),
+    'trezor:answerPassphrase': async (r) => desk.trezorAnswerPassphrase(r),
+    'trezor:cancel': () => desk.trezorCancel(),
   };
 }

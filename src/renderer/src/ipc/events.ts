@@ -14,6 +14,7 @@ import { clearRiskWarnings, putRiskWarnings } from '../features/risk/riskWarning
 import { pushToast } from '../ui/toast';
 import { perps } from './client';
 import { clearActivity, recordActivity } from './orderActivity';
+import { setTrezorPrompt } from './trezorPrompt';
 import { pushPrompt } from './prompts';
 import { qk } from './queries';
 import { cqk, putTransfers } from './companionQueries';
@@ -235,6 +236,7 @@ export function useIpcEvents(client: QueryClient): void {
 
     offs.push(api.on('blindSigningRequest', (request) => pushPrompt({ kind: 'blind', request })));
     offs.push(api.on('offlineSignatureRequest', (request) => pushPrompt({ kind: 'offline', request })));
+    offs.push(api.on('trezorPrompt', (p) => setTrezorPrompt(p)));
 
     return () => offs.forEach((off) => off());
   }, [client]);

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { IpcError } from '../../../shared/ipc';
 import { asIpcError } from '../ipc/client';
+import { trezorErrorTitle } from '../../../shared/trezorText';
 
 export function Spinner({ size = 14 }: { size?: number }) {
   return <span className="spinner" style={{ width: size, height: size }} aria-hidden="true" />;
@@ -59,8 +60,10 @@ export function ErrorState({ error, title = 'Something went wrong', onRetry, com
 /** Inline error line (inside forms and dialogs). */
 export function ErrorLine({ error }: { error: unknown }) {
   const e = asIpcError(error);
+  const title = trezorErrorTitle(e.code);
   return (
     <div className="error-line" role="alert">
+      {title && <strong className="error-title">{title}</strong>}
       <code className="err-code">{e.code}</code>
       {e.reason && <code className="err-code err-reason">{e.reason}</code>} {e.message}
       {e.hint && <div className="state-hint">{e.hint}</div>}

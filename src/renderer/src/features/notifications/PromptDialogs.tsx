@@ -2,9 +2,11 @@
  * Answers to main's signing prompts: the Ledger blind-signing confirmation (compare the hashes with the
  * device first) and the offline signer's request (show or export it, bring the signature back).
  */
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { BlindSigningRequest, OfflineSignatureRequest } from '../../../../shared/ipc';
+import type { BlindSigningRequest, OfflineSignatureRequest, WalletView } from '../../../../shared/ipc';
+import { qk } from '../../ipc/queries';
+import { TrezorDialogs } from '../trezor/TrezorDialogs';
 import { perps, unwrap } from '../../ipc/client';
 import { resolvePrompt, usePrompts } from '../../ipc/prompts';
 import { Button } from '../../ui/Button';
@@ -15,20 +17,23 @@ import { ErrorLine } from '../../ui/States';
 export function PromptDialogs() {
   const prompts = usePrompts();
   const top = prompts[0];
-  if (!top) return null;
+  if (!top) return <TrezorDialogs />;
   return top.kind === 'blind' ? <BlindSigningDialog key={top.request.prompt_id} request={top.request} /> : <OfflineSignatureDialog key={top.request.prompt_id} request={top.request} />;
 }
 
 function BlindSigningDialog({ request }: { request: BlindSigningRequest }) {
+  // The Trezor Model One signs by the same two hashes as a Ledger without clear signing.
+  const trezor = useQueryClient().getQueryData<WalletView>(qk.wallet)?.signer?.kind === 'trezor';
   const answer = useMutation({
     mutationFn: (accept: boolean) => unwrap(perps().prompt.respondBlindSigning({ prompt_id: request.prompt_id, accept })),
     onSettled: () => resolvePrompt(request.prompt_id),
   });
   return (
-    <Dialog open title="Blind signing on your Ledger" onClose={() => answer.mutate(false)} width={620} tone="danger" locked={answer.isPending}>
+    <Dialog open title={trezor ? 'Signing by hashes on your Trezor' : 'Blind signing on your Ledger'} onClose={() => answer.mutate(false)} width={620} tone="danger" locked={answer.isPending}>
       <p className="notice notice-warn">
-        Your Ledger’s Ethereum app cannot display this {request.primary_type} message field by field. Continue only if the two hashes your device
-        shows match these exactly.
+        {trezor
+          ? `Your Trezor Model One cannot display this ${request.primary_type} field by field: it will show only these two hashes. Continue only if both match exactly.`
+          : `Your Ledger’s Ethereum app cannot display this ${request.primary_type} message field by field. Continue only if the two hashes your device shows match these exactly.`}
       </p>
       <ul className="summary-lines">
         {request.summary.map((s) => (

@@ -1,6 +1,6 @@
 /**
  * Connecting the main wallet's custody signer: a keystore file (the file path never leaves main; main
- * hands back an opaque token), a Ledger, an offline signer, or (automation) a key in an environment
+ * hands back an opaque token), a Ledger, a Trezor, an offline signer, or (automation) a key in an environment
  * variable. Used by onboarding, and again wherever a custody action needs the signer reconnected.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -12,8 +12,9 @@ import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { Segmented } from '../../ui/Segmented';
 import { EmptyState, ErrorLine } from '../../ui/States';
+import { TrezorConnectForm } from '../trezor/TrezorConnectForm';
 
-type Method = 'keystore' | 'ledger' | 'offline' | 'env';
+type Method = 'keystore' | 'ledger' | 'trezor' | 'offline' | 'env';
 type Scheme = 'ledger-live' | 'legacy' | 'bip44';
 
 /** The derivation schemes the contract offers (mirrors LEDGER_SCHEMES; kept here to keep zod out of the bundle). */
@@ -40,6 +41,7 @@ export function ConnectWallet({ onConnected, expectedAddress }: { onConnected: (
         options={[
           { value: 'keystore', label: 'Keystore file' },
           { value: 'ledger', label: 'Ledger' },
+          { value: 'trezor', label: 'Trezor' },
           { value: 'offline', label: 'Offline signer' },
           { value: 'env', label: 'Environment key' },
         ]}
@@ -51,6 +53,7 @@ export function ConnectWallet({ onConnected, expectedAddress }: { onConnected: (
       )}
       {method === 'keystore' && <KeystoreForm onDone={done} />}
       {method === 'ledger' && <LedgerForm onDone={done} />}
+      {method === 'trezor' && <TrezorConnectForm onDone={done} />}
       {method === 'offline' && <OfflineForm onDone={done} />}
       {method === 'env' && <EnvForm onDone={done} />}
     </div>
