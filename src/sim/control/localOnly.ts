@@ -11,7 +11,7 @@
  *     (text/plain, a form, or no body at all) without a CORS preflight; application/json cannot be
  *     sent cross-origin without one, and this server answers no preflight.
  * Node's fetch, node:http, ethers and ws (the app's main process, the command line, the test
- * helpers) send `Host: 127.0.0.1:PORT` (or localhost, or [::1]), no Origin, and JSON.
+ * helpers) send `Host: 127.0.0.1:PORT` (or another 127/8 address, localhost, or [::1]), no Origin, and JSON.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -21,7 +21,13 @@ export interface LocalOnlyRefusal {
   readonly message: string;
 }
 
-const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '[::1]']);
+/** The whole 127.0.0.0/8 block is loopback (a test's stand-ins for other hosts sit on 127.0.0.2 and up). */
+const LOOPBACK_V4 = /^127\.(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){2}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+function isLoopbackHostname(hostname: string): boolean {
+  return LOOPBACK_HOSTNAMES.has(hostname) || LOOPBACK_V4.test(hostname);
+}
 
 /** The Host header as a URL (http://host[:port]); null when absent or anything beyond host[:port]. */
 function hostUrl(host: string | undefined): URL | null {
@@ -56,8 +62,8 @@ function isJson(contentType: string | undefined): boolean {
  */
 export function localOnlyRefusal(request: { readonly method: string; readonly headers: IncomingHttpHeaders }): LocalOnlyRefusal | null {
   const host = hostUrl(request.headers.host);
-  if (host === null || !LOOPBACK_HOSTNAMES.has(host.hostname)) {
-    return { status: 403, code: 'FORBIDDEN', message: 'the simulator answers only requests addressed to a loopback host (127.0.0.1, localhost, [::1])' };
+  if (host === null || !isLoopbackHostname(host.hostname)) {
+    return { status: 403, code: 'FORBIDDEN', message: 'the simulator answers only requests addressed to a loopback host (127.0.0.0/8, localhost, [::1])' };
   }
   const origin = request.headers.origin;
   if (origin !== undefined && originOf(origin) !== host.origin) {

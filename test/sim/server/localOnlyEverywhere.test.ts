@@ -32,9 +32,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const FOREIGN_HOSTS = () => ['evil.example', `evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `evil.example@127.0.0.1:${port}`];
+const FOREIGN_HOSTS = () => ['evil.example', `128.0.0.1:${port}`, `127.0.0.256:${port}`, `127.1.evil.example:${port}`, `evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `evil.example@127.0.0.1:${port}`];
 const FOREIGN_ORIGINS = () => ['https://evil.example', 'null', 'http://127.0.0.1:1', `http://localhost.evil.example:${port}`];
-const LOOPBACK_HOSTS = () => [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+const LOOPBACK_HOSTS = () => [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `127.0.0.2:${port}`, `127.255.255.254:${port}`];
 
 describe('the trading API answers local programs only', () => {
   const balanceUrl = () => `${sim.urls.base_url}/account/${accountId}/balance`;
@@ -66,7 +66,7 @@ describe('the trading API answers local programs only', () => {
     expect(handle).not.toHaveBeenCalled();
   });
 
-  it('a loopback Host (127.0.0.1, localhost, [::1]) with no Origin, or with its own origin, is served', async () => {
+  it('a loopback Host (127.0.0.0/8, localhost, [::1]) with no Origin, or with its own origin, is served', async () => {
     for (const host of LOOPBACK_HOSTS()) {
       const res = await rawRequest(balanceUrl(), { headers: { host } });
       expect(res.status, `${host}: ${res.text}`).toBe(200);
