@@ -33,3 +33,25 @@ export function isClassifiedError(err: unknown): err is Error & ClassifiedError 
 export function exitCodeOf(kind: ErrorKind): 1 | 2 {
   return kind === 'validation' ? 2 : 1;
 }
+
+/**
+ * A refusal by a pure input rule (a decimal, a duration, an address, a ladder, a schedule, an alert, a
+ * trailing distance): a validation error with its code, the field it names and, where the rule knows
+ * better than a table, what to do. Each rule's class extends this for its name alone.
+ */
+export class InputRuleError extends Error implements ClassifiedError {
+  readonly errorKind = 'validation' as const;
+  constructor(
+    readonly errorCode: string,
+    readonly field: string | undefined,
+    message: string,
+    readonly errorHint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The message of a refusal that names its field first ("size: ..."), as the grammar errors do. */
+export function fieldMessage(field: string | undefined, message: string): string {
+  return field ? `${field}: ${message}` : message;
+}

@@ -17,6 +17,7 @@
  * move alert fires again only after another full move.
  */
 import { Decimal } from '../decimal/decimal.js';
+import { formatDuration } from '../duration/duration.js';
 import type { AlertKind, AlertRule, MoveRule, ThresholdAlertKind, ThresholdRule } from './alertRule.js';
 
 /** Re-arm band of a price level, as a fraction of the level. */
@@ -135,14 +136,9 @@ export function describeRule(market: string, rule: AlertRule): string {
   return `${market} ${WHAT[rule.kind]} ${firesAbove(rule.kind) ? 'above' : 'below'} ${rule.level}${unit}`;
 }
 
-/** 90000 -> "1m30s". */
+/** 90000 -> "1m30s": the shared duration grammar's spelling, to the whole second (a stored window may have ms). */
 export function describeWindow(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  const parts: string[] = [];
-  if (s >= 3600) parts.push(`${Math.floor(s / 3600)}h`);
-  if (s % 3600 >= 60) parts.push(`${Math.floor((s % 3600) / 60)}m`);
-  if (s % 60 > 0 || parts.length === 0) parts.push(`${s % 60}s`);
-  return parts.join('');
+  return formatDuration(Math.floor(ms / 1000) * 1000);
 }
 
 /** The message of a firing: what was seen against what was asked. */

@@ -7,18 +7,14 @@
  */
 import { Decimal, decimalTextProblem, canonical } from '../decimal/decimal.js';
 import { durationTextProblem, parseDuration } from '../duration/duration.js';
-import type { ClassifiedError } from '../errorKinds.js';
+import { InputRuleError, fieldMessage } from '../errorKinds.js';
 import { addressSchema } from '../fieldSchemas.js';
 import { MAX_ALERT_NOTE_LENGTH, MAX_MOVE_WINDOW_MS, MIN_MOVE_WINDOW_MS, POSITION_ALERT_KINDS, type AlertKind, type AlertRule, type AlertSpec } from './alertRule.js';
 
-export class AlertInputError extends Error implements ClassifiedError {
-  readonly errorKind = 'validation' as const;
-  readonly errorCode = 'INVALID_ALERT';
-  constructor(
-    message: string,
-    readonly field: string,
-  ) {
-    super(`${field}: ${message}`);
+export class AlertInputError extends InputRuleError {
+  declare readonly field: string;
+  constructor(message: string, field: string) {
+    super('INVALID_ALERT', field, fieldMessage(field, message));
     this.name = 'AlertInputError';
   }
 }

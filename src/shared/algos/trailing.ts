@@ -21,7 +21,7 @@
  * in one place.
  */
 import { Decimal, canonical, decimalTextProblem, isMultipleOf } from '../decimal/index.js';
-import type { ClassifiedError } from '../errorKinds.js';
+import { InputRuleError } from '../errorKinds.js';
 
 /** At most one move of the stop per second. */
 export const MIN_MOVE_INTERVAL_MS = 1_000;
@@ -30,15 +30,10 @@ export type TrailSide = 'LONG' | 'SHORT';
 
 export type TrailDistance = { kind: 'percent'; value: string } | { kind: 'price'; value: string };
 
-export class TrailRuleError extends Error implements ClassifiedError {
-  readonly errorKind = 'validation' as const;
-  constructor(
-    readonly errorCode: string,
-    readonly field: string,
-    message: string,
-    readonly errorHint?: string,
-  ) {
-    super(message);
+export class TrailRuleError extends InputRuleError {
+  declare readonly field: string;
+  constructor(errorCode: string, field: string, message: string, errorHint?: string) {
+    super(errorCode, field, message, errorHint);
     this.name = 'TrailRuleError';
   }
 }

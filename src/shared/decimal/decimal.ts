@@ -6,7 +6,7 @@
  * (no trailing zeros, no exponent, no '+', no '-0').
  */
 import DecimalJs from 'decimal.js';
-import type { ClassifiedError } from '../errorKinds.js';
+import { InputRuleError, fieldMessage } from '../errorKinds.js';
 
 /** A private Decimal constructor so app settings can never change precision or rounding under us. */
 export const Decimal = DecimalJs.clone({ precision: 80, rounding: DecimalJs.ROUND_HALF_UP, toExpNeg: -100, toExpPos: 100 });
@@ -32,15 +32,10 @@ export interface DecimalTextOptions {
   signed?: boolean;
 }
 
-export class DecimalError extends Error implements ClassifiedError {
-  /** Input errors: found before anything is signed. */
-  readonly errorKind = 'validation' as const;
-  readonly errorCode = 'VALIDATION_ERROR';
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
-    super(field ? `${field}: ${message}` : message);
+/** Input errors: found before anything is signed. */
+export class DecimalError extends InputRuleError {
+  constructor(message: string, field?: string) {
+    super('VALIDATION_ERROR', field, fieldMessage(field, message));
     this.name = 'DecimalError';
   }
 }

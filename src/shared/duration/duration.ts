@@ -13,7 +13,7 @@
  *
  * Pure and shared, so the command line and the renderer accept exactly the same texts.
  */
-import type { ClassifiedError } from '../errorKinds.js';
+import { InputRuleError, fieldMessage } from '../errorKinds.js';
 
 const UNITS = [
   ['d', 86_400_000],
@@ -31,14 +31,9 @@ export const DURATION_GRAMMAR = 'whole numbers with units d, h, m, s, largest fi
 const DURATION_TEXT = /^(?:(0|[1-9]\d*)d)?(?:(0|[1-9]\d*)h)?(?:(0|[1-9]\d*)m)?(?:(0|[1-9]\d*)s)?$/;
 
 /** A refused duration text: a validation error naming the field. */
-export class DurationError extends Error implements ClassifiedError {
-  readonly errorKind = 'validation' as const;
-  readonly errorCode = 'VALIDATION_ERROR';
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
-    super(field ? `${field}: ${message}` : message);
+export class DurationError extends InputRuleError {
+  constructor(message: string, field?: string) {
+    super('VALIDATION_ERROR', field, fieldMessage(field, message));
     this.name = 'DurationError';
   }
 }

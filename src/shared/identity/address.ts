@@ -5,16 +5,11 @@
  * index. Only subaccount 0 is addressable, so a valid account_id is the lowercase wallet plus 24 hex zeros.
  */
 import { keccak_256 } from '@noble/hashes/sha3';
-import type { ClassifiedError } from '../errorKinds.js';
+import { InputRuleError, fieldMessage } from '../errorKinds.js';
 
-export class IdentifierError extends Error implements ClassifiedError {
-  readonly errorKind = 'validation' as const;
-  readonly errorCode = 'VALIDATION_ERROR';
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
-    super(field ? `${field}: ${message}` : message);
+export class IdentifierError extends InputRuleError {
+  constructor(message: string, field?: string) {
+    super('VALIDATION_ERROR', field, fieldMessage(field, message));
     this.name = 'IdentifierError';
   }
 }

@@ -18,7 +18,7 @@
  *    service exempts reduce-only legs); otherwise the error names the smallest leg.
  */
 import { Decimal, canonical, decimalPlaces, isMultipleOf, parseDecimalText, DecimalError } from '../decimal/decimal.js';
-import type { ClassifiedError } from '../errorKinds.js';
+import { InputRuleError } from '../errorKinds.js';
 import type { Market } from '../protocol/schemas/config.js';
 import { splitOnStep } from './splitOnStep.js';
 import type { Side } from '../protocol/schemas/orders.js';
@@ -55,15 +55,10 @@ export interface ScaleRung {
 }
 
 /** Why a ladder cannot be built: a validation error (nothing was signed), naming the input field. */
-export class ScaleLadderError extends Error implements ClassifiedError {
-  readonly errorKind = 'validation' as const;
-  constructor(
-    readonly errorCode: string,
-    readonly field: string,
-    message: string,
-    readonly errorHint?: string,
-  ) {
-    super(message);
+export class ScaleLadderError extends InputRuleError {
+  declare readonly field: string;
+  constructor(errorCode: string, field: string, message: string, errorHint?: string) {
+    super(errorCode, field, message, errorHint);
     this.name = 'ScaleLadderError';
   }
 }

@@ -19,7 +19,7 @@
  */
 import { Decimal, canonical, decimalPlaces, parseDecimalText, DecimalError } from '../decimal/decimal.js';
 import { splitOnStep } from '../orders/splitOnStep.js';
-import type { ClassifiedError } from '../errorKinds.js';
+import { InputRuleError } from '../errorKinds.js';
 
 export const TWAP_MIN_SLICES = 2;
 /** More slices than this is a different tool (and a very large file of progress). */
@@ -53,15 +53,10 @@ export interface PlannedSlice {
 }
 
 /** Why a schedule cannot be made: a validation error (nothing was signed), naming the input field. */
-export class TwapScheduleError extends Error implements ClassifiedError {
-  readonly errorKind = 'validation' as const;
-  constructor(
-    readonly errorCode: string,
-    readonly field: string,
-    message: string,
-    readonly errorHint?: string,
-  ) {
-    super(message);
+export class TwapScheduleError extends InputRuleError {
+  declare readonly field: string;
+  constructor(errorCode: string, field: string, message: string, errorHint?: string) {
+    super(errorCode, field, message, errorHint);
     this.name = 'TwapScheduleError';
   }
 }

@@ -23,7 +23,8 @@
  * (a fill elsewhere, a trigger that fired), submit stops after the cancels and says so: the reviewed
  * size would no longer be right, and nothing else is signed.
  */
-import { Decimal, DecimalError, canonical, decimalTextProblem, parseDecimalText, roundToPlaces } from '../../../shared/decimal/index.js';
+import { Decimal, canonical, roundToPlaces } from '../../../shared/decimal/index.js';
+import { decimalInput } from '../decimalInput.js';
 import type { ReviewConfirmation } from '../../../shared/orders/review.js';
 import type { ListedOrder, Position } from '../../../shared/protocol/index.js';
 import type { Signer } from '../../signers/signer.js';
@@ -149,12 +150,7 @@ const HUNDRED = new Decimal(100);
 /** Decimal text given to a close (percent, size, price), refused naming its own field. */
 function decimalField(value: unknown, field: string): Decimal {
   if (typeof value === 'string' && value.length > MAX_DECIMAL_INPUT_LENGTH) throw new ValidationError(`at most ${MAX_DECIMAL_INPUT_LENGTH} characters (got ${value.length})`, { field });
-  try {
-    return parseDecimalText(value, field);
-  } catch (err) {
-    if (err instanceof DecimalError) throw new ValidationError(decimalTextProblem(value) ?? err.message, { field });
-    throw err;
-  }
+  return decimalInput(value, field);
 }
 
 /** The percentage asked for, as decimal text from 1 to 100. */

@@ -8,7 +8,8 @@
  * request is applied asynchronously. GET /positions/margin/{requestId} answers 404 while the request is
  * pending, which is normal: the wait polls until APPLIED or REJECTED.
  */
-import { canonical, decimalTextProblem, parseDecimalText, DecimalError } from '../../../shared/decimal/index.js';
+import { canonical } from '../../../shared/decimal/index.js';
+import { decimalInput } from '../decimalInput.js';
 import { marginTypedData } from '../../../shared/eip712/index.js';
 import type { MarginBody, MarginRequest } from '../../../shared/protocol/index.js';
 import { NetworkError, TimeoutError, WriteLandedUnknownResultError, isNotFound } from '../../api/errors.js';
@@ -60,13 +61,7 @@ export function explainMarginReason(reason: string | null | undefined): string |
 export function marginAmount(value: unknown): string {
   if (typeof value !== 'string') throw new ValidationError('must be a signed decimal string such as "25" or "-10.5"', { field: 'amount' });
   if (value.length > MAX_DECIMAL_INPUT_LENGTH) throw new ValidationError(`at most ${MAX_DECIMAL_INPUT_LENGTH} characters`, { field: 'amount' });
-  let text: string;
-  try {
-    text = canonical(parseDecimalText(value, 'amount', { signed: true }));
-  } catch (err) {
-    if (err instanceof DecimalError) throw new ValidationError(decimalTextProblem(value, { signed: true }) ?? err.message, { field: 'amount', cause: err });
-    throw err;
-  }
+  const text = canonical(decimalInput(value, 'amount', { signed: true }));
   if (text === '0') throw new ValidationError('must not be zero: positive adds margin, negative removes it', { field: 'amount' });
   return text;
 }
