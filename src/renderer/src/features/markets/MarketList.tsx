@@ -34,11 +34,28 @@ export function MarketList() {
   }, [markets.data, query]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT_ESTIMATE, overscan: 8 });
-  /** Moves the focus to the row `index` (scrolling it into the rendered window first). */
+  /**
+   * Moves the focus to the row `index`. A row already rendered (the next or previous one, inside the
+   * overscan) takes the focus at once, so a key pressed right after the arrow (Enter) lands on the row
+   * the arrow reached, not on the one before it. A row outside the rendered window is scrolled into
+   * being first and focused on the frame it appears (a few frames at most).
+   */
   const focusRow = (index: number): void => {
     const target = Math.max(0, Math.min(rows.length - 1, index));
+    const rowAt = () => scroller.current?.querySelector<HTMLElement>(`[data-index="${target}"] [role="option"]`) ?? null;
     virtual.scrollToIndex(target, { align: 'auto' });
-    requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-index="${target}"] [role="option"]`)?.focus());
+    const now = rowAt();
+    if (now) {
+      now.focus();
+      return;
+    }
+    let frames = 0;
+    const tryFocus = (): void => {
+      const row = rowAt();
+      if (row) row.focus();
+      else if (++frames < FOCUS_FRAMES_MAX) requestAnimationFrame(tryFocus);
+    };
+    requestAnimationFrame(tryFocus);
   };
 
   return (
@@ -99,6 +116,9 @@ export function MarketList() {
     </div>
   );
 }
+
+/** How many frames a scrolled-to row may take to be rendered before the focus gives up on it. */
+const FOCUS_FRAMES_MAX = 10;
 
 /** A row's usual height (two lines); rows are measured once rendered, so this only places the first paint. */
 const ROW_HEIGHT_ESTIMATE = 46;
