@@ -118,7 +118,7 @@ function checkedPrice(r: Reader, price: string, m: CommandMarket): void {
 }
 
 /** The size and the market of an order or a TWAP, in either order ("0.1 btc" or "btc 0.1"). */
-function sizeAndMarket<M extends CommandMarket>(r: Reader, markets: readonly M[], example: string): { size: string; market: M } {
+function sizeAndMarket<M extends CommandMarket>(r: Reader, markets: readonly M[], verb: string, tail = ''): { size: string; market: M } {
   let size: string | null = null;
   let market: M | null = null;
   while ((size === null || market === null) && !r.done()) {
@@ -137,6 +137,8 @@ function sizeAndMarket<M extends CommandMarket>(r: Reader, markets: readonly M[]
       throw invalid(r.understood, `“${t.text}” is not part of any command`);
     }
   }
+  // The example keeps what was typed: "buy 0.01" is missing a market "such as buy 0.01 BTC".
+  const example = `${verb} ${size ?? '0.1'} ${market?.symbol ?? markets[0]?.symbol ?? 'BTC'}${tail}`;
   if (size === null && market === null) throw incomplete(r.understood, `a size and a market (such as ${example})`);
   if (size === null) throw incomplete(r.understood, `a size (such as ${example})`);
   if (market === null) throw incomplete(r.understood, `a market (such as ${example})`);
@@ -145,7 +147,7 @@ function sizeAndMarket<M extends CommandMarket>(r: Reader, markets: readonly M[]
 }
 
 function readOrder<M extends CommandMarket>(r: Reader, side: CommandSide, markets: readonly M[]): CommandIntent {
-  const { size, market } = sizeAndMarket(r, markets, `${r.understood} 0.1 ${markets[0]?.symbol ?? 'BTC'}`);
+  const { size, market } = sizeAndMarket(r, markets, r.understood);
   let price: string | null = null;
   const t = r.peek();
   if (t && (PRICE_WORDS.has(t.word) || t.word === 'market')) {
@@ -168,7 +170,7 @@ function readTwap<M extends CommandMarket>(r: Reader, markets: readonly M[]): Co
   const side = s ? SIDES[s.word] : undefined;
   if (!s || !side) throw s ? invalid(r.understood, `“${s.text}” is not buy or sell`) : incomplete(r.understood, 'buy or sell, a size, a market and a span (such as twap buy 1 BTC over 30m)');
   r.hear(s.word);
-  const { size, market } = sizeAndMarket(r, markets, `twap ${s.word} 1 ${markets[0]?.symbol ?? 'BTC'} over 30m`);
+  const { size, market } = sizeAndMarket(r, markets, `twap ${s.word}`, ' over 30m');
   const kw = r.peek();
   if (kw && (kw.word === 'over' || kw.word === 'for')) r.next();
   const d = r.next();

@@ -61,7 +61,8 @@ describe('orders', () => {
     expect(refused('buy 0.1')).toMatchObject({ status: 'incomplete', understood: 'buy 0.1', missing: expect.stringMatching(/^a market/) });
     expect(refused('sell eth')).toMatchObject({ status: 'incomplete', understood: 'sell ETH', missing: expect.stringMatching(/^a size/) });
     expect(refused('sell 2 eth at')).toMatchObject({ status: 'incomplete', missing: expect.stringMatching(/limit price/) });
-    expect(refused('buy 0.1').message).toMatch(/^Understood “buy 0.1”; missing a market/);
+    expect(refused('buy 0.01').message).toBe('Understood “buy 0.01”; missing a market (such as buy 0.01 BTC).');
+    expect(refused('sell eth').message).toBe('Understood “sell ETH”; missing a size (such as sell 0.1 ETH).');
   });
 
   it.each([

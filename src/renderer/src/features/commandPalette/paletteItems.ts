@@ -49,7 +49,7 @@ const marketItem = (m: Pick<MarketView, 'symbol' | 'venue_symbol'>): PaletteItem
 function commandItem(parsed: PhraseResult, markets: readonly Pick<MarketView, 'symbol' | 'venue_symbol'>[]): PaletteItem | null {
   if (parsed.status !== 'ok') return null;
   const c = parsed.intent;
-  if (isTradeCommand(c)) return { id: idOf('trade', 'command'), kind: 'trade', label: `Review: ${describeCommand(c)}`, detail: 'Opens the review; nothing is signed until you sign it there', command: c };
+  if (isTradeCommand(c)) return { id: idOf('trade', 'command'), kind: 'trade', label: `Review: ${describeCommand(c)}`, detail: 'Trade · opens the review', command: c };
   if (c.kind === 'view') return viewItem(views.find((v) => v.view === c.view)!);
   const m = markets.find((x) => x.symbol === c.market);
   return m ? marketItem(m) : null;
