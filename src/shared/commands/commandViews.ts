@@ -1,7 +1,7 @@
 /**
  * The app's views as a typed command names them ("history", "go to settings", "trading keys"). The ids
- * are the renderer's View ids (src/renderer/src/app/uiStore.ts checks it against this list at compile
- * time); the words are what a trader may type for each.
+ * are the renderer's View ids (the command palette, features/commandPalette/CommandPaletteHost.tsx, fails
+ * to compile when a view is missing here); the words are what a trader may type for each.
  */
 export const COMMAND_VIEWS = [
   { view: 'trade', label: 'Trade', words: ['trade', 'trading', 'ticket'] },

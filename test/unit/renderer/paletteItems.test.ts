@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePhrase, type CommandMarket } from '../../../src/shared/commands/index.js';
 import { paletteItems, paletteStatus } from '../../../src/renderer/src/features/commandPalette/paletteItems.js';
-import { isPaletteKey } from '../../../src/renderer/src/features/commandPalette/CommandPaletteHost.js';
+import { isPaletteKey } from '../../../src/renderer/src/features/commandPalette/paletteKey.js';
 import { BUILT_IN_KEYS } from '../../../src/shared/tradeHotkeys.js';
 
 const m = (symbol: string, venue = symbol): CommandMarket => ({ symbol, venue_symbol: venue, tick_size: '0.1', px_decimals: 1, sz_decimals: 4, min_order_value: '10', max_notional: '0' });

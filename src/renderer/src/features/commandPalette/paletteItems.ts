@@ -4,8 +4,7 @@
  * and Settings sections whose names contain the text. Pure, so the list is the same for the same text.
  */
 import type { MarketView } from '../../../../shared/ipc';
-import { COMMAND_VIEWS, describeCommand, isTradeCommand, type PhraseResult, type TradeCommand } from '../../../../shared/commands';
-import type { View } from '../../app/uiStore';
+import { COMMAND_VIEWS, describeCommand, isTradeCommand, type CommandView, type PhraseResult, type TradeCommand } from '../../../../shared/commands';
 
 /** The Settings view's sections, by their panel titles (the palette scrolls to the one picked). */
 export const SETTINGS_SECTIONS = [
@@ -24,15 +23,14 @@ export const SETTINGS_SECTIONS = [
 
 export type PaletteItem =
   | { id: string; kind: 'trade'; label: string; detail: string; command: TradeCommand }
-  | { id: string; kind: 'view'; label: string; detail: string; view: View }
+  | { id: string; kind: 'view'; label: string; detail: string; view: CommandView }
   | { id: string; kind: 'market'; label: string; detail: string; market: string }
   | { id: string; kind: 'setting'; label: string; detail: string; section: string };
 
 /** Markets listed for a text that names none in full (the palette is not the market list). */
 const MAX_MARKETS = 8;
 
-// The shared command views are the renderer's views: a view added to one and not the other fails here.
-const views: readonly { view: View; label: string; words: readonly string[] }[] = COMMAND_VIEWS;
+const views: readonly { view: CommandView; label: string; words: readonly string[] }[] = COMMAND_VIEWS;
 
 const idOf = (kind: PaletteItem['kind'], key: string): string => `palette-${kind}-${key.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
 
