@@ -63,7 +63,7 @@ export function isCanonicalHotkey(k: string): boolean {
  * The app's built-in shortcuts (the shortcut sheet's), as keys: a trade hotkey may not take one. Single
  * letters act with or without Shift, so both are taken.
  */
-export const BUILT_IN_KEYS: readonly string[] = ['B', 'Shift+B', 'S', 'Shift+S', 'A', 'Shift+A', 'Shift+/', '/', ...['1', '2', '3', '4', '5', '6', '7', '8'].flatMap((d) => [`Ctrl+${d}`, `Meta+${d}`])];
+export const BUILT_IN_KEYS: readonly string[] = ['B', 'Shift+B', 'S', 'Shift+S', 'A', 'Shift+A', 'Shift+/', '/', 'Ctrl+K', 'Meta+K', ...['1', '2', '3', '4', '5', '6', '7', '8'].flatMap((d) => [`Ctrl+${d}`, `Meta+${d}`])];
 
 /**
  * A key event as a key ("Alt+B"), or null for a lone modifier or a key that cannot be a hotkey. `code`

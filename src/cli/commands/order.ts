@@ -86,7 +86,7 @@ function checkDryRun(opts: { dryRun?: boolean; wait?: boolean }): void {
 }
 
 /** Says which leverage is signed on each opening leg and where it came from (never a silent 0). */
-function noteLeverage(out: Output, prepared: PreparedOrder, given: string | undefined): void {
+export function noteLeverage(out: Output, prepared: PreparedOrder, given: string | undefined): void {
   for (const [i, leg] of prepared.legs.entries()) {
     if (leg.reduce_only || leg.leverage === undefined) continue;
     out.note(`${prepared.labels[i]}: signed with leverage ${leg.leverage}x${given === undefined ? ' (your default; set it with `perps config leverage`)' : ''}`);
@@ -94,7 +94,7 @@ function noteLeverage(out: Output, prepared: PreparedOrder, given: string | unde
 }
 
 /** Submits a prepared order with the wallet's trading key and prints every leg; exit 1 when one failed. */
-async function submitAndReport(ctx: ServiceContext, out: Output, prepared: PreparedOrder, opts: { wait?: boolean; timeout?: string }, json: boolean): Promise<1 | undefined> {
+export async function submitAndReport(ctx: ServiceContext, out: Output, prepared: PreparedOrder, opts: { wait?: boolean; timeout?: string }, json: boolean): Promise<1 | undefined> {
   const waitTimeoutMs = timeoutOf(opts.timeout);
   const progress = createProgress({ json });
   try {

@@ -63,7 +63,7 @@ function noteConfirmations(out: Output, confirmations: readonly { code: string; 
 }
 
 /** Says which triggers a close cancels before it goes: once they are gone, the position has no TP/SL. */
-function noteClosePlan(out: Output, prepared: PreparedClose): void {
+export function noteClosePlan(out: Output, prepared: PreparedClose): void {
   for (const w of prepared.view.warnings) out.note(`note: ${w}`);
   noteConfirmations(out, prepared.view.confirmations);
 }
@@ -111,15 +111,7 @@ export function registerPositionCommands(program: Command): void {
           try {
             const r = await submitClose(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress: (t) => progress.update(t), ...(timeoutMs ? { timeoutMs } : {}) });
             progress.done();
-            out.result(r, () => formatFields(closeFields(r)));
-            // Only a close of all that was closeable is expected to leave nothing: a part, or a resting
-            // limit, leaves the rest open by design.
-            if (!r.closed && !r.resting && prepared.whole) {
-              out.note(`error [NOT_FULLY_CLOSED]: ${r.position_after?.size ?? '?'} ${r.market} is still open (only the closeable part was closed)`);
-              out.note('hint: resting reduce-only orders reserve part of a position; cancel them and close again.');
-              return 1;
-            }
-            return undefined;
+            return reportClose(out, r, prepared);
           } finally {
             progress.done();
           }
@@ -147,14 +139,7 @@ export function registerPositionCommands(program: Command): void {
         try {
           const r = await submitCloseAll(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress: (t) => progress.update(t), ...(timeoutMs ? { timeoutMs } : {}) });
           progress.done();
-          out.result(r, () => closeAllTable(r));
-          const failed = r.results.filter((x) => x.outcome !== 'closed');
-          for (const f of failed) {
-            if (f.error) out.note(`error [${f.error.code}]: ${f.market}: ${f.error.message}${f.error.cancelled_triggers.length > 0 ? ` (its triggers ${f.error.cancelled_triggers.join(', ')} were cancelled)` : ''}`);
-            else out.note(`error [NOT_FULLY_CLOSED]: ${f.market}: ${f.result?.position_after?.size ?? '?'} is still open (resting reduce-only orders reserve it)`);
-          }
-          for (const s of r.skipped) out.note(`error [${s.code}]: ${s.market} was not closed: ${s.message}`);
-          return failed.length > 0 || r.skipped.length > 0 ? 1 : undefined;
+          return reportCloseAll(out, r);
         } finally {
           progress.done();
         }
@@ -247,6 +232,31 @@ export function registerPositionCommands(program: Command): void {
         }
       });
     });
+}
+
+/** Prints a close's outcome; exit 1 when a close of the whole position left some of it open. */
+export function reportClose(out: Output, r: ClosePositionResult, prepared: PreparedClose): 1 | undefined {
+  out.result(r, () => formatFields(closeFields(r)));
+  // Only a close of all that was closeable is expected to leave nothing: a part, or a resting
+  // limit, leaves the rest open by design.
+  if (!r.closed && !r.resting && prepared.whole) {
+    out.note(`error [NOT_FULLY_CLOSED]: ${r.position_after?.size ?? '?'} ${r.market} is still open (only the closeable part was closed)`);
+    out.note('hint: resting reduce-only orders reserve part of a position; cancel them and close again.');
+    return 1;
+  }
+  return undefined;
+}
+
+/** Prints every market's outcome of a close-all; exit 1 when one was not closed. */
+export function reportCloseAll(out: Output, r: CloseAllResult): 1 | undefined {
+  out.result(r, () => closeAllTable(r));
+  const failed = r.results.filter((x) => x.outcome !== 'closed');
+  for (const f of failed) {
+    if (f.error) out.note(`error [${f.error.code}]: ${f.market}: ${f.error.message}${f.error.cancelled_triggers.length > 0 ? ` (its triggers ${f.error.cancelled_triggers.join(', ')} were cancelled)` : ''}`);
+    else out.note(`error [NOT_FULLY_CLOSED]: ${f.market}: ${f.result?.position_after?.size ?? '?'} is still open (resting reduce-only orders reserve it)`);
+  }
+  for (const s of r.skipped) out.note(`error [${s.code}]: ${s.market} was not closed: ${s.message}`);
+  return failed.length > 0 || r.skipped.length > 0 ? 1 : undefined;
 }
 
 function closeAllTable(r: CloseAllResult): string {

@@ -78,7 +78,7 @@ function notesSeen(before: readonly string[], now: readonly string[]): number {
 }
 
 /** Prints what changed between two states of the TWAP: each slice's outcome, and the TWAP's own notes. */
-function reporter(out: Output): (r: TwapRecord) => void {
+export function reporter(out: Output): (r: TwapRecord) => void {
   let prev: TwapRecord | null = null;
   return (r) => {
     const v = twapView(r, { pid: process.pid, hostname: '', since: 0, token: '' });
@@ -136,7 +136,7 @@ function humanView(v: TwapView): string {
 }
 
 /** Runs a TWAP in the foreground: Ctrl-C pauses it, a second Ctrl-C leaves at once (it stays resumable). */
-async function foreground(out: Output, runner: TwapRunner): Promise<1 | undefined> {
+export async function foreground(out: Output, runner: TwapRunner): Promise<1 | undefined> {
   let interrupts = 0;
   const onSigint = (): void => {
     interrupts++;

@@ -176,6 +176,7 @@ export function Shell() {
       </div>
       <StatusBar />
       {extras && <extras.ShortcutSheet />}
+      {extras && <extras.CommandPaletteHost />}
     </div>
   );
 }

@@ -5,4 +5,5 @@
  * keyboard shortcut sheet.
  */
 export { PromptDialogs } from '../features/notifications/PromptDialogs';
+export { CommandPaletteHost } from '../features/commandPalette/CommandPaletteHost';
 export { ShortcutSheet } from '../features/shortcuts/ShortcutSheet';

@@ -34,7 +34,7 @@ type Open =
   | { kind: 'cancel'; market: string | null; count: number }
   | null;
 
-function CancelAllDialog({ market, count, onClose }: { market: string | null; count: number; onClose: () => void }) {
+export function CancelAllDialog({ market, count, onClose }: { market: string | null; count: number; onClose: () => void }) {
   const refresh = useInvalidateTrading();
   const cancel = useMutation({
     mutationFn: () => unwrap(perps().orders.cancelAll(market ? { market } : {})),

@@ -78,12 +78,25 @@ function closeExplanation(market: string, armed: boolean, kind: CloseKind, side:
   return `Every armed TP/SL trigger on ${market} is cancelled first (a position with an armed reduce-only trigger cannot be closed), then ${leg}${left}`;
 }
 
-export function CloseDialog({ position, market, onClose, onSetTpsl }: { position: PositionView; market: MarketView; onClose: () => void; onSetTpsl: (p: PositionView) => void }) {
+export function CloseDialog({
+  position,
+  market,
+  onClose,
+  onSetTpsl,
+  initialPercent = null,
+}: {
+  position: PositionView;
+  market: MarketView;
+  onClose: () => void;
+  onSetTpsl: (p: PositionView) => void;
+  /** Opened for part of the position (the command palette's "close ETH 50%"): that percentage, not all. */
+  initialPercent?: string | null;
+}) {
   const refresh = useInvalidateTrading();
   const open = useOpenOrders();
   const triggers = useTriggers();
   const mark = useLiveMark(market) ?? position.mark;
-  const [form, setForm] = useState<CloseForm>(initialCloseForm);
+  const [form, setForm] = useState<CloseForm>(initialPercent !== null ? { ...initialCloseForm, percent: initialPercent } : initialCloseForm);
   // A refusal from main (the mark moved past the bound since the dialog checked): confirm and send again.
   const [refused, setRefused] = useState<{ guard: NonNullable<ReturnType<typeof guardFromError>>; price: string } | null>(null);
   const [confirmed, setConfirmed] = useState<Set<ConfirmationCode>>(() => new Set());

@@ -18,6 +18,7 @@ export const SHORTCUTS: ShortcutDef[] = [
   { keys: ['/'], description: 'Search markets' },
   { keys: ['Esc'], description: 'Close the open dialog, or leave a field' },
   { keys: ['?'], description: 'Show this shortcut sheet' },
+  { keys: ['Ctrl', 'K'], description: 'Command palette: go to a view, market or setting, or type a trade (buy 0.1 BTC, close ETH 50%) to review it (Cmd+K on macOS)' },
   { keys: ['A'], description: 'Open or close the assistant panel' },
   { keys: ['Ctrl', '1'], description: 'Trade' },
   { keys: ['Ctrl', '2'], description: 'History' },
