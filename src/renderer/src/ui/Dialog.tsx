@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
+import { trapTarget } from './rovingFocus';
 
 /**
  * Open dialogs, innermost last, so Esc closes only the top one and focus returns where it came from.
@@ -52,17 +53,12 @@ export function Dialog({ open, title, name, onClose, children, footer, width = 5
         return;
       }
       if (e.key === 'Tab' && node) {
-        const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE));
-        const firstItem = items[0];
-        const lastItem = items[items.length - 1];
-        if (!firstItem || !lastItem) return;
-        if (e.shiftKey && document.activeElement === firstItem) {
-          e.preventDefault();
-          lastItem.focus();
-        } else if (!e.shiftKey && document.activeElement === lastItem) {
-          e.preventDefault();
-          firstItem.focus();
-        }
+        // Focus never leaves a modal dialog: Tab wraps at its ends (ui/rovingFocus.ts says where).
+        const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.getClientRects().length > 0);
+        const target = trapTarget(items.length, items.indexOf(document.activeElement as HTMLElement), e.shiftKey);
+        if (target === null) return;
+        e.preventDefault();
+        (target < 0 ? node : items[target])?.focus();
       }
     };
     document.addEventListener('keydown', onKey, true);
@@ -70,6 +66,8 @@ export function Dialog({ open, title, name, onClose, children, footer, width = 5
       document.removeEventListener('keydown', onKey, true);
       const i = stack.indexOf(me);
       if (i >= 0) stack.splice(i, 1);
+      // Back where it was (the button that opened it); a menu item that opened it hands focus to its menu
+      // button first (RowActions.tsx), so this is still in the page.
       if (before && document.contains(before)) before.focus();
     };
   }, [open]);
