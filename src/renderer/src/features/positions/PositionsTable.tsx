@@ -67,20 +67,20 @@ export function PositionsTable() {
         <thead>
           <tr>
             {/* What a trader reads first leads, so it stays in view beside the actions on a narrow window. */}
-            <th>Market</th>
-            <th className="r">Size</th>
-            <th className="r" title="Unrealized PnL at the live mark, and the return on the position's margin">
+            <th scope="col">Market</th>
+            <th scope="col" className="r">Size</th>
+            <th scope="col" className="r" title="Unrealized PnL at the live mark, and the return on the position's margin">
               PnL (ROE)
             </th>
-            <th className="r">Entry</th>
-            <th className="r">Mark</th>
-            <th className="r" title="Estimated from size, entry, isolated margin and the market's maintenance margin ratio; the service publishes none">
+            <th scope="col" className="r">Entry</th>
+            <th scope="col" className="r">Mark</th>
+            <th scope="col" className="r" title="Estimated from size, entry, isolated margin and the market's maintenance margin ratio; the service publishes none">
               Liq. (est.)
             </th>
-            <th>TP / SL</th>
-            <th className="r">Notional</th>
-            <th className="r">Margin</th>
-            <th className="r dt-sticky">Actions</th>
+            <th scope="col">TP / SL</th>
+            <th scope="col" className="r">Notional</th>
+            <th scope="col" className="r">Margin</th>
+            <th scope="col" className="r dt-sticky">Actions</th>
           </tr>
         </thead>
         <tbody>
