@@ -37,10 +37,15 @@ export function chartSummaryItems(market: MarketView, position: PositionView | u
 
 export function ChartSummary({ id, market, position, mark, lines }: { id: string; market: MarketView; position: PositionView | undefined; mark: string | null; lines: readonly SummaryLine[] }) {
   return (
-    <ul id={id} className="visually-hidden" aria-label={`${market.symbol} chart summary`}>
-      {chartSummaryItems(market, position, mark, lines).map((text, i) => (
-        <li key={i}>{text}</li>
-      ))}
-    </ul>
+    // Unlabelled on purpose: a description is read from the text of what it points at, and a label there
+    // would replace the items with itself.
+    <div id={id} className="visually-hidden">
+      <p>{market.symbol} chart summary:</p>
+      <ul>
+        {chartSummaryItems(market, position, mark, lines).map((text, i) => (
+          <li key={i}>{text}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
