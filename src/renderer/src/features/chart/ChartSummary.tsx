@@ -26,11 +26,11 @@ export function chartSummaryItems(market: MarketView, position: PositionView | u
     const distance = liveLiquidationDistance(position.size, mark ?? position.mark, position.liquidation_price);
     items.push(`Liquidation estimate: ${liquidationText(position.size, position.liquidation_price, market)}${distance ? `, ${distanceText(distance)} from the mark` : ''}.`);
   } else {
-    items.push(`No open ${market.symbol} position.`);
+    items.push(`Position: none in ${market.symbol}.`);
   }
   // Every other line: resting orders, triggers, bracket legs, alerts, a trailing stop, a scale ladder.
   const others = lines.filter((l) => l.key !== 'entry' && l.key !== 'liq');
-  if (others.length === 0) items.push('No open orders, triggers or alerts.');
+  if (others.length === 0) items.push('Orders, triggers and alerts on the chart: none.');
   else for (const l of others) items.push(`${l.title} at ${l.text ?? price(l.price)}.`);
   return items;
 }
