@@ -51,6 +51,16 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 150 } = 
   throw new Error(`${target.toString()} not reached in ${max} presses of ${back ? 'Shift+Tab' : 'Tab'}`);
 }
 
+/** Tab to `sign`, Enter; once the dialog shows its result region, Tab to Done, Enter: the dialog closes. */
+async function signThenDone(page: Page, e2e: E2eApp, dialog: Locator, sign: Locator, result: string): Promise<void> {
+  await tabTo(page, sign);
+  await page.keyboard.press('Enter');
+  await advanceUntilVisible(e2e, dialog.getByRole('region', { name: result }));
+  await tabTo(page, dialog.getByRole('button', { name: 'Done' }));
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+}
+
 /** Counts orders:place calls reaching main (and so the simulator). */
 function countPlacements(e2e: E2eApp): { count: () => number } {
   const listener = e2e.ipc.listeners.get('orders:place')!;
@@ -216,12 +226,7 @@ test('a whole trading day without the mouse', async ({ page, server, pageErrors 
   await tabTo(page, tpsl.getByRole('button', { name: 'Review changes' }));
   await page.keyboard.press('Enter');
   await expect(tpsl.getByRole('region', { name: 'TP/SL changes' })).toBeVisible();
-  await tabTo(page, tpsl.getByRole('button', { name: 'Sign and apply' }));
-  await page.keyboard.press('Enter');
-  await advanceUntilVisible(app, tpsl.getByRole('region', { name: 'TP/SL result' }));
-  await tabTo(page, tpsl.getByRole('button', { name: 'Done' }));
-  await page.keyboard.press('Enter');
-  await expect(tpsl).toBeHidden();
+  await signThenDone(page, app, tpsl, tpsl.getByRole('button', { name: 'Sign and apply' }), 'TP/SL result');
   await expect(more).toBeFocused();
   await advanceUntilVisible(app, row.getByRole('button', { name: `ETH TP/SL: TP ${grouped(tp)}` }));
 
@@ -236,12 +241,7 @@ test('a whole trading day without the mouse', async ({ page, server, pageErrors 
   await expect(close.getByRole('button', { name: '50%', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(close).toContainText('0.25 ETH');
   await screenshot(page, 'keyboard-close-dialog-1440x900');
-  await tabTo(page, close.locator('.dialog-footer button').last());
-  await page.keyboard.press('Enter');
-  await advanceUntilVisible(app, close.getByRole('region', { name: 'Close result' }));
-  await tabTo(page, close.getByRole('button', { name: 'Done' }));
-  await page.keyboard.press('Enter');
-  await expect(close).toBeHidden();
+  await signThenDone(page, app, close, close.locator('.dialog-footer button').last(), 'Close result');
   await expect(closeButton).toBeFocused();
   await expect.poll(async () => (await app!.call('positions:list', {})).positions.find((p) => p.market === 'ETH')?.size, { timeout: 15_000 }).toBe('0.25');
 

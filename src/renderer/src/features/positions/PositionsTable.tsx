@@ -30,6 +30,23 @@ import { useInvalidateTrading } from './useInvalidateTrading';
 
 type Action = { kind: 'close' | 'reverse' | 'margin' | 'tpsl'; position: PositionView } | null;
 
+/**
+ * The columns, in order. What a trader reads first leads, so it stays in view beside the actions; the
+ * pos-* classes place each cell in the two-line row of a narrow panel (styles/components.css).
+ */
+const COLUMNS: { label: string; className: string; title?: string }[] = [
+  { label: 'Market', className: 'pos-market' },
+  { label: 'Size', className: 'r pos-size' },
+  { label: 'PnL (ROE)', className: 'r pos-pnl', title: "Unrealized PnL at the live mark, and the return on the position's margin" },
+  { label: 'Entry', className: 'r pos-entry' },
+  { label: 'Mark', className: 'r pos-mark' },
+  { label: 'Liq. (est.)', className: 'r pos-liq', title: "Estimated from size, entry, isolated margin and the market's maintenance margin ratio; the service publishes none" },
+  { label: 'TP / SL', className: 'pos-tpsl' },
+  { label: 'Notional', className: 'r pos-notional' },
+  { label: 'Margin', className: 'r pos-margin' },
+  { label: 'Actions', className: 'r dt-sticky pos-actions' },
+];
+
 export function PositionsTable() {
   const positions = usePositions();
   const markets = useMarkets();
@@ -63,42 +80,16 @@ export function PositionsTable() {
   }
   return (
     <>
-      {/* Explicit table roles: below 720 px of panel the rows are drawn as two-line grids (styles/components.css),
+      {/* Explicit table roles: below 1000 px of panel the rows are drawn as two-line grids (styles/components.css),
           and a changed display must not cost a screen reader the table's rows, cells and headers. */}
       <table className="dt dt-compact dt-positions" role="table" aria-label="Positions">
         <thead role="rowgroup">
           <tr role="row">
-            {/* What a trader reads first leads, so it stays in view beside the actions on a narrow window. */}
-            <th scope="col" role="columnheader" className="pos-market">
-              Market
-            </th>
-            <th scope="col" role="columnheader" className="r pos-size">
-              Size
-            </th>
-            <th scope="col" role="columnheader" className="r pos-pnl" title="Unrealized PnL at the live mark, and the return on the position's margin">
-              PnL (ROE)
-            </th>
-            <th scope="col" role="columnheader" className="r pos-entry">
-              Entry
-            </th>
-            <th scope="col" role="columnheader" className="r pos-mark">
-              Mark
-            </th>
-            <th scope="col" role="columnheader" className="r pos-liq" title="Estimated from size, entry, isolated margin and the market's maintenance margin ratio; the service publishes none">
-              Liq. (est.)
-            </th>
-            <th scope="col" role="columnheader" className="pos-tpsl">
-              TP / SL
-            </th>
-            <th scope="col" role="columnheader" className="r pos-notional">
-              Notional
-            </th>
-            <th scope="col" role="columnheader" className="r pos-margin">
-              Margin
-            </th>
-            <th scope="col" role="columnheader" className="r dt-sticky pos-actions">
-              Actions
-            </th>
+            {COLUMNS.map((c) => (
+              <th key={c.className} scope="col" role="columnheader" className={c.className} title={c.title}>
+                {c.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody role="rowgroup">
