@@ -12,6 +12,7 @@ import { useAfterFirstPaint } from '../lib/afterFirstPaint';
 import { appExtras, AssistantPanel, BridgeView, HistoryView, KeysView, PointsView, PortfolioView, SettingsView, SwapView, ViewSuspense, WithdrawView } from './lazyViews';
 import { useMarkVersion } from '../features/markets/markStore';
 import { Badge } from '../ui/Badge';
+import { LiveRegion } from '../ui/LiveRegion';
 import { SimFeedBanner, useSimFeedBannerShown } from '../features/simFeed/SimFeedBanner';
 import { useSimFeed } from '../features/simFeed/simFeedQueries';
 
@@ -175,6 +176,8 @@ export function Shell() {
         )}
       </div>
       <StatusBar />
+      {/* The one place fills, order results, alerts and liquidation warnings are spoken (ui/announcer.ts). */}
+      <LiveRegion />
       {extras && <extras.ShortcutSheet />}
       {extras && <extras.CommandPaletteHost />}
     </div>

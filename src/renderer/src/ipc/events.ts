@@ -131,14 +131,14 @@ export function useIpcEvents(client: QueryClient): void {
         invalidate(qk.triggers);
         for (const u of p.updates) {
           if (u.status === 'REJECTED' || u.status === 'FAILED') {
-            pushToast({ tone: 'error', title: `Order ${u.status.toLowerCase()}${u.market ? ` · ${u.market}` : ''}`, body: explainReason(u.reason) || u.order_id });
+            pushToast({ tone: 'error', title: `Order ${u.status.toLowerCase()}${u.market ? ` · ${u.market}` : ''}`, body: explainReason(u.reason) || u.order_id, announce: 'polite' });
           } else if (u.status === 'CANCELLED' && u.reason && !QUIET_CANCEL_REASONS.has(u.reason)) {
             // A cancel the user did not ask for (bracket rules, no liquidity, a closed position): say why.
-            pushToast({ tone: 'warn', title: `${u.reason.startsWith('bracket_') ? 'Bracket leg' : 'Order'} cancelled${u.market ? ` · ${u.market}` : ''}`, body: explainReason(u.reason) });
+            pushToast({ tone: 'warn', title: `${u.reason.startsWith('bracket_') ? 'Bracket leg' : 'Order'} cancelled${u.market ? ` · ${u.market}` : ''}`, body: explainReason(u.reason), announce: 'polite' });
           } else if (u.order_type === 'TRIGGER' && FIRED.has(u.status) && !announcedFires.has(u.order_id)) {
             // Polling may see a fired trigger first as ACCEPTED, EXECUTING or already FILLED: announce it once.
             announcedFires.add(u.order_id);
-            pushToast({ tone: 'info', title: `Trigger fired${u.market ? ` · ${u.market}` : ''}`, body: `${u.order_id} · ${u.status.toLowerCase()}` });
+            pushToast({ tone: 'info', title: `Trigger fired${u.market ? ` · ${u.market}` : ''}`, body: `${u.order_id} · ${u.status.toLowerCase()}`, announce: 'polite' });
             playIfEnabled(client, 'trigger');
           }
           if (u.terminal) invalidate(['history', 'orders']);
@@ -152,7 +152,7 @@ export function useIpcEvents(client: QueryClient): void {
         invalidate(['history', 'fills']);
         invalidate(qk.positions);
         for (const f of p.fills.slice(0, 3)) {
-          pushToast({ tone: 'success', title: `Filled ${f.dir}${f.market ? ` · ${f.market}` : ''}`, body: `${fmt(f.size)}${f.market ? ` ${f.market}` : ''} @ ${fmt(f.price)}` });
+          pushToast({ tone: 'success', title: `Filled ${f.dir}${f.market ? ` · ${f.market}` : ''}`, body: `${fmt(f.size)}${f.market ? ` ${f.market}` : ''} @ ${fmt(f.price)}`, announce: 'polite' });
         }
         if (p.fills.length > 0) playIfEnabled(client, 'fill');
       }),

@@ -1,12 +1,25 @@
 import type { ReactNode } from 'react';
 import { useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
+import { trapTarget } from './rovingFocus';
 
 /**
  * Open dialogs, innermost last, so Esc closes only the top one and focus returns where it came from.
  * Module-level because there is one document and dialogs open from anywhere.
  */
 const stack: symbol[] = [];
+
+/**
+ * The element that last took focus. A dialog opened by a button that went busy meanwhile (a preview being
+ * fetched disables it, and a disabled button drops focus to the page without a blur) still returns focus
+ * to that button when it closes.
+ */
+let lastFocused: HTMLElement | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (e) => {
+    if (e.target instanceof HTMLElement && e.target !== document.body) lastFocused = e.target;
+  });
+}
 
 export interface DialogProps {
   open: boolean;
@@ -22,7 +35,7 @@ export interface DialogProps {
   tone?: 'default' | 'danger';
 }
 
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [contenteditable="true"], [tabindex]:not([tabindex="-1"])';
 
 /** A modal dialog: role dialog, aria-modal, labelled by its title, focus trapped, Esc closes. */
 export function Dialog({ open, title, name, onClose, children, footer, width = 520, locked = false, tone = 'default' }: DialogProps) {
@@ -39,7 +52,8 @@ export function Dialog({ open, title, name, onClose, children, footer, width = 5
     if (!open) return;
     const me = Symbol('dialog');
     stack.push(me);
-    const before = document.activeElement as HTMLElement | null;
+    const active = document.activeElement as HTMLElement | null;
+    const before = active && active !== document.body ? active : lastFocused;
     const node = ref.current;
     // Focus the first field (or the dialog itself) so keyboard users start inside.
     const first = node?.querySelector<HTMLElement>('input:not([disabled]), select:not([disabled]), textarea:not([disabled])') ?? node;
@@ -52,24 +66,34 @@ export function Dialog({ open, title, name, onClose, children, footer, width = 5
         return;
       }
       if (e.key === 'Tab' && node) {
-        const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE));
-        const firstItem = items[0];
-        const lastItem = items[items.length - 1];
-        if (!firstItem || !lastItem) return;
-        if (e.shiftKey && document.activeElement === firstItem) {
-          e.preventDefault();
-          lastItem.focus();
-        } else if (!e.shiftKey && document.activeElement === lastItem) {
-          e.preventDefault();
-          firstItem.focus();
-        }
+        // Focus never leaves a modal dialog: Tab wraps at its ends (ui/rovingFocus.ts says where).
+        const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.getClientRects().length > 0);
+        const active = document.activeElement as HTMLElement | null;
+        const at = active ? items.indexOf(active) : -1;
+        // Focus on something inside that the list does not know (a widget's own stop): the browser's move stays inside.
+        if (at < 0 && active && active !== node && node.contains(active)) return;
+        const target = trapTarget(items.length, at, e.shiftKey);
+        if (target === null) return;
+        e.preventDefault();
+        (target < 0 ? node : items[target])?.focus();
       }
     };
     document.addEventListener('keydown', onKey, true);
+    // A focused control that goes busy (disabled) or is replaced (a review step giving way to its result)
+    // drops focus to the page: catch it on the dialog itself, so the next Tab starts inside it again.
+    const keepFocus = new MutationObserver(() => {
+      if (stack[stack.length - 1] !== me) return;
+      const a = document.activeElement;
+      if (node && (!a || a === document.body)) node.focus();
+    });
+    if (node) keepFocus.observe(node, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
     return () => {
+      keepFocus.disconnect();
       document.removeEventListener('keydown', onKey, true);
       const i = stack.indexOf(me);
       if (i >= 0) stack.splice(i, 1);
+      // Back where it was (the button that opened it); a menu item that opened it hands focus to its menu
+      // button first (RowActions.tsx), so this is still in the page.
       if (before && document.contains(before)) before.focus();
     };
   }, [open]);

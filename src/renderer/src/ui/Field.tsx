@@ -11,7 +11,11 @@ interface FieldShellProps {
   inline?: boolean;
 }
 
-/** Label, control, then one line of error, warning or hint (error wins). The label names the control. */
+/**
+ * Label, control, then one line of error, warning or hint (error wins). The label names the control; the
+ * line describes it (the control's aria-describedby points at it, and an error also sets aria-invalid), so
+ * a screen reader reads the error with the field, not somewhere else on the page.
+ */
 function FieldShell({ label, hint, error, warning, id, children, inline }: FieldShellProps) {
   return (
     <div className={`field${inline ? ' field-inline' : ''}${error ? ' field-error' : warning ? ' field-warning' : ''}`}>
@@ -111,7 +115,7 @@ export function SelectField({ label, hint, error, options, id, inline, ...rest }
   const fid = id ?? auto;
   return (
     <FieldShell label={label} hint={hint} error={error} id={fid} inline={inline}>
-      <select id={fid} className="input select" aria-describedby={error || hint ? `${fid}-msg` : undefined} {...rest}>
+      <select id={fid} className="input select" aria-invalid={error ? true : undefined} aria-describedby={error || hint ? `${fid}-msg` : undefined} {...rest}>
         {options.map((o) => (
           <option key={o.value} value={o.value} disabled={o.disabled}>
             {o.label}

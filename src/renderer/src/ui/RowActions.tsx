@@ -5,12 +5,17 @@
  * stay in view while the rest of the row scrolls sideways.
  *
  * The menu opens in a layer of its own (a portal, fixed to the window) so no scrolling or clipping panel
- * cuts it off; it opens upward when the row is near the bottom of the window. Esc, a click elsewhere or a
- * choice closes it, and focus returns to the "⋯" button.
+ * cuts it off; it opens upward when the row is near the bottom of the window. Esc, Tab, a click elsewhere
+ * or a choice closes it, and focus returns to the "⋯" button.
+ *
+ * From the keyboard it is a WAI-ARIA menu button: Enter, Space or ArrowDown on "⋯" opens the menu on its
+ * first item, ArrowUp on its last; inside, ArrowDown/ArrowUp move (wrapping), Home/End go to the ends, a
+ * letter jumps to the next item starting with it, Enter or Space chooses.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from './Button';
+import { rovingIndex, typeaheadIndex } from './rovingFocus';
 
 export interface RowAction {
   /** The visible word ("Reverse"). */
@@ -30,6 +35,8 @@ const MENU_WIDTH = 180;
  */
 export function RowActions({ name, actions, primary, collapse = 'narrow' }: { name: string; actions: readonly RowAction[]; primary: ReactNode; collapse?: 'narrow' | 'wide' }) {
   const [open, setOpen] = useState(false);
+  /** Which item the menu opens on: the first (a click, Enter, ArrowDown) or the last (ArrowUp). */
+  const [openAt, setOpenAt] = useState<'first' | 'last'>('first');
   const [at, setAt] = useState<{ left: number; top?: number; bottom?: number } | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -44,7 +51,8 @@ export function RowActions({ name, actions, primary, collapse = 'narrow' }: { na
 
   useEffect(() => {
     if (!open) return;
-    menu.current?.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
+    const items = () => Array.from(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? []);
+    const enabled = (i: number) => !items()[i]?.disabled;
     const close = () => {
       setOpen(false);
       button.current?.focus();
@@ -53,7 +61,22 @@ export function RowActions({ name, actions, primary, collapse = 'narrow' }: { na
       if (e.key === 'Escape') {
         e.stopPropagation();
         close();
+        return;
       }
+      const list = items();
+      const at = list.indexOf(document.activeElement as HTMLButtonElement);
+      if (e.key === 'Tab') {
+        // A menu is not a Tab stop: Tab leaves it, back on its button (the row's next control is one Tab on).
+        e.preventDefault();
+        close();
+        return;
+      }
+      if (at < 0 && !menu.current?.contains(document.activeElement)) return;
+      const next = rovingIndex(at, e.key, list.length, 'vertical', enabled) ?? (e.ctrlKey || e.metaKey || e.altKey ? null : typeaheadIndex(list.map((b) => (b.disabled ? '' : (b.textContent ?? ''))), at, e.key));
+      if (next === null) return;
+      e.preventDefault();
+      e.stopPropagation();
+      list[next]?.focus();
     };
     const onDown = (e: MouseEvent) => {
       const t = e.target as Node;
@@ -75,6 +98,15 @@ export function RowActions({ name, actions, primary, collapse = 'narrow' }: { na
     };
   }, [open]);
 
+  // Once the menu is placed (it renders only then), focus goes onto its first or last enabled item.
+  const placed = at !== null;
+  useEffect(() => {
+    if (!open || !placed) return;
+    const list = Array.from(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? []);
+    const start = rovingIndex(-1, openAt === 'last' ? 'End' : 'Home', list.length, 'vertical', (i) => !list[i]?.disabled);
+    if (start !== null) list[start]?.focus();
+  }, [open, placed, openAt]);
+
   return (
     <div className={`dt-actions${collapse === 'wide' ? ' dt-actions-collapse-wide' : ''}`}>
       {actions.map((a) => (
@@ -82,7 +114,19 @@ export function RowActions({ name, actions, primary, collapse = 'narrow' }: { na
           {a.label}
         </Button>
       ))}
-      <Button ref={button} size="sm" variant="ghost" className="dt-more" aria-label={`More actions: ${name}`} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+      <Button ref={button} size="sm" variant="ghost" className="dt-more" aria-label={`More actions: ${name}`} aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => {
+          setOpenAt('first');
+          setOpen((v) => !v);
+        }}
+        onKeyDown={(e) => {
+          if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+          e.preventDefault();
+          setOpenAt(e.key === 'ArrowUp' ? 'last' : 'first');
+          setOpen(true);
+        }}
+      >
         ⋯
       </Button>
       {primary}
@@ -95,11 +139,14 @@ export function RowActions({ name, actions, primary, collapse = 'narrow' }: { na
                 key={a.name}
                 type="button"
                 role="menuitem"
+                tabIndex={-1}
                 className="row-menu-item"
                 disabled={a.disabled}
                 title={a.title}
                 aria-label={a.name}
                 onClick={() => {
+                  // Focus back on "⋯" before the action opens its dialog, so the dialog returns focus there.
+                  button.current?.focus();
                   setOpen(false);
                   a.onSelect();
                 }}

@@ -1,5 +1,6 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useRef } from 'react';
+import { rovingIndex } from './rovingFocus';
 
 export interface SegmentOption<T extends string> {
   value: T;
@@ -19,20 +20,22 @@ export interface SegmentedProps<T extends string> {
   className?: string;
 }
 
-/** A radio group drawn as a segmented control; arrow keys move the choice, as a radio group should. */
+/** A radio group drawn as a segmented control; arrow keys (and Home, End) move the choice, as a radio group should. */
 export function Segmented<T extends string>({ label, value, options, onChange, size = 'md', className }: SegmentedProps<T>) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
-  const enabled = options.filter((o) => !o.disabled);
   const onKey = (e: KeyboardEvent) => {
-    if (!['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) return;
+    const n = rovingIndex(
+      options.findIndex((o) => o.value === value),
+      e.key,
+      options.length,
+      'both',
+      (i) => !options[i]?.disabled,
+    );
+    if (n === null) return;
     e.preventDefault();
-    const i = enabled.findIndex((o) => o.value === value);
-    const step = e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 1;
-    const next = enabled[(i + step + enabled.length) % enabled.length];
-    if (next) {
-      onChange(next.value);
-      refs.current[options.indexOf(next)]?.focus();
-    }
+    const next = options[n];
+    if (next && next.value !== value) onChange(next.value);
+    refs.current[n]?.focus();
   };
   return (
     <div role="radiogroup" aria-label={label} className={`segmented segmented-${size}${className ? ' ' + className : ''}`} onKeyDown={onKey}>

@@ -1,5 +1,6 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useId, useRef } from 'react';
+import { rovingIndex } from './rovingFocus';
 
 export interface TabDef<T extends string> {
   id: T;
@@ -18,15 +19,15 @@ export interface TabsProps<T extends string> {
   className?: string;
 }
 
-/** WAI-ARIA tabs: a tablist, arrow-key navigation, and one tabpanel labelled by the selected tab. */
+/** WAI-ARIA tabs: a tablist with one Tab stop (roving tabindex), arrows, Home and End, and one tabpanel labelled by the selected tab. */
 export function Tabs<T extends string>({ label, tabs, value, onChange, children, actions, className }: TabsProps<T>) {
   const base = useId();
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  // Arrows move (and select: automatic activation), Home and End go to the ends; Tab leaves the list.
   const onKey = (e: KeyboardEvent) => {
-    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    const n = rovingIndex(tabs.findIndex((t) => t.id === value), e.key, tabs.length, 'horizontal');
+    if (n === null) return;
     e.preventDefault();
-    const i = tabs.findIndex((t) => t.id === value);
-    const n = (i + (e.key === 'ArrowRight' ? 1 : -1) + tabs.length) % tabs.length;
     const next = tabs[n];
     if (next) {
       onChange(next.id);

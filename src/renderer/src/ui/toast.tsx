@@ -13,7 +13,7 @@ export function Toaster() {
   return (
     <div className={`toaster${list.length > 0 ? ' has-toasts' : ''}`} role="region" aria-label="Notifications" aria-live="polite">
       {list.map((t) => (
-        <div key={t.id} className={`toast toast-${t.tone}${t.expanded ? ' is-expanded' : ''}`} role={t.tone === 'error' ? 'alert' : 'status'}>
+        <div key={t.id} className={`toast toast-${t.tone}${t.expanded ? ' is-expanded' : ''}`} role={t.tone === 'error' ? 'alert' : 'status'} aria-live={t.announce ? 'off' : undefined}>
           <button type="button" className="toast-main" aria-expanded={t.expanded} title={fullText(t)} onClick={() => toggleToast(t.id)}>
             <strong className="toast-title">{t.title}</strong>
             {t.count > 1 && <span className="toast-count" aria-label={`${t.count} times`}>×{t.count}</span>}

@@ -10,6 +10,7 @@
  * and stays while open, because the person asked to read it.
  */
 import type { IpcError } from '../../../shared/ipc';
+import { announce, type Politeness } from './announcer';
 
 export type ToastTone = 'info' | 'success' | 'error' | 'warn';
 export interface Toast {
@@ -22,6 +23,11 @@ export interface Toast {
   count: number;
   /** Opened by a click to read in full: not dismissed by time while open. */
   expanded: boolean;
+  /**
+   * Spoken through the app's live region (announcer.ts) at this politeness: the events a screen-reader
+   * user must hear (fills, order results, alerts, liquidation warnings). Such a toast is silent itself.
+   */
+  announce?: Politeness;
 }
 export type ToastInput = Omit<Toast, 'id' | 'count' | 'expanded'>;
 
@@ -47,6 +53,8 @@ function arm(id: number, ttlMs: number): void {
 
 /** Shows a toast (or counts a repeat of one already shown); returns its id. */
 export function pushToast(t: ToastInput, ttlMs = TTL_MS[t.tone]): number {
+  // Every arrival is spoken, a repeat too (a second fill is news even when its words are the same).
+  if (t.announce) announce([t.title, t.body, t.error ? `${t.error.code} ${t.error.message}` : undefined].filter(Boolean).join('. '), t.announce);
   const same = toasts.find((x) => sameMessage(x, t));
   if (same) {
     toasts = [{ ...same, count: same.count + 1 }, ...toasts.filter((x) => x.id !== same.id)];

@@ -136,13 +136,13 @@ export function AlertsPanel() {
         <table className="dt" aria-label="Alerts">
           <thead>
             <tr>
-              <th>Market</th>
-              <th>When</th>
-              <th>Mode</th>
-              <th>State</th>
-              <th className="r">Fired</th>
-              <th>Note</th>
-              <th className="r dt-sticky">Actions</th>
+              <th scope="col">Market</th>
+              <th scope="col">When</th>
+              <th scope="col">Mode</th>
+              <th scope="col">State</th>
+              <th scope="col" className="r">Fired</th>
+              <th scope="col">Note</th>
+              <th scope="col" className="r dt-sticky">Actions</th>
             </tr>
           </thead>
           <tbody>

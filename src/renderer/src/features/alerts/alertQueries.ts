@@ -2,7 +2,7 @@
  * The profile's alerts in the query cache: alerts:list once, then main's `alerts` events (the whole list
  * whenever it changes: an add in a terminal, a firing, a dragged line). Main stores and evaluates them;
  * the page lists, adds, removes and re-levels them, and announces each firing main pushes (`alertFired`):
- * a toast in the polite live region, and the alert sound when it is switched on.
+ * a toast spoken through the polite live region (ui/announcer.ts), and the alert sound when it is switched on.
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { AlertAddRequest, AlertFiring, AlertList, AlertView } from '../../../../shared/ipc';
@@ -21,9 +21,9 @@ export function putAlerts(client: QueryClient, alerts: AlertView[]): void {
   client.setQueryData<AlertList>(alertsKey, (prev) => ({ alerts, recent: prev?.recent ?? [] }));
 }
 
-/** A firing main pushed: the toast (its strip is the polite live region), the sound, the recent list. */
+/** A firing main pushed: the toast (spoken through the polite live region), the sound, the recent list. */
 export function announceAlertFiring(client: QueryClient, f: AlertFiring): void {
-  pushToast({ tone: 'info', title: f.title, body: f.note ? `${f.message} · ${f.note}` : f.message });
+  pushToast({ tone: 'info', title: f.title, body: f.note ? `${f.message} · ${f.note}` : f.message, announce: 'polite' });
   playIfEnabled(client, 'alert');
   client.setQueryData<AlertList>(alertsKey, (prev) => (prev ? { ...prev, recent: [f, ...prev.recent].slice(0, 20) } : prev));
 }

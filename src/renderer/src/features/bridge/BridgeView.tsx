@@ -285,11 +285,11 @@ function RoutesPanel({
           <table className="dt" aria-label="Bridge routes">
             <thead>
               <tr>
-                <th>Protocol</th>
-                <th className="r">You receive</th>
-                <th className="r">Min received</th>
-                <th className="r">vs best</th>
-                <th />
+                <th scope="col">Protocol</th>
+                <th scope="col" className="r">You receive</th>
+                <th scope="col" className="r">Min received</th>
+                <th scope="col" className="r">vs best</th>
+                <th scope="col" />
               </tr>
             </thead>
             <tbody>

@@ -21,7 +21,7 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AlertView, CandleView, IpcRequest, ListedOrderView, MarketView, PositionView } from '../../../../shared/ipc';
 import { useAlerts } from '../alerts/alertQueries';
 import { useCandles, useOpenOrders, usePositions, useTriggers } from '../../ipc/queries';
@@ -36,6 +36,7 @@ import { liquidationText } from '../risk/liquidation';
 import { useTwaps } from '../twap/twapQueries';
 import { useLiveMark } from '../markets/live';
 import { ChartTrading, type TradableLine } from './ChartTrading';
+import { ChartSummary } from './ChartSummary';
 
 /** A plotted price (a float from the canvas) as decimal text on the market's tick, for the ticket. */
 function pickPrice(price: number, tick: string): void {
@@ -125,6 +126,7 @@ export function PriceChart({ market }: { market: MarketView }) {
   const last = useRef<Bar | null>(null);
   const [legend, setLegend] = useState<Bar | null>(null);
   const places = placesOfStep(market.tick_size);
+  const summaryId = useId();
   const tickRef = useRef(market.tick_size);
   useEffect(() => {
     tickRef.current = market.tick_size;
@@ -311,7 +313,8 @@ export function PriceChart({ market }: { market: MarketView }) {
   }, [overlay, candles.data]);
 
   return (
-    <div className="chart-panel" aria-label={`${market.symbol} price chart`} role="figure">
+    <div className="chart-panel" aria-label={`${market.symbol} price chart`} role="figure" aria-describedby={summaryId}>
+      <ChartSummary id={summaryId} market={market} position={positions.data?.positions.find((p) => p.market === market.symbol)} mark={mark} lines={overlay} />
       <div className="chart-bar">
         <Segmented<Interval> label="Candle interval" size="sm" value={interval} onChange={setInterval} options={INTERVALS.map((i) => ({ value: i, label: i }))} />
         <span className="chart-lines faint" aria-label="Chart lines">

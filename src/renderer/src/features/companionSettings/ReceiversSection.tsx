@@ -47,9 +47,9 @@ export function ReceiversSection() {
           <table className="dt" aria-label="Receivers">
             <thead>
               <tr>
-                <th>Receiver</th>
-                <th>Added</th>
-                <th />
+                <th scope="col">Receiver</th>
+                <th scope="col">Added</th>
+                <th scope="col" />
               </tr>
             </thead>
             <tbody>

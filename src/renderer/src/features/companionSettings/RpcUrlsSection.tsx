@@ -48,10 +48,10 @@ export function RpcUrlsSection({ chains }: { chains: Chain[] }) {
       <table className="dt" aria-label="JSON-RPC URLs">
         <thead>
           <tr>
-            <th>Chain</th>
-            <th>URL</th>
-            <th>Source</th>
-            <th />
+            <th scope="col">Chain</th>
+            <th scope="col">URL</th>
+            <th scope="col">Source</th>
+            <th scope="col" />
           </tr>
         </thead>
         <tbody>

@@ -40,10 +40,10 @@ export function ServiceUrlsSection({ services }: { services: Service[] }) {
       <table className="dt" aria-label="Service URLs">
         <thead>
           <tr>
-            <th>Service</th>
-            <th>URL</th>
-            <th>Source</th>
-            <th />
+            <th scope="col">Service</th>
+            <th scope="col">URL</th>
+            <th scope="col">Source</th>
+            <th scope="col" />
           </tr>
         </thead>
         <tbody>

@@ -15,13 +15,13 @@ export function RecentFills() {
     <table className="dt" aria-label="Recent fills">
       <thead>
         <tr>
-          <th>Time</th>
-          <th>Market</th>
-          <th>Direction</th>
-          <th className="r">Price</th>
-          <th className="r">Size</th>
-          <th className="r">Fee</th>
-          <th className="r">Closed PnL</th>
+          <th scope="col">Time</th>
+          <th scope="col">Market</th>
+          <th scope="col">Direction</th>
+          <th scope="col" className="r">Price</th>
+          <th scope="col" className="r">Size</th>
+          <th scope="col" className="r">Fee</th>
+          <th scope="col" className="r">Closed PnL</th>
         </tr>
       </thead>
       <tbody>

@@ -66,13 +66,13 @@ export function KeysView() {
           <table className="dt" aria-label="Trading keys">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Agent address</th>
-                <th>Status</th>
-                <th>On this computer</th>
-                <th>Expires</th>
-                <th>Time left</th>
-                <th className="r">Actions</th>
+                <th scope="col">Name</th>
+                <th scope="col">Agent address</th>
+                <th scope="col">Status</th>
+                <th scope="col">On this computer</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Time left</th>
+                <th scope="col" className="r">Actions</th>
               </tr>
             </thead>
             <tbody>

@@ -45,7 +45,7 @@ export function MarketHeader({ market }: { market: MarketView }) {
       <Stat label="24h change" tone={toneOf(change)}>
         {change ? fmtPct(change, 2, true) : '—'}
       </Stat>
-      <Stat label="Funding (1h)" tone={toneOf(market.funding_rate)}>
+      <Stat label="Funding (1h)" tone={toneOf(market.funding_rate)} className="stat-p1">
         {fmtPct(market.funding_rate, 4, true)} <span className="faint mkt-head-countdown">in {fmtCountdown(nextFunding - now)}</span>
       </Stat>
       {!market.is_active && <Badge tone="warn">Market inactive</Badge>}

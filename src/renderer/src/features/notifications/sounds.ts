@@ -86,6 +86,7 @@ export function playIfEnabled(client: QueryClient, kind: SoundKind): void {
  * ipc/events.ts calls it for each position entering main's `riskWarning` set (features/risk).
  */
 export function announceRiskWarning(client: QueryClient, warning: { market: string; message: string }): void {
-  pushToast({ tone: 'warn', title: `Liquidation risk · ${warning.market}`, body: warning.message });
+  // Assertive: the one announcement that interrupts a screen reader (ui/announcer.ts).
+  pushToast({ tone: 'warn', title: `Liquidation risk · ${warning.market}`, body: warning.message, announce: 'assertive' });
   playIfEnabled(client, 'risk');
 }

@@ -163,9 +163,9 @@ function LedgerForm({ onDone }: { onDone: (w: WalletView) => void }) {
         <table className="dt" aria-label="Ledger addresses">
           <thead>
             <tr>
-              <th>Path</th>
-              <th>Address</th>
-              <th />
+              <th scope="col">Path</th>
+              <th scope="col">Address</th>
+              <th scope="col" />
             </tr>
           </thead>
           <tbody>

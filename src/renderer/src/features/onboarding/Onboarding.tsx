@@ -237,9 +237,9 @@ function FundStep({ onFinish }: { onFinish: () => void }) {
           <table className="dt" aria-label="Deposit rails">
             <thead>
               <tr>
-                <th>Rail</th>
-                <th className="r">Minimum credited</th>
-                <th>Address</th>
+                <th scope="col">Rail</th>
+                <th scope="col" className="r">Minimum credited</th>
+                <th scope="col">Address</th>
               </tr>
             </thead>
             <tbody>

@@ -60,12 +60,12 @@ function LadderReview({ preview, result }: { preview: OrderPreview; result: Plac
       <table className="ladder ladder-review" aria-label="Ladder as signed">
         <thead>
           <tr>
-            <th>Leg</th>
-            <th>Price</th>
-            <th>Size</th>
-            <th>Value</th>
-            <th>Fee</th>
-            {result && <th>Status</th>}
+            <th scope="col">Leg</th>
+            <th scope="col">Price</th>
+            <th scope="col">Size</th>
+            <th scope="col">Value</th>
+            <th scope="col">Fee</th>
+            {result && <th scope="col">Status</th>}
           </tr>
         </thead>
         <tbody>

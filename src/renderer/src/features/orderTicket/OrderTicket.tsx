@@ -15,6 +15,7 @@ import { Checkbox, TextField } from '../../ui/Field';
 import { KV, KVList } from '../../ui/Panel';
 import { Segmented } from '../../ui/Segmented';
 import { ErrorLine, Loading } from '../../ui/States';
+import { fieldError, isShownAtField } from '../../lib/fieldErrors';
 import { useLiveMark } from '../markets/live';
 import { loaderOf, useAfterFirstPaint } from '../../lib/afterFirstPaint';
 import { usePlaceOrder } from './placeOrder';
@@ -27,6 +28,16 @@ import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPr
 function patched<T extends object>(prev: T, patch: Partial<T>): T {
   return (Object.keys(patch) as (keyof T)[]).every((k) => Object.is(prev[k], patch[k])) ? prev : { ...prev, ...patch };
 }
+
+/**
+ * The names main may give a refused ticket field (lib/fieldErrors.ts compares them without case or
+ * separators): its message is shown at that field, tied to it (aria-invalid, aria-describedby), not below.
+ */
+const SIZE_FIELD = ['size', 'sz'];
+const PRICE_FIELD = ['price', 'limit_price', 'limit_px'];
+const TRIGGER_FIELD = ['trigger_price', 'trigger_px'];
+/** The id of the ticket's form-wide error, which the submit button is described by. */
+const FORM_ERROR_ID = 'ticket-form-error';
 
 /** The review dialogs and the scale and TWAP fields: not on the ticket's first frame, loaded right after it. */
 const ticketExtras = loaderOf(() => import('./ticketExtras'));
@@ -146,6 +157,10 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const showBracket = !isTrigger && !isScale && !isTwap && !t.reduceOnly;
   const submitLabel = `${isTwap ? 'TWAP ' : ''}${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}${scaleCheck?.rungs ? ` · ${scaleCheck.rungs.length} legs` : ''}`;
   const ready = scaleCheck ? scaleCheck.ok : twapCheck ? twapCheck.ok : check.ok;
+  // Main's refusal of the preview, at the field it names when the ticket shows that field.
+  const refused = previewMutation.error;
+  const formError = !isScale && !isTwap ? check.errors.form : undefined;
+  const shownFields = [...(!(isTrigger && t.closeWhole) && !isScale ? [SIZE_FIELD] : []), ...(t.type === 'LIMIT' || isTrigger ? [PRICE_FIELD] : []), ...(isTrigger ? [TRIGGER_FIELD] : [])];
 
   return (
     <form
@@ -201,7 +216,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
             value={t.triggerPrice}
             onChange={(e) => set({ triggerPrice: e.target.value })}
             suffix="USD"
-            error={t.triggerPrice ? check.errors.triggerPrice : undefined}
+            error={(t.triggerPrice ? check.errors.triggerPrice : undefined) ?? fieldError(refused, TRIGGER_FIELD)}
             warning={check.warnings.triggerPrice}
             hint={`Mark ${fmt(mark, { places })} · fires on the mark price`}
           />
@@ -211,7 +226,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
             value={t.price}
             onChange={(e) => set({ price: e.target.value })}
             suffix="USD"
-            error={check.errors.price}
+            error={check.errors.price ?? fieldError(refused, PRICE_FIELD)}
             hint={`Default: the trigger price ± ${slippage ?? market.slippage_bps} bps`}
           />
         </>
@@ -228,7 +243,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
               Mark
             </button>
           }
-          error={t.price ? check.errors.price : undefined}
+          error={(t.price ? check.errors.price : undefined) ?? fieldError(refused, PRICE_FIELD)}
           warning={check.warnings.price}
           hint={`Tick ${market.tick_size}`}
         />
@@ -260,25 +275,11 @@ export function OrderTicket({ market }: { market: MarketView }) {
           value={t.size}
           onChange={(e) => set({ size: e.target.value })}
           suffix={market.symbol}
-          error={t.size ? (twapCheck ? twapCheck.errors.size : check.errors.size) : undefined}
+          error={(t.size ? (twapCheck ? twapCheck.errors.size : check.errors.size) : undefined) ?? fieldError(refused, SIZE_FIELD)}
           hint={check.notional ? `≈ ${fmtUsd(check.notional)}` : `Step ${market.sz_decimals === 0 ? '1' : '0.' + '0'.repeat(market.sz_decimals - 1) + '1'}`}
         />
       )}
-      {!isTrigger && !isScale && max && max.gt(0) && (
-        <div className="segmented segmented-sm" role="group" aria-label="Size presets">
-          {[25, 50, 75, 100].map((pct) => (
-            <button
-              key={pct}
-              type="button"
-              className="segment"
-              onClick={() => set({ size: max.mul(pct).div(100).toDecimalPlaces(market.sz_decimals, 1).toFixed() })}
-            >
-              {pct}%
-            </button>
-          ))}
-        </div>
-      )}
-
+      {/* Right after the size: one Tab from it, and in view in the smallest window without scrolling the ticket. */}
       {!isTrigger && (
         <div className="field">
           <label className="field-label" htmlFor="ticket-leverage">
@@ -297,6 +298,21 @@ export function OrderTicket({ market }: { market: MarketView }) {
             />
             <span className="strong lev-value">{t.leverage}x</span>
           </div>
+        </div>
+      )}
+
+      {!isTrigger && !isScale && max && max.gt(0) && (
+        <div className="segmented segmented-sm" role="group" aria-label="Size presets">
+          {[25, 50, 75, 100].map((pct) => (
+            <button
+              key={pct}
+              type="button"
+              className="segment"
+              onClick={() => set({ size: max.mul(pct).div(100).toDecimalPlaces(market.sz_decimals, 1).toFixed() })}
+            >
+              {pct}%
+            </button>
+          ))}
         </div>
       )}
 
@@ -364,12 +380,16 @@ export function OrderTicket({ market }: { market: MarketView }) {
       ))}
       {/* Sticks to the bottom of the trading column: the submit button is in view however small the window. */}
       <div className="ticket-submit">
-        {!isScale && !isTwap && check.errors.form && <p className="error-line">{check.errors.form}</p>}
-        {previewMutation.error && <ErrorLine error={previewMutation.error} />}
+        {formError && (
+          <p className="error-line" id={FORM_ERROR_ID}>
+            {formError}
+          </p>
+        )}
+        {refused && !isShownAtField(refused, shownFields) && <ErrorLine error={refused} />}
         {isTwap && twapPreviewMutation.error && <ErrorLine error={twapPreviewMutation.error} />}
         {direct.error && <ErrorLine error={direct.error} />}
         {!market.is_active && <p className="notice notice-warn">This market is not active.</p>}
-        <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" disabled={!ready || !market.is_active} busy={previewMutation.isPending || direct.isPending || twapPreviewMutation.isPending}>
+        <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" aria-describedby={formError ? FORM_ERROR_ID : undefined} disabled={!ready || !market.is_active} busy={previewMutation.isPending || direct.isPending || twapPreviewMutation.isPending}>
           {submitLabel}
         </Button>
       </div>

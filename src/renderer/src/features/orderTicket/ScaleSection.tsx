@@ -35,10 +35,10 @@ export function ScaleSection({ market, fields, check, onChange, mark }: { market
         <table className="ladder" aria-label="Scale ladder">
           <thead>
             <tr>
-              <th>Leg</th>
-              <th>Price</th>
-              <th>Size</th>
-              <th>Value</th>
+              <th scope="col">Leg</th>
+              <th scope="col">Price</th>
+              <th scope="col">Size</th>
+              <th scope="col">Value</th>
             </tr>
           </thead>
           <tbody>

@@ -53,8 +53,8 @@ export function usePlaceOrder(onPlaced: (r: PlaceOrdersResult) => void) {
       const rejected = r.legs.filter((l) => l.status === 'REJECTED');
       // One leg: its plain line says what was submitted; several: each leg's name and state.
       const only = r.legs.length === 1 ? preview.legs.find((p) => p.client_order_id === r.legs[0]!.client_order_id) : undefined;
-      if (rejected.length === 0) pushToast({ tone: 'success', title: `Order submitted · ${preview.market}`, body: only ? only.description : r.legs.map((l) => `${legTitle(l.label)} ${l.status.toLowerCase()}`).join(' · ') });
-      else pushToast({ tone: 'error', title: `${rejected.length} leg${rejected.length > 1 ? 's' : ''} rejected · ${preview.market}`, body: rejected.map((l) => `${legTitle(l.label)}: ${explainReason(l.reason)}`).join('\n') });
+      if (rejected.length === 0) pushToast({ tone: 'success', title: `Order submitted · ${preview.market}`, body: only ? only.description : r.legs.map((l) => `${legTitle(l.label)} ${l.status.toLowerCase()}`).join(' · '), announce: 'polite' });
+      else pushToast({ tone: 'error', title: `${rejected.length} leg${rejected.length > 1 ? 's' : ''} rejected · ${preview.market}`, body: rejected.map((l) => `${legTitle(l.label)}: ${explainReason(l.reason)}`).join('\n'), announce: 'polite' });
       onPlaced(r);
     },
   });

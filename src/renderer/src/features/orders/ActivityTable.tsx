@@ -28,14 +28,14 @@ export function ActivityTable() {
     <table className="dt" aria-label="Order activity">
       <thead>
         <tr>
-          <th>Time</th>
-          <th>Market</th>
-          <th>Order</th>
-          <th>Type</th>
-          <th>Status</th>
-          <th className="r">Filled</th>
-          <th className="r">Avg price</th>
-          <th>Reason</th>
+          <th scope="col">Time</th>
+          <th scope="col">Market</th>
+          <th scope="col">Order</th>
+          <th scope="col">Type</th>
+          <th scope="col">Status</th>
+          <th scope="col" className="r">Filled</th>
+          <th scope="col" className="r">Avg price</th>
+          <th scope="col">Reason</th>
         </tr>
       </thead>
       <tbody>

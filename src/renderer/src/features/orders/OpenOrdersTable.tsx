@@ -69,14 +69,14 @@ function OrdersTable({ label, rows }: { label: string; rows: OpenOrderView[] }) 
       <thead>
         <tr>
           {/* Status leads the secondary columns: "Modifying…" and "Waiting for entry" stay in view on a narrow window. */}
-          <th>Market</th>
-          <th>Type</th>
-          <th>Side</th>
-          <th className="r">Price</th>
-          <th>Status</th>
-          <th className="r">Filled / size</th>
-          <th className="r">Trigger</th>
-          <th className="r dt-sticky">Actions</th>
+          <th scope="col">Market</th>
+          <th scope="col">Type</th>
+          <th scope="col">Side</th>
+          <th scope="col" className="r">Price</th>
+          <th scope="col">Status</th>
+          <th scope="col" className="r">Filled / size</th>
+          <th scope="col" className="r">Trigger</th>
+          <th scope="col" className="r dt-sticky">Actions</th>
         </tr>
       </thead>
       <tbody>

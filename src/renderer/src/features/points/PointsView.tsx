@@ -133,8 +133,8 @@ export function PointsView() {
                   <table className="dt" aria-label="Partner bonuses">
                     <thead>
                       <tr>
-                        <th>Partner code</th>
-                        <th className="r">Bonus points</th>
+                        <th scope="col">Partner code</th>
+                        <th scope="col" className="r">Bonus points</th>
                       </tr>
                     </thead>
                     <tbody>

@@ -115,13 +115,13 @@ export function PortfolioView() {
               <table className="dt" aria-label="Per market">
                 <thead>
                   <tr>
-                    <th>Market</th>
-                    <th className="r">Realized PnL</th>
-                    <th className="r">Fees</th>
-                    <th className="r">Funding</th>
-                    <th className="r">Volume</th>
-                    <th className="r">Trades</th>
-                    <th className="r">Won / lost</th>
+                    <th scope="col">Market</th>
+                    <th scope="col" className="r">Realized PnL</th>
+                    <th scope="col" className="r">Fees</th>
+                    <th scope="col" className="r">Funding</th>
+                    <th scope="col" className="r">Volume</th>
+                    <th scope="col" className="r">Trades</th>
+                    <th scope="col" className="r">Won / lost</th>
                   </tr>
                 </thead>
                 <tbody>

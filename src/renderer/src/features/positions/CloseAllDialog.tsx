@@ -39,10 +39,10 @@ function OutcomeTable({ results, bySymbol }: { results: MarketOutcome[]; bySymbo
     <table className="dt dt-wrap" aria-label="Close all outcome">
       <thead>
         <tr>
-          <th>Market</th>
-          <th>Outcome</th>
-          <th>Triggers cancelled</th>
-          <th>Detail</th>
+          <th scope="col">Market</th>
+          <th scope="col">Outcome</th>
+          <th scope="col">Triggers cancelled</th>
+          <th scope="col">Detail</th>
         </tr>
       </thead>
       <tbody>
@@ -127,11 +127,11 @@ export function CloseAllDialog({ onClose }: { onClose: () => void }) {
           <table className="dt dt-wrap" aria-label="Positions to close">
             <thead>
               <tr>
-                <th>Market</th>
-                <th className="r">Size</th>
-                <th className="r">Mark</th>
-                <th className="r">Unrealized PnL</th>
-                <th>Cancels first</th>
+                <th scope="col">Market</th>
+                <th scope="col" className="r">Size</th>
+                <th scope="col" className="r">Mark</th>
+                <th scope="col" className="r">Unrealized PnL</th>
+                <th scope="col">Cancels first</th>
               </tr>
             </thead>
             <tbody>

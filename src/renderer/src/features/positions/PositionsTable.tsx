@@ -30,6 +30,23 @@ import { useInvalidateTrading } from './useInvalidateTrading';
 
 type Action = { kind: 'close' | 'reverse' | 'margin' | 'tpsl'; position: PositionView } | null;
 
+/**
+ * The columns, in order. What a trader reads first leads, so it stays in view beside the actions; the
+ * pos-* classes place each cell in the two-line row of a narrow panel (styles/components.css).
+ */
+const COLUMNS: { label: string; className: string; title?: string }[] = [
+  { label: 'Market', className: 'pos-market' },
+  { label: 'Size', className: 'r pos-size' },
+  { label: 'PnL (ROE)', className: 'r pos-pnl', title: "Unrealized PnL at the live mark, and the return on the position's margin" },
+  { label: 'Entry', className: 'r pos-entry' },
+  { label: 'Mark', className: 'r pos-mark' },
+  { label: 'Liq. (est.)', className: 'r pos-liq', title: "Estimated from size, entry, isolated margin and the market's maintenance margin ratio; the service publishes none" },
+  { label: 'TP / SL', className: 'pos-tpsl' },
+  { label: 'Notional', className: 'r pos-notional' },
+  { label: 'Margin', className: 'r pos-margin' },
+  { label: 'Actions', className: 'r dt-sticky pos-actions' },
+];
+
 export function PositionsTable() {
   const positions = usePositions();
   const markets = useMarkets();
@@ -63,27 +80,19 @@ export function PositionsTable() {
   }
   return (
     <>
-      <table className="dt dt-compact" aria-label="Positions">
-        <thead>
-          <tr>
-            {/* What a trader reads first leads, so it stays in view beside the actions on a narrow window. */}
-            <th>Market</th>
-            <th className="r">Size</th>
-            <th className="r" title="Unrealized PnL at the live mark, and the return on the position's margin">
-              PnL (ROE)
-            </th>
-            <th className="r">Entry</th>
-            <th className="r">Mark</th>
-            <th className="r" title="Estimated from size, entry, isolated margin and the market's maintenance margin ratio; the service publishes none">
-              Liq. (est.)
-            </th>
-            <th>TP / SL</th>
-            <th className="r">Notional</th>
-            <th className="r">Margin</th>
-            <th className="r dt-sticky">Actions</th>
+      {/* Explicit table roles: below 1000 px of panel the rows are drawn as two-line grids (styles/components.css),
+          and a changed display must not cost a screen reader the table's rows, cells and headers. */}
+      <table className="dt dt-compact dt-positions" role="table" aria-label="Positions">
+        <thead role="rowgroup">
+          <tr role="row">
+            {COLUMNS.map((c) => (
+              <th key={c.className} scope="col" role="columnheader" className={c.className} title={c.title}>
+                {c.label}
+              </th>
+            ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {list.map((p) => (
             <PositionRow key={p.market} position={p} market={bySymbol.get(p.market)} warningPct={warningPct} onAction={setAction} />
           ))}
@@ -147,8 +156,8 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
   const distance = liveLiquidationDistance(p.size, mark, p.liquidation_price);
   const near = isNearLiquidation(distance, warningPct);
   return (
-    <tr aria-label={`${p.market} position`}>
-      <td>
+    <tr role="row" aria-label={`${p.market} position`}>
+      <td role="cell" className="pos-market">
         <span className="row" style={{ gap: 6 }}>
           <button type="button" className="link-btn strong" onClick={() => selectMarket(p.market)}>
             {p.market}
@@ -156,7 +165,7 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
           <Badge tone={long ? 'buy' : 'sell'}>{p.side}</Badge>
         </span>
       </td>
-      <td className="r num">
+      <td role="cell" className="r num pos-size">
         <span className={long ? 'buy' : 'sell'}>{fmt(p.size)}</span>
         {/* Only when it differs from the size (armed triggers hold it, say): a column of its own would
             repeat the size on every other row, and push Margin under the actions at 1440 px. */}
@@ -168,21 +177,29 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
           </span>
         )}
       </td>
-      <td className={`r num ${toneOf(pnl)}`} aria-label="Unrealized PnL">
+      <td role="cell" className={`r num pos-pnl ${toneOf(pnl)}`} aria-label="Unrealized PnL">
         {fmtUsd(pnl, { signed: true })} <span className="faint">({fmtPct(roe, 2, true)})</span>
       </td>
-      <td className="r num">{fmt(p.entry_price, places !== undefined ? { places } : {})}</td>
-      <td className="r num">{fmt(mark, places !== undefined ? { places } : {})}</td>
-      <td className={`r num${near ? ' liq-near' : ''}`} aria-label="Liquidation price (estimate)" title={near ? `Within your warning distance of ${warningPct}% of the mark` : undefined}>
+      <td role="cell" className="r num pos-entry">
+        {fmt(p.entry_price, places !== undefined ? { places } : {})}
+      </td>
+      <td role="cell" className="r num pos-mark">
+        {fmt(mark, places !== undefined ? { places } : {})}
+      </td>
+      <td role="cell" className={`r num pos-liq${near ? ' liq-near' : ''}`} aria-label="Liquidation price (estimate)" title={near ? `Within your warning distance of ${warningPct}% of the mark` : undefined}>
         <span className="liq">{liquidationText(p.size, p.liquidation_price, market)}</span>
         {distance && <span className="faint"> ({distanceText(distance)})</span>}
       </td>
-      <td>
+      <td role="cell" className="pos-tpsl">
         <TpslCell p={p} market={market} onEdit={() => onAction({ kind: 'tpsl', position: p })} />
       </td>
-      <td className="r num">{fmtUsd(notional)}</td>
-      <td className="r num">{fmtUsd(p.isolated_margin)}</td>
-      <td className="dt-sticky">
+      <td role="cell" className="r num pos-notional">
+        {fmtUsd(notional)}
+      </td>
+      <td role="cell" className="r num pos-margin">
+        {fmtUsd(p.isolated_margin)}
+      </td>
+      <td role="cell" className="dt-sticky pos-actions">
         <RowActions
           name={`${p.market} position`}
           collapse="wide"

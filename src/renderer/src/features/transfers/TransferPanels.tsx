@@ -57,12 +57,12 @@ function RecentTransfers({ list, shown, onSelect }: { list: TransferView[]; show
       <table className="dt dt-wrap" aria-label="Recent transfers">
         <thead>
           <tr>
-            <th>Started</th>
-            <th>Kind</th>
-            <th>Route</th>
-            <th className="r">Amount</th>
-            <th>State</th>
-            <th />
+            <th scope="col">Started</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Route</th>
+            <th scope="col" className="r">Amount</th>
+            <th scope="col">State</th>
+            <th scope="col" />
           </tr>
         </thead>
         <tbody>

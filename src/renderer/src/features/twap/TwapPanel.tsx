@@ -140,13 +140,13 @@ export function TwapPanel() {
     <table className="dt" aria-label="TWAPs">
       <thead>
         <tr>
-          <th>Market</th>
-          <th>Status</th>
-          <th>Filled / target</th>
-          <th>Avg vs arrival mark</th>
-          <th>Next slice</th>
-          <th>Slices</th>
-          <th className="r dt-sticky">Actions</th>
+          <th scope="col">Market</th>
+          <th scope="col">Status</th>
+          <th scope="col">Filled / target</th>
+          <th scope="col">Avg vs arrival mark</th>
+          <th scope="col">Next slice</th>
+          <th scope="col">Slices</th>
+          <th scope="col" className="r dt-sticky">Actions</th>
         </tr>
       </thead>
       <tbody>

@@ -123,10 +123,10 @@ export function WithdrawView() {
               <table className="dt" aria-label="Tracked withdrawals">
                 <thead>
                   <tr>
-                    <th>Requested</th>
-                    <th className="r">Amount</th>
-                    <th>Status</th>
-                    <th />
+                    <th scope="col">Requested</th>
+                    <th scope="col" className="r">Amount</th>
+                    <th scope="col">Status</th>
+                    <th scope="col" />
                   </tr>
                 </thead>
                 <tbody>
