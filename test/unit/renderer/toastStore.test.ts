@@ -56,4 +56,27 @@ describe('toasts', () => {
     vi.advanceTimersByTime(2_100);
     expect(shown()).toEqual([]);
   });
+
+  it('one holding the focus or the pointer waits, a repeat does not restart its clock, and it leaves shortly after release', () => {
+    const id = toast.pushToast({ tone: 'success', title: 'TP/SL updated · ETH' });
+    toast.holdToast(id, true);
+    vi.advanceTimersByTime(30_000);
+    toast.pushToast({ tone: 'success', title: 'TP/SL updated · ETH' });
+    vi.advanceTimersByTime(30_000);
+    expect(shown()).toEqual([{ title: 'TP/SL updated · ETH', count: 2, expanded: false }]);
+    toast.holdToast(id, false);
+    vi.advanceTimersByTime(1_900);
+    expect(shown()).toHaveLength(1);
+    vi.advanceTimersByTime(200);
+    expect(shown()).toEqual([]);
+  });
+
+  it('released while open to read, it stays until closed', () => {
+    const id = toast.pushToast({ tone: 'info', title: 'Cancel requested' });
+    toast.holdToast(id, true);
+    toast.toggleToast(id);
+    toast.holdToast(id, false);
+    vi.advanceTimersByTime(60_000);
+    expect(shown()).toEqual([{ title: 'Cancel requested', count: 1, expanded: true }]);
+  });
 });

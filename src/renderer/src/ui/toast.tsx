@@ -1,6 +1,6 @@
 /** The strip that draws the toasts of toastStore.ts (see there for where they go and how long they stay). */
 import { useSyncExternalStore } from 'react';
-import { currentToasts, dismissToast, subscribeToasts, toggleToast, type Toast } from './toastStore';
+import { currentToasts, dismissToast, holdToast, subscribeToasts, toggleToast, type Toast } from './toastStore';
 
 export { pushToast, dismissToast, type Toast, type ToastInput, type ToastTone } from './toastStore';
 
@@ -13,7 +13,21 @@ export function Toaster() {
   return (
     <div className={`toaster${list.length > 0 ? ' has-toasts' : ''}`} role="region" aria-label="Notifications" aria-live="polite">
       {list.map((t) => (
-        <div key={t.id} className={`toast toast-${t.tone}${t.expanded ? ' is-expanded' : ''}`} role={t.tone === 'error' ? 'alert' : 'status'} aria-live={t.announce ? 'off' : undefined}>
+        <div
+          key={t.id}
+          className={`toast toast-${t.tone}${t.expanded ? ' is-expanded' : ''}`}
+          role={t.tone === 'error' ? 'alert' : 'status'}
+          aria-live={t.announce ? 'off' : undefined}
+          // The pointer or the focus on a toast keeps it (toastStore.holdToast): it never vanishes under them.
+          onFocus={() => holdToast(t.id, true)}
+          onBlur={(e) => {
+            if (!e.currentTarget.contains(e.relatedTarget)) holdToast(t.id, false);
+          }}
+          onMouseEnter={() => holdToast(t.id, true)}
+          onMouseLeave={(e) => {
+            if (!e.currentTarget.contains(document.activeElement)) holdToast(t.id, false);
+          }}
+        >
           <button type="button" className="toast-main" aria-expanded={t.expanded} title={fullText(t)} onClick={() => toggleToast(t.id)}>
             <strong className="toast-title">{t.title}</strong>
             {t.count > 1 && <span className="toast-count" aria-label={`${t.count} times`}>×{t.count}</span>}

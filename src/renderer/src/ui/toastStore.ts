@@ -7,7 +7,9 @@
  * is, one line each, newest first, at most MAX_SHOWN at a time. The same message again (a burst of fills,
  * two identical confirmations) does not stack: it bumps the shown toast's count and restarts its time.
  * Each goes away by itself after a few seconds (errors stay longer); a long one opens upward on a click,
- * and stays while open, because the person asked to read it.
+ * and stays while open, because the person asked to read it. One that holds the keyboard focus or the
+ * pointer waits too (WCAG 2.2.1): a toast vanishing under the focus drops a keyboard user to the top of
+ * the page, and one vanishing under the pointer takes away what was being read.
  */
 import type { IpcError } from '../../../shared/ipc';
 import { announce, type Politeness } from './announcer';
@@ -23,17 +25,22 @@ export interface Toast {
   count: number;
   /** Opened by a click to read in full: not dismissed by time while open. */
   expanded: boolean;
+  /** Holds the focus or the pointer: not dismissed by time until both leave. */
+  held?: boolean;
   /**
    * Spoken through the app's live region (announcer.ts) at this politeness: the events a screen-reader
    * user must hear (fills, order results, alerts, liquidation warnings). Such a toast is silent itself.
    */
   announce?: Politeness;
 }
-export type ToastInput = Omit<Toast, 'id' | 'count' | 'expanded'>;
+export type ToastInput = Omit<Toast, 'id' | 'count' | 'expanded' | 'held'>;
 
 /** How many toasts the strip shows at once (the oldest gives way). */
 export const MAX_SHOWN = 3;
 const TTL_MS: Record<ToastTone, number> = { info: 4500, success: 4500, warn: 6000, error: 9000 };
+
+/** How long a toast stays once closed after reading, or once the focus or pointer has left it. */
+const RELEASED_TTL_MS = 2000;
 
 let toasts: Toast[] = [];
 let nextId = 1;
@@ -58,7 +65,7 @@ export function pushToast(t: ToastInput, ttlMs = TTL_MS[t.tone]): number {
   const same = toasts.find((x) => sameMessage(x, t));
   if (same) {
     toasts = [{ ...same, count: same.count + 1 }, ...toasts.filter((x) => x.id !== same.id)];
-    if (!same.expanded) arm(same.id, ttlMs);
+    if (!same.expanded && !same.held) arm(same.id, ttlMs);
     notify();
     return same.id;
   }
@@ -91,7 +98,22 @@ export function toggleToast(id: number): void {
   if (expanded) {
     clearTimeout(timers.get(id));
     timers.delete(id);
-  } else arm(id, 2000);
+  } else if (!t.held) arm(id, RELEASED_TTL_MS);
+  notify();
+}
+
+/**
+ * The focus or the pointer is on a toast (held), or has left it: a held toast's timer stops; on leaving
+ * it gets the short time a closed one gets, unless it is open to read.
+ */
+export function holdToast(id: number, held: boolean): void {
+  const t = toasts.find((x) => x.id === id);
+  if (!t || (t.held ?? false) === held) return;
+  toasts = toasts.map((x) => (x.id === id ? { ...x, held } : x));
+  if (held) {
+    clearTimeout(timers.get(id));
+    timers.delete(id);
+  } else if (!t.expanded) arm(id, RELEASED_TTL_MS);
   notify();
 }
 
