@@ -5,11 +5,12 @@
  * screen passes with no serious or critical violation; the counts per screen are printed either way (and
  * written to test-results/a11y/audit.jsonl). Onboarding is audited step by step on a fresh app.
  */
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { Settings } from '../../src/shared/ipc.js';
 import { expect, openApp, placeFromTicket, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
 import { auditScreen } from './harness/axeAudit.js';
+import { rowAction } from './harness/riskSteps.js';
 
 let app: E2eApp | undefined;
 test.afterEach(async () => {
@@ -29,19 +30,6 @@ const nav = (page: Page, name: string) => page.getByRole('navigation', { name: '
 async function check(page: Page, screen: string): Promise<void> {
   const audit = await auditScreen(page, screen);
   expect.soft(audit.serious, `${screen}: ${audit.examples.join('\n')}`).toEqual({});
-}
-
-async function companionControl(a: E2eApp, route: string, body: unknown): Promise<void> {
-  const res = await fetch(`${a.sim.urls.companion_control_url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-}
-
-/** Clicks a row's action: its own button where the row is wide enough, else through the row's ⋯ menu. */
-async function rowAction(page: Page, row: Locator, rowName: string, action: RegExp): Promise<void> {
-  const inline = row.getByRole('button', { name: action });
-  if (await inline.isVisible()) return inline.click();
-  await row.getByRole('button', { name: `More actions: ${rowName}` }).click();
-  await page.getByRole('menu', { name: `Actions: ${rowName}` }).getByRole('menuitem', { name: action }).click();
 }
 
 /** The terminal after one fill and one resting order, in `palette`, at `width`x`height`. */
@@ -150,7 +138,7 @@ async function auditDialogs(page: Page, a: E2eApp, tag: string): Promise<void> {
   await page.keyboard.press('Escape');
   await expect(close).toBeHidden();
 
-  await rowAction(page, row, 'ETH position', /^(ETH )?TP\/SL/);
+  await rowAction(page, row, 'ETH position', 'TP/SL');
   const tpsl = page.getByRole('dialog', { name: 'TP/SL on ETH position' });
   await expect(tpsl).toBeVisible();
   await check(page, `TP/SL ${tag}`);
@@ -193,8 +181,8 @@ async function auditDialogs(page: Page, a: E2eApp, tag: string): Promise<void> {
   await expect(withdraw).toBeHidden();
 
   // Bridge: routes compared, then a route's review.
-  await companionControl(a, '/rpc/fund', { chain: 'arbitrum', address: a.mainWallet.address, amount: (2n * ETH).toString() });
-  await companionControl(a, '/rpc/fund', { chain: 'base', address: a.mainWallet.address, amount: ETH.toString() });
+  await a.companionControl('/rpc/fund', { chain: 'arbitrum', address: a.mainWallet.address, amount: (2n * ETH).toString() });
+  await a.companionControl('/rpc/fund', { chain: 'base', address: a.mainWallet.address, amount: ETH.toString() });
   await a.call('companion:setPartnerCode', { code: 'perpsdesk' });
   await nav(page, 'Bridge');
   const bridge = page.getByRole('form', { name: 'Bridge transfer' });

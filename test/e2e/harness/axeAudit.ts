@@ -43,8 +43,16 @@ export const AUDIT_LOG = path.join(REPO_ROOT, 'test-results/a11y/audit.jsonl');
 
 /** Audits the page as it is now; `screen` names it in the counts ("Trade 1440x900 default"). */
 export async function auditScreen(page: Page, screen: string): Promise<ScreenAudit> {
-  // One frame so a just-opened dialog or a re-rendered row is laid out before its colours are read.
-  await page.evaluate(() => new Promise((r) => (globalThis as unknown as { requestAnimationFrame: (cb: () => void) => void }).requestAnimationFrame(() => r(null))));
+  // A just-opened dialog fades in: its colours are read once its opening animation has finished (a
+  // spinner's endless one excepted), as the user sees it, not half-transparent; then one frame for layout.
+  await page.evaluate(async () => {
+    const g = globalThis as unknown as {
+      document: { getAnimations(): { finished: Promise<unknown>; effect: { getTiming(): { iterations?: number } } | null }[] };
+      requestAnimationFrame: (cb: () => void) => void;
+    };
+    await Promise.all(g.document.getAnimations().filter((a) => Number.isFinite(a.effect?.getTiming().iterations ?? 1)).map((a) => a.finished.catch(() => undefined)));
+    await new Promise((r) => g.requestAnimationFrame(() => r(null)));
+  });
   const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
   const audit: ScreenAudit = { screen, serious: {}, minor: {}, examples: [], failing: [] };
   for (const v of results.violations) {
