@@ -7,8 +7,9 @@
  * at 1440x900 and 1024x680 go to test-results/screenshots/ (`palette-<name>-<size>.png`).
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, openApp, placeFromTicket, screenshot, test } from './harness/fixtures.js';
+import { expect, openApp, placeFromTicket, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
+import { screenshotBothSizes } from './harness/riskSteps.js';
 
 let app: E2eApp | undefined;
 test.afterEach(async () => {
@@ -48,6 +49,16 @@ async function chartPixels(chart: Locator, colours: string[]): Promise<Record<st
     }
     return counts;
   }, colours);
+}
+
+/** The chart's canvas shows the `shown` colours (its candles, its order lines) and none of the `gone` ones. */
+async function expectChartIn(chart: Locator, shown: string[], gone: string[]): Promise<void> {
+  await expect
+    .poll(async () => {
+      const px = await chartPixels(chart, [...shown, ...gone]);
+      return shown.some((c) => px[c]! > 0) && gone.every((c) => px[c] === 0);
+    }, { timeout: 10_000 })
+    .toBe(true);
 }
 
 /** Saves the form that holds the Colours choice (Settings has a Save button per section). */
@@ -120,24 +131,13 @@ test('Settings → Colours: the colour-blind-safe and high-contrast palettes, st
   await ticket.getByRole('radio', { name: 'Sell' }).click();
   await expect(ticket.getByRole('button', { name: /^Sell \/ Short ETH$/ })).toHaveCSS('background-color', 'rgb(240, 160, 32)');
   // The chart's candles follow: blue and orange, and no green or red left.
-  await expect.poll(async () => {
-    const px = await chartPixels(chart, [up, down, defaultUp, defaultDown]);
-    return px[up]! + px[down]! > 0 && px[defaultUp] === 0 && px[defaultDown] === 0;
-  }, { timeout: 10_000 }).toBe(true);
-  for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 680 }]) {
-    await page.setViewportSize(size);
-    await page.getByRole('tab', { name: 'Positions' }).click();
-    await screenshot(page, `palette-colour-blind-${size.width}x${size.height}`);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
+  await expectChartIn(chart, [up, down], [defaultUp, defaultDown]);
+  await screenshotBothSizes(page, 'palette-colour-blind');
   // Kept for the next start (read from the settings file, as the command line reads it too).
   await page.reload();
   await expect(html).toHaveAttribute('data-palette', 'colour-blind');
   // The chart drawn as the window opens (before the stored palette is read) takes it up once it is.
-  await expect.poll(async () => {
-    const px = await chartPixels(chart, [up, down, defaultUp, defaultDown]);
-    return px[up]! + px[down]! > 0 && px[defaultUp] === 0 && px[defaultDown] === 0;
-  }, { timeout: 10_000 }).toBe(true);
+  await expectChartIn(chart, [up, down], [defaultUp, defaultDown]);
 
   // High contrast: near-white text on black, and a stronger focus ring.
   await nav(page, 'Settings');
@@ -148,15 +148,8 @@ test('Settings → Colours: the colour-blind-safe and high-contrast palettes, st
   await expect(page.locator('body')).toHaveCSS('color', 'rgb(244, 246, 249)');
   await nav(page, 'Trade');
   const [hcUp, hcDown] = [await rootVar(page, '--buy'), await rootVar(page, '--sell')];
-  await expect.poll(async () => {
-    const px = await chartPixels(chart, [hcUp, hcDown, up, down]);
-    return px[hcUp]! + px[hcDown]! > 0 && px[up] === 0 && px[down] === 0;
-  }, { timeout: 10_000 }).toBe(true);
-  for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 680 }]) {
-    await page.setViewportSize(size);
-    await page.getByRole('tab', { name: 'Positions' }).click();
-    await screenshot(page, `palette-high-contrast-${size.width}x${size.height}`);
-  }
+  await expectChartIn(chart, [hcUp, hcDown], [up, down]);
+  await screenshotBothSizes(page, 'palette-high-contrast');
   expect(pageErrors).toEqual([]);
 });
 
