@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { addressSchema, decimalIn, decimalOut, marketSymbol, signedDecimalIn } from './fieldSchemas.js';
 import { FIRST_SCREEN_READS, type ChannelName, type EventName, type FirstScreenPart, type PreloadedChannel } from './ipcChannels.js';
 import { ERROR_KINDS, type ErrorKind } from './errorKinds.js';
+import { PALETTES } from './palette.js';
 import { OrderIntentSchema, type BracketIntent, type BracketLevel, type OrderIntent, type OrderKind, type ScaleIntent, type SingleIntent } from './orders/intents.js';
 import { CONFIRMATION_CODES, type ConfirmationCode } from './orders/priceGuard.js';
 import { OrderReviewSchema, ReviewConfirmationSchema, ReviewLegSchema, type OrderReview, type ReviewConfirmation, type ReviewLeg } from './orders/review.js';
@@ -894,6 +895,8 @@ export const TrackedWithdrawalsSchema = z.object({ withdrawals: z.array(TrackedW
 const orderNotionalCap = decimalIn
   .refine((v) => /[1-9]/.test(v), 'must be greater than 0 (use null to turn the cap off)');
 
+export const PaletteSchema = z.enum(PALETTES);
+
 export const SettingsSchema = z.object({
   /** Default tolerance for MARKET orders; null: each market's own slippage_bps. */
   default_slippage_bps: z.number().int().min(0).max(5000).nullable(),
@@ -906,6 +909,11 @@ export const SettingsSchema = z.object({
   /** Keys expiring within this many days are flagged and reported by keyExpiry events. */
   key_expiry_warning_days: z.number().int().min(1).max(90),
   theme: z.enum(['dark', 'light']),
+  /**
+   * The colours of buy/sell and profit/loss: the usual green/red, a colour-blind-safe blue/orange, or a
+   * high-contrast set (brighter text, stronger borders). Applied as data-palette on the root element.
+   */
+  palette: PaletteSchema,
   /** Warn (riskWarning event, notification) when a position's mark is within this percent of its liquidation estimate. */
   liquidation_warning_pct: LiquidationWarningPctSchema,
   /**
@@ -923,6 +931,7 @@ export const SettingsPatchSchema = z.strictObject({
   confirm_orders: z.boolean().optional(),
   key_expiry_warning_days: z.number().int().min(1).max(90).optional(),
   theme: z.enum(['dark', 'light']).optional(),
+  palette: PaletteSchema.optional(),
   liquidation_warning_pct: LiquidationWarningPctSchema.optional(),
   max_order_notional: orderNotionalCap.nullable().optional(),
 });

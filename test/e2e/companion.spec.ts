@@ -25,10 +25,7 @@ test.afterEach(async () => {
 /** Transfers are followed every 100 ms of wall time (the default is seconds, for real services). */
 const FAST = { core: { companion: { pollIntervalMs: 100, rpcPollingIntervalMs: 50 } } } as const;
 
-async function companionControl(a: E2eApp, route: string, body: unknown): Promise<void> {
-  const res = await fetch(`${a.sim.urls.companion_control_url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-}
+const companionControl = (a: E2eApp, route: string, body: unknown): Promise<void> => a.companionControl(route, body);
 
 /** While set, the bridge's order reads fail as a refused connection would (the simulator has no outage switch for its companions). */
 let bridgeDown = false;

@@ -17,9 +17,9 @@ test.afterEach(async () => {
 
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true }).click();
 
-/** A level's price as its name says it ("Ask 3,012.50, size …" → 3012.50), without grouping separators. */
+/** A level's price as its name says it ("Ask 3,012.50 0.5 12.1": side, price, size, total → 3012.50), without grouping separators. */
 function priceOf(label: string | null): string {
-  const m = /^(?:Ask|Bid) ([\d,.]+),/.exec(label ?? '');
+  const m = /^(?:Ask|Bid) ([\d,.]+) /.exec(label ?? '');
   if (!m?.[1]) throw new Error(`not a book level: ${label}`);
   return m[1].replace(/,/g, '');
 }

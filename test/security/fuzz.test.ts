@@ -19,7 +19,7 @@ const FIELD_NAMES = [
   'bracket', 'tp', 'sl', 'order', 'preview_id', 'review_id', 'order_id', 'price', 'agent', 'action', 'expires_in_days', 'name', 'profile', 'mainnet', 'base_url',
   'venue_info_url', 'venue_ws_url', 'address', 'variable', 'file_token', 'password', 'forget', 'device_id', 'scheme', 'start', 'count', 'path', 'prompt_id', 'accept',
   'signature', 'cancel', 'offset', 'limit', 'kind', 'interval', 'start_time', 'end_time', 'default_slippage_bps', 'default_leverage', 'confirm_orders',
-  'key_expiry_warning_days', 'theme', 'fills', 'trigger_fires', 'withdrawals', 'key_expiry', 'liquidation_warning_pct', 'liquidation_warning', 'chain', 'url', 'code', 'service', 'token', 'from_chain', 'to_chain',
+  'key_expiry_warning_days', 'theme', 'palette', 'fills', 'trigger_fires', 'withdrawals', 'key_expiry', 'liquidation_warning_pct', 'liquidation_warning', 'chain', 'url', 'code', 'service', 'token', 'from_chain', 'to_chain',
   'from_token', 'to_token', 'decimals', 'protocols', 'receiver', 'source_usd_value', 'quote_id', 'quote_idx', 'points_usd', 'src', 'dst', 'src_tx', 'id', 'token_in',
   'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', 'n_sig_figs', 'fingerprint', 'label', 'confirmation_id', 'percent', 'confirm', 'max_order_notional', 'total_size', 'duration_s', 'slices', 'randomize_time_pct', 'randomize_size_pct', 'enabled', 'bindings', 'market_buy', 'cancel_all', 'info_url', 'range', 'table', 'keep_running_in_tray', '__proto__', 'constructor', 'prototype', 'toString',
 ] as const;

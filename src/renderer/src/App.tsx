@@ -62,6 +62,9 @@ function Gate({ resumed }: { resumed: boolean }) {
   useEffect(() => {
     document.documentElement.dataset['theme'] = settings.data?.theme ?? 'dark';
   }, [settings.data?.theme]);
+  useEffect(() => {
+    document.documentElement.dataset['palette'] = settings.data?.palette ?? 'default';
+  }, [settings.data?.palette]);
 
   if (wallet.error) {
     return (

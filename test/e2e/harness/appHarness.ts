@@ -188,6 +188,12 @@ export class E2eApp {
     return json.data;
   }
 
+  /** POSTs to the simulator's companion control API (chains' balances, the bridge's outcomes). */
+  async companionControl(route: string, body: unknown): Promise<void> {
+    const res = await fetch(`${this.sim.urls.companion_control_url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+  }
+
   /** Moves simulated time (jobs due in the window run in order). */
   async advance(ms: number): Promise<void> {
     await this.control('advance', { ms });

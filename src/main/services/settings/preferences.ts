@@ -1,7 +1,7 @@
 /**
  * The user's trading preferences, shared by the app and the command line (both read the same settings
  * file): default leverage (global and per market), default slippage, the confirmation switch, the key
- * expiry window, the theme, the liquidation warning distance and the fat-finger cap on an order's
+ * expiry window, the theme and colour palette, the liquidation warning distance and the fat-finger cap on an order's
  * notional. Reads fill in defaults and ignore malformed stored values, so a hand-edited file cannot break
  * start-up; writes are validated, and a bad value changes nothing.
  */
@@ -19,6 +19,7 @@ export const DEFAULT_SETTINGS: Settings = {
   confirm_orders: true,
   key_expiry_warning_days: 14,
   theme: 'dark',
+  palette: 'default',
   liquidation_warning_pct: 10,
   // Off until the user sets a cap: nobody's ordinary order needs a confirmation by default.
   max_order_notional: null,

@@ -80,11 +80,12 @@ function TopBar() {
         <span className="label">Free balance</span>
         <span className="value">{fmtUsd(balance.data?.free_balance)}</span>
       </div>
-      <button type="button" className="topbar-stat link-like" onClick={() => goTo('keys')} aria-label="Trading key status" title="Trading key: time left">
-        <span className="label">Trading key</span>
+      {/* Named by what it shows ("Trading key 29d 23h"): the space is for that name, the column layout ignores it. */}
+      <button type="button" className="topbar-stat link-like" onClick={() => goTo('keys')} title="Trading key: time left">
+        <span className="label">Trading key</span>{' '}
         <span className="value">
           {key?.expires_at ? (
-            <Countdown at={key.expires_at} label="Trading key expires in" warnWithinMs={(key.expiring_soon ? Infinity : 0) || 14 * 86_400_000} />
+            <Countdown at={key.expires_at} warnWithinMs={(key.expiring_soon ? Infinity : 0) || 14 * 86_400_000} />
           ) : keys.data ? (
             <Badge tone="sell">none active</Badge>
           ) : (

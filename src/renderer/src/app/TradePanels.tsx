@@ -42,6 +42,7 @@ function ChartSlot({ market }: { market: MarketView }) {
   );
 }
 
+/** A tab's count, after a space so the tab's name reads "Positions 2" (its name is its visible text). */
 function Count({ n }: { n: number | undefined }) {
   return n ? <span className="count">{n}</span> : null;
 }
@@ -67,12 +68,12 @@ export function BottomPanel() {
         value={tab}
         onChange={setTab}
         tabs={[
-          { id: 'positions', name: 'Positions', label: <>Positions<Count n={positions.data?.positions.length} /></> },
-          { id: 'open', name: 'Open orders', label: <>Open orders<Count n={openCount} /></> },
-          { id: 'triggers', name: 'Triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
-          { id: 'twap', name: 'TWAP', label: <>TWAP<Count n={activeTwaps} /></> },
-          { id: 'alerts', name: 'Alerts', label: <>Alerts<Count n={activeAlerts} /></> },
-          { id: 'activity', name: 'Activity', label: <>Activity<Count n={activity.length} /></> },
+          { id: 'positions', label: <>Positions <Count n={positions.data?.positions.length} /></> },
+          { id: 'open', label: <>Open orders <Count n={openCount} /></> },
+          { id: 'triggers', label: <>Triggers <Count n={triggers.data?.triggers.length} /></> },
+          { id: 'twap', label: <>TWAP <Count n={activeTwaps} /></> },
+          { id: 'alerts', label: <>Alerts <Count n={activeAlerts} /></> },
+          { id: 'activity', label: <>Activity <Count n={activity.length} /></> },
           { id: 'fills', name: 'Fills', label: 'Fills' },
         ]}
         // In the tab bar, not under the table: in view however many positions there are.

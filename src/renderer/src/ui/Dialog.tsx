@@ -122,7 +122,10 @@ export function Dialog({ open, title, name, onClose, children, footer, width = 5
             ×
           </button>
         </header>
-        <div className="dialog-body">{children}</div>
+        {/* Focusable so a keyboard can scroll a long body that holds no control (a review at 1024x680). */}
+        <div className="dialog-body" tabIndex={0}>
+          {children}
+        </div>
         {footer && <footer className="dialog-footer">{footer}</footer>}
       </div>
     </div>,

@@ -220,7 +220,8 @@ export function ChartTrading({
               <button
                 type="button"
                 className={`chart-grip${l.alert ? ' chart-grip-alert' : ''}${dragging ? ' is-dragging' : ''}`}
-                aria-label={l.position ? `Drag from the ${market.symbol} position line to set a take-profit or stop-loss` : `Drag to move ${what}`}
+                // The name starts with what the grip shows ("TP/SL", "Alert"), then says what dragging does.
+                aria-label={l.position ? `TP/SL: drag from the ${market.symbol} position line to set a take-profit or stop-loss` : l.alert ? `Alert: drag to move ${what}` : `Drag to move ${what}`}
                 title={l.position ? 'Drag up or down to set a take-profit or stop-loss' : l.alert ? 'Drag the alert to a new level' : 'Drag to a new price'}
                 onPointerDown={onDown(l)}
                 onPointerMove={onMove}

@@ -37,6 +37,7 @@ import { useTwaps } from '../twap/twapQueries';
 import { useLiveMark } from '../markets/live';
 import { ChartTrading, type TradableLine } from './ChartTrading';
 import { ChartSummary } from './ChartSummary';
+import { useChartColors, withAlpha } from '../../lib/chartColors';
 
 /** A plotted price (a float from the canvas) as decimal text on the market's tick, for the ticket. */
 function pickPrice(price: number, tick: string): void {
@@ -48,17 +49,10 @@ type Interval = IpcRequest<'markets:candles'>['interval'];
 const INTERVALS: Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d'];
 const INTERVAL_MS: Partial<Record<Interval, number>> = { '1m': 60_000, '5m': 300_000, '15m': 900_000, '1h': 3_600_000, '4h': 14_400_000, '1d': 86_400_000 };
 
-const COLORS = {
-  up: '#1fbf75',
-  down: '#f0485b',
-  entry: '#4c8dff',
-  tp: '#26d984',
-  sl: '#ff5d6f',
-  pending: '#f2b93b',
+/** Lines whose colour is not a trading role of the palette (the theme's roles come from lib/chartColors). */
+const FIXED = {
   /** The Scale ticket's ladder, not yet sent. */
   ladder: '#b78cff',
-  /** The liquidation estimate: the theme's --liq. */
-  liq: '#ff9f43',
   /** The user's price alerts (drag to a new level). */
   alert: '#3ec7e0',
 };
@@ -69,12 +63,6 @@ const COLORS = {
  */
 const LIQ_SCALE_DISTANCE = new Decimal('0.2');
 
-/** The theme's colours for the chart's chrome (the canvas cannot read CSS variables itself). */
-function themeColors(): { text: string; grid: string; border: string } {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return { text: v('--muted', '#808b9b'), grid: v('--border', '#222a36'), border: v('--border', '#222a36') };
-}
 
 interface Bar {
   time: UTCTimestamp;
@@ -127,6 +115,8 @@ export function PriceChart({ market }: { market: MarketView }) {
   const [legend, setLegend] = useState<Bar | null>(null);
   const places = placesOfStep(market.tick_size);
   const summaryId = useId();
+  const colors = useChartColors();
+  const lineColors = useMemo(() => ({ ...FIXED, up: colors.up, down: colors.down, entry: colors.accent, tp: colors.tp, sl: colors.sl, pending: colors.pending, liq: colors.liq }), [colors]);
   const tickRef = useRef(market.tick_size);
   useEffect(() => {
     tickRef.current = market.tick_size;
@@ -136,22 +126,16 @@ export function PriceChart({ market }: { market: MarketView }) {
   useEffect(() => {
     const el = host.current;
     if (!el) return;
-    const theme = themeColors();
+    // Colours are set by the effect below, and again whenever the palette changes.
     const c = createChart(el, {
       autoSize: true,
-      layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: theme.text, fontSize: 11 },
-      grid: { vertLines: { color: theme.grid }, horzLines: { color: theme.grid } },
+      layout: { background: { type: ColorType.Solid, color: 'transparent' }, fontSize: 11 },
       crosshair: { mode: CrosshairMode.Normal },
-      rightPriceScale: { borderColor: theme.border },
-      timeScale: { borderColor: theme.border, timeVisible: true, secondsVisible: false },
+      timeScale: { timeVisible: true, secondsVisible: false },
+      // Reduced motion (the system setting): a flick does not keep the chart scrolling on its own.
+      kineticScroll: { mouse: false, touch: !matchMedia('(prefers-reduced-motion: reduce)').matches },
     });
-    const s = c.addSeries(CandlestickSeries, {
-      upColor: COLORS.up,
-      downColor: COLORS.down,
-      wickUpColor: COLORS.up,
-      wickDownColor: COLORS.down,
-      borderVisible: false,
-    });
+    const s = c.addSeries(CandlestickSeries, { borderVisible: false });
     const v = c.addSeries(HistogramSeries, { priceScaleId: 'vol', priceFormat: { type: 'volume' }, lastValueVisible: false, priceLineVisible: false });
     c.priceScale('vol').applyOptions({ scaleMargins: { top: 0.82, bottom: 0 } });
     c.subscribeCrosshairMove((p) => {
@@ -180,6 +164,17 @@ export function PriceChart({ market }: { market: MarketView }) {
     };
   }, []);
 
+  // The theme's and palette's colours: the chrome and the candles (volume and lines follow through their data).
+  useEffect(() => {
+    chart.current?.applyOptions({
+      layout: { textColor: colors.text },
+      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+      rightPriceScale: { borderColor: colors.border },
+      timeScale: { borderColor: colors.border },
+    });
+    series.current?.applyOptions({ upColor: colors.up, downColor: colors.down, wickUpColor: colors.up, wickDownColor: colors.down });
+  }, [colors, ready]);
+
   useEffect(() => {
     series.current?.applyOptions({ priceFormat: { type: 'price', precision: places, minMove: plotNumber(market.tick_size) || 0.01 } });
   }, [places, market.tick_size]);
@@ -192,11 +187,11 @@ export function PriceChart({ market }: { market: MarketView }) {
     const data = candles.data?.candles ?? [];
     const bars = data.map(toBar);
     s.setData(bars);
-    v.setData(data.map((c) => ({ time: Math.floor(c.t / 1000) as UTCTimestamp, value: plotNumber(c.v), color: dec(c.c)?.gte(dec(c.o) ?? 0) ? 'rgba(31,191,117,0.35)' : 'rgba(240,72,91,0.35)' })));
+    v.setData(data.map((c) => ({ time: Math.floor(c.t / 1000) as UTCTimestamp, value: plotNumber(c.v), color: withAlpha(dec(c.c)?.gte(dec(c.o) ?? 0) ? colors.up : colors.down, 0.35) })));
     last.current = bars[bars.length - 1] ?? null;
     setLegend(last.current);
     if (bars.length > 0) chart.current?.timeScale().scrollToRealTime();
-  }, [candles.data]);
+  }, [candles.data, colors]);
 
   // Live marks move the last candle (or open the next one when its interval has passed).
   useEffect(() => {
@@ -222,14 +217,14 @@ export function PriceChart({ market }: { market: MarketView }) {
   const overlay = useMemo<ChartLine[]>(() => {
     const out: ChartLine[] = [];
     const pos = positions.data?.positions.find((p) => p.market === market.symbol);
-    if (pos) out.push({ key: 'entry', price: pos.entry_price, title: `Entry ${pos.side === 'LONG' ? 'long' : 'short'}`, color: COLORS.entry, style: LineStyle.Solid, position: pos });
+    if (pos) out.push({ key: 'entry', price: pos.entry_price, title: `Entry ${pos.side === 'LONG' ? 'long' : 'short'}`, color: lineColors.entry, style: LineStyle.Solid, position: pos });
     if (pos?.liquidation_price) {
       const distance = dec(pos.liquidation_distance);
       out.push({
         key: 'liq',
         price: pos.liquidation_price,
         title: 'Liq. (est.)',
-        color: COLORS.liq,
+        color: lineColors.liq,
         style: LineStyle.Dashed,
         text: liquidationText(pos.size, pos.liquidation_price, market),
         offScale: distance === null || distance.abs().gt(LIQ_SCALE_DISTANCE),
@@ -238,22 +233,22 @@ export function PriceChart({ market }: { market: MarketView }) {
     for (const o of open.data?.orders ?? []) {
       if (o.market !== market.symbol) continue;
       if (o.order_type === 'TRIGGER' && o.trigger_price) {
-        out.push({ key: o.order_id, price: o.trigger_price, title: `${(o.tpsl ?? 'trg').toUpperCase()}${o.pending_parent ? ' (waiting)' : ''}`, color: o.pending_parent ? COLORS.pending : o.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed, order: o });
+        out.push({ key: o.order_id, price: o.trigger_price, title: `${(o.tpsl ?? 'trg').toUpperCase()}${o.pending_parent ? ' (waiting)' : ''}`, color: o.pending_parent ? lineColors.pending : o.tpsl === 'tp' ? lineColors.tp : lineColors.sl, style: LineStyle.Dashed, order: o });
       } else {
-        out.push({ key: o.order_id, price: o.limit_price, title: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.size}`, color: o.side === 'buy' ? COLORS.up : COLORS.down, style: LineStyle.Solid, order: o });
+        out.push({ key: o.order_id, price: o.limit_price, title: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.size}`, color: o.side === 'buy' ? lineColors.up : lineColors.down, style: LineStyle.Solid, order: o });
       }
       for (const leg of o.legs) {
-        if (leg.trigger_price) out.push({ key: leg.order_id, price: leg.trigger_price, title: `${(leg.tpsl ?? '').toUpperCase()} (waiting for entry)`, color: COLORS.pending, style: LineStyle.Dotted, order: leg });
+        if (leg.trigger_price) out.push({ key: leg.order_id, price: leg.trigger_price, title: `${(leg.tpsl ?? '').toUpperCase()} (waiting for entry)`, color: lineColors.pending, style: LineStyle.Dotted, order: leg });
       }
     }
     for (const t of triggers.data?.triggers ?? []) {
       if (t.market !== market.symbol || !t.trigger_price || out.some((l) => l.key === t.order_id)) continue;
-      out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? COLORS.tp : COLORS.sl, style: LineStyle.Dashed, order: t });
+      out.push({ key: t.order_id, price: t.trigger_price, title: (t.tpsl ?? 'trg').toUpperCase(), color: t.tpsl === 'tp' ? lineColors.tp : lineColors.sl, style: LineStyle.Dashed, order: t });
     }
     // The active price alerts of this market (main evaluates them; the line is where the mark must reach).
     for (const a of alerts.data?.alerts ?? []) {
       if (a.market !== market.symbol || a.status !== 'active' || (a.rule.kind !== 'price_above' && a.rule.kind !== 'price_below')) continue;
-      out.push({ key: `alert-${a.id}`, price: a.rule.level, title: `Alert ${a.rule.kind === 'price_above' ? '▲' : '▼'}${a.note ? ` ${a.note.slice(0, 24)}` : ''}`, color: COLORS.alert, style: LineStyle.LargeDashed, alert: a });
+      out.push({ key: `alert-${a.id}`, price: a.rule.level, title: `Alert ${a.rule.kind === 'price_above' ? '▲' : '▼'}${a.note ? ` ${a.note.slice(0, 24)}` : ''}`, color: lineColors.alert, style: LineStyle.LargeDashed, alert: a });
     }
     // A trailing stop: its SL line says so, and its high-water mark (a long's high, a short's low) is drawn too.
     const trail = pos?.trailing;
@@ -264,16 +259,16 @@ export function PriceChart({ market }: { market: MarketView }) {
           const o = out[i]!.order;
           if (o && 'tpsl' in o && o.tpsl === 'sl' && !('pending_parent' in o && o.pending_parent)) out.splice(i, 1);
         }
-        out.push({ key: 'trail-sl', price: trail.stop, title: `SL trailing ${trail.distance}`, color: COLORS.sl, style: LineStyle.Dashed });
+        out.push({ key: 'trail-sl', price: trail.stop, title: `SL trailing ${trail.distance}`, color: lineColors.sl, style: LineStyle.Dashed });
       }
-      if (trail.high_water) out.push({ key: 'trail-hw', price: trail.high_water, title: `Trail ${pos.side === 'LONG' ? 'high' : 'low'}`, color: COLORS.sl, style: LineStyle.Dotted });
+      if (trail.high_water) out.push({ key: 'trail-hw', price: trail.high_water, title: `Trail ${pos.side === 'LONG' ? 'high' : 'low'}`, color: lineColors.sl, style: LineStyle.Dotted });
     }
     // The Scale ticket's ladder while it is being filled in: what the batch would rest, before it is sent.
     if (ladder && ladder.market === market.symbol) {
-      ladder.rungs.forEach((r, i) => out.push({ key: `ladder-${i}`, price: r.price, title: `Scale ${i + 1}/${ladder.rungs.length} · ${r.size}`, color: COLORS.ladder, style: LineStyle.Dotted }));
+      ladder.rungs.forEach((r, i) => out.push({ key: `ladder-${i}`, price: r.price, title: `Scale ${i + 1}/${ladder.rungs.length} · ${r.size}`, color: lineColors.ladder, style: LineStyle.Dotted }));
     }
     return out;
-  }, [positions.data, open.data, triggers.data, market, ladder, alerts.data]);
+  }, [positions.data, open.data, triggers.data, market, ladder, alerts.data, lineColors]);
 
   // TWAP fills on this market: a marker at each fill's price, on its candle (the interval's bucket).
   useEffect(() => {
@@ -285,13 +280,13 @@ export function PriceChart({ market }: { market: MarketView }) {
       if (t.market !== market.symbol) continue;
       for (const slice of t.slices) {
         for (const f of slice.fills) {
-          out.push({ time: (Math.floor(f.time / span) * span) / 1000 as UTCTimestamp, position: 'atPriceMiddle', price: plotNumber(f.price), shape: 'circle', color: t.side === 'BUY' ? COLORS.up : COLORS.down, size: 0.6, id: `${t.id}-${slice.index}-${f.time}` });
+          out.push({ time: (Math.floor(f.time / span) * span) / 1000 as UTCTimestamp, position: 'atPriceMiddle', price: plotNumber(f.price), shape: 'circle', color: t.side === 'BUY' ? lineColors.up : lineColors.down, size: 0.6, id: `${t.id}-${slice.index}-${f.time}` });
         }
       }
     }
     out.sort((a, b) => (a.time as number) - (b.time as number));
     m.setMarkers(out);
-  }, [twaps.data, market.symbol, interval, candles.data]);
+  }, [twaps.data, market.symbol, interval, candles.data, lineColors]);
 
   useEffect(() => {
     const s = series.current;

@@ -156,7 +156,8 @@ export function VirtualHistoryGrid<T>({
   if (total === 0) return <EmptyState title={`No ${label.toLowerCase()}`}>{emptyText}</EmptyState>;
 
   return (
-    <div className="vgrid" ref={scroller} role="table" aria-label={label} aria-rowcount={total + 1}>
+    // Focusable, so the keyboard scrolls the window of rows too (the rows themselves hold no control in most tables).
+    <div className="vgrid" ref={scroller} role="table" aria-label={label} aria-rowcount={total + 1} tabIndex={0}>
       <div className="vgrid-head" role="row" style={{ gridTemplateColumns: template }} aria-rowindex={1}>
         {table.getHeaderGroups()[0]?.headers.map((h, i) => (
           <div key={h.id} role="columnheader" className={`vgrid-cell${columns[i]?.align === 'r' ? ' r' : ''}`}>

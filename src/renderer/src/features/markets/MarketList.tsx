@@ -136,7 +136,6 @@ const MarketRow = memo(function MarketRow({ market, selected }: { market: Market
       aria-selected={selected}
       tabIndex={selected ? 0 : -1}
       className="mkt-row"
-      aria-label={`${market.symbol} ${mark ? fmt(mark, { places }) : 'no mark'}`}
       onClick={() => selectMarket(market.symbol)}
       onKeyDown={(e) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -145,16 +144,21 @@ const MarketRow = memo(function MarketRow({ market, selected }: { market: Market
         }
       }}
     >
+      {/*
+       * The option's name is its text ("ETH 3,399.0 F +0.0010% OI $1.2B +0.52%"), so what a screen reader
+       * or speech input uses is what the row shows; the spaces between the parts are for that name (the
+       * grid and flex boxes do not draw them).
+       */}
       <span className="sym">
-        {market.symbol}
-        {!market.is_active && <Badge tone="warn">Inactive</Badge>}
+        {market.symbol}{' '}
+        {!market.is_active && <Badge tone="warn">Inactive</Badge>}{' '}
         {!market.joined && <Badge tone="warn" title="No venue data for this market's venue_symbol">No data</Badge>}
-      </span>
-      <span className="px">{fmt(mark, { places })}</span>
+      </span>{' '}
+      <span className="px">{fmt(mark, { places })}</span>{' '}
       <span className="sub">
-        <span title="Hourly funding rate">F {fmtPct(market.funding_rate, 4, true)}</span>
+        <span title="Hourly funding rate">F {fmtPct(market.funding_rate, 4, true)}</span>{' '}
         <span title="Open interest (USD)">OI {oiUsd ? compactUsd(oiUsd.toFixed(0)) : '—'}</span>
-      </span>
+      </span>{' '}
       <span className={`chg ${toneOf(change)}`}>{change ? fmtPct(change, 2, true) : '—'}</span>
     </div>
   );

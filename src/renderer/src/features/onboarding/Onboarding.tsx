@@ -196,10 +196,10 @@ function FundStep({ onFinish }: { onFinish: () => void }) {
   return (
     <section className="onb-body" aria-labelledby="onb-fund">
       <h1 id="onb-fund">Fund your account</h1>
-      <div className="kv">
+      <dl className="kv">
         <dt>Free balance</dt>
         <dd aria-label="Free balance">{balance.data ? fmtUsd(balance.data.free_balance) : balance.error ? '—' : '…'}</dd>
-      </div>
+      </dl>
       {info.isPending && <Loading />}
       {info.error && <ErrorState error={info.error} onRetry={() => void info.refetch()} />}
       {info.data?.faucet_available && (

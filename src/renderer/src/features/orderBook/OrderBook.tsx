@@ -15,6 +15,7 @@ import { pickLimitPrice, setUi, useUi, type BookGrouping } from '../../app/uiSto
 import { asIpcError } from '../../ipc/client';
 import { fmt } from '../../lib/decimal';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
+import { SideMark } from '../../ui/SideMark';
 import { GROUPINGS, bookRows, groupStep, pricePlaces, type BookSide } from './bookModel';
 import { useLiveBook } from './useLiveBook';
 
@@ -78,12 +79,14 @@ const Level = memo(function Level({ side, price, priceText, sizeText, totalText,
       <button
         type="button"
         className={`book-row book-${side}`}
-        aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${priceText}, size ${sizeText}, total ${totalText}`}
+        // The side, then what the row shows in its order (price, size, total under the columns' heads): a
+        // name that holds the visible text, so speech input can say what it sees.
+        aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${priceText} ${sizeText} ${totalText}`}
         onClick={() => pickLimitPrice(ticketPrice(price, tick, side))}
       >
         <span className="book-bar" style={{ transform: `scaleX(${depth})` }} aria-hidden="true" />
-        <span className="book-px">{priceText}</span>
-        <span className="book-sz">{sizeText}</span>
+        <span className="book-px">{priceText}</span>{' '}
+        <span className="book-sz">{sizeText}</span>{' '}
         <span className="book-tot">{totalText}</span>
       </button>
     </li>
@@ -165,12 +168,19 @@ export function OrderBook({ market, toolbarIn }: { market: MarketView; toolbarIn
                   ))}
                 </ol>
                 <div className="book-spread" title="Best ask minus best bid, and that as a share of the mid price">
+                  {/* Each side named in words and a shape, not by colour alone (the lists' own names say it to a screen reader). */}
+                  <span className="book-side-tag book-side-ask" aria-hidden="true">
+                    <SideMark up /> Asks
+                  </span>
                   <span className="faint">Spread</span>
                   <span className="num" aria-label="Spread">
                     {rows.spread?.abs ?? '—'}
                   </span>
                   <span className="num faint" aria-label="Spread, % of mid">
                     {rows.spread?.pct ?? ''}
+                  </span>
+                  <span className="book-side-tag book-side-bid" aria-hidden="true">
+                    <SideMark up={false} /> Bids
                   </span>
                 </div>
                 <ol className="book-side book-bids" aria-label="Bids">

@@ -1,30 +1,21 @@
 /**
  * The Portfolio view's two charts (lightweight-charts 5): the equity or PnL curve of the range, and the
- * net PnL of each day as bars, green up and red down. Values arrive as decimal strings and are turned
+ * net PnL of each day as bars, up and down in the palette's profit and loss colours (lib/chartColors). Values arrive as decimal strings and are turned
  * into numbers only here, for drawing (lib/decimal.ts plotNumber).
  */
 import { AreaSeries, ColorType, HistogramSeries, createChart, type IChartApi, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import type { PortfolioReportView } from '../../../../shared/ipc';
 import { plotNumber } from '../../lib/decimal';
+import { useChartColors, withAlpha, type ChartColors } from '../../lib/chartColors';
 
-const UP = '#1fbf75';
-const DOWN = '#f0485b';
-const LINE = '#4c8dff';
-
-function themeColors(): { text: string; grid: string } {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return { text: v('--muted', '#808b9b'), grid: v('--border', '#222a36') };
-}
-
-/** One chart for the life of the host element; `draw` fills it whenever its data changes. */
-function useChart(draw: (chart: IChartApi) => () => void, deps: readonly unknown[], timeVisible: boolean) {
+/** One chart for the life of the host element; `draw` fills it whenever its data or the palette changes. */
+function useChart(draw: (chart: IChartApi, colors: ChartColors) => () => void, deps: readonly unknown[], timeVisible: boolean) {
   const host = useRef<HTMLDivElement | null>(null);
+  const theme = useChartColors();
   useEffect(() => {
     const el = host.current;
     if (!el) return;
-    const theme = themeColors();
     const chart = createChart(el, {
       autoSize: true,
       layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: theme.text, fontSize: 11 },
@@ -35,24 +26,24 @@ function useChart(draw: (chart: IChartApi) => () => void, deps: readonly unknown
       handleScroll: false,
       handleScale: false,
     });
-    const undraw = draw(chart);
+    const undraw = draw(chart, theme);
     chart.timeScale().fitContent();
     return () => {
       undraw();
       chart.remove();
     };
-  }, deps);
+  }, [...deps, theme]);
   return host;
 }
 
 /** The curve: equity (or PnL since the range's start), one point per bar close and "now". */
 export function EquityChart({ points, mode, intraday }: { points: PortfolioReportView['points']; mode: 'equity' | 'pnl'; intraday: boolean }) {
   const host = useChart(
-    (chart) => {
+    (chart, colors) => {
       const last = points.at(-1);
       const up = last ? plotNumber(last.pnl) >= 0 : true;
-      const color = mode === 'pnl' ? (up ? UP : DOWN) : LINE;
-      const series = chart.addSeries(AreaSeries, { lineColor: color, topColor: `${color}55`, bottomColor: `${color}05`, lineWidth: 2, priceLineVisible: false, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
+      const color = mode === 'pnl' ? (up ? colors.up : colors.down) : colors.accent;
+      const series = chart.addSeries(AreaSeries, { lineColor: color, topColor: withAlpha(color, 0.33), bottomColor: withAlpha(color, 0.02), lineWidth: 2, priceLineVisible: false, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
       // Seconds for the chart; two points in one second (a bar close just before "now") keep the later.
       // The equity curve starts where the account first holds something (an empty account is no curve).
       const bySecond = new Map<number, number>();
@@ -64,19 +55,19 @@ export function EquityChart({ points, mode, intraday }: { points: PortfolioRepor
     [points, mode],
     intraday,
   );
-  return <div ref={host} className="portfolio-chart" role="img" aria-label={mode === 'equity' ? 'Equity curve' : 'PnL curve'} />;
+  return <div ref={host} className="portfolio-chart" role="figure" aria-label={mode === 'equity' ? 'Equity curve' : 'PnL curve'} />;
 }
 
 /** Net PnL per day (realized - fees + funding), as bars. */
 export function DailyPnlChart({ days }: { days: PortfolioReportView['per_day'] }) {
   const host = useChart(
-    (chart) => {
+    (chart, colors) => {
       const series = chart.addSeries(HistogramSeries, { priceLineVisible: false, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
-      series.setData(days.map((d) => ({ time: d.day, value: plotNumber(d.net), color: plotNumber(d.net) >= 0 ? UP : DOWN })));
+      series.setData(days.map((d) => ({ time: d.day, value: plotNumber(d.net), color: plotNumber(d.net) >= 0 ? colors.up : colors.down })));
       return () => chart.removeSeries(series);
     },
     [days],
     false,
   );
-  return <div ref={host} className="portfolio-chart portfolio-chart-days" role="img" aria-label="PnL per day" />;
+  return <div ref={host} className="portfolio-chart portfolio-chart-days" role="figure" aria-label="PnL per day" />;
 }

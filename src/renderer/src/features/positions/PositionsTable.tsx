@@ -130,9 +130,10 @@ function TpslCell({ p, market, onEdit }: { p: PositionView; market: MarketView |
   const slText = trailing ? `${trailing.summary}${trailing.running ? '' : ' (paused: last level armed)'}` : p.sl ? `SL ${fmt(p.sl.trigger_price, places)}` : null;
   const levels = [p.tp ? `TP ${fmt(p.tp.trigger_price, places)}` : null, slText].filter(Boolean).join(' · ');
   return (
-    <button type="button" className="link-btn tpsl-cell" onClick={onEdit} aria-label={`${p.market} TP/SL: ${levels || 'none armed'}`} title={trailing?.away ?? 'Set, move or remove the take-profit and stop-loss'}>
+    <button type="button" className="link-btn tpsl-cell" onClick={onEdit} aria-label={`${p.market} TP/SL: ${levels || 'none armed · Add'}`} title={trailing?.away ?? 'Set, move or remove the take-profit and stop-loss'}>
       {/* One level a line: side by side, the two pushed Notional and Margin under the actions. */}
-      {p.tp && <span className="buy">TP {fmt(p.tp.trigger_price, places)}</span>}
+      {/* Its name holds what it shows ("+ Add", the levels), spaced as the name spaces them. */}
+      {p.tp && <span className="buy">TP {fmt(p.tp.trigger_price, places)}</span>}{' '}
       {trailing ? (
         // Two lines, so the narrow column never cuts the high-water mark off: "Trailing 1% · SL 3,415.5" / "high 3,450".
         <span className="sell" data-testid="trailing-stop">

@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { AirgapSettings, NotificationPrefs, Settings } from '../../../../shared/ipc';
+import { PALETTE_LABELS, PALETTES } from '../../../../shared/palette';
 import { IpcQueryError, perps, unwrap } from '../../ipc/client';
 import { playSound, type SoundKind } from '../notifications/sounds';
 import { qk, useAirgap, useAppInfo, useNotificationPrefs, useProfile, useSettings, useWallet } from '../../ipc/queries';
@@ -253,6 +254,7 @@ function OrderDefaults() {
                 confirm_orders: draft.confirm_orders,
                 key_expiry_warning_days: draft.key_expiry_warning_days,
                 theme: draft.theme,
+                palette: draft.palette,
               });
             }}
           >
@@ -291,6 +293,13 @@ function OrderDefaults() {
                   { value: 'dark', label: 'Dark' },
                   { value: 'light', label: 'Light' },
                 ]}
+              />
+              <SelectField
+                label="Colours"
+                value={draft.palette}
+                onChange={(e) => setDraft({ ...draft, palette: PALETTES.find((p) => p === e.target.value) ?? 'default' })}
+                options={PALETTES.map((p) => ({ value: p, label: PALETTE_LABELS[p] }))}
+                hint="Buy/sell and profit/loss always carry a sign or a word too"
               />
             </div>
             <Checkbox label="Review the exact signing preview before every order" checked={draft.confirm_orders} onChange={(e) => setDraft({ ...draft, confirm_orders: e.target.checked })} />

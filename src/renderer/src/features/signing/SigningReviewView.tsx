@@ -106,10 +106,10 @@ export function SigningReviewView({ review, title }: { review: SigningReview; ti
           valid for <Countdown at={review.valid_until} warnWithinMs={15_000} />
         </span>
       </div>
-      <div className="kv">
+      <dl className="kv">
         <dt>Signer address</dt>
         <dd className="addr">{review.signer.address}</dd>
-      </div>
+      </dl>
       {review.warnings.map((w) => (
         <p key={w} className="notice notice-warn" role="alert">
           {w}
@@ -123,10 +123,10 @@ export function SigningReviewView({ review, title }: { review: SigningReview; ti
         </ul>
       )}
       <TypedDataTable data={review.typed_data} />
-      <div className="kv">
+      <dl className="kv">
         <dt>EIP-712 digest</dt>
         <dd className="addr">{review.digest}</dd>
-      </div>
+      </dl>
       <DeviceDisplay review={review} />
     </div>
   );

@@ -1,7 +1,8 @@
 /**
  * The trades tape: the selected market's latest trades from the venue (price, size, time), newest on
- * top, coloured by the taker's side (green: a buyer lifted the ask; red: a seller hit the bid). Beside
- * the order book; under a tab at the smallest window.
+ * top, coloured by the taker's side (buy: a buyer lifted the ask; sell: a seller hit the bid) and marked
+ * with ▲ or ▼ too, so the side never rests on colour alone. Beside the order book; under a tab at the
+ * smallest window.
  */
 import { memo } from 'react';
 import type { MarketView, TapeTrade } from '../../../../shared/ipc';
@@ -9,6 +10,7 @@ import { asIpcError } from '../../ipc/client';
 import { fmt, placesOfStep } from '../../lib/decimal';
 import { fmtTime } from '../../lib/time';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
+import { SideMark } from '../../ui/SideMark';
 import { useTradesTape } from './useTradesTape';
 
 const Row = memo(function Row({ t, places, szPlaces }: { t: TapeTrade; places: number; szPlaces: number }) {
@@ -17,7 +19,10 @@ const Row = memo(function Row({ t, places, szPlaces }: { t: TapeTrade; places: n
   const size = fmt(t.size, { places: szPlaces });
   return (
     <li className={`tape-row tape-${side}`} aria-label={`${t.side === 'BUY' ? 'Buy' : 'Sell'} ${size} at ${price}, ${fmtTime(t.time)}`}>
-      <span className="tape-px">{price}</span>
+      <span className="tape-px">
+        <SideMark up={t.side === 'BUY'} />
+        {price}
+      </span>
       <span className="tape-sz">{size}</span>
       <span className="tape-time">{fmtTime(t.time)}</span>
     </li>
