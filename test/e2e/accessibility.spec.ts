@@ -46,6 +46,11 @@ async function tradingApp(page: Page, server: Parameters<typeof openApp>[1], lab
   await page.getByRole('tab', { name: 'Positions' }).click();
   await expect(page.getByRole('row', { name: 'ETH position' })).toContainText('LONG', { timeout: 10_000 });
   await expect(page.locator('html')).toHaveAttribute('data-palette', palette);
+  // Funds on two chains for the Bridge screens, before any view reads a balance: the app keeps a token's
+  // balance for 30 s, so funding after the views' pass would leave the Bridge dialogs reading 0.
+  await a.companionControl('/rpc/fund', { chain: 'arbitrum', address: a.mainWallet.address, amount: (2n * ETH).toString() });
+  await a.companionControl('/rpc/fund', { chain: 'base', address: a.mainWallet.address, amount: ETH.toString() });
+  await a.call('companion:setPartnerCode', { code: 'perpsdesk' });
   return a;
 }
 
@@ -181,9 +186,6 @@ async function auditDialogs(page: Page, a: E2eApp, tag: string): Promise<void> {
   await expect(withdraw).toBeHidden();
 
   // Bridge: routes compared, then a route's review.
-  await a.companionControl('/rpc/fund', { chain: 'arbitrum', address: a.mainWallet.address, amount: (2n * ETH).toString() });
-  await a.companionControl('/rpc/fund', { chain: 'base', address: a.mainWallet.address, amount: ETH.toString() });
-  await a.call('companion:setPartnerCode', { code: 'perpsdesk' });
   await nav(page, 'Bridge');
   const bridge = page.getByRole('form', { name: 'Bridge transfer' });
   await bridge.getByLabel('From chain').selectOption('arbitrum');

@@ -93,7 +93,7 @@ test('trade hotkeys: configured in Settings with conflicts refused, then trading
   await expect.poll(async () => {
     await app!.advance(300);
     return page.getByRole('tab', { name: /^Open orders/ }).textContent();
-  }, { timeout: 15_000 }).toBe('Open orders1');
+  }, { timeout: 15_000 }).toBe('Open orders 1');
   await press(page, 'Alt+KeyX');
   const cancel = page.getByRole('dialog', { name: 'Cancel all orders on ETH' });
   await screenshotBothSizes(page, 'hotkeys-cancel-all');

@@ -264,6 +264,8 @@ test('a whole trading day without the mouse', async ({ page, server, pageErrors 
   await page.keyboard.press('Enter');
   await expect(nav.getByRole('button', { name: 'History', exact: true })).toHaveAttribute('aria-current', 'page');
   const historyTabs = page.getByRole('tablist', { name: 'History' });
+  // The view loads on first use: Tab before it is there would pass over it to the toasts and out of the page.
+  await expect(historyTabs).toBeVisible({ timeout: 10_000 });
   await tabTo(page, historyTabs.getByRole('tab', { selected: true }));
   await page.keyboard.press('ArrowRight');
   await expect(historyTabs.getByRole('tab', { selected: true })).not.toHaveText('Orders');

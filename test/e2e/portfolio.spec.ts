@@ -64,12 +64,12 @@ test('the portfolio of a session: curve, PnL per day, per market, and a balanced
   const summary = page.getByLabel('Portfolio summary');
   await expect(summary).toContainText('Fees paid');
   await expect(summary).toContainText('2 won · 0 lost');
-  await expect(page.getByRole('img', { name: 'Equity curve' })).toBeVisible();
-  await expect(page.getByRole('img', { name: 'PnL per day' })).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Equity curve' })).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'PnL per day' })).toBeVisible();
   await screenshotBothSizes(page, 'portfolio');
 
   await page.getByRole('radiogroup', { name: 'Curve' }).getByRole('radio', { name: 'PnL' }).click();
-  await expect(page.getByRole('img', { name: 'PnL curve' })).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'PnL curve' })).toBeVisible();
   await page.getByRole('radiogroup', { name: 'Range' }).getByRole('radio', { name: 'All' }).click();
   await expect(page.locator('.portfolio')).toHaveAttribute('aria-busy', 'false', { timeout: 20_000 });
   // A session of a few hours: "all" is drawn at the 1D range's 5-minute bars, from the first record.

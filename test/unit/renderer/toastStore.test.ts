@@ -79,4 +79,19 @@ describe('toasts', () => {
     vi.advanceTimersByTime(60_000);
     expect(shown()).toEqual([{ title: 'Cancel requested', count: 1, expanded: true }]);
   });
+
+  it('a held toast is neither pushed out by newer ones nor moved by a repeat of itself', () => {
+    const id = toast.pushToast({ tone: 'info', title: 'Cancel requested' });
+    toast.pushToast({ tone: 'info', title: 'Order cancelled 1' });
+    toast.holdToast(id, true);
+    toast.pushToast({ tone: 'info', title: 'Order cancelled 2' });
+    toast.pushToast({ tone: 'info', title: 'Order cancelled 3' });
+    expect(shown().map((t) => t.title)).toEqual(['Order cancelled 3', 'Order cancelled 2', 'Cancel requested']);
+    toast.pushToast({ tone: 'info', title: 'Cancel requested' });
+    expect(shown().map((t) => [t.title, t.count])).toEqual([
+      ['Order cancelled 3', 1],
+      ['Order cancelled 2', 1],
+      ['Cancel requested', 2],
+    ]);
+  });
 });

@@ -43,8 +43,14 @@ function ChartSlot({ market }: { market: MarketView }) {
 }
 
 /** A tab's count, after a space so the tab's name reads "Positions 2" (its name is its visible text). */
+/** A tab's count, with the space before it: the tab is named "Open orders 1", or just "Open orders". */
 function Count({ n }: { n: number | undefined }) {
-  return n ? <span className="count">{n}</span> : null;
+  return n ? (
+    <>
+      {' '}
+      <span className="count">{n}</span>
+    </>
+  ) : null;
 }
 
 export function BottomPanel() {
@@ -68,12 +74,12 @@ export function BottomPanel() {
         value={tab}
         onChange={setTab}
         tabs={[
-          { id: 'positions', label: <>Positions <Count n={positions.data?.positions.length} /></> },
-          { id: 'open', label: <>Open orders <Count n={openCount} /></> },
-          { id: 'triggers', label: <>Triggers <Count n={triggers.data?.triggers.length} /></> },
-          { id: 'twap', label: <>TWAP <Count n={activeTwaps} /></> },
-          { id: 'alerts', label: <>Alerts <Count n={activeAlerts} /></> },
-          { id: 'activity', label: <>Activity <Count n={activity.length} /></> },
+          { id: 'positions', label: <>Positions<Count n={positions.data?.positions.length} /></> },
+          { id: 'open', label: <>Open orders<Count n={openCount} /></> },
+          { id: 'triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
+          { id: 'twap', label: <>TWAP<Count n={activeTwaps} /></> },
+          { id: 'alerts', label: <>Alerts<Count n={activeAlerts} /></> },
+          { id: 'activity', label: <>Activity<Count n={activity.length} /></> },
           { id: 'fills', name: 'Fills', label: 'Fills' },
         ]}
         // In the tab bar, not under the table: in view however many positions there are.

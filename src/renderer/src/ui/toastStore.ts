@@ -64,18 +64,25 @@ export function pushToast(t: ToastInput, ttlMs = TTL_MS[t.tone]): number {
   if (t.announce) announce([t.title, t.body, t.error ? `${t.error.code} ${t.error.message}` : undefined].filter(Boolean).join('. '), t.announce);
   const same = toasts.find((x) => sameMessage(x, t));
   if (same) {
-    toasts = [{ ...same, count: same.count + 1 }, ...toasts.filter((x) => x.id !== same.id)];
+    // A held toast is counted where it stands: moving it to the top would move the DOM node that holds
+    // the focus, and the browser drops the focus of a moved node.
+    const counted = { ...same, count: same.count + 1 };
+    toasts = same.held ? toasts.map((x) => (x.id === same.id ? counted : x)) : [counted, ...toasts.filter((x) => x.id !== same.id)];
     if (!same.expanded && !same.held) arm(same.id, ttlMs);
     notify();
     return same.id;
   }
   const id = nextId++;
-  const shown = [{ ...t, id, count: 1, expanded: false }, ...toasts];
-  for (const gone of shown.slice(MAX_SHOWN)) {
+  const shown: Toast[] = [{ ...t, id, count: 1, expanded: false }, ...toasts];
+  // The oldest give way, but never one that holds the focus or the pointer (it leaves once released).
+  for (let i = shown.length - 1; i > 0 && shown.length > MAX_SHOWN; i--) {
+    const gone = shown[i]!;
+    if (gone.held) continue;
     clearTimeout(timers.get(gone.id));
     timers.delete(gone.id);
+    shown.splice(i, 1);
   }
-  toasts = shown.slice(0, MAX_SHOWN);
+  toasts = shown;
   arm(id, ttlMs);
   notify();
   return id;
