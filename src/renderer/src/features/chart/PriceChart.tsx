@@ -34,7 +34,6 @@ import { Decimal } from '../../lib/decimal';
 import { roundToStep } from '../../../../shared/decimal/decimal';
 import { liquidationText } from '../risk/liquidation';
 import { useTwaps } from '../twap/twapQueries';
-import { useLiveMark } from '../markets/live';
 import { ChartTrading, type TradableLine } from './ChartTrading';
 
 /** A plotted price (a float from the canvas) as decimal text on the market's tick, for the ticket. */
@@ -121,7 +120,6 @@ export function PriceChart({ market }: { market: MarketView }) {
   const volume = useRef<ISeriesApi<'Histogram'> | null>(null);
   const lines = useRef(new Map<string, IPriceLine>());
   const [ready, setReady] = useState<{ chart: IChartApi; series: ISeriesApi<'Candlestick'> } | null>(null);
-  const mark = useLiveMark(market);
   const last = useRef<Bar | null>(null);
   const [legend, setLegend] = useState<Bar | null>(null);
   const places = placesOfStep(market.tick_size);
@@ -338,7 +336,6 @@ export function PriceChart({ market }: { market: MarketView }) {
             priceLines={lines}
             lines={overlay.filter((l): l is ChartLine & TradableLine => l.order !== undefined || l.position !== undefined || l.alert !== undefined)}
             market={market}
-            mark={mark}
           />
         )}
         {candles.isPending && (
