@@ -470,7 +470,14 @@ export async function runBurstGates(browser: Browser, server: StaticServer): Pro
   }
 }
 
-// Run directly: `npx tsx test/bench/rendererBench.ts`.
+// Run directly: `npx tsx test/bench/rendererBench.ts`. Not awaited at the top level: the review and heap
+// benches import this module, and a top-level await here would hold their import until the run ended.
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  for (const r of await runRendererBench()) console.log(formatResult(r));
+  runRendererBench().then(
+    (results) => results.forEach((r) => console.log(formatResult(r))),
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
 }
