@@ -10,7 +10,7 @@ import { Countdown } from '../ui/Countdown';
 import { TradeView } from './TradeView';
 import { useAfterFirstPaint } from '../lib/afterFirstPaint';
 import { appExtras, AssistantPanel, BridgeView, HistoryView, KeysView, PointsView, PortfolioView, SettingsView, SwapView, ViewSuspense, WithdrawView } from './lazyViews';
-import { useMarkVersion } from '../features/markets/markStore';
+import { useHasLiveMarks } from '../features/markets/markStore';
 import { Badge } from '../ui/Badge';
 import { LiveRegion } from '../ui/LiveRegion';
 import { SimFeedBanner, useSimFeedBannerShown } from '../features/simFeed/SimFeedBanner';
@@ -119,7 +119,7 @@ function hostOf(url: string | null): string {
 function StatusBar() {
   const info = useAppInfo();
   const profile = useProfile();
-  const version = useMarkVersion();
+  const liveMarks = useHasLiveMarks();
   const feed = useSimFeed().data;
   return (
     <footer className="statusbar">
@@ -131,7 +131,7 @@ function StatusBar() {
           {feed.source === 'venue' && feed.feed === 'live' && feed.paused_markets.length > 0 ? ` · ${feed.paused_markets.map((m) => `${m.venue_symbol} ${m.state}`).join(', ')}` : ''}
         </span>
       )}
-      <span>{version > 0 ? 'live marks' : 'waiting for live marks'}</span>
+      <span>{liveMarks ? 'live marks' : 'waiting for live marks'}</span>
       <span className="sep" />
       <span>Press ? for shortcuts</span>
       <span>{info.data ? `${info.data.name} ${info.data.version}` : ''}</span>

@@ -7,6 +7,7 @@
 import type { MarketView, PositionView } from '../../../../shared/ipc';
 import { fmt, fmtUsd, placesOfStep } from '../../lib/decimal';
 import { distanceText, liquidationText, liveLiquidationDistance } from '../risk/liquidation';
+import { useLiveMark } from '../markets/live';
 
 export interface SummaryLine {
   key: string;
@@ -35,7 +36,9 @@ export function chartSummaryItems(market: MarketView, position: PositionView | u
   return items;
 }
 
-export function ChartSummary({ id, market, position, mark, lines }: { id: string; market: MarketView; position: PositionView | undefined; mark: string | null; lines: readonly SummaryLine[] }) {
+/** Follows the mark itself, so a mark re-renders this list and not the whole chart (issue 29's storm path). */
+export function ChartSummary({ id, market, position, lines }: { id: string; market: MarketView; position: PositionView | undefined; lines: readonly SummaryLine[] }) {
+  const mark = useLiveMark(market);
   return (
     // Unlabelled on purpose: a description is read from the text of what it points at, and a label there
     // would replace the items with itself.

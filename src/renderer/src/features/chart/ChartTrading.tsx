@@ -15,6 +15,7 @@ import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } f
 import type { AlertView, MarketView, PositionView } from '../../../../shared/ipc';
 import { useRemoveAlert, useSetAlertLevel } from '../alerts/alertQueries';
 import { getUi, pickLimitPrice, setUi, useUi } from '../../app/uiStore';
+import { liveMarkNow } from '../markets/live';
 import { useSettings } from '../../ipc/queries';
 import { fmt, placesOfStep, plotNumber } from '../../lib/decimal';
 import { judgeLimitMove, judgePositionDrag, judgeTriggerMove, snapToTick } from './chartDrag';
@@ -44,14 +45,12 @@ export function ChartTrading({
   priceLines,
   lines,
   market,
-  mark,
 }: {
   chart: IChartApi;
   series: ISeriesApi<'Candlestick'>;
   priceLines: React.RefObject<Map<string, IPriceLine>>;
   lines: TradableLine[];
   market: MarketView;
-  mark: string | null;
 }) {
   const settings = useSettings();
   const layer = useRef<HTMLDivElement>(null);
@@ -71,9 +70,20 @@ export function ChartTrading({
   linesRef.current = lines;
 
   // Each frame: grips follow their lines; a held line stays where it was dropped (the chart redraws its
-  // lines whenever positions or orders change).
+  // lines whenever positions or orders change). A frame in which nothing moved writes nothing: a style
+  // write invalidates the page's style, and the layer's height read after one forced a whole layout every
+  // frame, the trade view's largest cost in a mark storm (issue 29). The height comes from a
+  // ResizeObserver instead, and each grip and held line is written only when its place changes.
   useEffect(() => {
     let frame = 0;
+    let height = layer.current?.clientHeight ?? 0;
+    const resize = new ResizeObserver((entries) => {
+      const el = entries[entries.length - 1]?.target;
+      if (el instanceof HTMLElement) height = el.clientHeight;
+    });
+    if (layer.current) resize.observe(layer.current);
+    const placed = new WeakMap<HTMLDivElement, string>();
+    let heldAt: string | null = null;
     const loop = () => {
       frame = requestAnimationFrame(loop);
       const h = held.current ?? getUi().chartHeld;
@@ -83,23 +93,32 @@ export function ChartTrading({
         if (gone) priceLines.current.get(gone.key)?.applyOptions({ price: plotNumber(gone.price) });
       }
       lastHeld.current = h?.key ?? null;
+      if (!h) heldAt = null;
       for (const l of linesRef.current) {
         const el = rows.current.get(l.key);
         const price = h && h.key === l.key ? h.price : l.price;
-        if (h && h.key === l.key) priceLines.current.get(l.key)?.applyOptions({ price: plotNumber(price) });
+        if (h && h.key === l.key && heldAt !== `${h.key}@${price}`) {
+          heldAt = `${h.key}@${price}`;
+          priceLines.current.get(l.key)?.applyOptions({ price: plotNumber(price) });
+        }
         if (!el) continue;
         const y = series.priceToCoordinate(plotNumber(price));
-        const height = layer.current?.clientHeight ?? 0;
-        if (y === null || y < 0 || y > height) {
+        const place = y === null || y < 0 || y > height ? 'hidden' : String(Math.round(y));
+        if (placed.get(el) === place) continue;
+        placed.set(el, place);
+        if (place === 'hidden') {
           el.style.visibility = 'hidden';
         } else {
           el.style.visibility = 'visible';
-          el.style.transform = `translateY(${Math.round(y)}px)`;
+          el.style.transform = `translateY(${place}px)`;
         }
       }
     };
     frame = requestAnimationFrame(loop);
-    return () => cancelAnimationFrame(frame);
+    return () => {
+      cancelAnimationFrame(frame);
+      resize.disconnect();
+    };
   }, [series, priceLines]);
 
   // The “+” beside the price axis follows the crosshair.
@@ -174,6 +193,8 @@ export function ChartTrading({
       setRefusal(reason);
     };
     const { line } = d;
+    // The mark as it is at the drop, read from the store: the chart is not re-rendered by every mark.
+    const mark = liveMarkNow(market);
     if (line.alert) {
       // An alert moves nothing at the venue: no review; main checks the level as it checks a new alert.
       if (d.price === line.price) return release();

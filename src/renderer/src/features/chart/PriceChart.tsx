@@ -34,7 +34,6 @@ import { Decimal } from '../../lib/decimal';
 import { roundToStep } from '../../../../shared/decimal/decimal';
 import { liquidationText } from '../risk/liquidation';
 import { useTwaps } from '../twap/twapQueries';
-import { useLiveMark } from '../markets/live';
 import { ChartTrading, type TradableLine } from './ChartTrading';
 import { ChartSummary } from './ChartSummary';
 import { useChartColors, withAlpha } from '../../lib/chartColors';
@@ -110,7 +109,6 @@ export function PriceChart({ market }: { market: MarketView }) {
   const volume = useRef<ISeriesApi<'Histogram'> | null>(null);
   const lines = useRef(new Map<string, IPriceLine>());
   const [ready, setReady] = useState<{ chart: IChartApi; series: ISeriesApi<'Candlestick'> } | null>(null);
-  const mark = useLiveMark(market);
   const last = useRef<Bar | null>(null);
   const [legend, setLegend] = useState<Bar | null>(null);
   const places = placesOfStep(market.tick_size);
@@ -309,7 +307,7 @@ export function PriceChart({ market }: { market: MarketView }) {
 
   return (
     <div className="chart-panel" aria-label={`${market.symbol} price chart`} role="figure" aria-describedby={summaryId}>
-      <ChartSummary id={summaryId} market={market} position={positions.data?.positions.find((p) => p.market === market.symbol)} mark={mark} lines={overlay} />
+      <ChartSummary id={summaryId} market={market} position={positions.data?.positions.find((p) => p.market === market.symbol)} lines={overlay} />
       <div className="chart-bar">
         <Segmented<Interval> label="Candle interval" size="sm" value={interval} onChange={setInterval} options={INTERVALS.map((i) => ({ value: i, label: i }))} />
         <span className="chart-lines faint" aria-label="Chart lines">
@@ -336,7 +334,6 @@ export function PriceChart({ market }: { market: MarketView }) {
             priceLines={lines}
             lines={overlay.filter((l): l is ChartLine & TradableLine => l.order !== undefined || l.position !== undefined || l.alert !== undefined)}
             market={market}
-            mark={mark}
           />
         )}
         {candles.isPending && (

@@ -1,12 +1,14 @@
 /**
  * Live marks, outside React and outside the query cache. Mark events can arrive in bursts (a thousand a
  * second in the benchmark); writing each one into React state or the query cache would re-render the
- * terminal a thousand times a second. Instead every event only writes into a Map, and at most ten times
- * a second (on an animation frame, so never mid-frame) the subscribers learn which symbols changed. A
- * component reading one symbol re-renders at most ten times a second, and only when its own mark moved:
- * as often as main delivers marks, and more than a person can read.
+ * terminal a thousand times a second. Instead every event only writes into a Map (latest mark per
+ * market), and on the next live frame (ipc/liveFrame.ts: at most ten a second, on an animation frame,
+ * together with the book and the tape) the subscribers learn which symbols changed. A component reading
+ * one symbol re-renders at most ten times a second, and only when its own mark moved: as often as main
+ * delivers marks, and more than a person can read.
  */
 import { useSyncExternalStore } from 'react';
+import { LIVE_FRAME_MS, onNextLiveFrame } from '../../ipc/liveFrame';
 
 export interface MarkTick {
   /** Decimal text as main sent it. */
@@ -20,14 +22,12 @@ const dirty = new Set<string>();
 const bySymbol = new Map<string, Set<() => void>>();
 const anySubs = new Set<(changed: ReadonlySet<string>) => void>();
 /** Minimum time between two notifications. */
-export const MARK_FLUSH_MS = 100;
+export const MARK_FLUSH_MS = LIVE_FRAME_MS;
 let pending = false;
-let lastFlush = 0;
 let version = 0;
 
 function flush(): void {
   pending = false;
-  lastFlush = performance.now();
   if (dirty.size === 0) return;
   const changed = new Set(dirty);
   dirty.clear();
@@ -36,19 +36,10 @@ function flush(): void {
   anySubs.forEach((f) => f(changed));
 }
 
-function onFrame(): void {
-  // rAF pauses in a hidden window, which is what we want (nothing to paint); a timer is the fallback
-  // for environments without rAF.
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush);
-  else flush();
-}
-
 function schedule(): void {
   if (pending) return;
   pending = true;
-  const wait = Math.max(0, lastFlush + MARK_FLUSH_MS - performance.now());
-  if (wait === 0) onFrame();
-  else setTimeout(onFrame, wait);
+  onNextLiveFrame(flush);
 }
 
 /** Records marks (latest wins) and schedules one notification for this frame. */
@@ -90,14 +81,17 @@ export function useMark(symbol: string | null | undefined): MarkTick | undefined
   );
 }
 
-/** A counter that changes once per frame with any mark change (for lists showing every symbol). */
-export function useMarkVersion(): number {
+/**
+ * Whether any live mark has arrived yet. Changes once: a component showing it (the status bar) is not
+ * re-rendered by every frame of marks after that.
+ */
+export function useHasLiveMarks(): boolean {
   return useSyncExternalStore(
     (cb) => {
       const f = () => cb();
       anySubs.add(f);
       return () => anySubs.delete(f);
     },
-    () => version,
+    () => version > 0,
   );
 }

@@ -3,13 +3,15 @@
  * watched market. Main follows one market at a time (markets:watchBook); the hook asks it to follow this
  * market and grouping while mounted, and to stop (market null) when the book leaves the screen.
  *
- * Events arrive at most ten a second, but each is kept in a plain variable and handed to React once per
- * animation frame at most, so a burst never renders the book more than once a frame.
+ * Events arrive at most ten a second, but each is kept in a plain variable and handed to React on the
+ * next live frame (ipc/liveFrame.ts: with the marks and the tape, in one render), so a burst never
+ * renders the book more than once a frame, and the latest book is always the one shown.
  */
 import { useEffect, useState } from 'react';
 import type { BookView, IpcRequest, IpcResponse } from '../../../../shared/ipc';
 import type { BookGrouping } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
+import { onNextLiveFrame } from '../../ipc/liveFrame';
 import { useBookSnapshot } from '../../ipc/queries';
 import { latestBook } from './bookModel';
 
@@ -48,17 +50,17 @@ export function useLiveBook(market: string, grouping: BookGrouping): LiveBook {
   useEffect(() => {
     const api = perps();
     let alive = true;
-    let frame = 0;
+    let frame: (() => void) | null = null;
     let latest: BookView | null = null;
     const flush = () => {
-      frame = 0;
+      frame = null;
       if (alive && latest) setLive(latest);
     };
     const offBook = api.on('book', (b) => {
       // Another market's book, or this market's in the previous grouping, can still be on its way.
       if (b.market !== market || b.n_sig_figs !== grouping) return;
       latest = b;
-      if (frame === 0) frame = requestAnimationFrame(flush);
+      frame ??= onNextLiveFrame(flush);
     });
     const start = () => {
       watchBook({ market, n_sig_figs: grouping }).then(
@@ -77,7 +79,7 @@ export function useLiveBook(market: string, grouping: BookGrouping): LiveBook {
       alive = false;
       offBook();
       offSession();
-      if (frame !== 0) cancelAnimationFrame(frame);
+      frame?.();
     };
   }, [market, grouping, attempt]);
 

@@ -5,7 +5,7 @@
  * (exit then enter; there is no atomic flip), and add or remove isolated margin.
  */
 import { useMutation } from '@tanstack/react-query';
-import { memo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { ConfirmationCode, MarketView, PositionView, ReviewConfirmation } from '../../../../shared/ipc';
 import { selectMarket } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
@@ -153,37 +153,79 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
   const tick = useMark(p.market);
   const { mark, pnl, roe, notional } = livePnl(p, tick?.mark);
   const places = market ? placesOfStep(market.tick_size) : undefined;
-  const long = p.side === 'LONG';
   const distance = liveLiquidationDistance(p.size, mark, p.liquidation_price);
   const near = isNearLiquidation(distance, warningPct);
+  // The cells that do not follow the mark, built once per position: a frame of marks (ten a second in a
+  // storm) re-renders only the live cells, not the row's buttons, menus and badges (issue 29).
+  const fixed = useMemo(() => {
+    const long = p.side === 'LONG';
+    return {
+      head: (
+        <>
+          <td role="cell" className="pos-market">
+            <span className="row" style={{ gap: 6 }}>
+              <button type="button" className="link-btn strong" onClick={() => selectMarket(p.market)}>
+                {p.market}
+              </button>
+              <Badge tone={long ? 'buy' : 'sell'}>{p.side}</Badge>
+            </span>
+          </td>
+          <td role="cell" className="r num pos-size">
+            <span className={long ? 'buy' : 'sell'}>{fmt(p.size)}</span>
+            {/* Only when it differs from the size (armed triggers hold it, say): a column of its own would
+                repeat the size on every other row, and push Margin under the actions at 1440 px. */}
+            {!closeableIsWhole(p) && (
+              <span className={`cell-sub${p.closeable_note ? ' closeable-held' : ''}`} aria-label="Closeable" title={p.closeable_note ? `Closeable ${fmt(p.closeable)}: ${p.closeable_note}` : undefined}>
+                closeable {fmt(p.closeable)}
+                {/* The why in full is the title (and the close dialog says it): a long line here widens the column. */}
+                {p.closeable_note && <span className="visually-hidden"> · {p.closeable_note}</span>}
+              </span>
+            )}
+          </td>
+        </>
+      ),
+      entry: (
+        <td role="cell" className="r num pos-entry">
+          {fmt(p.entry_price, places !== undefined ? { places } : {})}
+        </td>
+      ),
+      tpsl: (
+        <td role="cell" className="pos-tpsl">
+          <TpslCell p={p} market={market} onEdit={() => onAction({ kind: 'tpsl', position: p })} />
+        </td>
+      ),
+      tail: (
+        <>
+          <td role="cell" className="r num pos-margin">
+            {fmtUsd(p.isolated_margin)}
+          </td>
+          <td role="cell" className="dt-sticky pos-actions">
+            <RowActions
+              name={`${p.market} position`}
+              collapse="wide"
+              actions={[
+                { label: 'TP/SL', name: `Set TP/SL on ${p.market} position`, onSelect: () => onAction({ kind: 'tpsl', position: p }) },
+                { label: 'Margin', name: `Adjust ${p.market} margin`, onSelect: () => onAction({ kind: 'margin', position: p }) },
+                { label: 'Reverse', name: `Reverse ${p.market} position`, onSelect: () => onAction({ kind: 'reverse', position: p }) },
+              ]}
+              primary={
+                <Button size="sm" variant="danger" onClick={() => onAction({ kind: 'close', position: p })} aria-label={`Close ${p.market} position`}>
+                  Close
+                </Button>
+              }
+            />
+          </td>
+        </>
+      ),
+    };
+  }, [p, market, places, onAction]);
   return (
     <tr role="row" aria-label={`${p.market} position`}>
-      <td role="cell" className="pos-market">
-        <span className="row" style={{ gap: 6 }}>
-          <button type="button" className="link-btn strong" onClick={() => selectMarket(p.market)}>
-            {p.market}
-          </button>
-          <Badge tone={long ? 'buy' : 'sell'}>{p.side}</Badge>
-        </span>
-      </td>
-      <td role="cell" className="r num pos-size">
-        <span className={long ? 'buy' : 'sell'}>{fmt(p.size)}</span>
-        {/* Only when it differs from the size (armed triggers hold it, say): a column of its own would
-            repeat the size on every other row, and push Margin under the actions at 1440 px. */}
-        {!closeableIsWhole(p) && (
-          <span className={`cell-sub${p.closeable_note ? ' closeable-held' : ''}`} aria-label="Closeable" title={p.closeable_note ? `Closeable ${fmt(p.closeable)}: ${p.closeable_note}` : undefined}>
-            closeable {fmt(p.closeable)}
-            {/* The why in full is the title (and the close dialog says it): a long line here widens the column. */}
-            {p.closeable_note && <span className="visually-hidden"> · {p.closeable_note}</span>}
-          </span>
-        )}
-      </td>
+      {fixed.head}
       <td role="cell" className={`r num pos-pnl ${toneOf(pnl)}`} aria-label="Unrealized PnL">
         {fmtUsd(pnl, { signed: true })} <span className="faint">({fmtPct(roe, 2, true)})</span>
       </td>
-      <td role="cell" className="r num pos-entry">
-        {fmt(p.entry_price, places !== undefined ? { places } : {})}
-      </td>
+      {fixed.entry}
       <td role="cell" className="r num pos-mark">
         {fmt(mark, places !== undefined ? { places } : {})}
       </td>
@@ -191,31 +233,11 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
         <span className="liq">{liquidationText(p.size, p.liquidation_price, market)}</span>
         {distance && <span className="faint"> ({distanceText(distance)})</span>}
       </td>
-      <td role="cell" className="pos-tpsl">
-        <TpslCell p={p} market={market} onEdit={() => onAction({ kind: 'tpsl', position: p })} />
-      </td>
+      {fixed.tpsl}
       <td role="cell" className="r num pos-notional">
         {fmtUsd(notional)}
       </td>
-      <td role="cell" className="r num pos-margin">
-        {fmtUsd(p.isolated_margin)}
-      </td>
-      <td role="cell" className="dt-sticky pos-actions">
-        <RowActions
-          name={`${p.market} position`}
-          collapse="wide"
-          actions={[
-            { label: 'TP/SL', name: `Set TP/SL on ${p.market} position`, onSelect: () => onAction({ kind: 'tpsl', position: p }) },
-            { label: 'Margin', name: `Adjust ${p.market} margin`, onSelect: () => onAction({ kind: 'margin', position: p }) },
-            { label: 'Reverse', name: `Reverse ${p.market} position`, onSelect: () => onAction({ kind: 'reverse', position: p }) },
-          ]}
-          primary={
-            <Button size="sm" variant="danger" onClick={() => onAction({ kind: 'close', position: p })} aria-label={`Close ${p.market} position`}>
-              Close
-            </Button>
-          }
-        />
-      </td>
+      {fixed.tail}
     </tr>
   );
 });

@@ -13,7 +13,15 @@ import { EmptyState, ErrorState, Loading } from '../../ui/States';
 import { SideMark } from '../../ui/SideMark';
 import { useTradesTape } from './useTradesTape';
 
-const Row = memo(function Row({ t, places, szPlaces }: { t: TapeTrade; places: number; szPlaces: number }) {
+type RowProps = { t: TapeTrade; places: number; szPlaces: number };
+
+/**
+ * A venue trade never changes once made, and each delivery is the whole tape in new objects: a row is
+ * re-rendered only for a trade it did not show (its tid), so a delivery renders the new trades only.
+ */
+const sameTrade = (a: RowProps, b: RowProps): boolean => a.t.tid === b.t.tid && a.places === b.places && a.szPlaces === b.szPlaces;
+
+const Row = memo(function Row({ t, places, szPlaces }: RowProps) {
   const side = t.side === 'BUY' ? 'buy' : 'sell';
   const price = fmt(t.price, { places });
   const size = fmt(t.size, { places: szPlaces });
@@ -27,7 +35,7 @@ const Row = memo(function Row({ t, places, szPlaces }: { t: TapeTrade; places: n
       <span className="tape-time">{fmtTime(t.time)}</span>
     </li>
   );
-});
+}, sameTrade);
 
 /** `titled`: beside the book it carries its own title; under a tab the tab names it. */
 export function TradesTape({ market, titled = true }: { market: MarketView; titled?: boolean }) {

@@ -2,11 +2,13 @@
  * The selected market's trades tape, live: main follows the venue's `trades` channel of one market
  * (markets:watchTrades) and sends the latest trades, newest first, on the `trades` event. The hook asks
  * it to follow this market while mounted and to stop (market null) when the tape leaves the screen; a
- * burst of events is handed to React once per animation frame at most.
+ * burst of events is handed to React on the next live frame (ipc/liveFrame.ts: with the marks and the
+ * book, in one render). Each event is the whole tape, so keeping only the latest loses no trade.
  */
 import { useEffect, useState } from 'react';
 import type { IpcRequest, IpcResponse, TradesEvent } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
+import { onNextLiveFrame } from '../../ipc/liveFrame';
 
 /** markets:watchTrades calls go one after another: main keeps one watch, so a stop and the next watch must arrive in order. */
 let watchQueue: Promise<unknown> = Promise.resolve();
@@ -30,17 +32,17 @@ export function useTradesTape(market: string): LiveTape {
   useEffect(() => {
     const api = perps();
     let alive = true;
-    let frame = 0;
+    let frame: (() => void) | null = null;
     let latest: TradesEvent | null = null;
     const flush = () => {
-      frame = 0;
+      frame = null;
       if (alive && latest) setTape(latest);
     };
     const off = api.on('trades', (t) => {
       // The previous market's trades can still be on their way after a switch.
       if (t.market !== market) return;
       latest = t;
-      if (frame === 0) frame = requestAnimationFrame(flush);
+      frame ??= onNextLiveFrame(flush);
     });
     const start = () => {
       watchTrades({ market }).then(
@@ -55,7 +57,7 @@ export function useTradesTape(market: string): LiveTape {
       alive = false;
       off();
       offSession();
-      if (frame !== 0) cancelAnimationFrame(frame);
+      frame?.();
     };
   }, [market]);
 
