@@ -50,7 +50,9 @@ const SETTLE_MS = 150;
 const FIRST_SCREEN_CACHE_KEY = 'perps-desk:first-screen';
 const TICKET_SUBMIT = 'form[aria-label="Order ticket"] button[type="submit"]';
 /** The whole Trade view: the ticket, the market list's rows, the book's asks and the account tables. */
-const TRADE_COMPLETE = [TICKET_SUBMIT, '[role="listbox"][aria-label="Markets"] [aria-label]', 'ol.book-asks li', '[role="tablist"][aria-label="Account tables"]'];
+// A market row is an option of the list (it is named by its own text since #31's audit, so an `[aria-label]`
+// inside the list no longer finds one, and would find the loading skeleton first).
+const TRADE_COMPLETE = [TICKET_SUBMIT, '[role="listbox"][aria-label="Markets"] [role="option"]', 'ol.book-asks li', '[role="tablist"][aria-label="Account tables"]'];
 
 /** The console line a page prints when its frame is painted: this prefix, then performance.now(). */
 const PAINTED = '__perpsPainted ';
