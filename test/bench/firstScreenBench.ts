@@ -228,6 +228,7 @@ export async function runFirstScreenBench(): Promise<GateResult[]> {
           name: 'Trade view interactive, returning trader / minimal React page with the same form (both warm)',
           of: (r) => r.trade / r.minimal,
           target: { op: '<=', value: 1.5 },
+          reportOnly: true,
           detail: (m) => `${m.trade.toFixed(0)}ms vs ${m.minimal.toFixed(0)}ms`,
         },
         {
@@ -236,6 +237,7 @@ export async function runFirstScreenBench(): Promise<GateResult[]> {
           // A first start (and the first after an update): nothing restored, main's first-screen answer
           // (asked by the preload as the page is created) is what the first render draws from.
           target: { op: '<=', value: 1.5 },
+          reportOnly: true,
           detail: (m) => `${m.firstStart.toFixed(0)}ms vs ${m.minimalCold.toFixed(0)}ms`,
         },
         {
@@ -243,6 +245,7 @@ export async function runFirstScreenBench(): Promise<GateResult[]> {
           of: (r) => r.complete / r.minimal,
           // No target in the issue: printed so what the first frame leaves for later is in view.
           target: { op: '<=', value: 2 },
+          reportOnly: true,
           detail: (m) => `${m.complete.toFixed(0)}ms vs ${m.minimal.toFixed(0)}ms`,
         },
       ],
@@ -265,7 +268,7 @@ export async function runFirstScreenBench(): Promise<GateResult[]> {
     // time, a first start about 1.5x with a median that swings by a tenth from run to run (a fresh
     // context's load varies by half its time between rounds on a busy 2-core machine). The whole view
     // complete has no target in the issue.
-    return [...timing.map((r) => ({ ...r, reportOnly: true })), size];
+    return [...timing, size];
   } finally {
     await profile.close();
     await browser.close();

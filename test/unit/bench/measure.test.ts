@@ -48,6 +48,25 @@ describe('measureGates', () => {
     expect(b!.attempts[0]!.spread.median).toBe(0.5);
   });
 
+  it('never re-measures for a report-only line: a miss there is printed as REPORT, measured once', async () => {
+    const calls: string[] = [];
+    const absolute = { name: 'app (absolute)', of: (r: Record<'app' | 'bare', number>) => r.app, target: { op: '<=' as const, value: 5 }, unit: '' as const, reportOnly: true };
+    const [ratio, report] = await measureGates({ rounds: 3, gates: [gate, absolute], sides: scripted({ app: [12, 12, 12, 12, 12, 12], bare: [10, 10, 10, 10, 10, 10] }, calls) });
+    expect(calls).toHaveLength(6);
+    expect(ratio!.passed).toBe(true);
+    expect(report!.passed).toBe(false);
+    expect(report!.reportOnly).toBe(true);
+    expect(report!.attempts).toHaveLength(1);
+    expect(formatResult(report!)).toMatch(/^REPORT \(target not met yet, not gated\)/);
+  });
+
+  it('re-measures a gated miss but leaves a report-only line at its first measurement', async () => {
+    const absolute = { name: 'app (absolute)', of: (r: Record<'app' | 'bare', number>) => r.app, target: { op: '<=' as const, value: 5 }, unit: '' as const, reportOnly: true };
+    const [ratio, report] = await measureGates({ rounds: 1, gates: [gate, absolute], sides: scripted({ app: [20, 12], bare: [10, 10] }) });
+    expect(ratio!.attempts).toHaveLength(2);
+    expect(report!.attempts).toHaveLength(1);
+  });
+
   it('refuses a measurement that is not a finite number', async () => {
     await expect(measureGates({ rounds: 1, gates: [gate], sides: scripted({ app: [Number.NaN], bare: [1] }) })).rejects.toThrow(/'app' measured NaN/);
   });
