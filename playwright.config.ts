@@ -9,7 +9,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   timeout: 60_000,
-  reporter: [['list']],
+  // The json report gives each spec file's time to CI's log (scripts/ci/testTimes.ts).
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
     headless: true,
     screenshot: 'only-on-failure',

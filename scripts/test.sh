@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: typecheck, lint, build, then every test, inside a private D-Bus session with its
 # own unlocked gnome-keyring. Keychain tests run against that real Secret Service, never a mock and never
-# the keyring of the person running them.
+# the keyring of the person running them. Each step prints its seconds; vitest and Playwright also write
+# JSON reports with each file's time (test-results/vitest.json, test-results/playwright.json), summed up
+# per file at the end (scripts/ci/testTimes.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,11 +17,19 @@ if [ -z "${PERPS_TEST_IN_KEYRING_SESSION:-}" ]; then
   exit $?
 fi
 
+# shellcheck source=ci/steps.sh
+source scripts/ci/steps.sh
+# Run alone (not under .ci/run), this script prints its own table.
+[ -n "${PERPS_CI_STEPS_OWNER:-}" ] || { export PERPS_CI_STEPS_OWNER=test.sh; trap step_table EXIT; }
+
 # Inside the session: start the keyring unlocked with a throwaway password.
 echo -n perps-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
 
-echo "== typecheck"; npm run --silent typecheck
-echo "== lint"; npm run --silent lint
-echo "== build"; npm run --silent build >/dev/null
-echo "== unit, keychain and integration tests"; npx vitest run "$@"
-echo "== end-to-end tests (Chromium)"; npx playwright test
+mkdir -p test-results
+step "typecheck" npm run --silent typecheck
+step "lint" npm run --silent lint
+build() { npm run --silent build >/dev/null; }
+step "build" build
+step "unit, keychain and integration tests" npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@"
+step "end-to-end tests (Chromium)" npx playwright test
+npx tsx scripts/ci/testTimes.ts test-results/vitest.json test-results/playwright.json || echo "(per-file times unavailable)"
