@@ -9,6 +9,7 @@ import { Decimal } from '../../src/shared/decimal/index.js';
 import { expect, openApp, placeFromTicket, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
 import { liqShown, openPosition } from './harness/riskSteps.js';
+import { liquidationDistance } from '../../src/shared/protocol/riskMath.js';
 
 let app: E2eApp | undefined;
 test.afterEach(async () => {
@@ -91,7 +92,11 @@ test('fills, results, rejections and liquidation warnings are spoken; the chart,
   await app.advance(100);
   await expect(assertive).toContainText('Liquidation risk · ETH. ETH long: mark', { timeout: 10_000 });
   await expect(assertive).toContainText(`from the estimated liquidation price ${liq}. Add margin or reduce the position.`);
-  // The chart's description follows the mark.
-  await expect(chart).toHaveAccessibleDescription(/mark 3,1|mark 2,|Liquidation estimate: .*% from the mark/);
+  // The chart's description follows the mark: the new mark itself, and the liquidation distance from it
+  // (mark - liquidation) / mark, two places, as the app's own rule computes it. Before the move the text
+  // read mark 3,400.0 and a wider distance, so neither part can match a description that stood still.
+  const nearShown = new Decimal(near).toFixed(1, Decimal.ROUND_HALF_UP).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const distanceShown = `${liquidationDistance(position.size, near, position.liquidation_price)!.mul(100).toFixed(2, Decimal.ROUND_HALF_UP)}%`;
+  await expect(chart).toHaveAccessibleDescription(new RegExp(`mark ${nearShown.replace(/[.,]/g, '\\$&')}, unrealized PnL .*Liquidation estimate: ${liq.replace(/[.,]/g, '\\$&')}, ${distanceShown.replace('.', '\\.')} from the mark\\.`));
   expect(pageErrors).toEqual([]);
 });
