@@ -109,10 +109,30 @@ test('the order book: asks over bids, grouping, a level into the ticket, another
   expect(Math.abs(btcAsk - btcMark) / btcMark).toBeLessThan(0.01);
   expect(btcBid).toBeLessThan(btcAsk);
   // A late book of the previous market (one still on its way when the market changed) is not drawn.
-  const btcBefore = (await prices(btc.asks)).join(' ');
+  // Every level label the BTC book ever shows is recorded from here on; the late ETH book is delivered,
+  // then the simulator's clock moves the BTC book on and the check waits for two more redraws of it
+  // (deliveries after the late one, so the page has acted on it and drawn since) and asks whether ETH's
+  // prices ever showed.
+  await btc.book.evaluate((el) => {
+    const w = window as unknown as { __bookLabels: string[]; __bookRedraws: number };
+    w.__bookLabels = [];
+    w.__bookRedraws = 0;
+    new MutationObserver(() => {
+      w.__bookRedraws += 1;
+      for (const b of el.querySelectorAll('[aria-label]')) w.__bookLabels.push(b.getAttribute('aria-label') ?? '');
+    }).observe(el, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
   await emit(page, 'event:book', { market: 'ETH', n_sig_figs: null, bids: [{ price: '1', size: '1', orders: 1 }], asks: [{ price: '2', size: '1', orders: 1 }], at: Date.now() + 60_000 });
-  await page.waitForTimeout(300);
-  expect((await prices(btc.asks)).join(' ')).toBe(btcBefore);
+  const redrawsAt = await page.evaluate(() => (window as unknown as { __bookRedraws: number }).__bookRedraws);
+  await expect
+    .poll(async () => {
+      await app!.advance(1_000);
+      return page.evaluate(() => (window as unknown as { __bookRedraws: number }).__bookRedraws);
+    }, { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(redrawsAt + 2);
+  const shown = await page.evaluate(() => (window as unknown as { __bookLabels: string[] }).__bookLabels);
+  expect(shown.filter((l) => /^(Ask|Bid) [12] /.test(l))).toEqual([]);
+  expect((await prices(btc.asks)).every((p) => Math.abs(Number(p) - btcMark) / btcMark < 0.01)).toBe(true);
   await screenshot(page, 'order-book-btc');
 
   // The smallest window: the chart and the book share the space as tabs.
