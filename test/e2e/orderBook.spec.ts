@@ -114,23 +114,31 @@ test('the order book: asks over bids, grouping, a level into the ticket, another
   // (deliveries after the late one, so the page has acted on it and drawn since) and asks whether ETH's
   // prices ever showed.
   await btc.book.evaluate((el) => {
-    const w = window as unknown as { __bookLabels: string[]; __bookRedraws: number };
+    // In the page: DOM types are not in this file's (Node) lib, so the page's globals are named here.
+    interface PageGlobals {
+      __bookLabels: string[];
+      __bookRedraws: number;
+      MutationObserver: new (cb: () => void) => { observe(target: unknown, options: Record<string, boolean>): void };
+    }
+    const w = globalThis as unknown as PageGlobals;
+    const root = el as unknown as { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }> };
     w.__bookLabels = [];
     w.__bookRedraws = 0;
-    new MutationObserver(() => {
+    new w.MutationObserver(() => {
       w.__bookRedraws += 1;
-      for (const b of el.querySelectorAll('[aria-label]')) w.__bookLabels.push(b.getAttribute('aria-label') ?? '');
+      for (const b of root.querySelectorAll('[aria-label]')) w.__bookLabels.push(b.getAttribute('aria-label') ?? '');
     }).observe(el, { subtree: true, childList: true, characterData: true, attributes: true });
   });
+  const redraws = () => page.evaluate(() => (globalThis as unknown as { __bookRedraws: number }).__bookRedraws);
   await emit(page, 'event:book', { market: 'ETH', n_sig_figs: null, bids: [{ price: '1', size: '1', orders: 1 }], asks: [{ price: '2', size: '1', orders: 1 }], at: Date.now() + 60_000 });
-  const redrawsAt = await page.evaluate(() => (window as unknown as { __bookRedraws: number }).__bookRedraws);
+  const redrawsAt = await redraws();
   await expect
     .poll(async () => {
       await app!.advance(1_000);
-      return page.evaluate(() => (window as unknown as { __bookRedraws: number }).__bookRedraws);
+      return redraws();
     }, { timeout: 15_000 })
     .toBeGreaterThanOrEqual(redrawsAt + 2);
-  const shown = await page.evaluate(() => (window as unknown as { __bookLabels: string[] }).__bookLabels);
+  const shown = await page.evaluate(() => (globalThis as unknown as { __bookLabels: string[] }).__bookLabels);
   expect(shown.filter((l) => /^(Ask|Bid) [12] /.test(l))).toEqual([]);
   expect((await prices(btc.asks)).every((p) => Math.abs(Number(p) - btcMark) / btcMark < 0.01)).toBe(true);
   await screenshot(page, 'order-book-btc');

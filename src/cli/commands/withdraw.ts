@@ -34,7 +34,7 @@ import {
   submitSignedWithdrawal,
   submitWithdraw,
   unsuccessfulError,
-} from '../../main/services/money/withdrawals.js';
+} from '../../main/services/money/withdrawals/index.js';
 import { describeFailure } from '../../main/services/errors.js';
 import { printDryRun } from '../dryRun.js';
 import { signerSpecUpFront } from '../signerUpFront.js';

@@ -10,8 +10,8 @@ import type { ServiceContext } from '../../../src/main/services/serviceContext.j
 import { OperationError } from '../../../src/main/services/errors.js';
 import { withdrawalHistory } from '../../../src/main/services/money/funds.js';
 import { WithdrawalTracker } from '../../../src/main/services/money/tracker.js';
-import { executeWithdrawal, listTrackedWithdrawals, resumeWithdrawals, withdraw } from '../../../src/main/services/money/withdrawals.js';
-import { SimHarness, cleanupKeychain, contextFor, newMainWallet, type MainWallet } from '../support/keysMoney.js';
+import { listTrackedWithdrawals, resumeWithdrawals, withdraw } from '../../../src/main/services/money/withdrawals/index.js';
+import { SimHarness, cleanupKeychain, contextFor, newMainWallet, withdrawUnchecked, type MainWallet } from '../support/keysMoney.js';
 
 let h: SimHarness;
 const services: string[] = [];
@@ -58,7 +58,7 @@ describe('restart', () => {
     const first = fresh();
     await first.ctx.clock.now(); // the clock is read before the service goes away
     await h.chaos({ error_rate: 1 });
-    const err = await executeWithdrawal(first.ctx, { wallet: main.address, amount: '10', signer: main.signer }).catch((e: unknown) => e);
+    const err = await withdrawUnchecked(first.ctx, { wallet: main.address, amount: '10', signer: main.signer }).catch((e: unknown) => e);
     await h.chaos({ error_rate: 0 });
     expect((err as OperationError).code).toBe('SUBMISSION_UNCONFIRMED');
     const [stored] = listTrackedWithdrawals(first.ctx, { wallet: main.address });
@@ -79,7 +79,7 @@ describe('dropped connection during submit', () => {
     const { ctx } = fresh();
     await ctx.clock.now();
     await h.chaos({ drop_rate: 1 });
-    const err = await executeWithdrawal(ctx, { wallet: main.address, amount: '12.5', signer: main.signer }).catch((e: unknown) => e);
+    const err = await withdrawUnchecked(ctx, { wallet: main.address, amount: '12.5', signer: main.signer }).catch((e: unknown) => e);
     await h.chaos({ drop_rate: 0 });
     expect(err).toBeInstanceOf(OperationError);
     expect((err as OperationError).code).toBe('SUBMISSION_UNCONFIRMED');

@@ -14,8 +14,8 @@ import type { ServiceContext } from '../../../src/main/services/serviceContext.j
 import { OperationError, ValidationError } from '../../../src/main/services/errors.js';
 import { balanceOf, depositInfo, withdrawalHistory } from '../../../src/main/services/money/funds.js';
 import { WithdrawalTracker } from '../../../src/main/services/money/tracker.js';
-import { checkWithdrawal, executeWithdrawal, listTrackedWithdrawals, unsuccessfulError, withdraw } from '../../../src/main/services/money/withdrawals.js';
-import { SimHarness, cleanupKeychain, contextFor, newMainWallet, type MainWallet } from '../support/keysMoney.js';
+import { checkWithdrawal, listTrackedWithdrawals, unsuccessfulError, withdraw } from '../../../src/main/services/money/withdrawals/index.js';
+import { SimHarness, cleanupKeychain, contextFor, newMainWallet, withdrawUnchecked, type MainWallet } from '../support/keysMoney.js';
 
 let h: SimHarness;
 let ctx: ServiceContext;
@@ -138,7 +138,7 @@ describe('submit-time rejections', () => {
   it('BELOW_MIN (the service verdict, reached past the local check)', async () => {
     const main = await funded('20');
     const amount = D(cfg().min_amount).minus('0.5').toFixed();
-    const err = await rejection(executeWithdrawal(ctx, { wallet: main.address, amount, signer: main.signer }));
+    const err = await rejection(withdrawUnchecked(ctx, { wallet: main.address, amount, signer: main.signer }));
     expect(err.code).toBe('BELOW_MIN');
     expect(err.message).toMatch(/rejected: BELOW_MIN/);
     const [record] = listTrackedWithdrawals(ctx, { wallet: main.address });
@@ -152,7 +152,7 @@ describe('submit-time rejections', () => {
     // rules come before the service's asynchronous balance check).
     const main = newMainWallet();
     const amount = D(cfg().min_amount).plus(D(cfg().new_wallet_fee).div(2)).toFixed();
-    const err = await rejection(executeWithdrawal(ctx, { wallet: main.address, amount, signer: main.signer }));
+    const err = await rejection(withdrawUnchecked(ctx, { wallet: main.address, amount, signer: main.signer }));
     expect(err.code).toBe('BELOW_MIN_AFTER_FEE');
     expect(err.details?.['new_wallet_fee']).toBe(cfg().new_wallet_fee);
     expect(err.message).toContain(`new_wallet_fee ${cfg().new_wallet_fee}`);
@@ -195,7 +195,7 @@ describe('asynchronous outcomes', () => {
   it('REJECTED after submission when the balance check fails', async () => {
     const main = await funded('10');
     // Past the local free-balance check on purpose: the service's balance check is asynchronous.
-    const record = await executeWithdrawal(ctx, { wallet: main.address, amount: '20', signer: main.signer });
+    const record = await withdrawUnchecked(ctx, { wallet: main.address, amount: '20', signer: main.signer });
     expect(record.status).toBe('REQUESTED');
     const done = await h.advanceDuring(tracker.waitFor(record.intent_id, { timeoutMs: 20_000 }));
     expect(done).toMatchObject({ phase: 'DONE', status: 'REJECTED', failure_reason: 'INSUFFICIENT_BALANCE' });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { placeOrders } from '../../../src/main/services/orders/index.js';
 import { closePosition, waitForPosition } from '../../../src/main/services/positions/index.js';
-import { withdraw } from '../../../src/main/services/money/withdrawals.js';
+import { withdraw } from '../../../src/main/services/money/withdrawals/index.js';
 import { readAccountHealth } from '../../../src/main/services/reads/accountHealth.js';
 import { readPortfolio } from '../../../src/main/services/portfolio/index.js';
 import { REPO_ROOT } from '../../support/paths.js';

@@ -14,6 +14,8 @@ import type { TypedData } from '../../../src/shared/eip712/index.js';
 import type { FetchFn } from '../../../src/main/api/http.js';
 import type { SleepFn } from '../../../src/main/api/retry.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
+import { prepareWithdrawForLater, submitWithdraw } from '../../../src/main/services/money/withdrawals/index.js';
+import type { TrackedWithdrawal } from '../../../src/main/services/money/withdrawalStore.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -153,4 +155,15 @@ export function newMainWallet(): MainWallet {
   const env = { PERPS_TEST_MAIN_KEY: w.privateKey };
   const inner = EnvKeySigner.fromEnv('PERPS_TEST_MAIN_KEY', { env, logger: { warn: () => undefined } });
   return { address: w.address, privateKey: w.privateKey, signer: new CountingSigner(inner) };
+}
+
+/**
+ * A withdrawal signed, stored and sent WITHOUT the app's pre-sign checks (balance, minimum), so the
+ * service's own verdicts can be tested (BELOW_MIN, an asynchronous insufficient-balance REJECTED, a lost
+ * answer while the service is down). It takes the production path of a withdrawal signed for later and
+ * submitted as prepared (prepareWithdrawForLater + submitWithdraw); nothing in src exists for tests only.
+ */
+export async function withdrawUnchecked(ctx: ServiceContext, input: { wallet: string; amount: string; signer: Signer }): Promise<TrackedWithdrawal> {
+  const prepared = await prepareWithdrawForLater(ctx, { wallet: input.wallet, amount: input.amount });
+  return (await submitWithdraw(ctx, prepared, input.signer)).withdrawal;
 }

@@ -17,7 +17,7 @@ import {
   submitWithdraw,
   withdraw,
   SIGNED_WITHDRAWAL_FORMAT,
-} from '../../../src/main/services/money/withdrawals.js';
+} from '../../../src/main/services/money/withdrawals/index.js';
 import { WithdrawalStore } from '../../../src/main/services/money/withdrawalStore.js';
 import { digestOf, joinSignature, recoverDigestSigner, withdrawTypedData, type TypedData } from '../../../src/shared/eip712/index.js';
 import { MAX_DECIMAL_INPUT_LENGTH } from '../../../src/shared/fieldSchemas.js';

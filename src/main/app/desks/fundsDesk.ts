@@ -7,7 +7,7 @@
 import type { AccountHealthView, BalanceView, DepositInfo, IpcResponse, TrackedWithdrawalView, WithdrawPreview } from '../../../shared/ipc.js';
 import { OperationError } from '../../services/errors.js';
 import { balanceOf, depositInfo } from '../../services/money/funds.js';
-import { listTrackedWithdrawals, prepareWithdraw, submitWithdraw, type PreparedWithdraw } from '../../services/money/withdrawals.js';
+import { listTrackedWithdrawals, prepareWithdraw, submitWithdraw, type PreparedWithdraw } from '../../services/money/withdrawals/index.js';
 import { readAccountHealth } from '../../services/reads/accountHealth.js';
 import { simFaucet } from '../../services/sim/faucet.js';
 import type { Session } from '../session.js';

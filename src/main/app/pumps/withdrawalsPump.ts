@@ -4,7 +4,7 @@
  * the funds desk submits arrives as a 'withdrawals.changed' event.
  */
 import { WithdrawalTracker } from '../../services/money/tracker.js';
-import { listTrackedWithdrawals, resumeWithdrawals } from '../../services/money/withdrawals.js';
+import { listTrackedWithdrawals, resumeWithdrawals } from '../../services/money/withdrawals/index.js';
 import { trackedWithdrawalView } from '../views.js';
 import { Loop } from './loop.js';
 import { streamThrottle, type Pump, type PumpHost } from './pump.js';

@@ -11,7 +11,7 @@ import { MAX_PAGE_LIMIT } from '../../api/tradingApiClient.js';
 import type { ServiceContext } from '../serviceContext.js';
 import { OperationError } from '../errors.js';
 import { WithdrawalStore, isOpen, type TrackedWithdrawal } from './withdrawalStore.js';
-import { applyRow, matchLanded, resumeWithdrawals } from './withdrawals.js';
+import { applyRow, matchLanded, resumeWithdrawals } from './withdrawals/index.js';
 
 export interface TrackerOptions {
   /** First and post-change poll interval. */

@@ -11,7 +11,7 @@ import { DepositSchema, parseWith, type Deposit } from '../../../shared/protocol
 import type { ServiceContext } from '../serviceContext.js';
 import { OperationError, ValidationError } from '../errors.js';
 import { checkAddress } from '../keys/common.js';
-import { parseWithdrawAmount } from '../money/withdrawals.js';
+import { parseWithdrawAmount } from '../money/withdrawals/index.js';
 import { postSimControl, requireSimProfile, simControlUrl, type SimControlTransport } from './controlApi.js';
 
 /** Paper money, but not without bound: a typo should not mint billions. */

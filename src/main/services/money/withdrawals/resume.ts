@@ -1,0 +1,37 @@
+/**
+ * Reconciliation on start, and the stored withdrawals of a profile: every intent that may not have reached
+ * the service is resent with its identical body, landed ones are looked up.
+ */
+import type { ServiceContext } from '../../serviceContext.js';
+import type { TrackedWithdrawal } from '../withdrawalStore.js';
+import { storeOf } from './prepare.js';
+import { matchLanded } from './reconcile.js';
+import { sendStored } from './send.js';
+
+/**
+ * Reconciliation on start: every stored intent that may not have reached the service is resent with
+ * its identical body, and landed ones are looked up. Returns the open records afterwards. A send that
+ * still gets no answer leaves its record SIGNED for the next start; that is reported, not thrown, so
+ * one unreachable moment does not block the others.
+ */
+export async function resumeWithdrawals(ctx: ServiceContext, filter: { wallet?: string } = {}): Promise<{ records: TrackedWithdrawal[]; errors: { intent_id: string; error: unknown }[] }> {
+  const store = storeOf(ctx);
+  const errors: { intent_id: string; error: unknown }[] = [];
+  for (const r of store.list({ ...filter, open: true })) {
+    if (r.phase !== 'SIGNED') continue;
+    try {
+      await sendStored(ctx, r);
+    } catch (error) {
+      // A submit-time rejection is a final answer, recorded in the store; anything else stays pending.
+      errors.push({ intent_id: r.intent_id, error });
+    }
+  }
+  const landed = store.list({ ...filter, open: true }).filter((r) => r.phase === 'LANDED');
+  if (landed.length > 0) await matchLanded(ctx, landed);
+  return { records: store.list({ ...filter, open: true }), errors };
+}
+
+/** Stored withdrawals of this profile (newest first). */
+export function listTrackedWithdrawals(ctx: ServiceContext, filter: { wallet?: string; open?: boolean } = {}): TrackedWithdrawal[] {
+  return storeOf(ctx).list(filter).reverse();
+}
