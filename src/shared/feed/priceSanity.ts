@@ -9,9 +9,8 @@
  *
  * Each check answers null when the value passes, else a short reason for the log and the status.
  */
-import { Decimal } from '../decimal/decimal.js';
+import { Decimal, SIGNED_DECIMAL_TEXT } from '../decimal/decimal.js';
 
-const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 /** No market quotes more than 10^12 ticks: 10^308 or a 309-digit price is a broken feed, not a price. */
 export const MAX_PRICE_TICKS = new Decimal('1e12');
 /** No venue quotes a price or size to more than 18 decimal places; a longer fraction is a broken feed. */
@@ -29,7 +28,7 @@ export interface SaneLevel {
 }
 
 function plain(text: unknown): Decimal | null {
-  return typeof text === 'string' && PLAIN_DECIMAL.test(text) ? new Decimal(text) : null;
+  return typeof text === 'string' && SIGNED_DECIMAL_TEXT.test(text) ? new Decimal(text) : null;
 }
 
 /** A price of a market whose tick size is `tick`. */

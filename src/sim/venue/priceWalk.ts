@@ -6,9 +6,13 @@
  * on the same rounding rules and stay deterministic for a given seed.
  */
 import Decimal from 'decimal.js';
+import { SIGNED_DECIMAL_TEXT } from '../../shared/decimal/decimal.js';
 
-/** A decimal string with an optional sign and fraction, no exponent (the venue never sends exponents). */
-export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
+/**
+ * A decimal string with an optional sign and fraction, no exponent (the venue never sends exponents): the
+ * shared grammar of every decimal (src/shared/decimal), so the simulator refuses what the client refuses.
+ */
+export const DECIMAL_PATTERN = SIGNED_DECIMAL_TEXT;
 
 export interface BookLevel {
   readonly px: string;

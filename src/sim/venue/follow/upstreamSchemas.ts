@@ -7,13 +7,13 @@
  */
 import Decimal from 'decimal.js';
 import { z } from 'zod';
+import { SIGNED_DECIMAL_TEXT } from '../../../shared/decimal/decimal.js';
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /** A decimal string normalised to plain notation ('97000.0' -> '97000'), so equal prices compare equal as text. */
 const decimal = z
   .string()
-  .regex(DECIMAL, 'must be a decimal string')
+  .regex(SIGNED_DECIMAL_TEXT, 'must be a decimal string')
   .transform((s) => new Decimal(s).toFixed());
 
 const universeEntry = z.looseObject({
