@@ -2,7 +2,8 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { persistFirstScreen } from '../ipc/firstScreenCache';
-import { goTo, setUi, toggleAssistant, useUi, type View } from './uiStore';
+import { goTo, setUi, toggleAssistant, useUi, VIEWS } from './uiStore';
+import { viewShortcut } from '../features/shortcuts/shortcuts';
 import { useAppInfo, useNotificationPrefs, useProfile, useWallet } from '../ipc/queries';
 import { TradeView } from './TradeView';
 import { useAfterFirstPaint } from '../lib/afterFirstPaint';
@@ -13,17 +14,7 @@ import { LiveRegion } from '../ui/LiveRegion';
 import { SimFeedBanner, useSimFeedBannerShown } from '../features/simFeed/SimFeedBanner';
 import { useSimFeed } from '../features/simFeed/simFeedQueries';
 
-export const NAV: { id: View; label: string }[] = [
-  { id: 'trade', label: 'Trade' },
-  { id: 'history', label: 'History' },
-  { id: 'portfolio', label: 'Portfolio' },
-  { id: 'withdraw', label: 'Withdraw' },
-  { id: 'bridge', label: 'Bridge' },
-  { id: 'swap', label: 'Swap' },
-  { id: 'points', label: 'Points' },
-  { id: 'keys', label: 'Keys' },
-  { id: 'settings', label: 'Settings' },
-];
+export const NAV = VIEWS;
 
 const ASSISTANT_ID = 'assistant-panel';
 
@@ -45,7 +36,7 @@ function TopBar() {
       </div>
       <nav className="nav" aria-label="Main">
         {NAV.map((n) => (
-          <button key={n.id} type="button" className="nav-item" aria-current={view === n.id ? 'page' : undefined} onClick={() => goTo(n.id)}>
+          <button key={n.id} type="button" className="nav-item" aria-current={view === n.id ? 'page' : undefined} aria-keyshortcuts={viewShortcut(n.id)?.aria} title={viewShortcut(n.id)?.text} onClick={() => goTo(n.id)}>
             {n.label}
           </button>
         ))}
