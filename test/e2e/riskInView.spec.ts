@@ -35,7 +35,8 @@ const SIZES = [
 const VIEWS = ['Trade', 'History', 'Portfolio', 'Withdraw', 'Bridge', 'Swap', 'Points', 'Keys', 'Settings'];
 
 /** USD as the screens show it ("$1,234.57", "+$52.80" when signed). */
-function usd(value: string, signed = false): string {
+function usd(value: string | null, signed = false): string {
+  if (value === null) return '—';
   const d = new Decimal(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
   return `${d.isNeg() ? '-' : signed && d.gt(0) ? '+' : ''}$${grouped(d.abs().toFixed(2))}`;
 }
@@ -69,7 +70,7 @@ test('the trade view with a position: equity, PnL, free margin, the ticket and t
     .poll(async () => {
       const h = await app!.call('account:health', {});
       const shown = await Promise.all(['Equity', 'Unrealized PnL', 'Free margin'].map((n) => headerFigure(page, n).value.textContent()));
-      return shown.join(' | ') === [usd(h.equity), usd(h.unrealized_pnl, true), usd(h.withdrawable)].join(' | ') && new Decimal(h.unrealized_pnl).gt(0);
+      return shown.join(' | ') === [usd(h.equity), usd(h.unrealized_pnl, true), usd(h.withdrawable)].join(' | ') && new Decimal(h.unrealized_pnl ?? '0').gt(0);
     })
     .toBe(true);
   await expect(headerFigure(page, 'Unrealized PnL').value).toHaveClass(/buy/);
