@@ -79,12 +79,13 @@ export function BottomPanel() {
         onChange={setTab}
         tabs={[
           { id: 'positions', label: <>Positions<Count n={positions.data?.positions.length} /></> },
-          // The two longest labels have a short form for a narrow panel; their names stay whole ("Open orders 1").
+          // A narrow panel shows shorter labels, each inside the tab's whole name ("Orders 1" of "Open orders 1").
           { id: 'open', name: named('Open orders', openCount), label: <>Open orders<Count n={openCount} /></>, short: <>Orders<Count n={openCount} /></> },
           { id: 'triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
           { id: 'twap', label: <>TWAP<Count n={activeTwaps} /></> },
           { id: 'alerts', label: <>Alerts<Count n={activeAlerts} /></> },
-          { id: 'activity', name: named('Activity', activity.length), label: <>Activity<Count n={activity.length} /></>, short: <>Log<Count n={activity.length} /></> },
+          // Narrow, this session's activity count is in the tab's name only (the visible label stays part of the name).
+          { id: 'activity', name: named('Activity', activity.length), label: <>Activity<Count n={activity.length} /></>, short: 'Activity' },
           { id: 'fills', name: 'Fills', label: 'Fills' },
         ]}
         // In the tab bar, not under the table: in view however many positions there are.
