@@ -108,6 +108,19 @@ test('the trade view with a position: equity, PnL, free margin, the ticket and t
     for (const type of ['Market', 'Limit', 'Trigger', 'Scale', 'TWAP']) await expectReachable(ticket.getByRole('radio', { name: type, exact: true }));
     await expectReachable(ticket.getByLabel('Leverage', { exact: true }));
     await expectReachable(ticket.getByRole('button', { name: 'Buy / Long ETH' }));
+    // A short window folds the Account card's other figures behind More; a tall one shows them all.
+    const more = account.getByRole('button', { name: 'More account figures' });
+    if (size.height < 700) {
+      await expect(account.getByLabel('Posted margin')).toBeHidden();
+      await more.click();
+      await expect(account.getByRole('button', { name: 'Less account figures' })).toHaveAttribute('aria-expanded', 'true');
+      for (const name of ['Posted margin', 'Maintenance margin', 'Account leverage', 'Open notional']) await expect(account.getByLabel(name)).toBeVisible();
+      await account.getByRole('button', { name: 'Less account figures' }).click();
+      await expect(account.getByLabel('Posted margin')).toBeHidden();
+    } else {
+      await expect(more).toBeHidden();
+      for (const name of ['Posted margin', 'Maintenance margin', 'Account leverage', 'Open notional']) await expectReachable(account.getByLabel(name));
+    }
 
     // Every tab of the account tables whole (its text not cut, the list not scrolled), beside Close all.
     await expectReachable(page.getByRole('button', { name: 'Close all positions' }));
@@ -154,6 +167,10 @@ test('triggers read "whole position" and "armed"; a bracket reviews its leg on t
   await expect(trigger).toBeVisible({ timeout: 10_000 });
   await expect(trigger).toContainText('Armed');
   await expect(trigger).toContainText('0 / whole position');
+  await page.getByRole('tab', { name: /^Open orders/ }).click();
+  const listed = page.getByRole('table', { name: 'Open orders' }).getByRole('row', { name: /^ETH Stop loss sell/ });
+  await expect(listed).toContainText('Armed');
+  await expect(listed).toContainText('whole position');
   await page.getByRole('tab', { name: /^Activity/ }).click();
   const activity = page.getByRole('table', { name: 'Order activity' });
   const armed = activity.getByRole('row', { name: /^Order \S+ armed$/ });
@@ -249,6 +266,7 @@ test('portfolio: no value tag over the price scale, and a balanced ledger is a s
   const title = page.locator('.portfolio .view-title');
   await expect(title.getByRole('status').filter({ hasText: 'Ledger balanced' })).toBeVisible();
   expect((await ledger.boundingBox())!.height).toBeLessThanOrEqual(20);
+  await expect(ledger).toHaveAttribute('title', /^Ledger balanced: rebuilt cash \$[\d,.]+ = free balance \+ posted margin/);
   await expect(ledger).toContainText(/rebuilt cash \$[\d,.]+ = free balance \+ posted margin \$[\d,.]+; rebuilt equity \$[\d,.]+ = live equity \$[\d,.]+/);
   for (const size of SIZES) {
     await setSize(page, size);
