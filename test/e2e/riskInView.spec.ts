@@ -148,6 +148,9 @@ test('the trade view with a position: equity, PnL, free margin, the ticket and t
   await page.getByRole('complementary', { name: 'Trading' }).evaluate((el) => (el.scrollTop = el.scrollHeight));
   await expectReachable(account.getByLabel('Equity (computed)'));
   await expectReachable(account.getByLabel('Unrealized PnL'));
+  // A field above, reached from the keyboard, scrolls into view below the card, not under it.
+  await ticket.getByLabel('Limit price').focus();
+  await expectReachable(ticket.getByLabel('Limit price'));
   await ticket.getByLabel('Attach take-profit / stop-loss').uncheck();
   await page.getByRole('complementary', { name: 'Trading' }).evaluate((el) => (el.scrollTop = 0));
   expect(pageErrors).toEqual([]);
