@@ -276,8 +276,8 @@ test('a whole trading day without the mouse', async ({ page, server, pageErrors 
   await expect(page.getByRole('status').filter({ hasText: 'CSV exported' })).toBeVisible();
   expect(fs.readFileSync(app.nextSaveFile, 'utf8')).toContain('ETH');
 
-  // Switch views with the shortcuts and the navigation: Settings (Ctrl+8), Portfolio by Tab, back to Trade (Ctrl+1).
-  await page.keyboard.press('Control+8');
+  // Switch views with the shortcuts and the navigation: Settings (Ctrl+,), Portfolio by Tab, back to Trade (Ctrl+1).
+  await page.keyboard.press('Control+Comma');
   await expect(nav.getByRole('button', { name: 'Settings', exact: true })).toHaveAttribute('aria-current', 'page');
   await tabTo(page, nav.getByRole('button', { name: 'Portfolio', exact: true }), { back: true, max: 250 });
   await page.keyboard.press('Enter');

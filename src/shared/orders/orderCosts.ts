@@ -6,7 +6,8 @@
  *
  * Each leg is priced where it will trade: a limit at its price, a trigger at its fire price, a MARKET leg
  * at the worse of the mark and its bound (a BUY at its bound, the most it may pay). A whole-position
- * trigger (size 0) is priced on the size it will close: its entry's size in a bracket, else the open
+ * trigger (size 0) is priced on the size it will close: the position as the legs before it leave it (in a
+ * bracket, the position after its entry: adding 0.5 to a 1.0 long, the SL sells 1.5), else the open
  * position. A leg against the open position first closes it (no margin) and only the rest opens.
  */
 import { Decimal } from '../decimal/decimal.js';
@@ -68,13 +69,18 @@ export function orderCosts(
   const byCloid = new Map(legs.map((l) => [l.client_order_id, l]));
   const net = new Map(positions.map((p) => [p.market, new Decimal(p.size)]));
   const out: OrderCosts = { legs: [], notional: new Decimal(0), fees: new Decimal(0), openingFees: new Decimal(0), margin: new Decimal(0), required: new Decimal(0) };
+  const seen = new Set<string>();
   for (const leg of legs) {
     const market = markets.get(leg.market);
     if (!market) throw new Error(`no market record for ${leg.market}`);
     const mark = marks.get(leg.market) ?? null;
     const price = costPrice(leg, mark);
     const parent = leg.parent_client_order_id !== undefined ? byCloid.get(leg.parent_client_order_id) : undefined;
-    const size = leg.size !== '0' ? new Decimal(leg.size) : parent ? new Decimal(parent.size) : (net.get(leg.market)?.abs() ?? new Decimal(0));
+    // `net` already holds the legs listed before this one (a bracket lists its entry first): the position the
+    // trigger arms on. An entry listed after its leg (no strategy does) is added here.
+    const after = parent && !seen.has(parent.client_order_id) ? (net.get(leg.market) ?? new Decimal(0)).plus(parent.side === 'BUY' ? parent.size : new Decimal(parent.size).neg()) : (net.get(leg.market) ?? new Decimal(0));
+    const size = !new Decimal(leg.size).isZero() ? new Decimal(leg.size) : after.abs();
+    seen.add(leg.client_order_id);
     const notional = orderNotional(size, price);
     const feeKind = feeKindOf(leg, mark);
     const feeRate = feeRateOf(market, feeKind);

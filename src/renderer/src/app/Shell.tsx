@@ -1,32 +1,20 @@
 /** The terminal frame: top bar with navigation and account status, the current view, a status bar. */
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { TradingKeyRow } from '../../../shared/ipc';
 import { persistFirstScreen } from '../ipc/firstScreenCache';
-import { goTo, setUi, toggleAssistant, useUi, type View } from './uiStore';
-import { useAppInfo, useBalance, useKeys, useNotificationPrefs, useProfile, useWallet } from '../ipc/queries';
-import { fmtUsd } from '../lib/decimal';
-import { Countdown } from '../ui/Countdown';
+import { goTo, setUi, toggleAssistant, useUi, VIEWS } from './uiStore';
+import { viewShortcut } from '../features/shortcuts/shortcuts';
+import { useAppInfo, useNotificationPrefs, useProfile, useWallet } from '../ipc/queries';
 import { TradeView } from './TradeView';
 import { useAfterFirstPaint } from '../lib/afterFirstPaint';
 import { appExtras, AssistantPanel, BridgeView, HistoryView, KeysView, PointsView, PortfolioView, SettingsView, SwapView, ViewSuspense, WithdrawView } from './lazyViews';
 import { useHasLiveMarks } from '../features/markets/markStore';
-import { Badge } from '../ui/Badge';
+import { HeaderFigures } from './HeaderFigures';
 import { LiveRegion } from '../ui/LiveRegion';
 import { SimFeedBanner, useSimFeedBannerShown } from '../features/simFeed/SimFeedBanner';
 import { useSimFeed } from '../features/simFeed/simFeedQueries';
 
-export const NAV: { id: View; label: string }[] = [
-  { id: 'trade', label: 'Trade' },
-  { id: 'history', label: 'History' },
-  { id: 'portfolio', label: 'Portfolio' },
-  { id: 'withdraw', label: 'Withdraw' },
-  { id: 'bridge', label: 'Bridge' },
-  { id: 'swap', label: 'Swap' },
-  { id: 'points', label: 'Points' },
-  { id: 'keys', label: 'Keys' },
-  { id: 'settings', label: 'Settings' },
-];
+export const NAV = VIEWS;
 
 const ASSISTANT_ID = 'assistant-panel';
 
@@ -34,19 +22,11 @@ function shortAddress(a: string): string {
   return `${a.slice(0, 6)}…${a.slice(-4)}`;
 }
 
-/** The active key that expires first (the one to watch). */
-function watchedKey(keys: readonly TradingKeyRow[] | undefined): TradingKeyRow | undefined {
-  return keys?.filter((k) => k.status === 'ACTIVE' && k.stored_locally && k.expires_at).sort((a, b) => (a.expires_at ?? 0) - (b.expires_at ?? 0))[0];
-}
-
 function TopBar() {
   const view = useUi((s) => s.view);
   const assistantOpen = useUi((s) => s.assistantOpen);
   const profile = useProfile();
   const wallet = useWallet();
-  const balance = useBalance();
-  const keys = useKeys();
-  const key = watchedKey(keys.data?.keys);
   const sim = profile.data?.active !== 'mainnet';
   return (
     <header className="topbar">
@@ -56,7 +36,7 @@ function TopBar() {
       </div>
       <nav className="nav" aria-label="Main">
         {NAV.map((n) => (
-          <button key={n.id} type="button" className="nav-item" aria-current={view === n.id ? 'page' : undefined} onClick={() => goTo(n.id)}>
+          <button key={n.id} type="button" className="nav-item" aria-current={view === n.id ? 'page' : undefined} aria-keyshortcuts={viewShortcut(n.id)?.aria} title={viewShortcut(n.id)?.text} onClick={() => goTo(n.id)}>
             {n.label}
           </button>
         ))}
@@ -69,30 +49,16 @@ function TopBar() {
             <>
               {/* Narrow windows show the short form (styles/app.css); the chip's title says it in full. */}
               <span className="profile-long">Simulator · paper</span>
-              <span className="profile-short">Sim · paper</span>
+              <span className="profile-short">
+                Sim<span className="profile-mode"> · paper</span>
+              </span>
             </>
           ) : (
             'Mainnet'
           )}
         </span>
       )}
-      <div className="topbar-stat" title="Free balance">
-        <span className="label">Free balance</span>
-        <span className="value">{fmtUsd(balance.data?.free_balance)}</span>
-      </div>
-      {/* Named by what it shows ("Trading key 29d 23h"): the space is for that name, the column layout ignores it. */}
-      <button type="button" className="topbar-stat link-like" onClick={() => goTo('keys')} title="Trading key: time left">
-        <span className="label">Trading key</span>{' '}
-        <span className="value">
-          {key?.expires_at ? (
-            <Countdown at={key.expires_at} warnWithinMs={(key.expiring_soon ? Infinity : 0) || 14 * 86_400_000} />
-          ) : keys.data ? (
-            <Badge tone="sell">none active</Badge>
-          ) : (
-            '…'
-          )}
-        </span>
-      </button>
+      <HeaderFigures />
       {wallet.data?.address && (
         <span className="wallet-chip" title={`${wallet.data.address}${wallet.data.signer ? ` · ${wallet.data.signer.label}` : ' · signer not connected'}`}>
           {shortAddress(wallet.data.address)}
@@ -121,6 +87,7 @@ function StatusBar() {
   const profile = useProfile();
   const liveMarks = useHasLiveMarks();
   const feed = useSimFeed().data;
+  const wallet = useWallet();
   return (
     <footer className="statusbar">
       <span className={profile.error ? 'conn-bad' : 'conn-ok'}>● {profile.error ? 'app core unreachable' : 'connected'}</span>
@@ -132,6 +99,8 @@ function StatusBar() {
         </span>
       )}
       <span>{liveMarks ? 'live marks' : 'waiting for live marks'}</span>
+      {/* The top bar's wallet chip, where the top bar has no room for it (styles/app.css). */}
+      {wallet.data?.address && <span className="statusbar-wallet" title={wallet.data.address}>wallet {shortAddress(wallet.data.address)}</span>}
       <span className="sep" />
       <span>Press ? for shortcuts</span>
       <span>{info.data ? `${info.data.name} ${info.data.version}` : ''}</span>

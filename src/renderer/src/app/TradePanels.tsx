@@ -42,8 +42,7 @@ function ChartSlot({ market }: { market: MarketView }) {
   );
 }
 
-/** A tab's count, after a space so the tab's name reads "Positions 2" (its name is its visible text). */
-/** A tab's count, with the space before it: the tab is named "Open orders 1", or just "Open orders". */
+/** A tab's count, with the space before it: the tab reads "Open orders 1", or just "Open orders". */
 function Count({ n }: { n: number | undefined }) {
   return n ? (
     <>
@@ -51,6 +50,11 @@ function Count({ n }: { n: number | undefined }) {
       <span className="count">{n}</span>
     </>
   ) : null;
+}
+
+/** A tab's accessible name with its count, as its full label reads. */
+function named(label: string, n: number | undefined): string {
+  return n ? `${label} ${n}` : label;
 }
 
 export function BottomPanel() {
@@ -75,11 +79,13 @@ export function BottomPanel() {
         onChange={setTab}
         tabs={[
           { id: 'positions', label: <>Positions<Count n={positions.data?.positions.length} /></> },
-          { id: 'open', label: <>Open orders<Count n={openCount} /></> },
+          // A narrow panel shows shorter labels, each inside the tab's whole name ("Orders 1" of "Open orders 1").
+          { id: 'open', name: named('Open orders', openCount), label: <>Open orders<Count n={openCount} /></>, short: <>Orders<Count n={openCount} /></> },
           { id: 'triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
           { id: 'twap', label: <>TWAP<Count n={activeTwaps} /></> },
           { id: 'alerts', label: <>Alerts<Count n={activeAlerts} /></> },
-          { id: 'activity', label: <>Activity<Count n={activity.length} /></> },
+          // Narrow, this session's activity count is in the tab's name only (the visible label stays part of the name).
+          { id: 'activity', name: named('Activity', activity.length), label: <>Activity<Count n={activity.length} /></>, short: 'Activity' },
           { id: 'fills', name: 'Fills', label: 'Fills' },
         ]}
         // In the tab bar, not under the table: in view however many positions there are.

@@ -8,6 +8,19 @@ import type { ChartAction } from '../features/chart/ChartActionDialogs';
 import { useSyncExternalStore } from 'react';
 
 export type View = 'trade' | 'history' | 'portfolio' | 'withdraw' | 'bridge' | 'swap' | 'points' | 'keys' | 'settings';
+
+/** The views in the order the top bar shows them; Ctrl+1… number them in this order (features/shortcuts). */
+export const VIEWS: readonly { id: View; label: string }[] = [
+  { id: 'trade', label: 'Trade' },
+  { id: 'history', label: 'History' },
+  { id: 'portfolio', label: 'Portfolio' },
+  { id: 'withdraw', label: 'Withdraw' },
+  { id: 'bridge', label: 'Bridge' },
+  { id: 'swap', label: 'Swap' },
+  { id: 'points', label: 'Points' },
+  { id: 'keys', label: 'Keys' },
+  { id: 'settings', label: 'Settings' },
+];
 export type TicketSide = 'BUY' | 'SELL';
 export type { BookGrouping };
 

@@ -7,6 +7,11 @@ export interface TabDef<T extends string> {
   label: ReactNode;
   /** Accessible name when the label holds more than text (a count badge, say). */
   name?: string;
+  /**
+   * The label where the tab bar is narrow (styles/components.css), so no tab is ever cut to "Ale…"; the
+   * tab's accessible name stays `name` (give it whenever `short` is given).
+   */
+  short?: ReactNode;
 }
 
 export interface TabsProps<T extends string> {
@@ -56,7 +61,14 @@ export function Tabs<T extends string>({ label, tabs, value, onChange, children,
                 className={`tab${selected ? ' is-on' : ''}`}
                 onClick={() => onChange(t.id)}
               >
-                {t.label}
+                {t.short === undefined ? (
+                  t.label
+                ) : (
+                  <>
+                    <span className="tab-long">{t.label}</span>
+                    <span className="tab-short">{t.short}</span>
+                  </>
+                )}
               </button>
             );
           })}

@@ -55,10 +55,11 @@ export const ORDER_COLUMNS: HistoryColumn<OrderHistoryGroupView>[] = [
       ),
   },
   { id: 'trigger', header: 'Trigger', width: '90px', align: 'r', cell: (g) => <span className="num">{g.order.trigger_price ? fmt(g.order.trigger_price) : ''}</span> },
-  { id: 'size', header: 'Size', width: '90px', align: 'r', cell: (g) => <span className="num">{g.order.order_type === 'TRIGGER' && /^0(\.0*)?$/.test(g.order.size) ? 'whole' : fmt(g.order.size)}</span> },
+  // A whole-position trigger is sent with size 0: it reads as what it does, never "0".
+  { id: 'size', header: 'Size', width: '110px', align: 'r', cell: (g) => <span className="num">{g.order.order_type === 'TRIGGER' && /^0(\.0*)?$/.test(g.order.size) ? 'whole position' : fmt(g.order.size)}</span> },
   { id: 'filled', header: 'Filled', width: '90px', align: 'r', cell: (g) => <span className="num">{fmt(g.order.filled_size)}</span> },
   { id: 'avg', header: 'Avg fill', width: '100px', align: 'r', cell: (g) => <span className="num">{fmt(g.avg_fill_price)}</span> },
-  { id: 'status', header: 'Status', width: '170px', cell: (g) => <span title={`${g.changes.length} status change${g.changes.length === 1 ? '' : 's'}, latest ${fmtDateTime(g.order.status_at)}`}>{statusBadge(g.order.status)}</span> },
+  { id: 'status', header: 'Status', width: '170px', cell: (g) => <span title={`${g.changes.length} status change${g.changes.length === 1 ? '' : 's'}, latest ${fmtDateTime(g.order.status_at)}`}>{g.order.armed ? <Badge tone="accent">armed</Badge> : statusBadge(g.order.status)}</span> },
   { id: 'reason', header: 'Reason', width: 'minmax(150px, 1fr)', cell: (g) => <span className={g.order.status === 'rejected' ? 'sell' : 'muted'} title={explainReason(g.order.reason)}>{g.order.reason ?? ''}</span> },
   { id: 'id', header: 'Order id', width: '130px', cell: (g) => <span className="num faint">{g.order.order_id}</span> },
 ];

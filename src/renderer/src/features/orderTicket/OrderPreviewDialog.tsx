@@ -90,6 +90,15 @@ function LadderReview({ preview, result }: { preview: OrderPreview; result: Plac
   );
 }
 
+/**
+ * The size a bracket's whole-position leg (size 0) will close: the position after its entry (the review's
+ * position_after leaves attached legs out), as its notional is priced; null for any other leg.
+ */
+function wholeAfterEntry(leg: OrderPreview['legs'][number], after: OrderPreview['position_after']): string | null {
+  if (leg.order_type !== 'TRIGGER' || !leg.parent_client_order_id || !after || !dec(leg.size)?.isZero()) return null;
+  return fmt(dec(after.size)?.abs().toFixed() ?? null);
+}
+
 function shortAddress(a: string): string {
   return `${a.slice(0, 6)}…${a.slice(-4)}`;
 }
@@ -175,6 +184,7 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
               </p>
             )}
             <p className="leg-costs">
+              {wholeAfterEntry(leg, preview.position_after) && <>Closes {wholeAfterEntry(leg, preview.position_after)} {preview.market} (the position after the entry) · </>}
               Notional {fmtUsd(leg.notional)} · fee {fmtUsd(leg.fee_estimate, { fallback: '—' })} ({leg.fee_kind} {fmtPct(leg.fee_rate, 3)})
             </p>
           </section>

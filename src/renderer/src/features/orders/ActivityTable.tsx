@@ -21,6 +21,11 @@ const TONE: Record<string, Tone> = {
 
 const LABEL: Record<string, string> = { entry: 'Entry', tp: 'Take profit', sl: 'Stop loss', order: 'Order' };
 
+/** A trigger that is armed on the venue (SUBMITTED and not waiting for an entry). */
+function armedTrigger(r: { armed?: boolean; status: string; order_type?: string | null }): boolean {
+  return Boolean(r.armed) && r.status === 'SUBMITTED' && r.order_type === 'TRIGGER';
+}
+
 export function ActivityTable() {
   const rows = useActivity();
   if (rows.length === 0) return <EmptyState title="No activity yet">Order status changes of this session appear here as they happen.</EmptyState>;
@@ -40,7 +45,7 @@ export function ActivityTable() {
       </thead>
       <tbody>
         {rows.map((r) => (
-          <tr key={r.order_id} aria-label={`Order ${r.order_id} ${r.status}`}>
+          <tr key={r.order_id} aria-label={`Order ${r.order_id} ${armedTrigger(r) ? 'armed' : r.status}`}>
             <td className="faint">{fmtTime(r.seen_at)}</td>
             <td className="strong">{r.market ?? '—'}</td>
             <td className="num">
@@ -49,8 +54,8 @@ export function ActivityTable() {
             </td>
             <td>{r.order_type ?? '—'}</td>
             <td>
-              <Badge tone={TONE[r.status] ?? 'neutral'}>{r.status === 'PENDING_PARENT' ? 'Waiting for entry' : r.status}</Badge>
-              {r.armed && r.status === 'SUBMITTED' && r.order_type === 'TRIGGER' && <> <Badge tone="accent">Armed</Badge></>}
+              {/* An armed trigger reads "Armed", not the service's "SUBMITTED" beside it: one word a trader acts on. */}
+              {armedTrigger(r) ? <Badge tone="accent">Armed</Badge> : <Badge tone={TONE[r.status] ?? 'neutral'}>{r.status === 'PENDING_PARENT' ? 'Waiting for entry' : r.status}</Badge>}
               {r.replaced_by && <span className="faint"> → {r.replaced_by}</span>}
             </td>
             <td className="r num">{fmt(r.filled_size)}</td>

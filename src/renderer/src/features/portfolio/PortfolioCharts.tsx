@@ -1,7 +1,8 @@
 /**
  * The Portfolio view's two charts (lightweight-charts 5): the equity or PnL curve of the range, and the
  * net PnL of each day as bars, up and down in the palette's profit and loss colours (lib/chartColors). Values arrive as decimal strings and are turned
- * into numbers only here, for drawing (lib/decimal.ts plotNumber).
+ * into numbers only here, for drawing (lib/decimal.ts plotNumber). No series draws its last-value tag on
+ * the price scale: it covered the scale's own labels (the summary cards above say the latest figures).
  */
 import { AreaSeries, ColorType, HistogramSeries, createChart, type IChartApi, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
@@ -43,7 +44,7 @@ export function EquityChart({ points, mode, intraday }: { points: PortfolioRepor
       const last = points.at(-1);
       const up = last ? plotNumber(last.pnl) >= 0 : true;
       const color = mode === 'pnl' ? (up ? colors.up : colors.down) : colors.accent;
-      const series = chart.addSeries(AreaSeries, { lineColor: color, topColor: withAlpha(color, 0.33), bottomColor: withAlpha(color, 0.02), lineWidth: 2, priceLineVisible: false, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
+      const series = chart.addSeries(AreaSeries, { lineColor: color, topColor: withAlpha(color, 0.33), bottomColor: withAlpha(color, 0.02), lineWidth: 2, priceLineVisible: false, lastValueVisible: false, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
       // Seconds for the chart; two points in one second (a bar close just before "now") keep the later.
       // The equity curve starts where the account first holds something (an empty account is no curve).
       const bySecond = new Map<number, number>();
@@ -62,7 +63,7 @@ export function EquityChart({ points, mode, intraday }: { points: PortfolioRepor
 export function DailyPnlChart({ days }: { days: PortfolioReportView['per_day'] }) {
   const host = useChart(
     (chart, colors) => {
-      const series = chart.addSeries(HistogramSeries, { priceLineVisible: false, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
+      const series = chart.addSeries(HistogramSeries, { priceLineVisible: false, lastValueVisible: false, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
       series.setData(days.map((d) => ({ time: d.day, value: plotNumber(d.net), color: plotNumber(d.net) >= 0 ? colors.up : colors.down })));
       return () => chart.removeSeries(series);
     },

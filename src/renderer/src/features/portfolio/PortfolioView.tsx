@@ -41,14 +41,21 @@ function Card({ label, value, tone, sub }: { label: string; value: string; tone?
   );
 }
 
-function LedgerCheck({ ledger }: { ledger: PortfolioReportView['ledger'] }) {
-  if (ledger.balanced)
-    return (
-      <p className="notice notice-info portfolio-ledger" role="status">
-        Ledger balanced: rebuilt cash {fmtUsd(ledger.reconstructed_cash)} = free balance + posted margin {fmtUsd(ledger.service_cash)}; rebuilt equity {fmtUsd(ledger.reconstructed_equity)} = live equity{' '}
-        {fmtUsd(ledger.service_equity)}.
-      </p>
-    );
+/**
+ * The ledger check. Balanced, it is a small status in the title row (its sums in its title and for screen
+ * readers): nothing to act on, so it does not take the top of the page. A mismatch is a banner over the
+ * figures, with what does not add up.
+ */
+function LedgerBalanced({ ledger }: { ledger: PortfolioReportView['ledger'] }) {
+  const sums = `rebuilt cash ${fmtUsd(ledger.reconstructed_cash)} = free balance + posted margin ${fmtUsd(ledger.service_cash)}; rebuilt equity ${fmtUsd(ledger.reconstructed_equity)} = live equity ${fmtUsd(ledger.service_equity)}`;
+  return (
+    <span className="portfolio-ledger-ok" role="status" title={`Ledger balanced: ${sums}`}>
+      <span aria-hidden="true">✓ </span>Ledger balanced<span className="visually-hidden">: {sums}.</span>
+    </span>
+  );
+}
+
+function LedgerMismatch({ ledger }: { ledger: PortfolioReportView['ledger'] }) {
   return (
     <div className="notice notice-warn portfolio-ledger" role="alert">
       <strong>Ledger mismatch</strong> — rebuilt cash {fmtUsd(ledger.reconstructed_cash)}, service {fmtUsd(ledger.service_cash)} (difference {fmt(ledger.difference)}); rebuilt equity {fmtUsd(ledger.reconstructed_equity)}, live{' '}
@@ -80,6 +87,7 @@ export function PortfolioView() {
         <h1>Portfolio</h1>
         <Segmented label="Range" size="sm" value={range} options={RANGES} onChange={setRange} />
         <span className="muted grow">{r ? `${fmtDateTime(r.start)} – ${fmtDateTime(r.now)} · ${r.interval} bars · rebuilt from the service's records` : 'Rebuilt from the service’s records'}</span>
+        {r?.ledger.balanced && <LedgerBalanced ledger={r.ledger} />}
         {EXPORTS.map((x) => (
           <Button key={x.table} size="sm" variant="ghost" disabled={!r} busy={exportCsv.isPending && exportCsv.variables === x.table} onClick={() => exportCsv.mutate(x.table)}>
             {x.label}
@@ -90,7 +98,7 @@ export function PortfolioView() {
       {report.error && <ErrorState error={report.error} title="Could not rebuild the portfolio" onRetry={() => void report.refetch()} />}
       {r && (
         <>
-          <LedgerCheck ledger={r.ledger} />
+          {!r.ledger.balanced && <LedgerMismatch ledger={r.ledger} />}
           <div className="points-cards portfolio-cards" aria-label="Portfolio summary">
             <Card label="Equity" value={fmtUsd(r.equity)} sub={`cash ${fmtUsd(r.cash)} · uPnL ${fmtUsd(r.unrealized_pnl, { signed: true })}`} />
             <Card label={`PnL · ${RANGES.find((x) => x.value === range)!.label}`} value={fmtUsd(r.pnl, { signed: true })} tone={toneOf(r.pnl)} sub="net of deposits and withdrawals" />

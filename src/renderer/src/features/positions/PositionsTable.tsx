@@ -229,9 +229,10 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
       <td role="cell" className="r num pos-mark">
         {fmt(mark, places !== undefined ? { places } : {})}
       </td>
-      <td role="cell" className={`r num pos-liq${near ? ' liq-near' : ''}`} aria-label="Liquidation price (estimate)" title={near ? `Within your warning distance of ${warningPct}% of the mark` : undefined}>
+      <td role="cell" className={`r num pos-liq${near ? ' liq-near' : ''}`} aria-label={`Liquidation price (estimate) ${liquidationText(p.size, p.liquidation_price, market)}${distance ? `, ${distanceText(distance)} away from the mark` : ''}`} title={near ? `Within your warning distance of ${warningPct}% of the mark` : 'How far the mark is from the estimated liquidation price'}>
         <span className="liq">{liquidationText(p.size, p.liquidation_price, market)}</span>
-        {distance && <span className="faint"> ({distanceText(distance)})</span>}
+        {/* The distance says what it is: a bare "(19.20%)" beside a price read as a change or a ROE. */}
+        {distance && <span className="faint liq-distance"> {distanceText(distance)} away</span>}
       </td>
       {fixed.tpsl}
       <td role="cell" className="r num pos-notional">

@@ -4,12 +4,29 @@
  * is handled by the dialog itself).
  */
 import { useEffect } from 'react';
-import { focusSearch, focusTicket, goTo, setUi, toggleAssistant, type View } from '../../app/uiStore';
+import { focusSearch, focusTicket, goTo, setUi, toggleAssistant, VIEWS, type View } from '../../app/uiStore';
 import { isDialogOpen } from '../../ui/Dialog';
 
 export interface ShortcutDef {
   keys: string[];
   description: string;
+}
+
+/**
+ * Ctrl+digit goes to the views numbered as the top bar shows them (Ctrl+3 is Portfolio, the third): the
+ * first eight, so Ctrl+9 stays free for a trade hotkey (src/shared/tradeHotkeys.ts takes Ctrl+1 to 8).
+ * Settings, the ninth, is Ctrl+, (the desktop convention for preferences; never a trade hotkey).
+ */
+function viewDigits(): Partial<Record<View, string>> {
+  return Object.fromEntries(VIEWS.slice(0, 8).map((v, i) => [v.id, String(i + 1)]));
+}
+const VIEW_DIGIT = viewDigits();
+const VIEW_KEYS: Record<string, View> = { ...Object.fromEntries(Object.entries(VIEW_DIGIT).map(([view, digit]) => [digit, view as View])), ',': 'settings' };
+
+/** A view's shortcut as the nav's title shows it and as aria-keyshortcuts names it. */
+export function viewShortcut(view: View): { text: string; aria: string } | undefined {
+  const key = VIEW_DIGIT[view] ?? (view === 'settings' ? ',' : undefined);
+  return key === undefined ? undefined : { text: `Ctrl+${key}`, aria: `Control+${key} Meta+${key}` };
 }
 
 export const SHORTCUTS: ShortcutDef[] = [
@@ -23,21 +40,10 @@ export const SHORTCUTS: ShortcutDef[] = [
   { keys: ['?'], description: 'Show this shortcut sheet' },
   { keys: ['Ctrl', 'K'], description: 'Command palette: go to a view, market or setting, or type a trade (buy 0.1 BTC, close ETH 50%) to review it (Cmd+K on macOS)' },
   { keys: ['A'], description: 'Open or close the assistant panel' },
-  { keys: ['Ctrl', '1'], description: 'Trade' },
-  { keys: ['Ctrl', '2'], description: 'History' },
-  { keys: ['Ctrl', '3'], description: 'Withdraw' },
-  { keys: ['Ctrl', '4'], description: 'Bridge' },
-  { keys: ['Ctrl', '5'], description: 'Swap' },
-  { keys: ['Ctrl', '6'], description: 'Points' },
-  { keys: ['Ctrl', '7'], description: 'Trading keys' },
-  { keys: ['Ctrl', '8'], description: 'Settings' },
+  // Ctrl+1… go to the views in the order the top bar shows them; Settings, the ninth, is Ctrl+, (below).
+  ...VIEWS.filter((v) => VIEW_DIGIT[v.id]).map((v) => ({ keys: ['Ctrl', VIEW_DIGIT[v.id]!], description: v.label })),
+  { keys: ['Ctrl', ','], description: 'Settings' },
 ];
-
-/**
- * Ctrl+digit goes to these views, numbered as they were first laid out in the top bar. Portfolio (shown
- * after History) has no digit: Ctrl+9 would take a key users may have bound to a trade hotkey.
- */
-const VIEW_KEYS: Record<string, View> = { '1': 'trade', '2': 'history', '3': 'withdraw', '4': 'bridge', '5': 'swap', '6': 'points', '7': 'keys', '8': 'settings' };
 
 export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
