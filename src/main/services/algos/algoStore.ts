@@ -241,7 +241,10 @@ export class AlgoStore<T extends { id: string; profile: string; updated_at: numb
     const mark = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[DAMAGE_KEY] : undefined;
     if (mark !== undefined) {
       const why = typeof mark === 'object' && mark !== null && typeof (mark as { reason?: unknown }).reason === 'string' ? (mark as { reason: string }).reason : 'no reason recorded';
-      return { damaged: this.damaged(file, raw, `it disagrees with what the service says: ${why}`) };
+      // The mark is read from the file like the rest of it: no control or bidi character reaches a terminal.
+      // eslint-disable-next-line no-control-regex
+      const clean = why.slice(0, 2_000).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
+      return { damaged: this.damaged(file, raw, `it disagrees with what the service says: ${clean}`) };
     }
     const checked = this.kind.check(raw);
     if (checked.ok && `${checked.record.id}.json` === path.basename(file)) return { record: checked.record };

@@ -29,7 +29,7 @@ import { prepareLegs, type PreparedOrder } from '../../orders/prepareOrder.js';
 import { submitOrder } from '../../orders/submitOrder.js';
 import { assertPreparedFor, type PreparedBase } from '../../signing/prepared.js';
 import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
-import { AlgoStore, type AlgoRecordKind } from '../algoStore.js';
+import { AlgoStore, type AlgoRecordKind, type DamagedRecord } from '../algoStore.js';
 import { acquireRunLock, type AlgoNaming, type RunLock } from '../runLock.js';
 import { findSentOrder, latestHistoryRow } from '../sentOrderLookup.js';
 
@@ -358,7 +358,8 @@ export class OcoRunner {
   }
 }
 
-/** This profile's pairs, newest first. */
-export function listOcos(ctx: Pick<TradingContext, 'profile'>): OcoRecord[] {
-  return ocoStoreOf(ctx).list(ctx.profile.name).records;
+/** This profile's pairs, newest first, and beside them the damaged ones (never hidden). */
+export function listOcos(ctx: Pick<TradingContext, 'profile'>): { pairs: OcoRecord[]; damaged: DamagedRecord<OcoSummary>[] } {
+  const listed = ocoStoreOf(ctx).list(ctx.profile.name);
+  return { pairs: listed.records, damaged: listed.damaged };
 }

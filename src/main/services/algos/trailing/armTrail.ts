@@ -24,6 +24,8 @@ import { preparePositionTpsl, submitPositionTpsl, type PreparedPositionTpsl } fr
 import { readPosition } from '../../positions/positionWaits.js';
 import { assertPreparedFor, type PreparedBase } from '../../signing/prepared.js';
 import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
+import type { DamagedAlgoSummary } from '../../../../shared/algos/damagedSummary.js';
+import type { DamagedRecord } from '../algoStore.js';
 import { liveRunner } from '../runLock.js';
 import { TrailRunner, armedStops, trailSummary, withTrailNote, type TrailRunnerOptions } from './trailRunner.js';
 import { acquireTrailLock, trailId, trailStoreOf, type TrailStore } from './trailStore.js';
@@ -210,9 +212,10 @@ export function openTrailRunner(ctx: TradingContext, id: string, options: StartT
   return new TrailRunner(ctx, store, id, options, null);
 }
 
-/** This profile's trailing stops (newest first), with whether a live process trails each. */
-export function listTrails(ctx: Pick<TradingContext, 'profile'>, store: TrailStore = trailStoreOf(ctx)): { record: TrailRecord; summary: string; runner: number | null }[] {
-  return store.list(ctx.profile.name).records.map((record) => ({ record, summary: trailSummary(record), runner: liveRunner(store.dir, record.id)?.pid ?? null }));
+/** This profile's trailing stops (newest first), with whether a live process trails each, and beside them the damaged ones (never hidden). */
+export function listTrails(ctx: Pick<TradingContext, 'profile'>, store: TrailStore = trailStoreOf(ctx)): { trails: { record: TrailRecord; summary: string; runner: number | null }[]; damaged: DamagedRecord<DamagedAlgoSummary>[] } {
+  const listed = store.list(ctx.profile.name);
+  return { trails: listed.records.map((record) => ({ record, summary: trailSummary(record), runner: liveRunner(store.dir, record.id)?.pid ?? null })), damaged: listed.damaged };
 }
 
 /**
