@@ -97,3 +97,29 @@ describe('damaged trailing stops and OCO pairs', () => {
     expect(ocoText.stdout).toMatch(/^bbbbbbbbbbb2 +\? +\(record .*bbbbbbbbbbb2\.json\) +damaged: its file is not valid JSON.*; never resumed$/m);
   }, 60_000);
 });
+
+describe('alert list at scale', () => {
+  it('lists 200,000 stored alerts (text and --json) instead of overflowing the stack', async () => {
+    const base = { created_at: 1, status: 'active', armed: true, fired_count: 0, last_fired_at: null, last_fired_value: null, repeat: false, note: '', wallet: null, profile: 'sim' };
+    const alerts = Array.from({ length: 200_000 }, (_, i) => ({ ...base, id: i.toString(16).padStart(12, '0'), market: i % 2 === 0 ? 'ETH' : 'BTC', rule: { kind: 'price_above', level: String(1000 + i) } }));
+    const file = path.join(w.dataDir, 'alerts.json');
+    fs.writeFileSync(file, JSON.stringify({ version: 1, alerts }, null, 2) + '\n', { mode: 0o600 });
+    const bytes = fs.statSync(file).size;
+    try {
+      const started = Date.now();
+      const text = await run(['alert', 'list']);
+      const textMs = Date.now() - started;
+      expect(text.code, text.stderr.slice(0, 2_000)).toBe(0);
+      expect(text.stdout.trimEnd().split('\n').length).toBe(200_000 + 2);
+      expect(text.stdout).toMatch(/^00000000000a +ETH mark above 1010 +once +armed/m);
+      const json = await run(['--json', 'alert', 'list']);
+      expect(json.code, json.stderr.slice(0, 2_000)).toBe(0);
+      const doc = perpsJson(json);
+      expect((doc['alerts'] as unknown[]).length).toBe(200_000);
+      expect(doc['damaged']).toEqual([]);
+      console.log(`alert list: 200,000 alerts (${Math.round(bytes / 1e6)} MB) listed as text in ${textMs} ms`);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  }, 120_000);
+});
