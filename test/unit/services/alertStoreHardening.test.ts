@@ -138,6 +138,16 @@ describe('stored alerts pass the rules of new ones', () => {
       { id: '00000000000f', market: 'ETH', rule: { kind: 'price_above', level: '3500' }, armed: true },
     ]);
     const store = new AlertStore(dir);
+    const fired: AlertFiring[] = [];
+    const e = new AlertEvaluator({ store, profile: 'sim', marketSymbols: ['ETH', 'BTC'], onFire: (f) => fired.push(f), reloadEveryMs: 0 });
+    e.reload();
+    // Eight seconds of marks, one every 500 ms, moving and crossing: only the healthy alert fires, once.
+    for (let i = 0; i <= 16; i++) {
+      e.observeMarket({ market: 'ETH', at: 1_000 + i * 500, mark: i % 2 === 0 ? '3400' : '3600' });
+      e.observePosition({ market: 'ETH', wallet: WALLET, at: 1_000 + i * 500, unrealizedPnl: '-500', liquidationDistance: null });
+      e.observeMarket({ market: 'DOGE', at: 1_000 + i * 500, mark: '2' });
+    }
+    expect(new Set(fired.map((f) => f.id))).toEqual(new Set(['00000000000f']));
     const { alerts, damaged } = store.checked('sim', ['ETH', 'BTC']);
     expect(alerts.map((a) => a.id)).toEqual(['00000000000f']);
     const why = Object.fromEntries(damaged.map((d) => [d.id, d.problems.join('; ')]));
@@ -150,16 +160,5 @@ describe('stored alerts pass the rules of new ones', () => {
     });
     // Without the service's markets only DOGE passes (it is checked where the markets are at hand).
     expect(store.list('sim').map((a) => a.id)).toEqual(['00000000000c', '00000000000f']);
-
-    const fired: AlertFiring[] = [];
-    const e = new AlertEvaluator({ store, profile: 'sim', marketSymbols: ['ETH', 'BTC'], onFire: (f) => fired.push(f), reloadEveryMs: 0 });
-    e.reload();
-    // Eight seconds of marks, one every 500 ms, moving and crossing: only the healthy alert fires, once.
-    for (let i = 0; i <= 16; i++) {
-      e.observeMarket({ market: 'ETH', at: 1_000 + i * 500, mark: i % 2 === 0 ? '3400' : '3600' });
-      e.observePosition({ market: 'ETH', wallet: WALLET, at: 1_000 + i * 500, unrealizedPnl: '-500', liquidationDistance: null });
-      e.observeMarket({ market: 'DOGE', at: 1_000 + i * 500, mark: '2' });
-    }
-    expect(new Set(fired.map((f) => f.id))).toEqual(new Set(['00000000000f']));
   });
 });
