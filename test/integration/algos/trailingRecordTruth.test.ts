@@ -140,6 +140,8 @@ describe('a trailing stop that fired but could not fill', () => {
     stopAt = { at: w.sim.clock.now() + 20_000, runner };
     const r = await runner.run();
     stopAt = null;
+    // Whatever the runner concluded, the stop's execution has ended by now.
+    await w.advance(2_000);
     const history = await t.history();
     const stopRows = history.filter((h) => h.order_type === 'TRIGGER' && h.market === 'ETH');
     expect(stopRows.map((h) => h.status)).toContain('triggered');
