@@ -21,7 +21,7 @@ import type { Command } from 'commander';
 import { describeRule } from '../../shared/alerts/alertEvaluation.js';
 import type { AlertInput } from '../../shared/alerts/alertInput.js';
 import { POSITION_ALERT_KINDS, type AlertFiring, type AlertKind, type AlertView } from '../../shared/alerts/alertRule.js';
-import { AlertEvaluator, addAlert, alertStoreOf, listAlerts, removeAlert, startAlertFeed, startPositionPoll } from '../../main/services/alerts/index.js';
+import { AlertEvaluator, addAlert, alertStoreOf, listAlertsChecked, removeAlert, startAlertFeed, startPositionPoll } from '../../main/services/alerts/index.js';
 import { ValidationError } from '../../main/services/errors.js';
 import { loggingVenueSocketPool } from '../../main/venue/venueSocketPool.js';
 import { contextOf, globalsOf } from '../globals.js';
@@ -93,8 +93,10 @@ async function watch(out: Output, g: ReturnType<typeof globalsOf>): Promise<void
   const ctx = contextOf(g);
   const store = alertStoreOf(ctx);
   const print = (line: string): void => void process.stdout.write(line + '\n');
-  const evaluator = new AlertEvaluator({ store, profile: ctx.profile.name, onFire: (f) => print(out.json ? JSON.stringify(f) : firingLine(f)) });
+  const marketSymbols = (await ctx.config.markets()).filter((m) => m.is_active).map((m) => m.symbol);
+  const evaluator = new AlertEvaluator({ store, profile: ctx.profile.name, marketSymbols, onFire: (f) => print(out.json ? JSON.stringify(f) : firingLine(f)) });
   evaluator.reload();
+  for (const d of store.checked(ctx.profile.name, marketSymbols).damaged) out.note(`warning: alert ${d.id} is not watched: ${d.problems.join('; ')}`);
   const active = evaluator.active();
   const positional = active.filter((a) => a.wallet !== null).length;
   out.note(`watching ${active.length} alert(s) of profile '${ctx.profile.name}' on the venue's ${ctx.profile.venueWsUrl ? 'stream' : 'info API (polled)'}${positional > 0 ? `, positions every ${POSITIONS_POLL_MS / 1000} s` : ''}; alerts added meanwhile are picked up; Ctrl-C stops`);
@@ -171,15 +173,17 @@ export function registerAlertCommands(program: Command): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
-        const alerts = listAlerts(contextOf(g));
-        out.result({ alerts }, () =>
-          formatTable(alerts, [
-            { header: 'ID', value: (a) => a.id },
-            { header: 'WHEN', value: (a) => describeRule(a.market, a.rule) },
-            { header: 'MODE', value: (a) => (a.repeat ? 'repeat' : 'once') },
-            { header: 'STATE', value: stateOf },
-            { header: 'FIRED', value: (a) => (a.fired_count > 0 ? `${a.fired_count}x, last ${formatTime(a.last_fired_at)} at ${a.last_fired_value}` : '-') },
-            { header: 'NOTE', value: (a) => a.note },
+        const { alerts, damaged } = await listAlertsChecked(contextOf(g));
+        // A stored alert that fails the rules of a new one is listed beside the others, with why (never hidden, never watched).
+        const rows: ({ ok: true; a: (typeof alerts)[number] } | { ok: false; d: (typeof damaged)[number] })[] = [...alerts.map((a) => ({ ok: true as const, a })), ...damaged.map((d) => ({ ok: false as const, d }))];
+        out.result({ alerts, damaged }, () =>
+          formatTable(rows, [
+            { header: 'ID', value: (r) => (r.ok ? r.a.id : r.d.id) },
+            { header: 'WHEN', value: (r) => (r.ok ? describeRule(r.a.market, r.a.rule) : `${r.d.market} ${r.d.kind}`) },
+            { header: 'MODE', value: (r) => (r.ok ? (r.a.repeat ? 'repeat' : 'once') : '-') },
+            { header: 'STATE', value: (r) => (r.ok ? stateOf(r.a) : `damaged, not watched: ${r.d.problems.join('; ')}`) },
+            { header: 'FIRED', value: (r) => (r.ok && r.a.fired_count > 0 ? `${r.a.fired_count}x, last ${formatTime(r.a.last_fired_at)} at ${r.a.last_fired_value}` : '-') },
+            { header: 'NOTE', value: (r) => (r.ok ? r.a.note : '') },
           ]),
         );
       });

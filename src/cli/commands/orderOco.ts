@@ -15,6 +15,7 @@
  */
 import type { Command } from 'commander';
 import { listOcos, openOcoRunner, prepareOco, startOco, type OcoRunner } from '../../main/services/algos/oco/index.js';
+import { damagedView } from '../damagedRecord.js';
 import { ValidationError } from '../../main/services/errors.js';
 import type { OcoRecord } from '../../shared/algos/ocoRecord.js';
 import { printDryRun } from '../dryRun.js';
@@ -78,12 +79,15 @@ export function registerOcoCommand(order: Command): void {
       await runAction({ json: g.json === true }, async (out) => {
         const ctx = contextOf(g);
         if (opts.list === true) {
-          const rows = listOcos(ctx);
-          out.result(rows, () => formatTable(rows, [
-            { header: 'OCO', value: (r) => r.id },
-            { header: 'MARKET', value: (r) => r.market },
-            { header: 'LEGS', value: (r) => r.legs.map((l) => `${l.side} ${l.size} @ ${l.price} ${l.status}`).join(' | ') },
-            { header: 'STATUS', value: (r) => r.status },
+          const { pairs, damaged } = listOcos(ctx);
+          // A damaged pair is listed beside the others with what is wrong: never resumed, never hidden.
+          type Row = { ok: true; p: (typeof pairs)[number] } | { ok: false; d: (typeof damaged)[number] };
+          const rows: Row[] = [...pairs.map((p) => ({ ok: true as const, p })), ...damaged.map((d) => ({ ok: false as const, d }))];
+          out.result({ pairs, damaged: damaged.map(damagedView) }, () => formatTable(rows, [
+            { header: 'OCO', value: (r) => (r.ok ? r.p.id : r.d.id) },
+            { header: 'MARKET', value: (r) => (r.ok ? r.p.market : (r.d.summary.market ?? '?')) },
+            { header: 'LEGS', value: (r) => (r.ok ? r.p.legs.map((l) => `${l.side} ${l.size} @ ${l.price} ${l.status}`).join(' | ') : `(record ${r.d.file})`) },
+            { header: 'STATUS', value: (r) => (r.ok ? r.p.status : `damaged: ${r.d.reason}; never resumed`) },
           ], 'no OCO pairs'));
           return undefined;
         }

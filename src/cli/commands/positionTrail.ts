@@ -18,6 +18,7 @@ import type { Command } from 'commander';
 import { listTrails, prepareTrail, startTrail, trailSummary, turnOffTrail, type TrailRunner } from '../../main/services/algos/trailing/index.js';
 import { ValidationError } from '../../main/services/errors.js';
 import type { TrailRecord } from '../../shared/algos/trailRecord.js';
+import { damagedView } from '../damagedRecord.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, runAction, type Output } from '../output.js';
@@ -76,17 +77,32 @@ export function registerTrailCommand(position: Command): void {
       await runAction({ json: g.json === true }, async (out) => {
         const ctx = contextOf(g);
         if (opts.list === true) {
-          const rows = listTrails(ctx);
+          const { trails, damaged } = listTrails(ctx);
+          // A damaged record is listed beside the others with what is wrong: never run, never hidden.
+          type Row = { ok: true; t: (typeof trails)[number] } | { ok: false; d: (typeof damaged)[number] };
+          const rows: Row[] = [...trails.map((t) => ({ ok: true as const, t })), ...damaged.map((d) => ({ ok: false as const, d }))];
           out.result(
-            rows.map((r) => ({ ...r.record, runner: r.runner })),
+            { trailing: trails.map((r) => ({ ...r.record, runner: r.runner })), damaged: damaged.map(damagedView) },
             () =>
               formatTable(
                 rows,
                 [
-                  { header: 'MARKET', value: (r) => `${r.record.market} ${r.record.side.toLowerCase()}` },
-                  { header: 'WALLET', value: (r) => r.record.wallet },
-                  { header: 'TRAILING', value: (r) => r.summary },
-                  { header: 'STATUS', value: (r) => (r.record.status === 'trailing' ? (r.runner ? `trailing (process ${r.runner})` : 'not trailed now (last level armed)') : r.record.status === 'ended' ? `ended (${r.record.end_reason})` : 'off') },
+                  { header: 'MARKET', value: (r) => (r.ok ? `${r.t.record.market} ${r.t.record.side.toLowerCase()}` : (r.d.summary.market ?? '?')) },
+                  { header: 'WALLET', value: (r) => (r.ok ? r.t.record.wallet : (r.d.summary.wallet ?? '?')) },
+                  { header: 'TRAILING', value: (r) => (r.ok ? r.t.summary : `(record ${r.d.file})`) },
+                  {
+                    header: 'STATUS',
+                    value: (r) =>
+                      !r.ok
+                        ? `damaged: ${r.d.reason}; never run`
+                        : r.t.record.status === 'trailing'
+                          ? r.t.runner
+                            ? `trailing (process ${r.t.runner})`
+                            : 'not trailed now (last level armed)'
+                          : r.t.record.status === 'ended'
+                            ? `ended (${r.t.record.end_reason})`
+                            : 'off',
+                  },
                 ],
                 'no trailing stops',
               ),

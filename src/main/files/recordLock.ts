@@ -29,9 +29,18 @@ export function withFileLockSync<T>(file: string, busy: (why: string, cause: unk
       sleepSync(Math.min(2 + attempt * 2, 25));
     }
   }
+  let result: T;
   try {
-    return work();
-  } finally {
-    release();
+    result = work();
+  } catch (err) {
+    try {
+      release();
+    } catch {
+      // A lock that cannot be released was lost (taken over while this holder stalled): the work's own
+      // error (a write refused for that very reason) is the one that says what happened.
+    }
+    throw err;
   }
+  release();
+  return result;
 }

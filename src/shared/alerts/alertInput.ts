@@ -63,7 +63,7 @@ export function parseWindow(text: string, field = 'window'): number {
   return ms;
 }
 
-function checkValue(kind: AlertKind, d: Decimal, field: string): void {
+export function checkValue(kind: AlertKind, d: Decimal, field: string): void {
   switch (kind) {
     case 'price_above':
     case 'price_below':
@@ -127,4 +127,39 @@ export function parseAlertInput(input: AlertInput, marketSymbols: readonly strin
 export function withLevel(spec: AlertSpec, level: string, marketSymbols: readonly string[]): AlertSpec {
   if (spec.rule.kind === 'move') throw new AlertInputError('a move alert has no level', 'level');
   return parseAlertInput({ market: spec.market, kind: spec.rule.kind, value: level, repeat: spec.repeat, note: spec.note, wallet: spec.wallet }, marketSymbols);
+}
+
+/**
+ * What is wrong with a stored alert by the rules a new one passes (empty: nothing). The alerts file is
+ * outside input (another process, a hand edit, a hostile file), so each alert is held to the same rules as
+ * one typed now: its value in range (no move of 0 %, no price of -5), a canonical level, a clean note, the
+ * wallet of a position alert in the lowercase a new one is stored in (a mixed-case one would never match,
+ * silently), no wallet on a market alert and, when the service's markets are at hand, a market it lists.
+ * An alert with a problem is shown with it and never evaluated.
+ */
+export function storedAlertProblems(spec: AlertSpec, marketSymbols: readonly string[] | null): string[] {
+  const problems: string[] = [];
+  const kind = spec.rule.kind;
+  const field = ALERT_VALUE_FIELD[kind];
+  const value = spec.rule.kind === 'move' ? spec.rule.pct : spec.rule.level;
+  try {
+    const d = parseLevel(value, field);
+    checkValue(kind, d, field);
+    if (canonical(d) !== value) problems.push(`${field}: '${value}' is not written as a new alert's level would be ('${canonical(d)}')`);
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+  try {
+    if (parseNote(spec.note) !== spec.note) problems.push('note: it has leading or trailing spaces a new alert would not keep');
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+  if (POSITION_ALERT_KINDS.includes(kind)) {
+    if (spec.wallet === null) problems.push('wallet: a position alert needs the wallet whose position it watches');
+    else if (spec.wallet !== spec.wallet.toLowerCase()) problems.push('wallet: stored in mixed case, which never matches a position (a new alert stores it in lowercase)');
+  } else if (spec.wallet !== null) {
+    problems.push('wallet: a market alert watches no wallet');
+  }
+  if (marketSymbols !== null && !marketSymbols.includes(spec.market)) problems.push(`market: '${spec.market}' is not a market this service lists`);
+  return problems;
 }

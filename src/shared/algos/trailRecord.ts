@@ -20,8 +20,11 @@ const positive = decimalOut.refine((v) => new Decimal(v).gt(0), 'must be greater
 export const TRAIL_STATUSES = ['trailing', 'off', 'ended'] as const;
 export type TrailStatus = (typeof TRAIL_STATUSES)[number];
 
-/** Why trailing ended: the position closed (the stop fired, or it was closed), or its stop was removed. */
-export const TRAIL_END_REASONS = ['position_closed', 'stop_removed'] as const;
+/**
+ * Why trailing ended: the position closed (the stop fired, or it was closed), its stop was removed, or
+ * its stop fired and could not fill (the position is still open and no longer protected).
+ */
+export const TRAIL_END_REASONS = ['position_closed', 'stop_removed', 'stop_failed'] as const;
 
 export const TrailDistanceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('percent'), value: positive.refine((v) => new Decimal(v).lt(100), 'a percentage must be below 100') }),
@@ -79,9 +82,12 @@ function better(side: 'LONG' | 'SHORT', a: string, b: string): boolean {
 }
 
 /**
- * The schema, then the invariants (a move in flight is a gain and carries this stop's client order id,
- * an end has a reason). The stop is not checked against the high-water mark: a stop set by hand since
- * the last look is adopted as it is.
+ * The schema, then the invariants (a move in flight is a gain from the stop as stored and carries this
+ * stop's client order id, an end has a reason). The stop is not checked against the high-water mark here:
+ * a stop set by hand since the last look is adopted as it is. What only the service can say is checked
+ * by the runner against the service (trailRunner.ts): the stop it ratchets from is the level the service
+ * lists as armed, a stored stop that disagrees with that order marks the record damaged, and a stored
+ * high-water mark beyond any price the venue shows since arming is brought back to what it shows.
  */
 export function checkTrailRecord(raw: unknown): TrailRecordCheck {
   const parsed = TrailRecordSchema.safeParse(raw);
@@ -90,6 +96,8 @@ export function checkTrailRecord(raw: unknown): TrailRecordCheck {
   const problems: string[] = [];
   if (r.moving) {
     if (!better(r.side, r.moving.to_trigger, r.moving.from_trigger)) problems.push(`moving: ${r.moving.from_trigger} -> ${r.moving.to_trigger} is not in the trader's favour`);
+    // A move is written from the stop as it stands, and the stop changes only when the move is settled.
+    if (r.stop && (r.moving.from_order_id !== r.stop.order_id || !new Decimal(r.moving.from_trigger).eq(r.stop.trigger_price))) problems.push(`moving: it moves from ${r.moving.from_trigger} (order ${r.moving.from_order_id}), not from the stop ${r.stop.trigger_price} (order ${r.stop.order_id})`);
     if (!r.moving.client_order_id.startsWith(`trail-${r.run_key}-`)) problems.push("moving: its client order id is not this trailing stop's");
   }
   if (r.status === 'ended' && r.end_reason === null) problems.push('ended without a reason');

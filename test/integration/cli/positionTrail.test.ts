@@ -101,6 +101,6 @@ describe('perps position trail', () => {
     expect(await stops(t)).toEqual(['3430']);
     const listed = await run(['--json', 'position', 'trail', '--list']);
     expect(listed.code, listed.stderr).toBe(0);
-    expect((perpsJson(listed) as unknown as { market: string; wallet: string; status: string; runner: number | null }[]).find((r) => r.wallet === t.wallet)).toMatchObject({ market: 'ETH', status: 'off', runner: null });
+    expect((perpsJson(listed) as unknown as { trailing: { market: string; wallet: string; status: string; runner: number | null }[] }).trailing.find((r) => r.wallet === t.wallet)).toMatchObject({ market: 'ETH', status: 'off', runner: null });
   });
 });

@@ -7,8 +7,10 @@
  * tick). Only when that copy says something changes (a crossing fires, an alert re-arms, the first value
  * is seen) is the change committed, under the store's lock, against the alert as stored then: if another
  * evaluator (the app and a terminal's `perps alert watch` on the same data folder) already fired it, the
- * stored state says so and this one does not fire again. The firing is logged inside the same lock, so a
- * one-shot alert fires, and is logged, exactly once across processes.
+ * stored state says so and this one does not fire again. The firing is logged after that commit has
+ * been written, outside the lock: a commit that fails (a full disk, a lost lock) logs nothing, so a
+ * one-shot alert is logged at most once, by the process whose commit fired it; and the log's I/O never
+ * holds the store's lock.
  */
 import { Decimal } from '../../../shared/decimal/index.js';
 import { MoveWindow, firingMessage, describeRule, stepMove, stepThreshold } from '../../../shared/alerts/alertEvaluation.js';
@@ -42,6 +44,8 @@ export interface AlertEvaluatorOptions {
   onFire(firing: AlertFiring): void;
   /** Called when the stored alerts changed (a firing, a re-arm, another process's edit). */
   onChange?(alerts: AlertView[]): void;
+  /** The service's market symbols: a stored alert on another market is never evaluated (default: not checked). */
+  marketSymbols?: readonly string[];
   /** How often the store's file is looked at for other processes' edits (default 500 ms). */
   reloadEveryMs?: number;
   now?: () => number;
@@ -66,7 +70,8 @@ export class AlertEvaluator {
   /** Re-reads the store (throws ALERT_STORE_DAMAGED for a damaged file: the caller reports it). */
   reload(): void {
     this.seenVersion = this.o.store.version();
-    const all = this.o.store.list(this.o.profile);
+    // Only alerts that pass the rules of a new one are evaluated (a hand-edited move of 0 % never fires).
+    const all = this.o.store.checked(this.o.profile, this.o.marketSymbols ?? null).alerts;
     this.alerts = all.filter((a) => a.status === 'active').map((a) => ({ ...a, profile: this.o.profile }));
     for (const id of [...this.windows.keys()]) if (!this.alerts.some((a) => a.id === id && a.rule.kind === 'move')) this.windows.delete(id);
     this.o.onChange?.(all);
@@ -145,7 +150,10 @@ export class AlertEvaluator {
     return { alert, firing };
   }
 
-  /** Applies `change` to the alert as stored now, under the lock; logs and reports a firing once. */
+  /**
+   * Applies `change` to the alert as stored now, under the lock; once that is written, logs and reports
+   * the firing (once). A log that cannot be written is the caller's to report, after the firing is.
+   */
   private commit(id: string, change: (stored: StoredAlert) => { alert: StoredAlert; firing: AlertFiring | null } | null): boolean {
     let firing: AlertFiring | null = null;
     let found = true;
@@ -154,7 +162,6 @@ export class AlertEvaluator {
         if (stored.status !== 'active') return { alert: stored, result: null };
         const next = change(stored);
         if (!next) return { alert: stored, result: null };
-        if (next.firing) appendAlertLog(this.o.store.dataDir, next.firing);
         return { alert: next.alert, result: next.firing };
       });
     } catch (err) {
@@ -162,8 +169,18 @@ export class AlertEvaluator {
       if ((err as { code?: string }).code !== 'ALERT_NOT_FOUND') throw err;
       found = false;
     }
+    let logError: unknown = null;
+    if (found && firing) {
+      // Committed: the store says it fired. Only now is it logged (never for a commit that failed).
+      try {
+        appendAlertLog(this.o.store.dataDir, firing);
+      } catch (err) {
+        logError = err;
+      }
+    }
     this.reload();
     if (found && firing) this.o.onFire(firing);
+    if (logError) throw logError;
     return found && firing !== null;
   }
 

@@ -9,7 +9,7 @@ import type { AlertSpec, AlertView } from '../../../shared/alerts/alertRule.js';
 import { Decimal } from '../../../shared/decimal/index.js';
 import { readMarketsWithVenue, type MarketDataContext } from '../reads/marketData.js';
 import type { ServiceContext } from '../serviceContext.js';
-import { AlertStore, alertNotFound, alertView } from './alertStore.js';
+import { AlertStore, alertNotFound, alertView, type DamagedAlert } from './alertStore.js';
 
 export function alertStoreOf(ctx: Pick<ServiceContext, 'profile'>): AlertStore {
   return new AlertStore(ctx.profile.dataDir);
@@ -44,6 +44,14 @@ export async function addAlert(ctx: MarketDataContext & Pick<ServiceContext, 'pr
 
 export function listAlerts(ctx: Pick<ServiceContext, 'profile'>, store: AlertStore = alertStoreOf(ctx)): AlertView[] {
   return store.list(ctx.profile.name);
+}
+
+/**
+ * This profile's alerts held to every rule of a new one, the service's markets included: those that
+ * pass, and beside them those that fail with why (shown, never evaluated: damage is never hidden).
+ */
+export async function listAlertsChecked(ctx: Pick<ServiceContext, 'profile' | 'config'>, store: AlertStore = alertStoreOf(ctx)): Promise<{ alerts: AlertView[]; damaged: DamagedAlert[] }> {
+  return store.checked(ctx.profile.name, await activeSymbols(ctx));
 }
 
 export function removeAlert(ctx: Pick<ServiceContext, 'profile'>, id: string, store: AlertStore = alertStoreOf(ctx)): AlertView {

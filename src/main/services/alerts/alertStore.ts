@@ -7,21 +7,36 @@
  *
  * The file is validated as a whole on every read: a damaged file is reported (ALERT_STORE_DAMAGED, naming
  * the file), never silently dropped or rewritten; nothing is stored until it is repaired or moved aside.
+ * It is read only as a regular file within a size cap (files/recordFiles.ts). Each alert is then held to
+ * the rules a new one passes (shared/alerts/alertInput.ts storedAlertProblems): one that fails is listed
+ * with its problems and never evaluated. A write after a lost lock (a holder that stalled past the lock's
+ * stale time while another process wrote) is refused with ALERT_STORE_CONFLICT, never silent.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { AlertViewSchema, type AlertSpec, type AlertView } from '../../../shared/alerts/alertRule.js';
+import { storedAlertProblems } from '../../../shared/alerts/alertInput.js';
+import { AlertViewSchema, type AlertKind, type AlertSpec, type AlertView } from '../../../shared/alerts/alertRule.js';
 import { writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
-import { readJsonFileIfPresent } from '../../files/recordFiles.js';
+import { assertUnchangedSince, readRecordText, UnreadableRecordFile } from '../../files/recordFiles.js';
 import { withFileLockSync } from '../../files/recordLock.js';
 import { OperationError } from '../errors.js';
 
 export const ALERTS_FILE = 'alerts.json';
 /** More alerts than this per profile is a different tool (and a slow evaluator). */
 export const MAX_ALERTS_PER_PROFILE = 200;
+/** The alerts file is read only up to this size: room for 200,000 stored alerts, never /dev/zero. */
+export const MAX_ALERTS_FILE_BYTES = 256 * 1024 * 1024;
+
+/** A stored alert that fails the rules a new one passes: listed with why, never evaluated. */
+export interface DamagedAlert {
+  id: string;
+  market: string;
+  kind: AlertKind;
+  problems: string[];
+}
 
 const StoredAlertSchema = AlertViewSchema.extend({ profile: z.string().min(1) });
 export type StoredAlert = z.infer<typeof StoredAlertSchema>;
@@ -49,16 +64,30 @@ export class AlertStore {
     this.file = path.join(dataDir, ALERTS_FILE);
   }
 
-  /** This profile's alerts, oldest first. */
+  /** This profile's alerts that pass the rules of a new one (without the market check), oldest first. */
   list(profile: string): AlertView[] {
-    return this.readAll()
-      .alerts.filter((a) => a.profile === profile)
-      .map(alertView);
+    return this.checked(profile, null).alerts;
+  }
+
+  /**
+   * This profile's alerts, oldest first, split by the rules a new alert passes: those that pass, and
+   * beside them those that fail, with why. `marketSymbols`: the service's markets (null: not checked).
+   */
+  checked(profile: string, marketSymbols: readonly string[] | null): { alerts: AlertView[]; damaged: DamagedAlert[] } {
+    const alerts: AlertView[] = [];
+    const damaged: DamagedAlert[] = [];
+    for (const a of this.readAll().alerts) {
+      if (a.profile !== profile) continue;
+      const problems = storedAlertProblems(a, marketSymbols);
+      if (problems.length === 0) alerts.push(alertView(a));
+      else damaged.push({ id: a.id, market: a.market, kind: a.rule.kind, problems });
+    }
+    return { alerts, damaged };
   }
 
   /** A cheap signature of the file's last write (evaluators reload when it changes). */
   version(): string {
-    const s = fs.statSync(this.file, { throwIfNoEntry: false });
+    const s = fs.lstatSync(this.file, { throwIfNoEntry: false });
     return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : 'none';
   }
 
@@ -114,20 +143,50 @@ export class AlertStore {
       this.file,
       (why, cause) => new OperationError('ALERT_STORE_BUSY', `${ALERTS_FILE} ${why}`, { kind: 'transient', cause }),
       () => {
-        const { next, result } = work(this.readAll());
-        if (next) writeFileAtomicSync(this.file, JSON.stringify(AlertsFileSchema.parse(next), null, 2) + '\n');
+        const { file, text } = this.readWithText();
+        const { next, result } = work(file);
+        if (next) {
+          const data = JSON.stringify(AlertsFileSchema.parse(next), null, 2) + '\n';
+          // Still the file this process read? A holder that stalled past the lock's time may have lost it to
+          // another process, which wrote since: that change stands, this one is refused.
+          assertUnchangedSince(this.file, text, () => new OperationError('ALERT_STORE_CONFLICT', `${ALERTS_FILE} was changed by another process while this one held its lock past the lock's time (it stalled); this change was not written`, {
+            kind: 'transient',
+            hint: 'Nothing was lost: the other change stands. Run the command again.',
+          }), MAX_ALERTS_FILE_BYTES);
+          writeFileAtomicSync(this.file, data);
+        }
         return result;
       },
     );
   }
 
   private readAll(): AlertsFile {
+    return this.readWithText().file;
+  }
+
+  private readWithText(): { file: AlertsFile; text: string | undefined } {
     const damaged = (why: string) =>
       new OperationError('ALERT_STORE_DAMAGED', `${this.file} ${why} (it is only ever written atomically, so something else changed it)`, {
         hint: `Nothing was changed. Repair the file or move it aside to start with no alerts.`,
       });
-    const parsed = readJsonFileIfPresent(this.file, () => damaged('is not valid JSON'));
-    if (parsed === undefined) return { version: 1, alerts: [] };
+    let text: string | undefined;
+    try {
+      text = readRecordText(this.file, MAX_ALERTS_FILE_BYTES);
+    } catch (err) {
+      if (err instanceof UnreadableRecordFile) throw damaged(err.why);
+      throw err;
+    }
+    return { file: this.parse(text, damaged), text };
+  }
+
+  private parse(text: string | undefined, damaged: (why: string) => OperationError): AlertsFile {
+    if (text === undefined) return { version: 1, alerts: [] };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw damaged('is not valid JSON');
+    }
     const r = AlertsFileSchema.safeParse(parsed);
     if (!r.success) throw damaged(`does not hold alerts (${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message})`);
     const ids = new Set(r.data.alerts.map((a) => a.id));

@@ -11,12 +11,19 @@
  * is damaged: `list` returns it beside the healthy ones, and everything that would act on it is refused
  * with `<CODE>_RECORD_DAMAGED`, so damage never sends anything. Writes are checked the same way, so a bug
  * cannot store a record it would then refuse.
+ *
+ * A record file is read only when it is a regular file within the size cap (files/recordFiles.ts: no link
+ * followed, a FIFO never waited on, /dev/zero never read), and one entry that cannot be read is listed as
+ * damaged beside the others, never failing the list. A record that passes its own check but disagrees
+ * with what the service says (a runner found it so) is marked damaged (`markDamaged`): it is listed with
+ * why, and refused like any other damage. A write after a lost lock is refused (files/recordFiles.ts
+ * assertUnchangedSince), never silent.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
-import { readJsonFileIfPresent, removeStaleLeftovers } from '../../files/recordFiles.js';
+import { assertUnchangedSince, readRecordText, removeStaleLeftovers, UnreadableRecordFile } from '../../files/recordFiles.js';
 import { OperationError, ValidationError } from '../errors.js';
 import { withAlgoFileLock } from './algoFileLock.js';
 
@@ -55,7 +62,8 @@ export interface DamagedRecord<S> {
   changedAt: number;
 }
 
-class NotJson extends Error {}
+/** The key a record marked damaged carries (it is in no record schema, so a record with it never passes). */
+const DAMAGE_KEY = 'damage';
 
 export type StoredRecord<T, S> = { record: T } | { damaged: DamagedRecord<S> };
 
@@ -86,8 +94,8 @@ export class AlgoStore<T extends { id: string; profile: string; updated_at: numb
   create(record: T): void {
     const file = this.fileOf(record.id);
     this.withLock(file, () => {
-      if (fs.existsSync(file)) throw new Error(`${this.kind.what} ${record.id} is already stored`);
-      this.write(file, record);
+      if (fs.lstatSync(file, { throwIfNoEntry: false })) throw new Error(`${this.kind.what} ${record.id} is already stored`);
+      this.write(file, record, undefined);
     });
   }
 
@@ -120,7 +128,14 @@ export class AlgoStore<T extends { id: string; profile: string; updated_at: numb
     const damaged: DamagedRecord<S>[] = [];
     for (const name of fs.readdirSync(this.dir)) {
       if (!/^[0-9a-f]{12}\.json$/.test(name)) continue;
-      const s = this.readStored(path.join(this.dir, name));
+      const file = path.join(this.dir, name);
+      let s: StoredRecord<T, S> | undefined;
+      try {
+        s = this.readStored(file);
+      } catch (err) {
+        // One entry that cannot be read (no permission, an I/O error) is listed as damaged; it never fails the list.
+        s = { damaged: this.damaged(file, null, `its file cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`) };
+      }
       if (!s) continue;
       if ('record' in s) {
         if (s.record.profile === profile) records.push(s.record);
@@ -138,19 +153,52 @@ export class AlgoStore<T extends { id: string; profile: string; updated_at: numb
   update(id: string, change: (current: T) => T, now: number = Date.now()): T {
     const file = this.fileOf(id);
     return this.withLock(file, () => {
-      const current = this.read(file);
+      const { stored, text } = this.readWithText(file);
+      if (stored && 'damaged' in stored) throw this.damagedError(stored.damaged);
+      const current = stored?.record;
       if (!current) throw new OperationError(`${this.kind.code}_NOT_FOUND`, `${this.kind.what} ${id} is not stored`);
       const next = { ...change(current), updated_at: now };
-      this.write(file, next);
+      this.write(file, next, text);
       return next;
     });
   }
 
-  private write(file: string, record: T): void {
+  /**
+   * Marks a stored record damaged because it disagrees with what the service says (`reason` says how):
+   * from then on it is listed as damaged with that reason and every action on it is refused, so it never
+   * steers an order. The record is kept as it was, beside the mark, for the person to read.
+   */
+  markDamaged(id: string, reason: string, now: number = Date.now()): void {
+    const file = this.fileOf(id);
+    this.withLock(file, () => {
+      const text = readRecordText(file);
+      if (text === undefined) return;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text);
+      } catch {
+        return; // Already damaged (not JSON): it is listed and refused as it is.
+      }
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+      assertUnchangedSince(file, text, () => this.conflictError(path.basename(file, '.json')));
+      writeFileAtomicSync(file, JSON.stringify({ ...(raw as Record<string, unknown>), [DAMAGE_KEY]: { reason: reason.slice(0, 2_000), at: now } }, null, 2) + '\n');
+    });
+  }
+
+  /** `text`: the file's content when this writer read it (undefined: it did not exist); a change since is refused. */
+  private write(file: string, record: T, text: string | undefined): void {
     const checked = this.kind.check(record);
     // Only a bug gets here: the runners and the control functions keep every invariant.
     if (!checked.ok) throw new OperationError(`${this.kind.code}_RECORD_INVALID`, `refused to store ${this.kind.what} ${record.id}: ${checked.problems.join('; ')}`, { kind: 'internal' });
+    assertUnchangedSince(file, text, () => this.conflictError(record.id));
     writeFileAtomicSync(file, JSON.stringify(checked.record, null, 2) + '\n');
+  }
+
+  private conflictError(id: string): OperationError {
+    return new OperationError(`${this.kind.code}_STORE_CONFLICT`, `${this.kind.what} ${id} was changed by another process while this one held its lock past the lock's time (it stalled); this change was not written`, {
+      kind: 'transient',
+      hint: 'Nothing was lost: the other change stands. Run the command again to act on the record as it is now.',
+    });
   }
 
   private read(file: string): T | undefined {
@@ -168,21 +216,43 @@ export class AlgoStore<T extends { id: string; profile: string; updated_at: numb
   }
 
   private readStored(file: string): StoredRecord<T, S> | undefined {
+    return this.readWithText(file).stored;
+  }
+
+  private readWithText(file: string): { stored: StoredRecord<T, S> | undefined; text: string | undefined } {
+    let text: string | undefined;
+    try {
+      text = readRecordText(file);
+    } catch (err) {
+      if (!(err instanceof UnreadableRecordFile)) throw err;
+      return { stored: { damaged: this.damaged(file, null, `its file ${err.why}; it was not read`) }, text: undefined };
+    }
+    return { stored: this.storedOf(file, text), text };
+  }
+
+  private storedOf(file: string, text: string | undefined): StoredRecord<T, S> | undefined {
+    if (text === undefined) return undefined;
     let raw: unknown;
     try {
-      raw = readJsonFileIfPresent(file, () => new NotJson());
-    } catch (err) {
-      if (!(err instanceof NotJson)) throw err;
+      raw = JSON.parse(text);
+    } catch {
       return { damaged: this.damaged(file, null, 'its file is not valid JSON (it is only ever written atomically, so something else changed it)') };
     }
-    if (raw === undefined) return undefined;
+    const mark = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[DAMAGE_KEY] : undefined;
+    if (mark !== undefined) {
+      const why = typeof mark === 'object' && mark !== null && typeof (mark as { reason?: unknown }).reason === 'string' ? (mark as { reason: string }).reason : 'no reason recorded';
+      // The mark is read from the file like the rest of it: no control or bidi character reaches a terminal.
+      // eslint-disable-next-line no-control-regex
+      const clean = why.slice(0, 2_000).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
+      return { damaged: this.damaged(file, raw, `it disagrees with what the service says: ${clean}`) };
+    }
     const checked = this.kind.check(raw);
     if (checked.ok && `${checked.record.id}.json` === path.basename(file)) return { record: checked.record };
     return { damaged: this.damaged(file, raw, checked.ok ? `it holds ${this.kind.what} ${checked.record.id}, not the one its file is named after` : checked.problems.join('; ')) };
   }
 
   private damaged(file: string, raw: unknown, reason: string): DamagedRecord<S> {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     return { id: path.basename(file, '.json'), file, reason, summary: this.kind.summary(raw), changedAt: Math.floor(stat?.mtimeMs ?? 0) };
   }
 }

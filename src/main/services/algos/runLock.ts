@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { readRecordText, UnreadableRecordFile } from '../../files/recordFiles.js';
 import { OperationError } from '../errors.js';
 import { withAlgoFileLock } from './algoFileLock.js';
 
@@ -47,13 +48,16 @@ export function runLockFile(dir: string, id: string): string {
 }
 
 function readHolder(file: string): RunLockHolder | null {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    // A regular file of a few bytes only: a FIFO or link planted as the lock is never waited on or followed.
+    text = readRecordText(file, 4_096);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
+    if (!(err instanceof UnreadableRecordFile)) throw err;
+    // Not a lock this app wrote: counts as no live holder; taking it over refuses to write over a non-file.
+    return { pid: -1, hostname: os.hostname(), since: 0, token: '' };
   }
+  if (text === undefined) return null;
   try {
     const v = JSON.parse(text) as Partial<RunLockHolder>;
     if (typeof v.pid === 'number' && typeof v.hostname === 'string' && typeof v.token === 'string' && typeof v.since === 'number') return v as RunLockHolder;

@@ -63,3 +63,14 @@ export async function latestHistoryRow(ctx: Pick<TradingContext, 'api'>, wallet:
     if (!oldest || oldest.status_at < since - SENT_SLACK_MS || offset + page.orders.length >= page.total) return null;
   }
 }
+
+/** Every order-history row of `orderId` on `market` (newest first, back to `since`): one row per status change. */
+export async function historyRowsOf(ctx: Pick<TradingContext, 'api'>, wallet: string, market: string, orderId: string, since: number): Promise<ListedOrder[]> {
+  const rows: ListedOrder[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await ctx.api.orderHistory({ wallet, market, limit: PAGE, offset });
+    rows.push(...page.orders.filter((r) => r.order_id === orderId));
+    const oldest = page.orders.at(-1);
+    if (!oldest || oldest.status_at < since - SENT_SLACK_MS || offset + page.orders.length >= page.total) return rows;
+  }
+}

@@ -119,7 +119,7 @@ function withRecordLock<T>(file: string, work: () => T): T {
 
 function readRecordFile(file: string): TrackedWithdrawal | undefined {
   // Not valid JSON: damage from outside (records are written only atomically); the content is not quoted (a signed body).
-  const parsed = readJsonFileIfPresent(file, () => new WithdrawalStoreError(`the withdrawal record ${file} is not valid JSON; move it out of the folder after checking the withdrawal in history`));
+  const parsed = readJsonFileIfPresent(file, (why) => new WithdrawalStoreError(`the withdrawal record ${file} ${why}; move it out of the folder after checking the withdrawal in history`));
   if (parsed === undefined) return undefined;
   if (!looksLikeRecord(parsed)) throw new WithdrawalStoreError(`the withdrawal record ${file} does not hold a withdrawal record`);
   return parsed;

@@ -10,6 +10,12 @@
  * already cancelled or filled, nothing is sent again. Legs are read from order-history, which carries
  * every status change, so a fill that happened while nothing ran is seen at the next start.
  *
+ * A leg's order id is held to what the service lists before the pair acts on it: the order must be in the
+ * pair's market's order history as a LIMIT on the leg's side, price and size, sent no earlier than the
+ * pair (and carry the leg's client order id where the row carries one). A record that disagrees (an order
+ * id edited to another order, on any market) is damaged: marked so, listed, refused, and nothing is
+ * cancelled. So a stored record never cancels an order that is not its leg.
+ *
  * Two resting legs are what the service offers for entries: its triggers are reduce-only TP/SL of a
  * position, so a stop entry (a breakout buy above the mark) cannot rest there. A leg on the wrong side of
  * the mark would fill at once; it is refused before anything is sent.
@@ -29,9 +35,9 @@ import { prepareLegs, type PreparedOrder } from '../../orders/prepareOrder.js';
 import { submitOrder } from '../../orders/submitOrder.js';
 import { assertPreparedFor, type PreparedBase } from '../../signing/prepared.js';
 import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
-import { AlgoStore, type AlgoRecordKind } from '../algoStore.js';
+import { AlgoStore, type AlgoRecordKind, type DamagedRecord } from '../algoStore.js';
 import { acquireRunLock, type AlgoNaming, type RunLock } from '../runLock.js';
-import { findSentOrder, latestHistoryRow } from '../sentOrderLookup.js';
+import { SENT_SLACK_MS, findSentOrder, latestHistoryRow } from '../sentOrderLookup.js';
 
 type OcoSummary = ReturnType<typeof damagedOcoSummary>;
 
@@ -178,6 +184,19 @@ export function openOcoRunner(ctx: TradingContext, id: string, options: OcoRunne
 
 const FILLED = new Set<ListedOrder['status']>(['filled', 'partially_filled_cancelled']);
 
+/** How the order the service lists under a leg's order id differs from the leg (null: it is the leg). */
+export function legDisagreement(r: Pick<OcoRecord, 'market' | 'sent_at' | 'created_at'>, leg: OcoLeg, row: ListedOrder): string | null {
+  const what = `order ${row.order_id}`;
+  if (row.market !== r.market) return `${what} is on ${row.market}, not ${r.market}`;
+  if (row.client_order_id !== undefined && row.client_order_id !== leg.client_order_id) return `${what} carries the client order id ${row.client_order_id.slice(0, 100)}, not ${leg.client_order_id}`;
+  if (row.order_type !== 'LIMIT') return `${what} is a ${row.order_type} order, not a limit`;
+  if (row.side !== leg.side.toLowerCase()) return `${what} is a ${row.side}, not a ${leg.side.toLowerCase()}`;
+  if (!new Decimal(row.limit_price).eq(leg.price)) return `${what} is at ${row.limit_price}, not ${leg.price}`;
+  if (!new Decimal(row.size).eq(leg.size)) return `${what} is for ${row.size}, not ${leg.size}`;
+  if (row.submitted_at < (r.sent_at ?? r.created_at) - SENT_SLACK_MS) return `${what} was submitted before the pair was`;
+  return null;
+}
+
 export class OcoRunner {
   private readonly clock: AlgoClock;
   private readonly pollMs: number;
@@ -302,6 +321,20 @@ export class OcoRunner {
     // Each leg's latest state from order-history (every status change is a row there).
     const rows = await Promise.all(r.legs.map((l) => (l.order_id ? latestHistoryRow(this.ctx, r.wallet, r.market, l.order_id, r.created_at) : Promise.resolve(null))));
     const now = await this.clock.now();
+    // Every order id the record holds must be its leg at the service before anything is read from it or sent.
+    for (const [i, l] of r.legs.entries()) {
+      if (l.order_id === null || l.status === 'rejected' || l.status === 'unsent') continue;
+      const row = rows[i];
+      if (row) {
+        const why = legDisagreement(r, l, row);
+        if (why) throw this.refuse(`leg ${i + 1} (${l.side.toLowerCase()} ${l.size} at ${l.price}): ${why}`);
+      } else if (now >= (r.sent_at ?? r.created_at) + this.graceMs) {
+        throw this.refuse(`leg ${i + 1} (${l.side.toLowerCase()} ${l.size} at ${l.price}): order ${l.order_id} is not in the ${r.market} order history of ${r.wallet} ${Math.round(this.graceMs / 1000)} s after the pair was sent`);
+      } else {
+        // Orders persist asynchronously: not listed yet, so nothing is decided from it on this look.
+        return null;
+      }
+    }
     r = this.update((x) => ({
       ...x,
       legs: x.legs.map((l, i) => {
@@ -332,6 +365,15 @@ export class OcoRunner {
     return this.cancelOther(r, rows);
   }
 
+  /** Marks the pair damaged (it disagrees with the service) and returns the error that refuses it: nothing is sent. */
+  private refuse(reason: string): Error {
+    this.store.markDamaged(this.id, reason);
+    this.options.onEvent?.(`OCO pair ${this.id} disagrees with the service: ${reason}; nothing is sent for it`);
+    const s = this.store.inspect(this.id, this.ctx.profile.name);
+    if (s && 'damaged' in s) return this.store.damagedError(s.damaged);
+    return new ValidationError(`OCO pair ${this.id} disagrees with the service: ${reason}; nothing was sent`, { code: 'OCO_RECORD_DAMAGED' });
+  }
+
   /** The other leg is cancelled exactly once: its status is read first, the cancel written before it is sent. */
   private async cancelOther(r: OcoRecord, rows: (ListedOrder | null)[]): Promise<OcoRecord | null> {
     const i = r.winner === 0 ? 1 : 0;
@@ -358,7 +400,8 @@ export class OcoRunner {
   }
 }
 
-/** This profile's pairs, newest first. */
-export function listOcos(ctx: Pick<TradingContext, 'profile'>): OcoRecord[] {
-  return ocoStoreOf(ctx).list(ctx.profile.name).records;
+/** This profile's pairs, newest first, and beside them the damaged ones (never hidden). */
+export function listOcos(ctx: Pick<TradingContext, 'profile'>): { pairs: OcoRecord[]; damaged: DamagedRecord<OcoSummary>[] } {
+  const listed = ocoStoreOf(ctx).list(ctx.profile.name);
+  return { pairs: listed.records, damaged: listed.damaged };
 }

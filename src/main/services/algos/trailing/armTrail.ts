@@ -24,8 +24,10 @@ import { preparePositionTpsl, submitPositionTpsl, type PreparedPositionTpsl } fr
 import { readPosition } from '../../positions/positionWaits.js';
 import { assertPreparedFor, type PreparedBase } from '../../signing/prepared.js';
 import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
+import type { DamagedAlgoSummary } from '../../../../shared/algos/damagedSummary.js';
+import type { DamagedRecord } from '../algoStore.js';
 import { liveRunner } from '../runLock.js';
-import { TrailRunner, armedStops, trailSummary, withTrailNote, type TrailRunnerOptions } from './trailRunner.js';
+import { TrailRunner, armedStops, refuseDisagreeing, stopDisagreement, trailSummary, withTrailNote, type TrailRunnerOptions } from './trailRunner.js';
 import { acquireTrailLock, trailId, trailStoreOf, type TrailStore } from './trailStore.js';
 
 export interface TrailInput {
@@ -106,6 +108,10 @@ export async function prepareTrail(ctx: TradingContext, input: TrailInput): Prom
   const level = trailLevel(side, hw, distance, market.tick_size);
   const fromMark = canonical(trailLevel(side, mark, distance, market.tick_size));
   const row = armed[0];
+  // The stored stop is held to the order the service lists under its id: a record edited to another level
+  // is damaged (listed, refused), and nothing is sent.
+  const disagreement = resumes?.stop && row && resumes.stop.order_id === row.order_id ? stopDisagreement(resumes.stop, row) : null;
+  if (disagreement) throw refuseDisagreeing(store, id, ctx.profile.name, disagreement);
   const adopt = row ? { order_id: row.order_id, trigger_price: canonical(row.trigger_price ?? '0'), fire_price: canonical(row.limit_price) } : null;
   // No stop armed: set one at the level from the mark now (the trailing level if trailing has not started yet too: protected at once).
   const arm = row ? null : await preparePositionTpsl(ctx, { wallet, market: market.symbol, sl: fromMark });
@@ -166,7 +172,9 @@ export async function startTrail(ctx: TradingContext, prepared: PreparedTrail, s
     const armedCandle = r ? null : await candleAt(ctx, prepared.market, now);
     const settings = `${formatTrailDistance(prepared.distance)}${prepared.activate ? ` from ${prepared.activate}` : ''}`;
     if (r) {
-      store.update(prepared.id, (x) => ({ ...x, distance: prepared.distance, activate: prepared.activate, stop: x.stop ?? stop, notes: withTrailNote(x, now, `resumed (${settings})`) }), now);
+      // The stop is the one the service lists now (just read), not the record's copy; a move in flight at a
+      // crash keeps the stop it moves from, and the runner settles it from order history first.
+      store.update(prepared.id, (x) => ({ ...x, distance: prepared.distance, activate: prepared.activate, stop: x.moving ? x.stop : (stop ?? x.stop), notes: withTrailNote(x, now, `resumed (${settings})`) }), now);
     } else {
       const record: TrailRecord = {
         version: 1,
@@ -210,9 +218,10 @@ export function openTrailRunner(ctx: TradingContext, id: string, options: StartT
   return new TrailRunner(ctx, store, id, options, null);
 }
 
-/** This profile's trailing stops (newest first), with whether a live process trails each. */
-export function listTrails(ctx: Pick<TradingContext, 'profile'>, store: TrailStore = trailStoreOf(ctx)): { record: TrailRecord; summary: string; runner: number | null }[] {
-  return store.list(ctx.profile.name).records.map((record) => ({ record, summary: trailSummary(record), runner: liveRunner(store.dir, record.id)?.pid ?? null }));
+/** This profile's trailing stops (newest first), with whether a live process trails each, and beside them the damaged ones (never hidden). */
+export function listTrails(ctx: Pick<TradingContext, 'profile'>, store: TrailStore = trailStoreOf(ctx)): { trails: { record: TrailRecord; summary: string; runner: number | null }[]; damaged: DamagedRecord<DamagedAlgoSummary>[] } {
+  const listed = store.list(ctx.profile.name);
+  return { trails: listed.records.map((record) => ({ record, summary: trailSummary(record), runner: liveRunner(store.dir, record.id)?.pid ?? null })), damaged: listed.damaged };
 }
 
 /**

@@ -14,7 +14,15 @@
  * modifies, the new levels) before the Modify is sent; after a crash it is looked up in order-history
  * (algos/sentOrderLookup.ts) before anything else: found and armed, it is the stop; dropped, the original
  * stays; not found within the grace period, it never reached the service. Whatever the record says, the
- * armed SL the service lists is the truth: a stop moved or replaced elsewhere (`position tpsl`) is adopted.
+ * armed SL the service lists is the truth: a stop moved or replaced elsewhere (`position tpsl`) is adopted,
+ * the stop is ratcheted from the level the service lists as armed (never from the record's copy, so an
+ * edited record cannot lower it), a stored stop whose order the service lists at another level marks the
+ * record damaged (listed, refused, nothing sent), and a stored high-water mark beyond any price the venue
+ * shows since the stop was armed is brought back to what the venue shows before anything moves.
+ *
+ * A stop that fired but could not fill (order history lists it `triggered`, then cancelled or rejected,
+ * and the position is still open) ends trailing as a failed stop (`stop_failed`), with the service's
+ * reason, said as an event: the position is no longer protected.
  *
  * On a start after time away, the candles since the runner last looked give the best price the desk
  * missed; the stop is moved to where it should be now (never to or past the mark), and what happened is
@@ -22,12 +30,12 @@
  */
 import { Decimal, canonical } from '../../../../shared/decimal/index.js';
 import { groupedDecimal } from '../../../../shared/decimal/display.js';
-import { bestSeenInCandles, better, formatTrailDistance, ratchet, type RatchetDecision } from '../../../../shared/algos/trailing.js';
+import { bestSeenInCandles, better, formatTrailDistance, nextHighWater, ratchet, type RatchetDecision } from '../../../../shared/algos/trailing.js';
 import { moveClientOrderId, type TrailRecord } from '../../../../shared/algos/trailRecord.js';
 import type { ListedOrder, Market } from '../../../../shared/protocol/index.js';
 import { isTransientFailure } from '../../../api/errors.js';
 import type { CandleInterval } from '../../../venue/schemas.js';
-import { OperationError, toAppError } from '../../errors.js';
+import { OperationError, ValidationError, toAppError } from '../../errors.js';
 import { prepareModify, submitModify } from '../../orders/modifyOrder.js';
 import { readMark, walletIds, type TradingContext } from '../../orders/orderContext.js';
 import { slippageBound, slippageBpsFor } from '../../orders/slippage.js';
@@ -35,7 +43,7 @@ import { readPosition } from '../../positions/positionWaits.js';
 import { readPreferences } from '../../settings/preferences.js';
 import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
 import type { RunLock } from '../runLock.js';
-import { findSentOrder, latestHistoryRow } from '../sentOrderLookup.js';
+import { findSentOrder, historyRowsOf } from '../sentOrderLookup.js';
 import { acquireTrailLock, type TrailStore } from './trailStore.js';
 
 export interface TrailRunnerOptions {
@@ -64,6 +72,26 @@ export function armedStops(rows: readonly ListedOrder[], market: string): Listed
 }
 
 const px = (v: string): string => groupedDecimal(v);
+
+/** How a stored stop disagrees with the order the service lists under its id (null: it agrees). */
+export function stopDisagreement(stop: NonNullable<TrailRecord['stop']>, row: ListedOrder): string | null {
+  if (row.trigger_price === undefined || row.trigger_price === null || !new Decimal(row.trigger_price).eq(stop.trigger_price)) {
+    return `the record's stop ${stop.order_id} is at ${stop.trigger_price}, and the service lists that order at ${row.trigger_price ?? 'no trigger price'}`;
+  }
+  if (!new Decimal(row.limit_price).eq(stop.fire_price)) return `the record's stop ${stop.order_id} fires at ${stop.fire_price}, and the service lists that order firing at ${row.limit_price}`;
+  return null;
+}
+
+/**
+ * Marks the record damaged because it disagrees with the service, and returns the error that refuses it
+ * (TRAIL_RECORD_DAMAGED, validation): nothing is sent for it from here on.
+ */
+export function refuseDisagreeing(store: TrailStore, id: string, profile: string, reason: string): ValidationError {
+  store.markDamaged(id, reason);
+  const s = store.inspect(id, profile);
+  if (s && 'damaged' in s) return store.damagedError(s.damaged);
+  return new ValidationError(`trailing stop ${id} disagrees with the service: ${reason}; nothing was sent`, { code: 'TRAIL_RECORD_DAMAGED' });
+}
 
 /** Candles fine enough to find the best price, few enough for one read. */
 function candleInterval(spanMs: number): CandleInterval {
@@ -142,6 +170,7 @@ export class TrailRunner {
       if (r.status !== 'trailing') return r;
       this.market = await this.ctx.config.market(r.market);
       if (r.moving) r = await this.reconcileMoving(r);
+      r = await this.boundHighWater(r);
       const seen = await this.missed(r);
       return await this.loop(seen);
     } finally {
@@ -156,6 +185,21 @@ export class TrailRunner {
     } catch (err) {
       if (!this.abort.signal.aborted) throw err;
     }
+  }
+
+  /**
+   * The stored high-water mark, held to what the venue shows: a high (a long's) beyond every candle since
+   * the stop was armed and beyond the mark now is a price that never happened (a hand-edited record), so
+   * trailing goes on from the best the venue shows, and the record says so. It never moves the stop by itself.
+   */
+  private async boundHighWater(r: TrailRecord): Promise<TrailRecord> {
+    if (r.high_water === null) return r;
+    const now = await this.clock.now();
+    const since = r.armed_candle?.t ?? r.created_at;
+    const candles = await this.ctx.venue.candleSnapshot({ coin: this.market!.venue_symbol, interval: candleInterval(now - since), startTime: since, endTime: now });
+    const bound = nextHighWater(r.side, bestSeenInCandles(r.side, candles, since), await readMark(this.ctx, this.market!));
+    if (!better(r.side, r.high_water, bound)) return r;
+    return this.note(`the stored ${r.side === 'LONG' ? 'high' : 'low'} of ${px(r.high_water)} is beyond any price the venue shows since the stop was armed (${r.side === 'LONG' ? 'at most' : 'at least'} ${px(bound)}); trailing goes on from ${px(bound)}`, { high_water: bound });
   }
 
   /** The best price since the runner last looked, from the candles (null when they show nothing better). */
@@ -204,6 +248,12 @@ export class TrailRunner {
     }
     const armed = armedStops((await this.ctx.api.positionTriggers(r.wallet)).orders, r.market);
     const ours = r.stop ? armed.find((o) => o.order_id === r.stop!.order_id) : undefined;
+    if (ours) {
+      // The service lists our order at another level than the record says: the record was changed from
+      // outside. It is damaged: nothing is moved from it.
+      const disagreement = stopDisagreement(r.stop!, ours);
+      if (disagreement) throw refuseDisagreeing(this.store, this.id, this.ctx.profile.name, disagreement);
+    }
     if (!ours) {
       if (armed.length === 1) {
         const o = armed[0]!;
@@ -213,8 +263,20 @@ export class TrailRunner {
       } else if (armed.length > 1) {
         return this.end(r, 'stop_removed', `${r.market} has ${armed.length} armed stop-losses (${armed.map((o) => o.order_id).join(', ')}); it is not clear which to trail, so trailing ended (every one stays armed)`);
       } else if (r.stop) {
-        const row = await latestHistoryRow(this.ctx, r.wallet, r.market, r.stop.order_id, r.created_at);
-        if (row && (row.status === 'triggered' || row.status === 'filled')) return this.end(r, 'position_closed', `the stop at ${px(r.stop.trigger_price)} fired; trailing ended`);
+        const rows = await historyRowsOf(this.ctx, r.wallet, r.market, r.stop.order_id, r.created_at);
+        const row = rows[0] ?? null;
+        if (row && row.status === 'filled') return this.end(r, 'position_closed', `the stop at ${px(r.stop.trigger_price)} fired; trailing ended`);
+        // Fired and still executing (the position is still open): whether it fills is known on a later look.
+        if (row && row.status === 'triggered') return null;
+        if (row && rows.some((x) => x.status === 'triggered')) {
+          // It fired (history lists it triggered) and then did not fill, and the position is still open.
+          const how = row.status === 'partially_filled_cancelled' ? `filled only ${row.filled_size} of the position, the rest was cancelled` : `was ${row.status}`;
+          return this.end(
+            r,
+            'stop_failed',
+            `FAILED STOP: the stop-loss ${r.stop.order_id} at ${px(r.stop.trigger_price)} fired but ${how} (${row.reason ?? 'no reason given by the service'}); the ${r.market} ${r.side.toLowerCase()} is still open with no stop-loss armed; trailing ended`,
+          );
+        }
         return this.end(r, 'stop_removed', `the stop-loss ${r.stop.order_id} at ${px(r.stop.trigger_price)} was removed (${row?.status ?? 'no longer listed'}); trailing ended and nothing was armed in its place`);
       } else {
         return this.end(r, 'stop_removed', `no stop-loss is armed on ${r.market}; trailing ended`);
@@ -222,8 +284,10 @@ export class TrailRunner {
     }
     const mark = await readMark(this.ctx, market);
     const now = await this.clock.now();
+    // Ratcheted from the level the service lists as armed, never from the record's copy of it.
+    const armedLevel = canonical(ours?.trigger_price ?? r.stop!.trigger_price);
     const decision = ratchet(
-      { side: r.side, distance: r.distance, activate: r.activate, tickSize: market.tick_size, stop: r.stop!.trigger_price, highWater: r.high_water, lastMoveAt: r.last_move_at },
+      { side: r.side, distance: r.distance, activate: r.activate, tickSize: market.tick_size, stop: armedLevel, highWater: r.high_water, lastMoveAt: r.last_move_at },
       away?.best ?? mark,
       mark,
       now,
@@ -256,7 +320,7 @@ export class TrailRunner {
     return null;
   }
 
-  private async end(r: TrailRecord, reason: 'position_closed' | 'stop_removed', text: string): Promise<TrailRecord> {
+  private async end(r: TrailRecord, reason: 'position_closed' | 'stop_removed' | 'stop_failed', text: string): Promise<TrailRecord> {
     const now = await this.clock.now();
     this.options.onEvent?.(text);
     return this.update((x) => ({ ...x, status: 'ended', end_reason: reason, moving: null, last_seen_at: Math.max(x.last_seen_at, now), notes: withTrailNote(x, now, text) }));
