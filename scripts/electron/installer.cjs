@@ -8,6 +8,7 @@
 // Everything else is the installer's: @electron/get with ELECTRON_MIRROR (and npm's electron_mirror),
 // electron_config_cache, electron_use_remote_checksums and the checksums shipped in the package.
 'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: Electron's installer is a CommonJS script run by require() */
 const fs = require('node:fs');
 
 const installer = process.argv[2];
