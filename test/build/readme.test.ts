@@ -85,12 +85,11 @@ function runEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     if (/^(npm_|electron_|ELECTRON_|NODE_OPTIONS$|https?_proxy$|all_proxy$|no_proxy$|GLOBAL_AGENT_)/i.test(k)) continue;
     env[k] = v;
   }
-  const empty = path.join(work, 'empty-npmrc');
   return {
     ...env,
     NODE_OPTIONS: `--import ${GUARD}`,
-    npm_config_userconfig: empty,
-    npm_config_globalconfig: empty,
+    npm_config_userconfig: path.join(work, 'user-npmrc'),
+    npm_config_globalconfig: path.join(work, 'global-npmrc'),
     npm_config_registry: `http://127.0.0.1:${closedPort}/`,
     npm_config_cache: path.join(work, 'npm-cache'),
     npm_config_update_notifier: 'false',
@@ -162,7 +161,8 @@ function lineOf(block: readonly ReadmeCommand[], pattern: RegExp): ReadmeCommand
 
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'perps-readme-'));
-  fs.writeFileSync(path.join(work, 'empty-npmrc'), '');
+  // npm reads no npmrc of this machine's user or installation: empty ones stand in.
+  for (const file of ['user-npmrc', 'global-npmrc']) fs.writeFileSync(path.join(work, file), '');
   clone = path.join(work, 'perps-desk');
   execFileSync('git', ['clone', '--quiet', REPO_ROOT, clone], { stdio: 'pipe' });
   // The spec and vectors sit beside every clone (.ci/run).
