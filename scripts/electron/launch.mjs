@@ -81,7 +81,8 @@ function runInstaller() {
     child.on('error', (err) => resolve(`could not run Electron's installer (${err.message})`));
     child.on('close', (code, signal) => {
       if (code === 0 && fs.existsSync(pathFile)) resolve(undefined);
-      else resolve(report.trim().split('\n')[0] || `Electron's installer stopped (${signal ?? `exit code ${code}`})`);
+      // "Error: could not download ..." reads as "could not download ...": the kind of error says nothing.
+      else resolve(report.trim().split('\n')[0]?.replace(/^\w*Error: /, '') || `Electron's installer stopped (${signal ?? `exit code ${code}`})`);
     });
   });
 }

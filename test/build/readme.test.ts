@@ -10,7 +10,8 @@
  *
  * Traffic stays on loopback, and the test proves it:
  * - every download setting points at a stand-in of Electron's download mirror on 127.0.0.1 before any
- *   command runs (ELECTRON_MIRROR and npm's electron_mirror, the cache in a temporary folder), npm's
+ *   command runs (ELECTRON_MIRROR; every npm_config_* and electron_* variable of the environment is
+ *   dropped, so npm's electron_mirror cannot override it; the cache in a temporary folder), npm's
  *   registry at a closed loopback port, and the user's and global npmrc files are replaced by empty ones;
  * - every Node process of the run (npm and npx included) loads test/support/loopbackOnlyGuard.mjs, which
  *   ends it (exit 97, "LOOPBACK GUARD" on stderr) before a connection to, or a lookup of, anything else;
@@ -23,7 +24,7 @@
  * private D-Bus session with an unlocked gnome-keyring. It listens on the sim profile's port, 8645, on
  * loopback, as the README says.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -96,7 +97,6 @@ function runEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     npm_config_fund: 'false',
     npm_config_audit: 'false',
     ELECTRON_MIRROR: mirror.url,
-    npm_config_electron_mirror: mirror.url,
     electron_config_cache: path.join(work, 'electron-cache'),
     ELECTRON_GET_NO_PROGRESS: '1',
     PERPS_STANDIN_ELECTRON_RECORD: path.join(work, 'electron-launch.txt'),
@@ -106,11 +106,23 @@ function runEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 let closedPort = 0;
 
-function sh(line: string, env: NodeJS.ProcessEnv, timeout = 120_000): Run {
-  const r = spawnSync('bash', ['-c', line], { cwd: clone, env, encoding: 'utf8', timeout, maxBuffer: 32 * 1024 * 1024 });
-  const run = { status: r.status, stdout: r.stdout, stderr: r.stderr };
-  expect(`${run.stdout}${run.stderr}`, `${line}: the loopback guard tripped`).not.toMatch(/LOOPBACK GUARD/);
-  return run;
+/**
+ * Runs one line with bash in the clone. Asynchronously: the stand-in mirror answers from this process,
+ * so blocking it (spawnSync) would leave the download waiting forever.
+ */
+function sh(line: string, env: NodeJS.ProcessEnv, timeout = 120_000): Promise<Run> {
+  const child = spawn('bash', ['-c', line], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'], timeout, killSignal: 'SIGKILL' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => {
+      expect(`${stdout}${stderr}`, `${line}: the loopback guard tripped`).not.toMatch(/LOOPBACK GUARD/);
+      resolve({ status, stdout, stderr });
+    });
+  });
 }
 
 /** Starts a background line (`... &`) in its own process group; resolves with its first stdout line. */
@@ -187,10 +199,10 @@ describe('README set-up, in a fresh clone', () => {
     expect(fs.existsSync(path.join(clone, 'out'))).toBe(false);
   });
 
-  it('npm start, the mirror unreachable: one clear message, exit 1, nothing built', () => {
+  it('npm start, the mirror unreachable: one clear message, exit 1, nothing built', async () => {
     const start = lineOf(SETUP.flatMap((c) => c.line.split('&&').map((line) => ({ ...c, line: line.trim() }))), /^npm start$/);
     const unreachable = `http://127.0.0.1:${closedPort}/`;
-    const r = sh(start.line, runEnv({ ELECTRON_MIRROR: unreachable, npm_config_electron_mirror: unreachable }));
+    const r = await sh(start.line, runEnv({ ELECTRON_MIRROR: unreachable }));
     expect(r.status, r.stderr).not.toBe(0);
     expect(r.stderr).toContain("Electron's binary is missing and could not be fetched");
     expect(r.stderr).toContain(`Cause: could not download ${unreachable}v${ELECTRON_VERSION}/${ZIP_NAME} (connect ECONNREFUSED 127.0.0.1:${closedPort})`);
@@ -201,8 +213,8 @@ describe('README set-up, in a fresh clone', () => {
     expect(mirror.requests).toEqual([]);
   });
 
-  it('npm start checks the download against the checksums shipped in the electron package by default', () => {
-    const r = sh('npm start', runEnv());
+  it('npm start checks the download against the checksums shipped in the electron package by default', async () => {
+    const r = await sh('npm start', runEnv());
     expect(r.status, r.stderr).not.toBe(0);
     expect(r.stderr).toContain('checked against the checksums shipped in the electron package');
     expect(r.stderr).toMatch(/Cause: .*checksum/i);
@@ -211,9 +223,9 @@ describe('README set-up, in a fresh clone', () => {
     expect(fs.existsSync(path.join(clone, 'node_modules/electron/path.txt'))).toBe(false);
   });
 
-  it('npm start fetches Electron from the mirror, verifies it with the mirror’s SHASUMS256.txt, builds the app and launches it', () => {
+  it('npm start fetches Electron from the mirror, verifies it with the mirror’s SHASUMS256.txt, builds the app and launches it', async () => {
     mirror.requests.length = 0;
-    const r = sh('npm start', runEnv({ electron_use_remote_checksums: '1' }));
+    const r = await sh('npm start', runEnv({ electron_use_remote_checksums: '1' }));
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(mirror.requests).toEqual([`/v${ELECTRON_VERSION}/${ZIP_NAME}`, `/v${ELECTRON_VERSION}/SHASUMS256.txt`]);
     expect(r.stderr).toContain(`Electron ${ELECTRON_VERSION} is installed (checksum verified)`);
@@ -229,10 +241,10 @@ describe('README set-up, in a fresh clone', () => {
     expect(fs.existsSync(path.join(clone, 'out/renderer/index.html'))).toBe(true);
   });
 
-  it('npm start again: Electron is there, nothing is downloaded', () => {
+  it('npm start again: Electron is there, nothing is downloaded', async () => {
     mirror.requests.length = 0;
     fs.rmSync(path.join(work, 'electron-launch.txt'));
-    const r = sh('npm start', runEnv());
+    const r = await sh('npm start', runEnv());
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(mirror.requests).toEqual([]);
     expect(r.stderr).not.toContain('fetching it once');
@@ -251,9 +263,9 @@ describe('README quick start, in the same clone', () => {
     expect((JSON.parse(firstLine) as { base_url: string }).base_url).toBe(`http://127.0.0.1:${SIM_PORT}/api/v1`);
   });
 
-  it('npx perps quickstart --json prints what the README shows', () => {
+  it('npx perps quickstart --json prints what the README shows', async () => {
     const line = lineOf(QUICK_START, /^npx perps quickstart/);
-    const r = sh(line.line, runEnv());
+    const r = await sh(line.line, runEnv());
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as Record<string, string>;
     // The README's example output: its keys, and the balance it names.
@@ -264,10 +276,10 @@ describe('README quick start, in the same clone', () => {
     wallet = doc['wallet']!;
   });
 
-  it("the README's first order fills", () => {
+  it("the README's first order fills", async () => {
     const line = lineOf(QUICK_START, /^npx perps order place/);
     expect(line.line).toContain('0xThatWallet');
-    const r = sh(line.line.replace('0xThatWallet', wallet), runEnv());
+    const r = await sh(line.line.replace('0xThatWallet', wallet), runEnv());
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/FILLED/);
   });
@@ -275,12 +287,12 @@ describe('README quick start, in the same clone', () => {
   it('after the simulator restarts, reads of the remembered paper wallet say so', async () => {
     await stopBackground(background.at(-1)!);
     await startBackground('npx perps sim', runEnv());
-    const balance = sh(`npx perps balance --wallet ${wallet}`, runEnv());
+    const balance = await sh(`npx perps balance --wallet ${wallet}`, runEnv());
     expect(balance.status, balance.stderr).toBe(0);
-    expect(balance.stdout).toMatch(/free balance\s+0 USDC/);
+    expect(balance.stdout).toMatch(/free balance:\s+0 USDC/);
     expect(balance.stderr).toContain('the simulator was restarted');
     expect(balance.stderr).toContain(`perps quickstart --wallet ${wallet}`);
-    const orders = sh(`npx perps orders open --wallet ${wallet} --json`, runEnv());
+    const orders = await sh(`npx perps orders open --wallet ${wallet} --json`, runEnv());
     expect(orders.status, orders.stderr).toBe(0);
     expect(JSON.parse(orders.stdout)).toMatchObject({ orders: [] });
     expect(orders.stderr).toContain('the simulator was restarted');
