@@ -66,7 +66,8 @@ const STAND_IN_ZIP = zip([
 function linkNodeModules(from: string, to: string): void {
   fs.mkdirSync(to);
   for (const entry of fs.readdirSync(from)) {
-    if (entry === '.vite' || entry === '.cache') continue; // tool caches: the clone makes its own
+    // Tool caches and temporary files (.vite, .vite-temp, .cache): the clone makes its own.
+    if (entry.startsWith('.') && entry !== '.bin' && entry !== '.package-lock.json') continue;
     const source = fs.realpathSync(path.join(from, entry));
     if (entry === 'electron') {
       fs.cpSync(source, path.join(to, entry), { recursive: true, filter: (src) => !['dist', 'path.txt'].includes(path.relative(source, src)) });
@@ -125,8 +126,11 @@ function sh(line: string, env: NodeJS.ProcessEnv, timeout = 120_000): Promise<Ru
   });
 }
 
-/** Starts a background line (`... &`) in its own process group; resolves with its first stdout line. */
-function startBackground(line: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; firstLine: string; stderr: () => string }> {
+/**
+ * Starts a background line (`... &`) in its own process group; resolves with its first stdout line, or
+ * with all of its output up to a line matching `until`.
+ */
+function startBackground(line: string, env: NodeJS.ProcessEnv, until?: RegExp): Promise<{ child: ChildProcess; firstLine: string; stderr: () => string }> {
   const child = spawn('bash', ['-c', `exec ${line}`], { cwd: clone, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   background.push(child);
   let out = '';
@@ -137,9 +141,9 @@ function startBackground(line: string, env: NodeJS.ProcessEnv): Promise<{ child:
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const nl = out.indexOf('\n');
-      if (nl >= 0) {
+      if (until ? until.test(out) : nl >= 0) {
         clearTimeout(timer);
-        resolve({ child, firstLine: out.slice(0, nl), stderr: () => err });
+        resolve({ child, firstLine: until ? out : out.slice(0, nl), stderr: () => err });
       }
     });
     child.on('exit', (code) => {
@@ -240,16 +244,6 @@ describe('README set-up, in a fresh clone', () => {
     expect(fs.existsSync(path.join(clone, main))).toBe(true);
     expect(fs.existsSync(path.join(clone, 'out/renderer/index.html'))).toBe(true);
   });
-
-  it('npm start again: Electron is there, nothing is downloaded', async () => {
-    mirror.requests.length = 0;
-    fs.rmSync(path.join(work, 'electron-launch.txt'));
-    const r = await sh('npm start', runEnv());
-    expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(mirror.requests).toEqual([]);
-    expect(r.stderr).not.toContain('fetching it once');
-    expect(fs.existsSync(path.join(work, 'electron-launch.txt'))).toBe(true);
-  });
 });
 
 describe('README quick start, in the same clone', () => {
@@ -284,15 +278,24 @@ describe('README quick start, in the same clone', () => {
     expect(r.stdout).toMatch(/FILLED/);
   });
 
-  it('after the simulator restarts, reads of the remembered paper wallet say so', async () => {
+  it('after the simulator restarts, it says what started, and reads of the remembered paper wallet say it forgot them', async () => {
+    // Not README lines: bin/perps.js directly (what npx runs), the simulator on a terminal (script(1)'s
+    // pseudo-terminal) so it speaks to a person.
     await stopBackground(background.at(-1)!);
-    await startBackground('npx perps sim', runEnv());
-    const balance = await sh(`npx perps balance --wallet ${wallet}`, runEnv());
+    const { firstLine: screen } = await startBackground('script -qfec "node bin/perps.js sim" /dev/null', runEnv(), /stop: .*\n/);
+    expect(screen).toContain(`"base_url":"http://127.0.0.1:${SIM_PORT}/api/v1"`);
+    expect(screen).toContain(`Perps Desk simulator (paper trading) listening at http://127.0.0.1:${SIM_PORT}/api/v1`);
+    expect(screen).toMatch(/profile: +sim \(the default\)/);
+    expect(screen).toMatch(/markets: +\d+: BTC, ETH/);
+    expect(screen).toMatch(/clock: +real time/);
+    expect(screen).toMatch(/state: +in memory only/);
+    expect(screen).toMatch(/stop: +Ctrl-C/);
+    const balance = await sh(`node bin/perps.js balance --wallet ${wallet}`, runEnv());
     expect(balance.status, balance.stderr).toBe(0);
     expect(balance.stdout).toMatch(/free balance:\s+0 USDC/);
     expect(balance.stderr).toContain('the simulator was restarted');
     expect(balance.stderr).toContain(`perps quickstart --wallet ${wallet}`);
-    const orders = await sh(`npx perps orders open --wallet ${wallet} --json`, runEnv());
+    const orders = await sh(`node bin/perps.js orders open --wallet ${wallet} --json`, runEnv());
     expect(orders.status, orders.stderr).toBe(0);
     expect(JSON.parse(orders.stdout)).toMatchObject({ orders: [] });
     expect(orders.stderr).toContain('the simulator was restarted');
