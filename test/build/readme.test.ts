@@ -282,7 +282,7 @@ describe('README quick start, in the same clone', () => {
     // Not README lines: bin/perps.js directly (what npx runs), the simulator on a terminal (script(1)'s
     // pseudo-terminal) so it speaks to a person.
     await stopBackground(background.at(-1)!);
-    const { firstLine: screen } = await startBackground('script -qfec "node bin/perps.js sim" /dev/null', runEnv(), /stop: .*\n/);
+    const { firstLine: screen } = await startBackground('script -qfec "node bin/perps.js sim" /dev/null', runEnv(), /stop: [^\n]*\n/);
     expect(screen).toContain(`"base_url":"http://127.0.0.1:${SIM_PORT}/api/v1"`);
     expect(screen).toContain(`Perps Desk simulator (paper trading) listening at http://127.0.0.1:${SIM_PORT}/api/v1`);
     expect(screen).toMatch(/profile: +sim \(the default\)/);
