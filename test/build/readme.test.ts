@@ -249,7 +249,8 @@ describe('README set-up, in a fresh clone', () => {
 describe('README quick start, in the same clone', () => {
   let wallet = '';
 
-  it('npx perps sim & listens where the sim profile looks', async () => {
+  it('npx perps sim & listens where the sim profile looks (npx under .npmrc’s strict-allow-scripts)', async () => {
+    expect(fs.readFileSync(path.join(clone, '.npmrc'), 'utf8')).toMatch(/^strict-allow-scripts=true$/m);
     expect(await portFree(SIM_PORT), `port ${SIM_PORT} on 127.0.0.1 is taken by another program: the README's quick start needs it`).toBe(true);
     const simLine = lineOf(QUICK_START, /^npx perps sim$/);
     expect(simLine.background).toBe(true);
