@@ -29,6 +29,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { semver } from './semver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/paths.js';
 import { closedLoopbackPort, sha256, startMirror, type Mirror } from './readme/mirror.js';
@@ -269,6 +270,10 @@ describe('README quick start, in the same clone', () => {
     expect(doc['free_balance']).toBe(/"free_balance": "(\d+)"/.exec(example)![1]);
     expect(doc['wallet']).toMatch(/^0x[0-9a-fA-F]{40}$/);
     wallet = doc['wallet']!;
+    // README, "Which Node": on a Node below engines, npx repeats npm's warning for the project, and only that.
+    const warned = [...r.stderr.matchAll(/EBADENGINE +package: '([^']+)'/g)].map((m) => m[1]);
+    const engines = (JSON.parse(fs.readFileSync(path.join(clone, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(new Set(warned)).toEqual(new Set(semver.satisfies(process.version, engines) ? [] : ['perps-desk@0.1.0']));
   });
 
   it("the README's first order fills", async () => {
