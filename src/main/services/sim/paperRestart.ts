@@ -33,8 +33,8 @@ export async function forgottenPaperWallet(ctx: Ctx, wallet: string, freeBalance
 /** What the command line says about it, on stderr: what happened, why, and the commands that fix it. */
 export function forgottenPaperWalletNote(f: ForgottenPaperWallet): string {
   return [
-    `Note: ${f.wallet} is a paper wallet of this data folder (made ${new Date(f.created_at).toISOString()}), but this simulator has never seen it:`,
-    'the simulator was restarted, and without --state it keeps paper accounts, orders and positions in memory only.',
+    `Note: ${f.wallet} is a paper wallet of this data folder (made ${new Date(f.created_at).toISOString()}), but this simulator has no deposit for it:`,
+    'the simulator was restarted (or the wallet was never funded), and without --state it keeps paper accounts, orders and positions in memory only.',
     `Fund it again with \`perps quickstart --wallet ${f.wallet}\` (or \`perps sim faucet --wallet ${f.wallet} --amount 10000\`);`,
     'start the simulator with `perps sim --state FILE` to keep them across restarts.',
   ].join('\n');
