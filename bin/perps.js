@@ -44,7 +44,15 @@ function staleReason() {
 
 const reason = staleReason();
 if (reason !== undefined) {
-  const { ensureCliBuilt } = await import('../scripts/cli/build.mjs');
+  let ensureCliBuilt;
+  try {
+    ({ ensureCliBuilt } = await import('../scripts/cli/build.mjs'));
+  } catch (err) {
+    // A bin/perps.js without its checkout (copied alone, or node_modules missing): say what to do.
+    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    process.stderr.write(`perps: the command line is not built (${reason}) and could not be built here (${why}). Run \`npm run build\` in the Perps Desk folder, after \`npm install\`.\n`);
+    process.exit(1);
+  }
   await ensureCliBuilt({ root, reason, isStale: () => staleReason() !== undefined });
 }
 const { run } = await import(entry.href);
