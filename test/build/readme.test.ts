@@ -245,6 +245,17 @@ describe('README set-up, in a fresh clone', () => {
     expect(fs.existsSync(path.join(clone, main))).toBe(true);
     expect(fs.existsSync(path.join(clone, 'out/renderer/index.html'))).toBe(true);
   });
+
+  it('npm run dev uses the installed Electron and launches the app with its renderer on the dev server', async () => {
+    mirror.requests.length = 0;
+    fs.rmSync(path.join(work, 'electron-launch.txt'));
+    const r = await sh('npm run dev', runEnv());
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(mirror.requests).toEqual([]);
+    expect(r.stderr).not.toContain('fetching it once');
+    expect(fs.readFileSync(path.join(work, 'electron-launch.txt'), 'utf8').trim().split('\n')).toEqual([`cwd=${clone}`, 'arg=.']);
+    expect(r.stdout).toMatch(/dev server running for the electron renderer process at:[\s\S]*http:\/\/localhost:\d+/);
+  });
 });
 
 describe('README quick start, in the same clone', () => {
