@@ -13,8 +13,9 @@
  *   command runs (ELECTRON_MIRROR; every npm_config_* and electron_* variable of the environment is
  *   dropped, so npm's electron_mirror cannot override it; the cache in a temporary folder), npm's
  *   registry at a closed loopback port, and the user's and global npmrc files are replaced by empty ones;
- * - every Node process of the run (npm and npx included) loads test/support/loopbackOnlyGuard.mjs, which
- *   ends it (exit 97, "LOOPBACK GUARD" on stderr) before a connection to, or a lookup of, anything else;
+ * - every Node process of the run (npm and npx included) loads test/support/loopbackOnlyGuard.mjs (through
+ *   readme/guard.mjs, which answers lookups of address literals itself), which ends it (exit 97,
+ *   "LOOPBACK GUARD" on stderr) before a connection to, or a lookup of, anything else;
  * - the mirror records what it was asked, and the test checks the download came from it.
  * The stand-in Electron is a shell script that records how it was launched; its zip is served with a
  * SHASUMS256.txt that matches it (electron_use_remote_checksums), or checked against the checksums shipped
@@ -29,14 +30,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { semver } from './semver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/paths.js';
 import { closedLoopbackPort, sha256, startMirror, type Mirror } from './readme/mirror.js';
 import { readmeBlock, type ReadmeCommand } from './readme/readmeBlocks.js';
 import { zip } from './readme/zip.js';
 
-const GUARD = path.join(REPO_ROOT, 'test/support/loopbackOnlyGuard.mjs');
+const GUARD = path.join(REPO_ROOT, 'test/build/readme/guard.mjs');
 const ELECTRON_VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
 const ZIP_NAME = `electron-v${ELECTRON_VERSION}-${process.platform}-${process.arch}.zip`;
 const SIM_PORT = 8645;
@@ -281,10 +281,8 @@ describe('README quick start, in the same clone', () => {
     expect(doc['free_balance']).toBe(/"free_balance": "(\d+)"/.exec(example)![1]);
     expect(doc['wallet']).toMatch(/^0x[0-9a-fA-F]{40}$/);
     wallet = doc['wallet']!;
-    // README, "Which Node": on a Node below engines, npx repeats npm's warning for the project, and only that.
-    const warned = [...r.stderr.matchAll(/EBADENGINE +package: '([^']+)'/g)].map((m) => m[1]);
-    const engines = (JSON.parse(fs.readFileSync(path.join(clone, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
-    expect(new Set(warned)).toEqual(new Set(semver.satisfies(process.version, engines) ? [] : ['perps-desk@0.1.0']));
+    // npx prints no engine warning, whatever the Node (npm checks engines when it installs, not here).
+    expect(r.stderr).not.toMatch(/EBADENGINE/);
   });
 
   it("the README's first order fills", async () => {
