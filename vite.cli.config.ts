@@ -1,7 +1,11 @@
 /**
  * The `perps` command line, built to out/cli so bin/perps.js runs plain JavaScript (no TypeScript
- * compiler at start-up). `npm run build:cli` runs this; `npm run build`, `npm install` and the vitest
- * global setup do too.
+ * compiler at start-up). `npm run build:cli` runs this; `npm run build` and the vitest global setup do
+ * too, and bin/perps.js itself runs it when out/cli is missing or older than its sources (there is no
+ * `prepare` script: under .npmrc's strict-allow-scripts it made every `npx perps` fail).
+ *
+ * Beside the bundle goes out/cli/inputs.json: every source file the bundle was made from and when the
+ * build started. bin/perps.js compares their modification times with it to know the build is stale.
  *
  * Our own TypeScript (src/cli and what it imports from src/main, src/shared and src/sim) is bundled as ES
  * modules with code splitting: main.js holds the command table, and each command's module, loaded with
@@ -11,7 +15,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -20,7 +24,34 @@ function isBare(id: string): boolean {
   return !id.startsWith('.') && !path.isAbsolute(id) && !id.startsWith('\0');
 }
 
+/** The files outside the bundle's modules that shape it: a change to either rebuilds too. */
+const BUILD_INPUTS = ['vite.cli.config.ts', 'package.json'];
+
+/**
+ * Writes inputs.json: the repository files the bundle was built from (our modules, not node_modules)
+ * and the build's start time. A file changed after that start makes the build stale.
+ */
+function inputsManifest(): Plugin {
+  let startedAt = 0;
+  return {
+    name: 'perps-cli-inputs',
+    buildStart() {
+      startedAt = Date.now();
+    },
+    generateBundle() {
+      const files = new Set(BUILD_INPUTS);
+      for (const id of this.getModuleIds()) {
+        if (!path.isAbsolute(id) || id.includes(`${path.sep}node_modules${path.sep}`)) continue;
+        const rel = path.relative(root, id);
+        if (!rel.startsWith('..')) files.add(rel.split(path.sep).join('/'));
+      }
+      this.emitFile({ type: 'asset', fileName: 'inputs.json', source: `${JSON.stringify({ startedAt, files: [...files].sort() })}\n` });
+    },
+  };
+}
+
 export default defineConfig({
+  plugins: [inputsManifest()],
   // No public folder, no .env loading: this is a Node program, not a web page.
   publicDir: false,
   envDir: false,

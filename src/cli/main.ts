@@ -13,6 +13,7 @@
  * bin/perps.js runs the built copy of this file (out/cli/main.js) through run().
  */
 import { Command, CommanderError, Help } from 'commander';
+import { version } from '../../package.json';
 import { addGlobalOptions } from './globalOptions.js';
 
 /** Registers a module's commands on the program: the function each command file exports. */
@@ -89,7 +90,7 @@ async function registrarsOf(groups: readonly CommandGroup[]): Promise<Registrar[
 function programWith(registrars: readonly Registrar[]): { program: Command; stubs: ReadonlySet<string> } {
   const program = new Command();
   const stubTerms = new WeakMap<Command, string>();
-  program.name('perps').description('Perps Desk command line').showHelpAfterError();
+  program.name('perps').description('Perps Desk command line').version(version, '-V, --version', 'print the version of Perps Desk').showHelpAfterError();
   // A stub has no options of its own; the table says how the loaded command would be listed.
   program.configureHelp({
     subcommandTerm(this: Help, cmd: Command): string {

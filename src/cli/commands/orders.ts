@@ -13,6 +13,7 @@ import { formatTable, runAction } from '../output.js';
 import { LISTED_ORDER_COLUMNS } from '../orders/reports.js';
 import { checkFormats } from '../parse.js';
 import { historySubcommand } from './history.js';
+import { noteForgottenPaperWallet } from '../paperRestartNote.js';
 
 interface ListOpts {
   wallet: string;
@@ -37,7 +38,9 @@ function listCommand(
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
         checkFormats(g.json, opts.csv);
-        const rows = await read(contextOf(g), opts.wallet, opts.market ? { market: opts.market } : {});
+        const ctx = contextOf(g);
+        const rows = await read(ctx, opts.wallet, opts.market ? { market: opts.market } : {});
+        if (rows.length === 0) await noteForgottenPaperWallet(ctx, opts.wallet);
         out.result({ orders: rows, total: rows.length }, () => (opts.csv === true ? toCsv(rows, ORDER_CSV_COLUMNS) : formatTable(rows, LISTED_ORDER_COLUMNS, empty)));
       });
     });

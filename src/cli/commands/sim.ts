@@ -19,7 +19,9 @@
  *
  * Prints ONE JSON line with every URL (base_url, bridge_url, platform_url, aggregator_url,
  * inference_url, venue_info_url, venue_ws_url, control_url, ...) once listening, then runs until
- * SIGINT/SIGTERM, when it saves the state file (if any) and exits.
+ * SIGINT/SIGTERM, when it saves the state file (if any) and exits. On a terminal it also says, on stderr,
+ * what started (src/cli/simBanner.ts): the URL, the profile, the markets, the clock, where its state lives
+ * or that it is in memory only, and how to stop it.
  *
  *   perps sim faucet --wallet ADDR --amount N [--no-wait]
  *
@@ -38,6 +40,8 @@ import { parseHttpUrl, parseWsUrl } from '../../sim/venue/follow/followUrls.js';
 import { parseBandPercent } from '../../shared/feed/bandGate.js';
 import { parseStormFactor } from '../../sim/venue/stormFactor.js';
 import { MARKET_PRESETS, type MarketPreset } from '../../sim/config/venueScale.js';
+import { shownStatePath, simBanner } from '../simBanner.js';
+import fs from 'node:fs';
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -119,6 +123,7 @@ export function register(program: Command): void {
       }
       // Loaded only here: `perps sim faucet` talks to a running simulator and needs none of its code.
       const { startSimulator } = await import('../../sim/index.js');
+      const resumed = opts.state !== undefined && fs.existsSync(opts.state);
       const sim = await startSimulator({
         port: opts.port,
         seed: opts.seed,
@@ -139,6 +144,21 @@ export function register(program: Command): void {
           : {}),
       });
       process.stdout.write(JSON.stringify(sim.urls) + '\n');
+      if (process.stderr.isTTY) {
+        process.stderr.write(
+          simBanner({
+            baseUrl: sim.urls.base_url,
+            controlUrl: sim.urls.control_url,
+            atProfileAddress: opts.port === SIM_DEFAULT_PORT,
+            markets: sim.config.markets.map((m) => m.symbol),
+            manualClock: opts.manualClock ?? false,
+            seed: opts.seed,
+            ...(opts.state ? { state: { file: shownStatePath(opts.state), resumed } } : {}),
+            ...(urls.infoUrl ? { followVenue: urls.infoUrl } : {}),
+            ...(opts.storm !== undefined ? { storm: opts.storm } : {}),
+          }),
+        );
+      }
       await new Promise<void>((resolve) => {
         const shutdown = (signal: NodeJS.Signals): void => {
           process.off('SIGINT', shutdown);

@@ -46,6 +46,7 @@ import { readJsonFile } from '../jsonFile.js';
 import { parseNumberOption } from '../parse.js';
 import { createProgress } from '../progress.js';
 import { openSigner, parseSignerSpec, signerOptionsOf } from '../signerSpec.js';
+import { noteForgottenPaperWallet } from '../paperRestartNote.js';
 
 interface WithdrawOpts {
   wallet?: string;
@@ -247,7 +248,9 @@ export function registerWithdrawCommands(program: Command): void {
     .action(async (opts: { wallet: string }, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
-        const h = await readAccountHealth(contextOf(g), opts.wallet);
+        const ctx = contextOf(g);
+        const h = await readAccountHealth(ctx, opts.wallet);
+        await noteForgottenPaperWallet(ctx, h.wallet, h.free_balance);
         const usd = (v: string | null) => (v === null ? '-' : `${cents(v)} USDC`);
         out.result(h, () =>
           [
