@@ -53,6 +53,9 @@ const STEP_MIN_AGE_MS = new Map<number, number>(
   }),
 );
 
+/** STEP_MIN_AGE_MS by position in BAR_STEPS_MS. */
+const STEP_MIN_AGES = BAR_STEPS_MS.map((step) => STEP_MIN_AGE_MS.get(step)!);
+
 /** How often (in simulated time) aged bars are merged; see rollTo. */
 const COMPACT_EVERY_MS = 60 * MINUTE_MS;
 
@@ -672,12 +675,17 @@ export class BarSeries {
   }
 }
 
-/** Widest bar ending at `end` (going backwards) that the age rules allow, never reaching before `start`. */
+/**
+ * Widest bar ending at `end` (going backwards) that the age rules allow, never reaching before `start`.
+ * Called once a bar for every market's backfill (800,000 times at the venue's scale), so it reads the
+ * ages from an array rather than the map.
+ */
 function widestBackwardStep(end: number, start: number, now: number): number {
   let chosen = MINUTE_MS;
-  for (const step of BAR_STEPS_MS) {
+  for (let k = 0; k < BAR_STEPS_MS.length; k++) {
+    const step = BAR_STEPS_MS[k]!;
     if (end % step !== 0 || end - step < start) continue;
-    if (now - end < STEP_MIN_AGE_MS.get(step)!) continue;
+    if (now - end < STEP_MIN_AGES[k]!) continue;
     chosen = step;
   }
   return chosen;
