@@ -10,6 +10,7 @@
  *    markets). The absolute start time and peak are REPORT lines (a machine's figures).
  *
  *   npx tsx test/bench/simStartBench.ts      (after `npm run build:cli`: the simulator is the built CLI)
+ *   BENCH_PERPS_BIN=/old/checkout/bin/perps.js npx tsx test/bench/simStartBench.ts   (another build's)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +22,11 @@ import { REPO_ROOT } from '../support/paths.js';
 import { formatResult, measureGates, type GateResult } from './measure.js';
 
 const ROUNDS = Number(process.env['BENCH_SIM_START_ROUNDS'] ?? 5);
+/**
+ * The command line started (both sides): this checkout's by default; BENCH_PERPS_BIN runs another build
+ * (a copy of bin/ and out/cli of an older commit), to show the gates failing on the code before.
+ */
+const PERPS_BIN = process.env['BENCH_PERPS_BIN'] ?? path.join(REPO_ROOT, 'bin/perps.js');
 
 interface Started {
   ms: number;
@@ -43,7 +49,7 @@ async function info(url: string, body: unknown): Promise<unknown> {
 async function startOnce(args: readonly string[]): Promise<Started> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'perps-sim-start-'));
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), 'sim', '--port', '0', '--seed', '37', ...args], {
+  const child = spawn(process.execPath, [PERPS_BIN, 'sim', '--port', '0', '--seed', '37', ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'data'), XDG_CONFIG_HOME: path.join(home, 'config') },
     stdio: ['ignore', 'pipe', 'inherit'],
