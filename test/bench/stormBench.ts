@@ -71,14 +71,27 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/**
+ * A kept-alive connection the simulator closed as idle can reset on reuse before the request reaches
+ * it (undici's race); such a request was never served, so it is sent once more on a new connection.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+    return fetch(url, init);
+  }
+}
+
 async function control(url: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(url, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetchOnce(url, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: unknown }).data;
 }
 
 async function info<T>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetchOnce(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return (await res.json()) as T;
 }
 
