@@ -1,8 +1,18 @@
 /**
- * `npm run bench`: every benchmark prints ratios measured within this one run (absolute times are shown
- * only beside them, for context), each through measure.ts: interleaved rounds, the median of per-round
- * numbers with its spread, and a re-measure before a miss fails. Exits non-zero when a gate misses its
- * target twice in a row.
+ * `npm run bench`, what CI runs: every entry goes through measure.ts (interleaved rounds, the median of
+ * per-round numbers with its spread, a gated line that misses measured again before it fails; a
+ * REPORT line is never re-measured and never fails). Exits non-zero when a gated line misses twice.
+ *
+ * What the gated lines are:
+ *  - ratios of two sides measured in the same rounds (the app against a floor, a big input against a
+ *    small one, a storm against calm): times, rates, event-loop delays, heap after a full GC, bytes;
+ *  - correctness lines (1 = the storm's marks, book and tape equal the venue's);
+ *  - the simulator's heap per terminal order (bytes) and a projected heap (MB), from heap counts after a
+ *    full GC at checkpoints (simScaleBench.ts): figures of the code, not of the machine's load.
+ * Absolute times and sizes (a machine's figures) are REPORT lines, printed beside the ratios.
+ *
+ * Soak-length runs (a storm of minutes, the renderer's heap over a long storm) are `npm run soak`, not
+ * here. Deterministic counts are vitest tests (the tracker's requests: test/integration/orders/trackingEconomy.test.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,13 +40,6 @@ report(await runSigningBench());
 // Start-up of the command line (issue 12): `perps --help` and `perps markets --json` against `node -e 0`.
 report(await runCliBench());
 
-// Order tracking economy (orders issue): one list read per poll, however many orders are tracked.
-const trackingBench = path.join(here, 'trackingBench.ts');
-if (fs.existsSync(trackingBench)) {
-  const mod = (await import(trackingBench)) as { runTrackingBench?: () => Promise<GateResult[]> };
-  if (mod.runTrackingBench) report(await mod.runTrackingBench());
-}
-
 // The simulator's throughput benchmark joins when it exists (simulator issue).
 const simBench = path.join(here, 'simThroughput.ts');
 if (fs.existsSync(simBench)) {
@@ -55,14 +58,20 @@ if (fs.existsSync(simBench)) {
   report(await runVenueVolumeBench());
 }
 
+// The simulator at the venue's scale (issue 37 item 6): 200 markets' start and peak memory against the default markets'.
+{
+  const { runSimStartBench } = await import('./simStartBench.js');
+  report(await runSimStartBench());
+}
+
 // The portfolio (issue 27 item 1): 100,000 fills computed within 2x the time reading them takes.
 {
   const { runPortfolioBench } = await import('./portfolioBench.js');
   report(await runPortfolioBench());
 }
 
-// A market storm at the real venue's scale (issue 29): main's event-loop delay while orders are placed,
-// nothing lost or reordered, main's heap over a longer storm.
+// A market storm at the real venue's scale (issues 29 and 37): the app's session (pumps, re-pricing,
+// alerts, book, tape) in it: main's event-loop delay while orders are placed, its heap, nothing lost.
 {
   const { runStormBench } = await import('./stormBench.js');
   report(await runStormBench());

@@ -5,7 +5,9 @@
  *  - reads cost what they return: GET /account/order-history?limit=200 over HTTP on a simulator holding
  *    100,000 orders of the wallet against one holding 100 (both pages are 200 rows: two per order), at
  *    most 2x. Both simulators run in this process, each read side is the median of READS reads, sides
- *    interleaved round by round;
+ *    interleaved round by round; and the same read on accounts built the way a client builds them
+ *    (historyHttpGate: every order a signed single-leg POST /orders, each simulator its own process),
+ *    2,000 orders (BENCH_HTTP_ORDERS) against 100, at most 1.5x;
  *  - the state file: saving and loading the store of 100,000 orders, per order, against the same for
  *    1,000 orders, under 2x (the store's records through saveStateFile, loadStateFile and SimStore.load:
  *    the part that grows with the orders; the venue and companions are the same size whatever was traded);
@@ -36,6 +38,8 @@ import { loadStateFile, saveStateFile, STATE_FILE_VERSION } from '../../src/sim/
 import { SimStore } from '../../src/sim/state/store.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { formatResult, measureGates, meets, spreadOf, type GateResult, type Target } from './measure.js';
+import { httpAccount } from './orderHistoryHttp.js';
+import { startSimProcess, type SimProcess } from './simProcess.js';
 
 const WALLET = '0x5d6049ae5f61c891621d4af51e5c5682b1b39f61';
 const ACCOUNT = WALLET + '0'.repeat(24);
@@ -139,6 +143,65 @@ export async function historyGate(rounds: number, big: RunningSimulator): Promis
     });
   } finally {
     await small.stop();
+  }
+}
+
+/** Orders of the big account placed over HTTP (BENCH_HTTP_ORDERS; the issue measured 50,000). */
+const HTTP_ORDERS = Number(process.env['BENCH_HTTP_ORDERS'] ?? 2_000);
+
+async function timeHistoryReadOf(urls: Record<string, string>, wallet: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${urls['base_url']}/account/order-history?wallet=${wallet}&limit=200`);
+  const body = (await res.json()) as { data: { orders: unknown[] } };
+  const ms = performance.now() - started;
+  if (res.status !== 200 || body.data.orders.length !== 200) throw new Error(`order-history answered ${res.status} with ${body.data?.orders?.length} rows`);
+  return ms;
+}
+
+/**
+ * The read again, on accounts built the way a client builds them (issue 37): every order a signed
+ * single-leg POST /orders over HTTP (validation, signature recovery, nonces, client order ids, the
+ * engine's own transitions as the clock moves), each simulator in its own process (`perps sim
+ * --manual-clock`), so what the account holds lives in its own heap and not beside the other side's in
+ * this one. 100 orders against HTTP_ORDERS.
+ */
+export async function historyHttpGate(rounds: number): Promise<GateResult[]> {
+  const sims: SimProcess[] = [];
+  try {
+    const start = async (orders: number): Promise<{ urls: Record<string, string>; wallet: string }> => {
+      const sim = await startSimProcess(['--seed', '3', '--manual-clock']);
+      sims.push(sim);
+      const urls = sim.urls as Record<string, string> & { base_url: string; control_url: string; venue_info_url: string };
+      await fetch(urls.control_url + '/freeze-marks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const account = await httpAccount({ urls });
+      await account.place(orders);
+      return { urls, wallet: account.wallet };
+    };
+    const small = await start(100);
+    const big = await start(HTTP_ORDERS);
+    for (let i = 0; i < 20; i++) {
+      await timeHistoryReadOf(small.urls, small.wallet);
+      await timeHistoryReadOf(big.urls, big.wallet);
+    }
+    const side = (s: { urls: Record<string, string>; wallet: string }) => async (): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < READS; i++) times.push(await timeHistoryReadOf(s.urls, s.wallet));
+      return medianOf(times);
+    };
+    return await measureGates({
+      rounds,
+      sides: { small: side(small), big: side(big) },
+      gates: [
+        {
+          name: `order-history?limit=200 after ${HTTP_ORDERS.toLocaleString('en')} orders placed over HTTP / after 100 (each simulator its own process)`,
+          of: (r) => r.big / r.small,
+          target: { op: '<=', value: 1.5 },
+          detail: (m) => `median ${m.big.toFixed(2)}ms vs ${m.small.toFixed(2)}ms per read`,
+        },
+      ],
+    });
+  } finally {
+    for (const sim of sims) await sim.stop();
   }
 }
 
@@ -287,6 +350,7 @@ export async function runSimScaleBench(options: { rounds?: number; heapLegs?: nu
   try {
     return [
       ...(await historyGate(rounds, big)),
+      ...(await historyHttpGate(rounds)),
       ...(await stateFileGate(Math.max(3, rounds - 4), big)),
       ...(await heapGates(options.heapLegs ?? 4_000, options.heapCheckpoints ?? 8)),
     ];
