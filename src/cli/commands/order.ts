@@ -5,8 +5,9 @@
  *               [--price DEC] [--tif gtc|ioc|alo] [--reduce-only] [--leverage N]
  *               [--trigger-price DEC --tpsl tp|sl] [--tp DEC] [--sl DEC] [--slippage-bps N] [--wait] [--dry-run]
  *               [--allow-far-price] [--allow-large]
- *       --price is the limit price of a LIMIT order, the explicit slippage bound of a MARKET order and the
- *       fire price of a TRIGGER; --tp/--sl attach whole-position bracket legs to the entry.
+ *       --price is the limit price of a LIMIT order and the fire price of a TRIGGER; on a MARKET order (the
+ *       default --type) it is refused, exit 2 PRICE_NEEDS_LIMIT (its bound comes from the mark and
+ *       --slippage-bps); --tp/--sl attach whole-position bracket legs to the entry.
  *   order scale --wallet ADDR --market SYM --side buy|sell --from DEC --to DEC --count N --total-size DEC
  *               [--skew K] [--tif gtc|alo] [--reduce-only] [--leverage N] [--wait] [--dry-run]
  *               [--allow-far-price] [--allow-large]
@@ -118,7 +119,7 @@ export function registerOrderCommands(program: Command): void {
     .requiredOption('--side <side>', 'buy or sell')
     .requiredOption('--size <decimal>', 'size in the base asset, at most sz_decimals places')
     .option('--type <type>', 'market (default), limit or trigger')
-    .option('--price <decimal>', 'limit price; on a market order the explicit slippage bound; on a trigger the fire price')
+    .option('--price <decimal>', 'limit price (with --type limit); on a trigger the fire price; refused on a market order (PRICE_NEEDS_LIMIT)')
     .option('--tif <tif>', 'gtc (limit default), ioc (market) or alo (post-only, limit only)')
     .option('--reduce-only', 'only reduce the position')
     .option('--leverage <n>', 'leverage of this order, 1..max_leverage (default: your default for the market, `perps config leverage`, else 1x; stated in the output)')

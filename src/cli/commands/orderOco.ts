@@ -6,7 +6,9 @@
  *       A LIMIT GTC buy below the mark and a LIMIT GTC sell above it, sent as one batch; the first fill of
  *       either (even partial) cancels the other, exactly once. Ctrl-C, or the process dying, stops
  *       watching and leaves both legs resting: `--resume ID` watches them again (a fill meanwhile is
- *       found and the other leg cancelled then).
+ *       found and the other leg cancelled then). Without --leverage both legs sign your default for the
+ *       market (`perps config leverage`, else 1x), as `order place` does; the review and every output
+ *       name it.
  *   order oco --resume ID     watch a pair again after a stop or a crash
  *   order oco --list          this profile's pairs
  *
@@ -34,11 +36,16 @@ interface OcoOpts {
   dryRun?: boolean;
 }
 
+/** The leverage both legs were signed with (pairs written before it was recorded say so). */
+function leverageText(r: OcoRecord): string {
+  return r.leverage === null ? 'leverage not recorded' : `${r.leverage}x`;
+}
+
 function ocoFields(r: OcoRecord): string {
   return formatFields([
     ['oco', r.id],
     ['market', r.market],
-    ...r.legs.map((l, i) => [`leg ${i + 1}`, `${l.side} ${l.size} at ${l.price}: ${l.status}${l.filled_size !== '0' ? ` (filled ${l.filled_size})` : ''}${l.order_id ? ` [${l.order_id}]` : ''}`] as const),
+    ...r.legs.map((l, i) => [`leg ${i + 1}`, `${l.side} ${l.size} at ${l.price}, ${leverageText(r)}: ${l.status}${l.filled_size !== '0' ? ` (filled ${l.filled_size})` : ''}${l.order_id ? ` [${l.order_id}]` : ''}`] as const),
     ['status', r.status === 'working' ? `watching stopped: both legs rest; \`perps order oco --resume ${r.id}\` watches them again` : r.status],
   ]);
 }
@@ -69,7 +76,7 @@ export function registerOcoCommand(order: Command): void {
     .option('--size <decimal>', 'size of each leg')
     .option('--buy <price>', 'the buy leg: a LIMIT GTC below the mark')
     .option('--sell <price>', 'the sell leg: a LIMIT GTC above the mark')
-    .option('--leverage <n>', 'leverage of the legs')
+    .option('--leverage <n>', 'leverage of both legs, 1..max_leverage (default: your default for the market, `perps config leverage`, else 1x; stated in the output)')
     .option('--resume <id>', 'watch a pair again after a stop or a crash')
     .option('--list', "this profile's pairs")
     .option('--dry-run', 'check everything and print both legs as they would be signed; send nothing')
@@ -83,6 +90,7 @@ export function registerOcoCommand(order: Command): void {
             { header: 'OCO', value: (r) => r.id },
             { header: 'MARKET', value: (r) => r.market },
             { header: 'LEGS', value: (r) => r.legs.map((l) => `${l.side} ${l.size} @ ${l.price} ${l.status}`).join(' | ') },
+            { header: 'LEVERAGE', value: (r) => (r.leverage === null ? '-' : `${r.leverage}x`), align: 'right' },
             { header: 'STATUS', value: (r) => r.status },
           ], 'no OCO pairs'));
           return undefined;
