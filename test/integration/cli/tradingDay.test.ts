@@ -96,5 +96,102 @@ describe('35.3: nothing implicit', () => {
   });
 });
 
+describe('35.5: a command line for a trading day', () => {
+  it('a default wallet: `perps config wallet ADDR` makes --wallet optional, every output names it, --wallet still wins', async () => {
+    const t = await w.trader();
+    const other = await w.trader(null);
+    const none = await perps(['order', 'cancel-all', '--dry-run']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/required option '--wallet <address>' not specified/);
+    expect(none.stderr).toMatch(/perps config wallet ADDR/);
+
+    const bad = await perps(['--json', 'config', 'wallet', '0x1234']);
+    expect(bad.code).toBe(2);
+    expect(bad.json.error.message).toMatch(/not a wallet address/);
+    expect((await perps(['--json', 'config', 'wallet'])).json).toEqual({ profile: 'sim', default_wallet: null });
+
+    const set = await perps(['--json', 'config', 'wallet', t.wallet.toLowerCase()]);
+    expect(set.code, set.stdout).toBe(0);
+    expect(set.json).toEqual({ profile: 'sim', default_wallet: t.wallet });
+    try {
+      const dry = await perps(['order', 'cancel-all', '--dry-run']);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stderr).toContain(`wallet: ${t.wallet} (your default on profile sim`);
+      const json = await perps(['--json', 'positions']);
+      expect(json.code, json.stdout).toBe(0);
+      const explicit = await perps(['order', 'cancel-all', '--dry-run', '--wallet', other.wallet]);
+      expect(explicit.code).toBe(0);
+      expect(explicit.stderr).not.toContain('your default');
+      expect(explicit.stdout).toContain(other.wallet);
+    } finally {
+      expect((await perps(['--json', 'config', 'wallet', '--clear'])).json).toEqual({ profile: 'sim', default_wallet: null });
+    }
+  });
+
+  it('quickstart --set-default makes its paper wallet the default', async () => {
+    const r = await perps(['--json', 'quickstart', '--set-default', '--amount', '1000']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.default_wallet).toBe(true);
+    try {
+      expect((await perps(['--json', 'config', 'wallet'])).json.default_wallet).toBe(r.json.wallet);
+    } finally {
+      await perps(['config', 'wallet', '--clear']);
+    }
+    // Without it (and with no terminal to ask on) nothing changes, and the next step says how.
+    const plain = await perps(['quickstart', '--amount', '1000']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/default wallet:\s+no \(`perps config wallet 0x[0-9a-fA-F]{40}` makes it the default\)/);
+    expect((await perps(['--json', 'config', 'wallet'])).json.default_wallet).toBeNull();
+  });
+
+  it('market symbols in any case: --market btc is BTC for orders and reads', async () => {
+    const t = await w.trader();
+    const dry = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'btc', '--side', 'buy', '--size', '0.01', '--type', 'limit', '--price', '90000', '--dry-run']);
+    expect(dry.code, dry.stdout).toBe(0);
+    expect(dry.json.view.legs[0].market).toBe('BTC');
+    const oco = await perps(['--json', 'order', 'oco', '--wallet', t.wallet, '--market', 'Eth', '--size', '0.01', '--buy', '3300', '--sell', '3500', '--dry-run']);
+    expect(oco.json.view.market).toBe('ETH');
+    const open = await perps(['--json', 'orders', 'open', '--wallet', t.wallet, '--market', 'eth']);
+    expect(open.code, open.stdout).toBe(0);
+    const price = await perps(['--json', 'price', 'btc']);
+    expect(price.code, price.stdout).toBe(0);
+    const unknown = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'btcx', '--side', 'buy', '--size', '0.01', '--type', 'limit', '--price', '90000', '--dry-run']);
+    expect(unknown.json.error).toMatchObject({ code: 'UNKNOWN_MARKET' });
+  });
+
+  it('`perps orders` is `orders open`; `perps fills` lists fills', async () => {
+    const t = await w.trader();
+    const placed = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--size', '0.01', '--type', 'limit', '--price', '3000', '--wait']);
+    expect(placed.code, placed.stdout).toBe(0);
+    const id = placed.json.legs[0].order_id as string;
+    const alias = await perps(['--json', 'orders', '--wallet', t.wallet]);
+    const open = await perps(['--json', 'orders', 'open', '--wallet', t.wallet]);
+    expect(alias.code, alias.stdout).toBe(0);
+    expect(alias.json.orders.map((o: J) => o.order_id)).toEqual([id]);
+    expect(alias.json).toEqual(open.json);
+    const market = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--size', '0.01', '--wait']);
+    expect(market.code, market.stdout).toBe(0);
+    const fills = await perps(['--json', 'fills', '--wallet', t.wallet]);
+    expect(fills.code, fills.stdout).toBe(0);
+    expect(fills.json.fills.length).toBeGreaterThan(0);
+    expect(fills.json).toEqual((await perps(['--json', 'history', 'trades', '--wallet', t.wallet])).json);
+  });
+
+  it('an unknown command prints the suggestion, not the whole help', async () => {
+    const r = await perps(['ordr', 'place']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown command 'ordr'/);
+    expect(r.stderr).toMatch(/Did you mean order\?/);
+    expect(r.stderr).not.toMatch(/Usage:|Commands:/);
+    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(3);
+    const sub = await perps(['order', 'plac']);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toMatch(/Did you mean place\?/);
+    expect(sub.stderr).not.toMatch(/Usage:/);
+    // Other usage errors keep the help after them.
+    expect((await perps(['order', 'place', '--bogus'])).stderr).toMatch(/Usage:/);
+  });
+});
+
 void priceAt;
 void sizeFor;
