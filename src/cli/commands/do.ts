@@ -88,12 +88,12 @@ export function registerDoCommands(program: Command): void {
               const prepared = await prepareClose(ctx, { wallet: opts.wallet, market: c.market, ...(c.percent !== null ? { percent: c.percent } : {}), allow: { farPrice: allow.farPrice } });
               if (!sign) return reviewOnly(out, prepared, prepared.view);
               noteClosePlan(out, prepared);
-              return reportClose(out, await submitClose(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress }), prepared);
+              return await reportClose(ctx, out, await submitClose(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress }), prepared);
             }
             case 'close_all': {
               const prepared = await prepareCloseAll(ctx, { wallet: opts.wallet });
               if (!sign) return reviewOnly(out, prepared, prepared.view);
-              return reportCloseAll(out, await submitCloseAll(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress }));
+              return await reportCloseAll(ctx, out, await submitCloseAll(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress }));
             }
             case 'cancel_all': {
               const input = { wallet: opts.wallet, ...(c.market !== null ? { market: c.market } : {}) };

@@ -18,7 +18,8 @@
  *   order get ID [--wait] [--wallet ADDR]
  *   order cancel ID --wallet ADDR [--type limit|trigger] [--dry-run]
  *   order cancel-all --wallet ADDR [--market SYM] [--dry-run]
- *   order modify ID --wallet ADDR --price DEC --size DEC [--trigger-price DEC] [--wait] [--dry-run]
+ *   order modify ID --wallet ADDR --price DEC [--size DEC] [--trigger-price DEC] [--wait] [--dry-run]
+ *       without --size the order keeps the size it has left (a whole-position trigger stays whole)
  *
  * Each signing command runs the services' prepare step (the same one the app's review runs: every rule
  * against the live market record, the leverage default, the free balance) and then submits exactly what
@@ -50,7 +51,7 @@ import { contextOf, globalsOf } from '../globals.js';
 import { readBatchFile, withDefaultLeverage } from '../orders/batchFile.js';
 import { placeIntent, type PlaceFlags } from '../orders/placeIntent.js';
 import { scaleIntent, type ScaleFlags } from '../orders/scaleIntent.js';
-import { reportCancel, reportPlacement, trackedView } from '../orders/reports.js';
+import { reportCancel, reportPlacement, sizeText, trackedView } from '../orders/reports.js';
 import { formatFields, runAction, type Output } from '../output.js';
 import { timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
@@ -303,20 +304,21 @@ export function registerOrderCommands(program: Command): void {
     .argument('<id>', 'order id')
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .requiredOption('--price <decimal>', "new limit price (a trigger's fire price)")
-    .requiredOption('--size <decimal>', 'new size ("0" only on a TP/SL trigger: the whole position)')
+    .option('--size <decimal>', 'new size (default: the size the order has left, kept as it is; "0" only on a TP/SL trigger: the whole position)')
     .option('--trigger-price <decimal>', 'new trigger price (trigger orders; default unchanged)')
     .option('--wait', 'follow the new order until it is live (or the modify was dropped)')
     .option('--timeout <seconds>', 'with --wait: give up after this long')
     .option('--dry-run', DRY_RUN_HELP)
-    .action(async (id: string, opts: { wallet: string; price: string; size: string; triggerPrice?: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
+    .action(async (id: string, opts: { wallet: string; price: string; size?: string; triggerPrice?: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
       await runAction({ json }, async (out) => {
         checkDryRun(opts);
         const waitTimeoutMs = timeoutOf(opts.timeout);
         const ctx = contextOf(g);
-        const prepared = await prepareModify(ctx, { wallet: opts.wallet, orderId: id, price: opts.price, size: opts.size, ...(opts.triggerPrice !== undefined ? { triggerPrice: opts.triggerPrice } : {}) });
+        const prepared = await prepareModify(ctx, { wallet: opts.wallet, orderId: id, price: opts.price, ...(opts.size !== undefined ? { size: opts.size } : {}), ...(opts.triggerPrice !== undefined ? { triggerPrice: opts.triggerPrice } : {}) });
         if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
+        if (opts.size === undefined) out.note(`size kept: ${sizeText(prepared.view.after.size, prepared.row)}`);
         const progress = createProgress({ json });
         try {
           const r = await submitModify(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { wait: opts.wait === true, onProgress: (t) => progress.update(t), ...(waitTimeoutMs ? { waitTimeoutMs } : {}) });

@@ -193,5 +193,95 @@ describe('35.5: a command line for a trading day', () => {
   });
 });
 
+/** A long (or short) position opened at market through the command line, once /positions shows it. */
+async function openPosition(wallet: string, market: string, side: 'buy' | 'sell', size: string, extra: string[] = []): Promise<J> {
+  const r = await perps(['--json', 'order', 'place', '--wallet', wallet, '--market', market, '--side', side, '--size', size, '--leverage', '5', '--wait', ...extra]);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  for (let i = 0; i < 100; i++) {
+    const { positions } = await w.ctx.api.positions((await import('../../../src/shared/identity/index.js')).accountIdFromWallet(wallet));
+    if (positions.some((p) => p.market === market)) return r.json;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no ${market} position appeared`);
+}
+
+describe('35.5 and 35.4 (command line): orders, triggers and exits as a trader reads them', () => {
+  it('`order modify ID --price X` keeps the size the order has', async () => {
+    const t = await w.trader();
+    const placed = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--size', '0.02', '--type', 'limit', '--price', '3000', '--wait']);
+    expect(placed.code, placed.stdout).toBe(0);
+    const id = placed.json.legs[0].order_id as string;
+    const dry = await perps(['--json', 'order', 'modify', id, '--wallet', t.wallet, '--price', '3010', '--dry-run']);
+    expect(dry.code, dry.stdout).toBe(0);
+    expect(dry.json.view.after).toMatchObject({ limit_price: '3010', size: '0.02' });
+    const r = await perps(['order', 'modify', id, '--wallet', t.wallet, '--price', '3010', '--wait']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('size kept: 0.02');
+    const open = await t.openOrders('ETH');
+    expect(open.map((o) => [o.limit_price, o.size])).toEqual([['3010', '0.02']]);
+  });
+
+  it('whole-position triggers read "whole position" and armed ones "armed" in order output, `orders open` and history; `positions` has a liquidation distance column', async () => {
+    const t = await w.trader();
+    const human = await perps(['order', 'place', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--size', '0.05', '--leverage', '5', '--sl', '3000', '--wait']);
+    expect(human.code, human.stderr).toBe(0);
+    const slRow = human.stdout.split('\n').find((l) => /TRIGGER|SL 3000/.test(l) && l.includes('SL 3000'))!;
+    expect(slRow).toContain('whole position');
+    expect(slRow).not.toMatch(/\s0\s/);
+    expect(slRow).toMatch(/armed|awaiting entry/);
+    let open = '';
+    for (let i = 0; i < 50 && !/armed/.test(open); i++) {
+      open = (await perps(['orders', '--wallet', t.wallet])).stdout;
+      if (!/armed/.test(open)) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const row = open.split('\n').find((l) => l.includes('SL 3000'))!;
+    expect(row).toContain('whole position');
+    expect(row).toContain('armed');
+    expect(row).not.toMatch(/\b(SUBMITTED|open)\b/);
+    const history = await perps(['history', 'orders', '--wallet', t.wallet]);
+    const hrow = history.stdout.split('\n').find((l) => l.includes('SL 3000'))!;
+    expect(hrow).toContain('whole position');
+    expect(hrow).toMatch(/\barmed\b/);
+    // --json keeps the service's values.
+    const json = await perps(['--json', 'orders', 'open', '--wallet', t.wallet]);
+    expect(json.json.orders.find((o: J) => o.order_type === 'TRIGGER')).toMatchObject({ size: '0', status: 'open' });
+
+    await openPosition(t.wallet, 'ETH', 'buy', '0.01');
+    const pos = await perps(['positions', '--wallet', t.wallet]);
+    expect(pos.code, pos.stderr).toBe(0);
+    const [header, , line] = pos.stdout.split('\n');
+    expect(header).toContain('LIQ DIST');
+    const cells = line!.trim().split(/\s{2,}/);
+    const dist = cells[header!.trim().split(/\s{2,}/).indexOf('LIQ DIST')]!;
+    expect(dist).toMatch(/^\d+\.\d%$/);
+    const doc = await perps(['--json', 'positions', '--wallet', t.wallet]);
+    const d = Number(doc.json.positions[0].liquidation_distance);
+    expect(Number(dist.slice(0, -1))).toBeCloseTo(Math.floor(d * 1000) / 10, 5);
+  });
+
+  it('close and close-all print the fill price and the realized PnL (from trade-history)', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    await openPosition(t.wallet, 'ETH', 'buy', '0.04');
+    await w.setMark('ETH', '3450');
+    const half = await perps(['position', 'close', '--wallet', t.wallet, '--market', 'eth', '--percent', '50']);
+    expect(half.code, half.stderr).toBe(0);
+    expect(half.stdout).toMatch(/fill price:\s+\d/);
+    expect(half.stdout).toMatch(/realized PnL:\s+-?\d+(\.\d+)? USDC \(fees \d/);
+    await openPosition(t.wallet, 'BTC', 'sell', '0.001');
+    const all = await perps(['--json', 'position', 'close-all', '--wallet', t.wallet]);
+    expect(all.code, all.stdout).toBe(0);
+    for (const r of all.json.results) {
+      expect(r.exit.avg_fill_price).toMatch(/^\d/);
+      expect(r.exit.realized_pnl).not.toBeNull();
+      expect(r.exit.complete).toBe(true);
+    }
+    const fills = (await w.ctx.api.tradeHistory({ wallet: t.wallet, limit: 200 })).fills;
+    const closing = all.json.results.map((r: J) => r.result.order.order_id as string);
+    const expected = fills.filter((f) => closing.includes(f.order_id)).reduce((a, f) => a + Number(f.closed_pnl ?? 0), 0);
+    expect(Number(all.json.realized_pnl)).toBeCloseTo(expected, 6);
+  });
+});
+
 void priceAt;
 void sizeFor;
