@@ -14,6 +14,8 @@ export interface PlaceFlags {
   market: string;
   side: string;
   size: string;
+  /** Size in USD instead of --size (resolved against the live market before the intent is built). */
+  usd?: string;
   type?: string;
   price?: string;
   tif?: string;
