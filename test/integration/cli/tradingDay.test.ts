@@ -6,6 +6,7 @@
  * USD sizing, phrases, fill prices and PnL of exits, local time in tables).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/shared/decimal/index.js';
 import { perpsInProcess } from '../../support/perpsInProcess.js';
 import type { PerpsRun } from '../../support/perpsCli.js';
 import { TradingWorld, priceAt, sizeFor } from '../orders/tradingWorld.js';
@@ -280,6 +281,84 @@ describe('35.5 and 35.4 (command line): orders, triggers and exits as a trader r
     const closing = all.json.results.map((r: J) => r.result.order.order_id as string);
     const expected = fills.filter((f) => closing.includes(f.order_id)).reduce((a, f) => a + Number(f.closed_pnl ?? 0), 0);
     expect(Number(all.json.realized_pnl)).toBeCloseTo(expected, 6);
+  });
+});
+
+describe('35.5 and 35.4: perps do and sizing in USD', () => {
+  it('`perps do` without --yes (or with --dry-run) prints a one-screen review; the typed data comes with --verbose or --json', async () => {
+    const t = await w.trader();
+    const phrase = 'buy 0.01 btc at 90000 limit';
+    const review = await perps(['do', phrase, '--wallet', t.wallet]);
+    expect(review.code, review.stderr).toBe(0);
+    expect(review.stdout).toMatch(/^REVIEW: nothing was signed or sent/);
+    expect(review.stdout).not.toMatch(/EIP-712|typed_data|digest:|primaryType/);
+    expect(review.stdout.split('\n').length).toBeLessThan(60);
+    expect(review.stdout).toMatch(/--verbose prints the typed data/);
+    expect(review.stderr).toContain('review: Buy 0.01 BTC, limit 90000');
+    const dry = await perps(['do', phrase, '--wallet', t.wallet, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^REVIEW: nothing was signed or sent/);
+    expect(dry.stdout).not.toMatch(/EIP-712/);
+    expect(dry.stderr).toContain('DRY RUN: not signed or sent.');
+    const verbose = await perps(['do', phrase, '--wallet', t.wallet, '--verbose']);
+    expect(verbose.stdout).toMatch(/EIP-712 typed data/);
+    expect(verbose.stdout).toMatch(/digest: 0x[0-9a-f]{64}/);
+    const json = await perps(['--json', 'do', phrase, '--wallet', t.wallet]);
+    expect(json.json.requests[0].typed_data.primaryType).toBe('Order');
+    expect((await perps(['--json', 'do', phrase, '--wallet', t.wallet, '--dry-run', '--yes'])).json.error).toMatchObject({ code: 'USAGE' });
+    expect(await t.history()).toHaveLength(0);
+  });
+
+  it('`perps do` reads limit, post only, 10x, reduce only and "with tp … sl …"; the review is what is signed', async () => {
+    const t = await w.trader();
+    const r = await perps(['--json', 'do', 'buy 0.01 btc at 90000 limit post only 10x with tp 99000 sl 85000', '--wallet', t.wallet]);
+    expect(r.code, r.stdout).toBe(0);
+    const legs = r.json.view.legs as J[];
+    expect(legs[0]).toMatchObject({ order_type: 'LIMIT', limit_price: '90000', time_in_force: 'ALO', leverage: 10 });
+    expect(legs.slice(1).map((l) => [l.trigger.tpsl, l.trigger.trigger_price, l.size])).toEqual([
+      ['TP', '99000', '0'],
+      ['SL', '85000', '0'],
+    ]);
+    const refused = await perps(['--json', 'do', 'buy 0.01 btc at 90000 market', '--wallet', t.wallet]);
+    expect(refused.code).toBe(2);
+    expect(refused.json.error.message).toMatch(/a market order takes no limit price/);
+  });
+
+  it('--usd sizes order place, scale, twap and "buy 250 usd of btc": rounded down to sz_decimals, shown before signing', async () => {
+    const t = await w.trader();
+    await w.setMark('BTC', '95000');
+    const m = w.market('BTC');
+    const expected = (usd: string, price: string): string => new Decimal(usd).div(price).toDecimalPlaces(m.sz_decimals, Decimal.ROUND_DOWN).toFixed();
+    const place = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'BTC', '--side', 'buy', '--usd', '250', '--dry-run']);
+    expect(place.code, place.stdout).toBe(0);
+    const size = expected('250', '95000');
+    expect(place.json.view.legs[0].size).toBe(size);
+    expect(place.json.view.usd_sizing).toMatchObject({ usd: '250', price: '95000', size });
+    const human = await perps(['order', 'place', '--wallet', t.wallet, '--market', 'BTC', '--side', 'buy', '--usd', '250', '--dry-run']);
+    expect(human.stderr).toContain(`size: 250 USD at the mark 95000 = ${size} BTC`);
+    const limit = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'BTC', '--side', 'buy', '--usd', '250', '--type', 'limit', '--price', '90000', '--dry-run']);
+    expect(limit.json.view.legs[0].size).toBe(expected('250', '90000'));
+    const both = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'BTC', '--side', 'buy', '--usd', '250', '--size', '0.01', '--dry-run']);
+    expect(both.json.error).toMatchObject({ code: 'USAGE' });
+    const tiny = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'BTC', '--side', 'buy', '--usd', '0.0001', '--dry-run']);
+    expect(tiny.json.error).toMatchObject({ code: 'USD_TOO_SMALL', exit_code: 2 });
+
+    const scale = await perps(['--json', 'order', 'scale', '--wallet', t.wallet, '--market', 'BTC', '--side', 'buy', '--from', '94000', '--to', '90000', '--count', '5', '--usd', '2000', '--dry-run']);
+    expect(scale.code, scale.stdout).toBe(0);
+    const total = (scale.json.view.legs as J[]).reduce((a, l) => a + Number(l.size), 0);
+    expect(total.toFixed(m.sz_decimals)).toBe(Number(scale.json.view.usd_sizing.size).toFixed(m.sz_decimals));
+    expect(Number(scale.json.view.total_notional)).toBeLessThanOrEqual(2000);
+    expect(Number(scale.json.view.total_notional)).toBeGreaterThan(1990);
+
+    const twap = await perps(['--json', 'twap', 'start', '--wallet', t.wallet, '--market', 'BTC', '--side', 'buy', '--usd', '1000', '--duration', '10m', '--slices', '2', '--dry-run']);
+    expect(twap.code, twap.stdout).toBe(0);
+    expect(twap.json.view.usd_sizing.size).toBe(expected('1000', '95000'));
+
+    const phrase = await perps(['--json', 'do', 'buy 250 usd of btc', '--wallet', t.wallet]);
+    expect(phrase.code, phrase.stdout).toBe(0);
+    expect(phrase.json.view.legs[0].size).toBe(size);
+    expect(phrase.json.view.usd_sizing.size).toBe(size);
+    expect(await t.history()).toHaveLength(0);
   });
 });
 
