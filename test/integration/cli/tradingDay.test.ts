@@ -5,7 +5,11 @@
  * order's bound), and the command line of a trading day (a default wallet, symbols in any case, aliases,
  * USD sizing, phrases, fill prices and PnL of exits, local time in tables).
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountIdFromWallet } from '../../../src/shared/identity/index.js';
+import { REPO_ROOT } from '../../support/paths.js';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { perpsInProcess } from '../../support/perpsInProcess.js';
 import type { PerpsRun } from '../../support/perpsCli.js';
@@ -359,6 +363,51 @@ describe('35.5 and 35.4: perps do and sizing in USD', () => {
     expect(phrase.json.view.legs[0].size).toBe(size);
     expect(phrase.json.view.usd_sizing.size).toBe(size);
     expect(await t.history()).toHaveLength(0);
+  });
+});
+
+/**
+ * `perps ARGS` at a terminal: run under script(1), which gives it a pseudo-terminal; `answer` is typed
+ * once the question shows. Returns what the terminal showed and the exit code.
+ */
+function atTerminal(args: string[], answer: string): Promise<{ code: number | null; screen: string }> {
+  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
+  const command = [process.execPath, path.join(REPO_ROOT, 'bin/perps.js'), ...globals, ...args].join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, env: { ...process.env, PERPS_KEYCHAIN_SERVICE: w.keychainService }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  let answered = false;
+  child.stdout.on('data', (d: Buffer) => {
+    screen += d.toString('utf8');
+    if (!answered && /\[y\/N\]/.test(screen)) {
+      answered = true;
+      child.stdin.write(answer);
+    }
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, screen });
+    });
+  });
+}
+
+describe('35.5: position close-all asks on a terminal', () => {
+  it('lists what it closes and asks; "n" closes nothing (exit 2), "y" closes; --yes and a script never ask', async () => {
+    const t = await w.trader();
+    await openPosition(t.wallet, 'ETH', 'buy', '0.01');
+    const declined = await atTerminal(['position', 'close-all', '--wallet', t.wallet], 'n\n');
+    expect(declined.screen).toMatch(/Close this position at market\? \[y\/N\]/);
+    expect(declined.screen).toMatch(/error \[CANCELLED\]: yes: not confirmed: nothing was cancelled or closed/);
+    expect(declined.code).toBe(2);
+    expect((await w.ctx.api.positions(accountIdFromWallet(t.wallet))).positions.map((p) => p.market)).toEqual(['ETH']);
+    const confirmed = await atTerminal(['position', 'close-all', '--wallet', t.wallet], 'y\n');
+    expect(confirmed.code, confirmed.screen).toBe(0);
+    expect(confirmed.screen).toMatch(/REALIZED PNL/);
+    await openPosition(t.wallet, 'ETH', 'buy', '0.01');
+    const yes = await atTerminal(['position', 'close-all', '--wallet', t.wallet, '--yes'], 'n\n');
+    expect(yes.code, yes.screen).toBe(0);
+    expect(yes.screen).not.toMatch(/\[y\/N\]/);
   });
 });
 
