@@ -22,6 +22,9 @@ import type { OcoRecord } from '../../shared/algos/ocoRecord.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, runAction, type Output } from '../output.js';
+import { exitFields } from '../orders/reports.js';
+import { readExitFills, type ExitFills } from '../../main/services/positions/exitFills.js';
+import type { TradingContext } from '../../main/services/orders/orderContext.js';
 import { parseIntegerOption } from '../parse.js';
 
 interface OcoOpts {
@@ -41,16 +44,24 @@ function leverageText(r: OcoRecord): string {
   return r.leverage === null ? 'leverage not recorded' : `${r.leverage}x`;
 }
 
-function ocoFields(r: OcoRecord): string {
+/** The winning leg's fill price and realized PnL (an OCO that closes or flips a position realizes some). */
+async function ocoExit(ctx: TradingContext, r: OcoRecord): Promise<ExitFills | null> {
+  const leg = r.winner === null ? null : r.legs[r.winner];
+  if (!leg?.order_id || leg.filled_size === '0') return null;
+  return readExitFills(ctx, r.wallet, [leg.order_id], { market: r.market, expectSize: leg.filled_size, attempts: 4 });
+}
+
+function ocoFields(r: OcoRecord, exit: ExitFills | null = null): string {
   return formatFields([
     ['oco', r.id],
     ['market', r.market],
     ...r.legs.map((l, i) => [`leg ${i + 1}`, `${l.side} ${l.size} at ${l.price}, ${leverageText(r)}: ${l.status}${l.filled_size !== '0' ? ` (filled ${l.filled_size})` : ''}${l.order_id ? ` [${l.order_id}]` : ''}`] as const),
+    ...(exit ? exitFields(exit) : []),
     ['status', r.status === 'working' ? `watching stopped: both legs rest; \`perps order oco --resume ${r.id}\` watches them again` : r.status],
   ]);
 }
 
-async function foreground(out: Output, runner: OcoRunner): Promise<1 | undefined> {
+async function foreground(ctx: TradingContext, out: Output, runner: OcoRunner): Promise<1 | undefined> {
   const stop = (): void => {
     out.note(`stopped watching: the legs keep resting; \`perps order oco --resume ${runner.id}\` watches them again`);
     runner.requestStop();
@@ -59,7 +70,8 @@ async function foreground(out: Output, runner: OcoRunner): Promise<1 | undefined
   process.on('SIGTERM', stop);
   try {
     const r = await runner.run();
-    out.result(r, () => ocoFields(r));
+    const exit = await ocoExit(ctx, r);
+    out.result(exit ? { ...r, exit } : r, () => ocoFields(r, exit));
     return r.status === 'failed' ? 1 : undefined;
   } finally {
     process.off('SIGINT', stop);
@@ -97,7 +109,7 @@ export function registerOcoCommand(order: Command): void {
         }
         if (opts.resume !== undefined) {
           const runner = openOcoRunner(ctx, opts.resume, { onEvent: (t) => out.note(t) });
-          return foreground(out, runner);
+          return foreground(ctx, out, runner);
         }
         for (const [flag, v] of [['wallet', opts.wallet], ['market', opts.market], ['size', opts.size], ['buy', opts.buy], ['sell', opts.sell]] as const) {
           if (v === undefined) throw new ValidationError(`--${flag} is required (or --resume ID, or --list)`, { field: flag });
@@ -108,7 +120,7 @@ export function registerOcoCommand(order: Command): void {
         for (const line of prepared.view.summary) out.note(line);
         const runner = await startOco(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onEvent: (t) => out.note(t) });
         out.note(`OCO ${runner.id}: watching both legs; Ctrl-C stops watching and leaves them resting`);
-        return foreground(out, runner);
+        return foreground(ctx, out, runner);
       });
     });
 }

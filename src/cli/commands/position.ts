@@ -44,6 +44,7 @@ import {
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, runAction, type Output } from '../output.js';
+import { exitFields } from '../orders/reports.js';
 import { parseIntegerOption, timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
 import { askYesNo, atTerminal } from '../prompt.js';
@@ -59,16 +60,6 @@ function closeOrderIds(r: ClosePositionResult): string[] {
 /** The exit's fill price and realized PnL, from trade-history (exitFills.ts). */
 export async function exitOf(ctx: TradingContext, r: ClosePositionResult): Promise<ExitFills> {
   return readExitFills(ctx, r.wallet, closeOrderIds(r), { market: r.market, expectSize: r.order.final?.filled_size ?? null });
-}
-
-/** "fill price" and "realized PnL" lines of an exit (what a trader reads first). */
-export function exitFields(e: ExitFills): (readonly [string, string])[] {
-  if (e.order_ids.length === 0) return [];
-  if (e.avg_fill_price === null) return [['realized PnL', 'not in trade-history yet (`perps fills` shows it once it lands)']];
-  return [
-    ['fill price', `${e.avg_fill_price}${e.fills > 1 ? ` (average of ${e.fills} fills)` : ''}`],
-    ['realized PnL', `${e.realized_pnl} USDC (fees ${e.fees} USDC)${e.complete ? '' : ' so far: not every fill is in trade-history yet'}`],
-  ];
 }
 
 function closeFields(r: ClosePositionResult, exit?: ExitFills): (readonly [string, string])[] {

@@ -6,6 +6,7 @@
 import type { ListedOrder } from '../../shared/protocol/index.js';
 import { isFilled, type CancelLegResult, type CancelResult, type PlacedLeg, type PlaceOrdersResult, type TrackedOrder } from '../../main/services/orders/index.js';
 import { formatFields, formatTable, formatTime, type Column, type Output } from '../output.js';
+import type { ExitFills } from '../../main/services/positions/exitFills.js';
 
 /**
  * A size as a trader reads it: a reduce-only trigger of size 0 closes the whole position when it fires,
@@ -124,3 +125,14 @@ export const LISTED_ORDER_COLUMNS: Column<ListedOrder>[] = [
   { header: 'REASON', value: (o) => o.reason ?? '' },
   { header: 'AT', value: (o) => formatTime(o.status_at) },
 ];
+
+/** "fill price" and "realized PnL" lines of an exit (what a trader reads first). */
+export function exitFields(e: ExitFills): (readonly [string, string])[] {
+  if (e.order_ids.length === 0) return [];
+  if (e.avg_fill_price === null) return [['realized PnL', 'not in trade-history yet (`perps fills` shows it once it lands)']];
+  return [
+    ['fill price', `${e.avg_fill_price}${e.fills > 1 ? ` (average of ${e.fills} fills)` : ''}`],
+    ['realized PnL', `${e.realized_pnl} USDC (fees ${e.fees} USDC)${e.complete ? '' : ' so far: not every fill is in trade-history yet'}`],
+  ];
+}
+

@@ -411,5 +411,45 @@ describe('35.5: position close-all asks on a terminal', () => {
   });
 });
 
+/** Waits (bounded, on the clock of the simulator's fills) until `check` holds. */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+describe('35.5: the exits of trailing stops and OCOs print the fill price and realized PnL', () => {
+  it('a trailing stop that fires ends with its fill price and realized PnL', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    await openPosition(t.wallet, 'ETH', 'buy', '0.01');
+    const run = perps(['position', 'trail', '--wallet', t.wallet, '--market', 'ETH', '--distance', '20']);
+    await until(async () => (await t.openOrders('ETH')).some((o) => o.order_type === 'TRIGGER'), 'the trailing stop is armed');
+    // Just through the stop (3,380): within the fire price's tolerance, so it fills (a gap past it is issue 35.1's).
+    await w.setMark('ETH', '3378');
+    const r = await run;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/status:\s+ended \((position_closed|stop_removed)\)/);
+    expect(r.stdout).toMatch(/fill price:\s+\d/);
+    expect(r.stdout).toMatch(/realized PnL:\s+-\d+(\.\d+)? USDC/);
+  });
+
+  it("an OCO's filled leg prints its fill price and realized PnL (here it closes a short)", async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    await openPosition(t.wallet, 'ETH', 'sell', '0.01');
+    const run = perps(['--json', 'order', 'oco', '--wallet', t.wallet, '--market', 'ETH', '--size', '0.01', '--buy', '3300', '--sell', '3500']);
+    await until(async () => (await t.openOrders('ETH')).length === 2, 'both legs rest');
+    await w.setMark('ETH', '3290');
+    const r = await run;
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json).toMatchObject({ status: 'done', winner: 0, leverage: 1 });
+    expect(r.json.exit.avg_fill_price).toMatch(/^\d/);
+    expect(Number(r.json.exit.realized_pnl)).toBeGreaterThan(0);
+  });
+});
+
 void priceAt;
 void sizeFor;
