@@ -51,12 +51,12 @@ function* commandsOf(cmd: Command): Generator<Command> {
 
 /** Sets the default on every command acting for a wallet, and names it when a command uses it. */
 export function applyDefaultWallet(program: Command, args: readonly string[], json: boolean, stderr: NodeJS.WritableStream = process.stderr): void {
+  const acting = [...commandsOf(program)].filter((cmd) => !(cmd.parent === program && NOT_ACTING_FOR.has(cmd.name())) && cmd.options.some((o) => o.long === '--wallet'));
+  // Nothing loaded acts for a wallet (`perps --help`, `perps markets`): the settings are not read at all.
+  if (acting.length === 0) return;
   const found = defaultWalletFor(args);
   if (!found) return;
-  for (const cmd of commandsOf(program)) {
-    const top = cmd.parent === program ? cmd : null;
-    if (top && NOT_ACTING_FOR.has(top.name())) continue;
-    if (!cmd.options.some((o) => o.long === '--wallet')) continue;
+  for (const cmd of acting) {
     cmd.setOptionValueWithSource('wallet', found.wallet, 'default');
     cmd.hook('preAction', (_hooked, action) => {
       if (action === cmd && action.getOptionValueSource('wallet') === 'default' && !json) {

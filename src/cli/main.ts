@@ -140,8 +140,9 @@ function wantsJson(argv: readonly string[]): boolean {
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   const json = wantsJson(argv.slice(2));
   const program = await buildProgram(argv.slice(2));
-  // A command given no --wallet acts for the profile's default wallet and names it (defaultWallet.ts).
-  (await import('./defaultWallet.js')).applyDefaultWallet(program, argv.slice(2), json);
+  // A command given no --wallet acts for the profile's default wallet and names it (defaultWallet.ts);
+  // with only the help's stubs loaded nothing acts for a wallet, and start-up stays commander alone.
+  if (program.commands.some((c) => c.options.length > 0 || c.commands.length > 0)) (await import('./defaultWallet.js')).applyDefaultWallet(program, argv.slice(2), json);
   (await import('./unknownCommand.js')).suggestOnlyOnUnknownCommand(program);
   (await import('./marketCase.js')).applyMarketCase(program);
   if (json) {
