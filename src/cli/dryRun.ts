@@ -38,6 +38,33 @@ export function printDryRun(out: Output, prepared: PreparedBase, view: unknown):
   out.result(doc, () => humanDryRun(doc));
 }
 
+/** Keys of a view that carry what is signed in full (they come with --verbose or --json). */
+const SIGNED_DETAIL_KEYS = new Set(['typed_data', 'summary', 'digest']);
+
+function withoutSignedDetail(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSignedDetail);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !SIGNED_DETAIL_KEYS.has(k)).map(([k, v]) => [k, withoutSignedDetail(v)]));
+}
+
+/**
+ * The review a person reads before saying yes (`perps do` without --yes): what each leg does and the
+ * review's fields, one screen; the typed data and digests of every signature come with `verbose` (and
+ * always in the --json document, which is the dry run's).
+ */
+export function printReview(out: Output, prepared: PreparedBase, view: unknown, verbose: boolean): void {
+  const doc = dryRunDocument(prepared, view);
+  out.result(doc, () => {
+    if (verbose) return humanDryRun(doc);
+    const lines: string[] = [`REVIEW: nothing was signed or sent. This ${doc.action} would be signed by the ${doc.signer.role} ${doc.signer.address}.`, ''];
+    const plain = describedLegs(doc.view);
+    if (plain.length > 0) lines.push(...plain.map((l) => (plain.length > 1 ? `${l.label}: ${l.description}` : l.description)), '');
+    lines.push(...render(withoutSignedDetail(doc.view), ''));
+    lines.push('', `${doc.requests.length} signature${doc.requests.length === 1 ? '' : 's'}; --verbose prints the typed data and digests that would be signed.`);
+    return lines.join('\n');
+  });
+}
+
 function humanDryRun(doc: DryRunDocument): string {
   const lines: string[] = [`DRY RUN: nothing was signed or sent. This ${doc.action} would be signed by the ${doc.signer.role} ${doc.signer.address}.`, ''];
   const plain = describedLegs(doc.view);

@@ -40,6 +40,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { term: 'withdraw [options]', description: 'withdraw USDC to the wallet itself (signed by the main wallet), optionally waiting until it completes', load: async () => [(await import('./commands/withdraw.js')).registerWithdrawCommands] },
   { term: 'balance [options]', description: "the account's free balance and health: posted margin, unrealized PnL, computed equity, maintenance margin, margin ratio, leverage", load: async () => [(await import('./commands/withdraw.js')).registerWithdrawCommands] },
   { term: 'history', description: "account history: orders, trades, funding, deposits, withdrawals (--csv like the app's export)", load: async () => [(await import('./commands/history.js')).registerHistoryCommands] },
+  { term: 'fills [options]', description: 'fills of the wallet, newest first, with price, fee and realized PnL (the same as `perps history trades`)', load: async () => [(await import('./commands/history.js')).registerHistoryCommands] },
   { term: 'portfolio [options]', description: "how the account is doing, rebuilt from the service's records: equity and PnL curves, fees, funding, volume, win rate, drawdown, and the ledger check", load: async () => [(await import('./commands/portfolio.js')).registerPortfolioCommands] },
   { term: 'order', description: "place, follow, modify and cancel orders (signed by the wallet's trading key)", load: async () => [(await import('./commands/order.js')).registerOrderCommands] },
   { term: 'do [options] <phrase>', description: "a trade in plain words, as in the app's command palette: prints the review; --yes signs and sends it", load: async () => [(await import('./commands/do.js')).registerDoCommands] },
@@ -140,6 +141,11 @@ function wantsJson(argv: readonly string[]): boolean {
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   const json = wantsJson(argv.slice(2));
   const program = await buildProgram(argv.slice(2));
+  // A command given no --wallet acts for the profile's default wallet and names it (defaultWallet.ts);
+  // with only the help's stubs loaded nothing acts for a wallet, and start-up stays commander alone.
+  if (program.commands.some((c) => c.options.length > 0 || c.commands.length > 0)) (await import('./defaultWallet.js')).applyDefaultWallet(program, argv.slice(2), json);
+  (await import('./unknownCommand.js')).suggestOnlyOnUnknownCommand(program);
+  (await import('./marketCase.js')).applyMarketCase(program);
   if (json) {
     // With --json, stdout carries one document: commander's usage text goes to stderr only.
     program.configureOutput({ writeOut: (s) => process.stderr.write(s) });
@@ -153,6 +159,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
         return;
       }
       // Commander already wrote its message to stderr; with --json the document says it too.
+      if (err.code === 'commander.missingMandatoryOptionValue' && err.message.includes("'--wallet")) process.stderr.write('hint: set a default wallet once with `perps config wallet ADDR`, then --wallet is optional\n');
       if (json) {
         const { failureDocument } = await import('./output.js');
         process.stdout.write(JSON.stringify(failureDocument({ code: 'USAGE', kind: 'validation', message: err.message.replace(/^error: /, ''), exitCode: 2 }), null, 2) + '\n');

@@ -45,8 +45,18 @@ export function formatFields(fields: readonly (readonly [string, string])[]): st
   return fields.map(([k, v]) => `${(k + ':').padEnd(width + 1)} ${v}`).join('\n');
 }
 
+/**
+ * A time in a table or a result as a trader reads it: the machine's local time with its UTC offset
+ * ("2026-12-06 09:30:00 +01:00"), so it matches the clock on the wall and is still unambiguous. --json
+ * and --csv keep the service's Unix ms.
+ */
 export function formatTime(ms: number | null | undefined): string {
-  return typeof ms === 'number' ? new Date(ms).toISOString() : '-';
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return '-';
+  const d = new Date(ms);
+  const p = (n: number): string => String(n).padStart(2, '0');
+  const off = -d.getTimezoneOffset();
+  const offset = `${off < 0 ? '-' : '+'}${p(Math.floor(Math.abs(off) / 60))}:${p(Math.abs(off) % 60)}`;
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())} ${offset}`;
 }
 
 /** JSON document of a failure (snake_case like the service's own fields). */

@@ -2,7 +2,8 @@
  * `perps markets` and `perps config`: the service's live configuration (never hardcoded in the app), the
  * markets with the venue's mark, 24 h change, hourly funding and open interest,
  * `perps config leverage`: the default leverage the app and the command line both apply, and
- * `perps config max-notional`: the fat-finger cap on an order's notional (off by default).
+ * `perps config max-notional`: the fat-finger cap on an order's notional (off by default), and
+ * `perps config wallet`: the profile's default wallet, for commands given no --wallet.
  */
 import type { Command } from 'commander';
 import { depositInfo } from '../../main/services/money/funds.js';
@@ -11,7 +12,9 @@ import { saveProfileUrls } from '../../main/profiles/profiles.js';
 import { ValidationError } from '../../main/services/errors.js';
 import { defaultLeverageFor, readPreferences, updatePreferences } from '../../main/services/settings/preferences.js';
 import { setLeverageDefault } from '../../main/services/settings/leverageDefaults.js';
-import { contextOf, globalsOf } from '../globals.js';
+import { contextOf, globalsOf, profileOf } from '../globals.js';
+import { clearDefaultWallet, readDefaultWallet, setDefaultWallet } from '../../main/services/settings/defaultWallet.js';
+import { openNodeSettings } from '../../main/settings/settingsStore.js';
 import { parseIntegerOption } from '../parse.js';
 import { formatFields, formatTable, runAction } from '../output.js';
 import { fixedPlaces, percent } from '../numbers.js';
@@ -110,6 +113,26 @@ export function registerConfigCommands(program: Command): void {
               { header: 'MAX', value: (e) => `${e.max_leverage}x`, align: 'right' },
             ]),
           ].join('\n'),
+        );
+      });
+    });
+
+  config
+    .command('wallet')
+    .description('show or set the default wallet of this profile: commands given no --wallet act for it and name it')
+    .argument('[address]', 'the main wallet address (0x followed by 40 hex characters)')
+    .option('--clear', 'remove the default (then every command needs --wallet again)')
+    .action(async (address: string | undefined, opts: { clear?: boolean }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        if (address !== undefined && opts.clear === true) throw new ValidationError('give an address or --clear, not both', { field: 'clear', code: 'USAGE' });
+        const profile = profileOf(g);
+        const store = openNodeSettings(profile.dataDir);
+        if (address !== undefined) setDefaultWallet(store, profile.name, address);
+        else if (opts.clear === true) clearDefaultWallet(store, profile.name);
+        const wallet = readDefaultWallet(store, profile.name);
+        out.result({ profile: profile.name, default_wallet: wallet }, () =>
+          wallet === null ? `default wallet (${profile.name}): none; commands need --wallet (set one with \`perps config wallet ADDR\`)` : `default wallet (${profile.name}): ${wallet} (commands given no --wallet act for it)`,
         );
       });
     });

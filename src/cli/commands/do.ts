@@ -7,8 +7,11 @@
  *   perps do "sell 2 eth at 3400" --wallet ADDR --yes    signs and sends it
  *   perps do "close eth 50%" | "close all" | "cancel all btc" | "twap buy 1 btc over 30m" ...
  *
- * Without --yes the review is printed (as --dry-run prints it) and nothing is signed: a phrase is too
- * short to be sent on a guess, so the person reads what it became first. A phrase that is incomplete,
+ * Without --yes (or with --dry-run) the review is printed and nothing is signed: a phrase is too short to
+ * be sent on a guess, so the person reads what it became first. The review is one screen: what each leg
+ * does and the review's fields; --verbose adds the typed data and digests (--json always carries them).
+ * A phrase may add: limit / market, post only, reduce only, 10x, with tp 3600 sl 3200, and a size in USD
+ * ("buy 250 usd of btc": rounded down to sz_decimals at the limit price or the mark, shown in the review). A phrase that is incomplete,
  * ambiguous or invalid is exit 2 with what was understood and what is missing; nothing is prepared.
  */
 import type { Command } from 'commander';
@@ -19,7 +22,8 @@ import { prepareClose, prepareCloseAll, submitCloseAll, submitClose } from '../.
 import { prepareTwap, startTwap } from '../../main/services/twap/index.js';
 import type { ServiceContext } from '../../main/services/serviceContext.js';
 import type { PreparedBase } from '../../main/services/signing/prepared.js';
-import { printDryRun } from '../dryRun.js';
+import { printReview } from '../dryRun.js';
+import { resolveUsd } from '../orders/usdSize.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { reportCancel } from '../orders/reports.js';
 import { runAction, type Output } from '../output.js';
@@ -31,6 +35,8 @@ import { foreground, reporter } from './twap.js';
 interface DoOpts {
   wallet: string;
   yes?: boolean;
+  dryRun?: boolean;
+  verbose?: boolean;
   allowFarPrice?: boolean;
   allowLarge?: boolean;
 }
@@ -50,25 +56,31 @@ async function tradeOf(ctx: ServiceContext, phrase: string): Promise<TradeComman
   throw new ValidationError(r.message, { field: 'phrase', code: CODES[r.status], hint: 'Such as "buy 0.1 btc", "sell 2 eth at 3400", "close eth 50%", "cancel all btc", "twap buy 1 btc over 30m".' });
 }
 
-/** Prints the review of what would be signed, and that nothing was: --yes signs it. */
-function reviewOnly(out: Output, prepared: PreparedBase, view: unknown): void {
-  printDryRun(out, prepared, view);
-  out.note('not signed or sent: this was the review only. Add --yes to sign and send it.');
+/** Prints the review of what would be signed (typed data with --verbose or --json), and that nothing was: --yes signs it. */
+function reviewer(verbose: boolean, dryRun: boolean) {
+  return (out: Output, prepared: PreparedBase, view: unknown): void => {
+    printReview(out, prepared, view, verbose);
+    out.note(dryRun ? 'DRY RUN: not signed or sent.' : 'not signed or sent: this was the review only. Add --yes to sign and send it.');
+  };
 }
 
 export function registerDoCommands(program: Command): void {
   program
     .command('do')
     .description("a trade in plain words, as in the app's command palette: prints the review; --yes signs and sends it")
-    .argument('<phrase>', '"buy 0.1 btc", "sell 2 eth at 3400", "close eth 50%", "close all", "cancel all btc", "twap buy 1 btc over 30m"')
+    .argument('<phrase>', '"buy 0.1 btc", "sell 2 eth at 3400 limit post only", "buy 250 usd of btc 10x with tp 99000 sl 90000", "sell 1 sol reduce only", "close eth 50%", "close all", "cancel all btc", "twap buy 1 btc over 30m"')
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .option('--yes', 'sign and send what the phrase became (without it: the review only, nothing sent)')
+    .option('--dry-run', 'the review only, as without --yes: check everything, sign and send nothing')
+    .option('--verbose', 'with the review, print the typed data and digests that would be signed (always in --json)')
     .option('--allow-far-price', "send a limit price that crosses the mark by more than the market's slippage bound")
     .option('--allow-large', 'send an order whose notional is above your cap (`perps config max-notional`)')
     .action(async (phrase: string, opts: DoOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
       await runAction({ json }, async (out) => {
+        if (opts.dryRun === true && opts.yes === true) throw new ValidationError('--dry-run sends nothing and --yes sends it: choose one', { field: 'dry-run', code: 'USAGE' });
+        const reviewOnly = reviewer(opts.verbose === true, opts.dryRun === true);
         const ctx = contextOf(g);
         const c = await tradeOf(ctx, phrase);
         const allow: GuardAllowance = { farPrice: opts.allowFarPrice === true, large: opts.allowLarge === true };
@@ -79,21 +91,24 @@ export function registerDoCommands(program: Command): void {
         try {
           switch (c.kind) {
             case 'order': {
-              const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent: orderIntentOf(c), allow });
-              if (!sign) return reviewOnly(out, prepared, prepared.view);
-              noteLeverage(out, prepared, undefined);
+              // "250 usd of btc": the size at the limit price, or at the mark, rounded down to sz_decimals.
+              const usd = c.usd ? await resolveUsd(ctx, c.market, c.size, c.price !== null ? { price: c.price, label: 'the limit price' } : 'mark') : undefined;
+              if (usd) out.note(`size: ${usd.description}`);
+              const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent: orderIntentOf(c, usd?.sizing.size ?? c.size), allow });
+              if (!sign) return reviewOnly(out, prepared, usd ? { ...prepared.view, usd_sizing: usd.sizing } : prepared.view);
+              noteLeverage(out, prepared, c.leverage !== undefined ? String(c.leverage) : undefined);
               return await submitAndReport(ctx, out, prepared, {}, json);
             }
             case 'close': {
               const prepared = await prepareClose(ctx, { wallet: opts.wallet, market: c.market, ...(c.percent !== null ? { percent: c.percent } : {}), allow: { farPrice: allow.farPrice } });
               if (!sign) return reviewOnly(out, prepared, prepared.view);
               noteClosePlan(out, prepared);
-              return reportClose(out, await submitClose(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress }), prepared);
+              return await reportClose(ctx, out, await submitClose(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress }), prepared);
             }
             case 'close_all': {
               const prepared = await prepareCloseAll(ctx, { wallet: opts.wallet });
               if (!sign) return reviewOnly(out, prepared, prepared.view);
-              return reportCloseAll(out, await submitCloseAll(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress }));
+              return await reportCloseAll(ctx, out, await submitCloseAll(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress }));
             }
             case 'cancel_all': {
               const input = { wallet: opts.wallet, ...(c.market !== null ? { market: c.market } : {}) };

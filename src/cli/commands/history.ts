@@ -12,7 +12,7 @@ import type { Deposit, Fill, FundingPayment, ListedOrder, Withdrawal } from '../
 import { historyCsv, historyHasMarkets, readHistory, type History, type HistoryKind } from '../../main/services/reads/history.js';
 import { groupOrderHistory, type OrderHistoryEntry } from '../../shared/orders/orderHistory.js';
 import { contextOf, globalsOf } from '../globals.js';
-import { LISTED_ORDER_COLUMNS } from '../orders/reports.js';
+import { LISTED_ORDER_COLUMNS, sizeText, statusText } from '../orders/reports.js';
 import { formatTable, formatTime, runAction, type Column } from '../output.js';
 import { checkFormats } from '../parse.js';
 
@@ -23,13 +23,13 @@ const ORDER_GROUP_COLUMNS: Column<OrderHistoryEntry<ListedOrder>>[] = [
   { header: 'MARKET', value: (g) => g.latest.market },
   { header: 'SIDE', value: (g) => g.latest.side },
   { header: 'TYPE', value: (g) => `${g.latest.order_type}${g.latest.time_in_force && g.latest.order_type === 'LIMIT' ? ' ' + g.latest.time_in_force : ''}${g.latest.reduce_only ? ' RO' : ''}` },
-  { header: 'SIZE', value: (g) => g.latest.size, align: 'right' },
+  { header: 'SIZE', value: (g) => sizeText(g.latest.size, g.latest), align: 'right' },
   { header: 'FILLED', value: (g) => g.latest.filled_size, align: 'right' },
   // A market order at what it paid (its limit_price is the slippage bound); others at their limit price.
   { header: 'PRICE', value: (g) => g.price ?? (g.latest.order_type === 'MARKET' ? 'market' : ''), align: 'right' },
   { header: 'AVG FILL', value: (g) => g.avg_fill_price ?? '', align: 'right' },
   { header: 'TRIGGER', value: (g) => (g.latest.trigger_price ? `${(g.latest.tpsl ?? '').toUpperCase()} ${g.latest.trigger_price}` : '') },
-  { header: 'STATUS', value: (g) => g.latest.status },
+  { header: 'STATUS', value: (g) => statusText(g.latest.status, g.latest) },
   // A repeated status (a bracket leg logged open while it waits, and open again once armed) shows once.
   { header: 'HISTORY', value: (g) => g.changes.map((c) => c.status).filter((st, i, all) => i === 0 || all[i - 1] !== st).join(' > ') },
   { header: 'REASON', value: (g) => g.latest.reason ?? '' },
@@ -129,7 +129,11 @@ const SUBCOMMANDS: { name: string; kind: HistoryKind; description: string }[] = 
 export function registerHistoryCommands(program: Command): void {
   const history = program.command('history').description('account history: orders, trades, funding, deposits, withdrawals (--csv like the app\'s export)');
   for (const sub of SUBCOMMANDS) historySubcommand(history, sub.name, sub.kind, sub.description);
+  // `perps fills`: the word traders use for their executions; the same command as `history trades`.
+  historySubcommand(program, 'fills', 'fills', FILLS_DESCRIPTION);
 }
+
+export const FILLS_DESCRIPTION = 'fills of the wallet, newest first, with price, fee and realized PnL (the same as `perps history trades`)';
 
 /**
  * One history read as a subcommand of `parent`. Also mounted as `perps orders history`, where a trader

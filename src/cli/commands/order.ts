@@ -1,13 +1,14 @@
 /**
  * `perps order place|batch|get|cancel|cancel-all|modify`: orders of one wallet, signed by its trading key.
  *
- *   order place --wallet ADDR --market SYM --side buy|sell --size DEC [--type market|limit|trigger]
+ *   order place --wallet ADDR --market SYM --side buy|sell (--size DEC | --usd AMOUNT) [--type market|limit|trigger]
  *               [--price DEC] [--tif gtc|ioc|alo] [--reduce-only] [--leverage N]
  *               [--trigger-price DEC --tpsl tp|sl] [--tp DEC] [--sl DEC] [--slippage-bps N] [--wait] [--dry-run]
  *               [--allow-far-price] [--allow-large]
- *       --price is the limit price of a LIMIT order, the explicit slippage bound of a MARKET order and the
- *       fire price of a TRIGGER; --tp/--sl attach whole-position bracket legs to the entry.
- *   order scale --wallet ADDR --market SYM --side buy|sell --from DEC --to DEC --count N --total-size DEC
+ *       --price is the limit price of a LIMIT order and the fire price of a TRIGGER; on a MARKET order (the
+ *       default --type) it is refused, exit 2 PRICE_NEEDS_LIMIT (its bound comes from the mark and
+ *       --slippage-bps); --tp/--sl attach whole-position bracket legs to the entry.
+ *   order scale --wallet ADDR --market SYM --side buy|sell --from DEC --to DEC --count N (--total-size DEC | --usd AMOUNT)
  *               [--skew K] [--tif gtc|alo] [--reduce-only] [--leverage N] [--wait] [--dry-run]
  *               [--allow-far-price] [--allow-large]
  *       a ladder of N limit legs from --from to --to (src/shared/orders/scaleLadder.ts), sent as one batch
@@ -17,7 +18,8 @@
  *   order get ID [--wait] [--wallet ADDR]
  *   order cancel ID --wallet ADDR [--type limit|trigger] [--dry-run]
  *   order cancel-all --wallet ADDR [--market SYM] [--dry-run]
- *   order modify ID --wallet ADDR --price DEC --size DEC [--trigger-price DEC] [--wait] [--dry-run]
+ *   order modify ID --wallet ADDR --price DEC [--size DEC] [--trigger-price DEC] [--wait] [--dry-run]
+ *       without --size the order keeps the size it has left (a whole-position trigger stays whole)
  *
  * Each signing command runs the services' prepare step (the same one the app's review runs: every rule
  * against the live market record, the leverage default, the free balance) and then submits exactly what
@@ -49,7 +51,10 @@ import { contextOf, globalsOf } from '../globals.js';
 import { readBatchFile, withDefaultLeverage } from '../orders/batchFile.js';
 import { placeIntent, type PlaceFlags } from '../orders/placeIntent.js';
 import { scaleIntent, type ScaleFlags } from '../orders/scaleIntent.js';
-import { reportCancel, reportPlacement, trackedView } from '../orders/reports.js';
+import { checkSizeOrUsd, resolveUsd, type ResolvedUsd } from '../orders/usdSize.js';
+import { scaleMeanPrice } from '../../shared/orders/usdSizing.js';
+import { scalePrices } from '../../shared/orders/scaleLadder.js';
+import { reportCancel, reportPlacement, sizeText, trackedView } from '../orders/reports.js';
 import { formatFields, runAction, type Output } from '../output.js';
 import { timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
@@ -116,9 +121,10 @@ export function registerOrderCommands(program: Command): void {
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .requiredOption('--market <symbol>', 'market symbol, e.g. BTC')
     .requiredOption('--side <side>', 'buy or sell')
-    .requiredOption('--size <decimal>', 'size in the base asset, at most sz_decimals places')
+    .option('--size <decimal>', 'size in the base asset, at most sz_decimals places (or --usd)')
+    .option('--usd <amount>', 'size in USD instead: the amount over the limit price (the mark for a market order, the trigger price for a trigger), rounded down to sz_decimals; the size is shown before signing')
     .option('--type <type>', 'market (default), limit or trigger')
-    .option('--price <decimal>', 'limit price; on a market order the explicit slippage bound; on a trigger the fire price')
+    .option('--price <decimal>', 'limit price (with --type limit); on a trigger the fire price; refused on a market order (PRICE_NEEDS_LIMIT)')
     .option('--tif <tif>', 'gtc (limit default), ioc (market) or alo (post-only, limit only)')
     .option('--reduce-only', 'only reduce the position')
     .option('--leverage <n>', 'leverage of this order, 1..max_leverage (default: your default for the market, `perps config leverage`, else 1x; stated in the output)')
@@ -137,11 +143,20 @@ export function registerOrderCommands(program: Command): void {
       const json = g.json === true;
       await runAction({ json }, async (out) => {
         checkDryRun(opts);
-        const intent = placeIntent(opts);
+        checkSizeOrUsd(opts.size, opts.usd);
+        // The flags are checked before anything is read (a USD size is worked out from the live market next).
+        let intent = placeIntent({ ...opts, size: opts.size ?? '1' });
         timeoutOf(opts.timeout);
         const ctx = contextOf(g);
+        let usd: ResolvedUsd | undefined;
+        if (opts.usd !== undefined) {
+          const reference = intent.kind === 'single' && intent.order_type === 'TRIGGER' ? { price: opts.triggerPrice!, label: 'the trigger price' } : opts.price !== undefined ? { price: opts.price, label: 'the limit price' } : ('mark' as const);
+          usd = await resolveUsd(ctx, opts.market, opts.usd, reference);
+          intent = placeIntent({ ...opts, size: usd.sizing.size });
+          out.note(`size: ${usd.description}`);
+        }
         const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent, allow: allowanceOf(opts) });
-        if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
+        if (opts.dryRun === true) return printDryRun(out, prepared, usd ? { ...prepared.view, usd_sizing: usd.sizing } : prepared.view);
         noteLeverage(out, prepared, opts.leverage);
         noteConfirmations(out, prepared);
         return submitAndReport(ctx, out, prepared, opts, json);
@@ -157,7 +172,8 @@ export function registerOrderCommands(program: Command): void {
     .requiredOption('--from <decimal>', "the first leg's price")
     .requiredOption('--to <decimal>', "the last leg's price")
     .requiredOption('--count <n>', 'number of legs, 2..20')
-    .requiredOption('--total-size <decimal>', 'the sum of the legs, exactly (at most sz_decimals places)')
+    .option('--total-size <decimal>', 'the sum of the legs, exactly (at most sz_decimals places; or --usd)')
+    .option('--usd <amount>', "the ladder's size in USD instead: the amount over the size-weighted mean of its prices, rounded down to sz_decimals")
     .option('--skew <k>', "the last leg's size over the first's (default 1: equal sizes)")
     .option('--tif <tif>', 'gtc (default) or alo (post-only)')
     .option('--reduce-only', 'only reduce the position (exempt from min_order_value)')
@@ -167,16 +183,25 @@ export function registerOrderCommands(program: Command): void {
     .option('--allow-far-price', ALLOW_FAR_PRICE_HELP)
     .option('--allow-large', ALLOW_LARGE_HELP)
     .option('--dry-run', DRY_RUN_HELP)
-    .action(async (opts: ScaleFlags & GuardFlags & { wallet: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
+    .action(async (opts: Omit<ScaleFlags, 'totalSize'> & { totalSize?: string; usd?: string } & GuardFlags & { wallet: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
       await runAction({ json }, async (out) => {
         checkDryRun(opts);
-        const intent = scaleIntent(opts);
+        checkSizeOrUsd(opts.totalSize, opts.usd, 'total-size');
+        let intent = scaleIntent({ ...opts, totalSize: opts.totalSize ?? '1' });
         timeoutOf(opts.timeout);
         const ctx = contextOf(g);
+        let usd: ResolvedUsd | undefined;
+        if (opts.usd !== undefined) {
+          const market = await ctx.config.market(opts.market);
+          const mean = scaleMeanPrice(scalePrices(market, opts.from, opts.to, intent.count), opts.skew);
+          usd = await resolveUsd(ctx, opts.market, opts.usd, { price: mean, label: "the ladder's size-weighted mean price" });
+          intent = scaleIntent({ ...opts, totalSize: usd.sizing.size });
+          out.note(`total size: ${usd.description}`);
+        }
         const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent, allow: allowanceOf(opts) });
-        if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
+        if (opts.dryRun === true) return printDryRun(out, prepared, usd ? { ...prepared.view, usd_sizing: usd.sizing } : prepared.view);
         noteLeverage(out, prepared, opts.leverage);
         noteConfirmations(out, prepared);
         return submitAndReport(ctx, out, prepared, opts, json);
@@ -302,20 +327,21 @@ export function registerOrderCommands(program: Command): void {
     .argument('<id>', 'order id')
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .requiredOption('--price <decimal>', "new limit price (a trigger's fire price)")
-    .requiredOption('--size <decimal>', 'new size ("0" only on a TP/SL trigger: the whole position)')
+    .option('--size <decimal>', 'new size (default: the size the order has left, kept as it is; "0" only on a TP/SL trigger: the whole position)')
     .option('--trigger-price <decimal>', 'new trigger price (trigger orders; default unchanged)')
     .option('--wait', 'follow the new order until it is live (or the modify was dropped)')
     .option('--timeout <seconds>', 'with --wait: give up after this long')
     .option('--dry-run', DRY_RUN_HELP)
-    .action(async (id: string, opts: { wallet: string; price: string; size: string; triggerPrice?: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
+    .action(async (id: string, opts: { wallet: string; price: string; size?: string; triggerPrice?: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
       await runAction({ json }, async (out) => {
         checkDryRun(opts);
         const waitTimeoutMs = timeoutOf(opts.timeout);
         const ctx = contextOf(g);
-        const prepared = await prepareModify(ctx, { wallet: opts.wallet, orderId: id, price: opts.price, size: opts.size, ...(opts.triggerPrice !== undefined ? { triggerPrice: opts.triggerPrice } : {}) });
+        const prepared = await prepareModify(ctx, { wallet: opts.wallet, orderId: id, price: opts.price, ...(opts.size !== undefined ? { size: opts.size } : {}), ...(opts.triggerPrice !== undefined ? { triggerPrice: opts.triggerPrice } : {}) });
         if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
+        if (opts.size === undefined) out.note(`size kept: ${sizeText(prepared.view.after.size, prepared.row)}`);
         const progress = createProgress({ json });
         try {
           const r = await submitModify(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { wait: opts.wait === true, onProgress: (t) => progress.update(t), ...(waitTimeoutMs ? { waitTimeoutMs } : {}) });

@@ -1,5 +1,5 @@
 /**
- * `perps orders open|triggers --wallet ADDR [--market SYM] [--csv]`: the wallet's open orders (resting,
+ * `perps orders [open]|triggers --wallet ADDR [--market SYM] [--csv]` (`perps orders` alone is `orders open`): the wallet's open orders (resting,
  * armed triggers and bracket legs awaiting their entry) and its armed TP/SL triggers. Every page is read.
  * --csv writes RFC 4180 CSV with the service's values as they are. Order history is `perps orders history`
  * (the same command as `perps history orders`).
@@ -27,9 +27,10 @@ function listCommand(
   description: string,
   read: (ctx: ServiceContext, wallet: string, filter: MarketFilter) => Promise<ListedOrder[]>,
   empty: string,
+  isDefault = false,
 ): void {
   parent
-    .command(name)
+    .command(name, { isDefault })
     .description(description)
     .requiredOption('--wallet <address>', 'main wallet')
     .option('--market <symbol>', 'only this market')
@@ -48,7 +49,8 @@ function listCommand(
 
 export function registerOrdersCommands(program: Command): void {
   const orders = program.command('orders').description("the wallet's open orders, armed triggers and order history (`orders history`, also `perps history orders`)");
-  listCommand(orders, 'open', 'open orders: resting limits, armed triggers, bracket legs awaiting their entry', readOpenOrders, 'no open orders');
+  // `perps orders` alone is `perps orders open`: what a trader means by "my orders".
+  listCommand(orders, 'open', 'open orders: resting limits, armed triggers, bracket legs awaiting their entry (the default: `perps orders`)', readOpenOrders, 'no open orders', true);
   listCommand(orders, 'triggers', 'armed reduce-only TP/SL triggers', readTriggers, 'no armed triggers');
   historySubcommand(orders, 'history', 'orders', 'order history, newest first, one row per order (`perps history orders`; --events for the raw rows)');
 }

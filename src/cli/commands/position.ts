@@ -8,7 +8,8 @@
  *       it a reduce-only LIMIT GTC at that price, which rests: the command ends once it rests (or fills).
  *       A market close is followed until filled and until /positions reflects it. A limit price far past
  *       the mark needs --allow-far-price.
- *   position close-all --wallet ADDR   every open position, each closed at market as above.
+ *   position close-all --wallet ADDR [--yes]   every open position, each closed at market as above; on a
+ *       terminal it lists them and asks first (--yes skips the question).
  *   position reverse --wallet ADDR --market SYM [--size DEC]   rule 5, exit then enter the other way.
  *   position trail ...   a trailing stop kept trailing in the foreground (positionTrail.ts)
  *   position tpsl --wallet ADDR --market SYM [--tp PRICE|none] [--sl PRICE|none]
@@ -21,10 +22,14 @@
  */
 import type { Command } from 'commander';
 import { ValidationError } from '../../main/services/errors.js';
-import type { GuardAllowance } from '../../main/services/orders/index.js';
+import { isFilled, type GuardAllowance } from '../../main/services/orders/index.js';
+import type { TradingContext } from '../../main/services/orders/orderContext.js';
+import { Decimal, canonical } from '../../shared/decimal/index.js';
 import {
   prepareClose,
   prepareCloseAll,
+  readExitFills,
+  type ExitFills,
   preparePositionTpsl,
   prepareReverse,
   submitClose,
@@ -39,20 +44,32 @@ import {
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, runAction, type Output } from '../output.js';
+import { exitFields } from '../orders/reports.js';
 import { parseIntegerOption, timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
+import { askYesNo, atTerminal } from '../prompt.js';
 import { registerTrailCommand } from './positionTrail.js';
 
 const DRY_RUN_HELP = 'check everything and print what would be signed (the cancels, the closing order, their typed data); sign and send nothing';
 
-function closeFields(r: ClosePositionResult): (readonly [string, string])[] {
+/** A close's order ids whose fills say what it did: none for a limit close that rests unfilled. */
+function closeOrderIds(r: ClosePositionResult): string[] {
+  return r.order.order_id && r.order.final && isFilled(r.order.final) ? [r.order.order_id] : [];
+}
+
+/** The exit's fill price and realized PnL, from trade-history (exitFills.ts). */
+export async function exitOf(ctx: TradingContext, r: ClosePositionResult): Promise<ExitFills> {
+  return readExitFills(ctx, r.wallet, closeOrderIds(r), { market: r.market, expectSize: r.order.final?.filled_size ?? null });
+}
+
+function closeFields(r: ClosePositionResult, exit?: ExitFills): (readonly [string, string])[] {
   const leg = r.order.leg;
   return [
     ['market', r.market],
     ['position before', `${r.position_before.size} @ ${r.position_before.entry_price}`],
     ['triggers cancelled', r.cancelled_triggers.length === 0 ? 'none' : r.cancelled_triggers.map((c) => c.order_id).join(', ')],
     ['closing order', `${r.order.order_id ?? '-'} ${leg.order_type === 'LIMIT' ? 'LIMIT GTC' : 'MARKET'} ${leg.side} ${leg.size} (${leg.order_type === 'LIMIT' ? 'at' : 'bound'} ${leg.limit_price}): ${r.order.final?.status ?? r.order.status}`],
-    ...(r.order.final?.avg_fill_price ? ([['fill price', r.order.final.avg_fill_price]] as const) : []),
+    ...(exit && exit.avg_fill_price !== null ? exitFields(exit) : [...(r.order.final?.avg_fill_price ? ([['fill price', r.order.final.avg_fill_price]] as const) : []), ...(exit ? exitFields(exit) : [])]),
     ['position after', r.resting ? `${r.position_after?.size ?? '?'} (the limit close rests; it closes as it fills)` : r.position_after ? `${r.position_after.size} @ ${r.position_after.entry_price}` : 'closed'],
   ];
 }
@@ -111,7 +128,7 @@ export function registerPositionCommands(program: Command): void {
           try {
             const r = await submitClose(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress: (t) => progress.update(t), ...(timeoutMs ? { timeoutMs } : {}) });
             progress.done();
-            return reportClose(out, r, prepared);
+            return await reportClose(ctx, out, r, prepared);
           } finally {
             progress.done();
           }
@@ -125,8 +142,9 @@ export function registerPositionCommands(program: Command): void {
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .option('--slippage-bps <n>', "tolerance of every closing order's bound, default each market's slippage_bps")
     .option('--timeout <seconds>', 'give up waiting after this long')
+    .option('--yes', 'close without asking (on a terminal close-all shows what it closes and asks first)')
     .option('--dry-run', DRY_RUN_HELP)
-    .action(async (opts: { wallet: string; slippageBps?: string; timeout?: string; dryRun?: boolean }, cmd: Command) => {
+    .action(async (opts: { wallet: string; slippageBps?: string; timeout?: string; dryRun?: boolean; yes?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
       await runAction({ json }, async (out) => {
@@ -135,11 +153,19 @@ export function registerPositionCommands(program: Command): void {
         const ctx = contextOf(g);
         const prepared = await prepareCloseAll(ctx, { wallet: opts.wallet, ...(slippageBps !== undefined ? { slippageBps } : {}) });
         if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
+        // Every position at market in one word is the one command a slip makes costly: a person at the
+        // terminal reads what it closes and says yes first, as `perps do "close all"` needs --yes.
+        if (opts.yes !== true && !json && atTerminal() && prepared.closes.length > 0) {
+          for (const line of prepared.view.summary) out.note(line);
+          if (!(await askYesNo(`Close ${prepared.closes.length === 1 ? 'this position' : `these ${prepared.closes.length} positions`} at market?`, false))) {
+            throw new ValidationError('not confirmed: nothing was cancelled or closed', { field: 'yes', code: 'CANCELLED', hint: 'Answer y to close, or pass --yes to close without asking.' });
+          }
+        }
         const progress = createProgress({ json });
         try {
           const r = await submitCloseAll(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress: (t) => progress.update(t), ...(timeoutMs ? { timeoutMs } : {}) });
           progress.done();
-          return reportCloseAll(out, r);
+          return await reportCloseAll(ctx, out, r);
         } finally {
           progress.done();
         }
@@ -180,7 +206,8 @@ export function registerPositionCommands(program: Command): void {
         try {
           const r = await submitReverse(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress: (t) => progress.update(t), ...(timeoutMs ? { timeoutMs } : {}) });
           progress.done();
-          out.result(r, () => formatFields([...closeFields(r.close), ['new position', `${r.position_after.size} @ ${r.position_after.entry_price}`]]));
+          const exit = await exitOf(ctx, r.close);
+          out.result({ ...r, exit }, () => formatFields([...closeFields(r.close, exit), ['new position', `${r.position_after.size} @ ${r.position_after.entry_price}`]]));
           return undefined;
         } finally {
           progress.done();
@@ -234,9 +261,10 @@ export function registerPositionCommands(program: Command): void {
     });
 }
 
-/** Prints a close's outcome; exit 1 when a close of the whole position left some of it open. */
-export function reportClose(out: Output, r: ClosePositionResult, prepared: PreparedClose): 1 | undefined {
-  out.result(r, () => formatFields(closeFields(r)));
+/** Prints a close's outcome with its fill price and realized PnL; exit 1 when a close of the whole position left some of it open. */
+export async function reportClose(ctx: TradingContext, out: Output, r: ClosePositionResult, prepared: PreparedClose): Promise<1 | undefined> {
+  const exit = await exitOf(ctx, r);
+  out.result({ ...r, exit }, () => formatFields(closeFields(r, exit)));
   // Only a close of all that was closeable is expected to leave nothing: a part, or a resting
   // limit, leaves the rest open by design.
   if (!r.closed && !r.resting && prepared.whole) {
@@ -247,9 +275,14 @@ export function reportClose(out: Output, r: ClosePositionResult, prepared: Prepa
   return undefined;
 }
 
-/** Prints every market's outcome of a close-all; exit 1 when one was not closed. */
-export function reportCloseAll(out: Output, r: CloseAllResult): 1 | undefined {
-  out.result(r, () => closeAllTable(r));
+/** Prints every market's outcome of a close-all with its fill price and realized PnL; exit 1 when one was not closed. */
+export async function reportCloseAll(ctx: TradingContext, out: Output, r: CloseAllResult): Promise<1 | undefined> {
+  const exits = new Map<string, ExitFills>();
+  for (const x of r.results) if (x.result) exits.set(x.market, await exitOf(ctx, x.result));
+  const results = r.results.map((x) => ({ ...x, ...(exits.has(x.market) ? { exit: exits.get(x.market)! } : {}) }));
+  const total = [...exits.values()].reduce((a, e) => (e.realized_pnl === null ? a : a.plus(e.realized_pnl)), new Decimal(0));
+  const realized = [...exits.values()].some((e) => e.realized_pnl !== null) ? canonical(total) : null;
+  out.result({ ...r, results, realized_pnl: realized }, () => closeAllTable(r, exits) + (realized !== null ? `\n\nrealized PnL: ${realized} USDC in total` : ''));
   const failed = r.results.filter((x) => x.outcome !== 'closed');
   for (const f of failed) {
     if (f.error) out.note(`error [${f.error.code}]: ${f.market}: ${f.error.message}${f.error.cancelled_triggers.length > 0 ? ` (its triggers ${f.error.cancelled_triggers.join(', ')} were cancelled)` : ''}`);
@@ -259,7 +292,7 @@ export function reportCloseAll(out: Output, r: CloseAllResult): 1 | undefined {
   return failed.length > 0 || r.skipped.length > 0 ? 1 : undefined;
 }
 
-function closeAllTable(r: CloseAllResult): string {
+function closeAllTable(r: CloseAllResult, exits: ReadonlyMap<string, ExitFills>): string {
   const rows = [
     ...r.results.map((x) => ({
       market: x.market,
@@ -267,9 +300,11 @@ function closeAllTable(r: CloseAllResult): string {
       cancelled: x.result ? x.result.cancelled_triggers.map((c) => c.order_id).join(', ') : (x.error?.cancelled_triggers.join(', ') ?? ''),
       order: x.result ? `${x.result.order.order_id ?? '-'} ${x.result.order.leg.side} ${x.result.order.leg.size}` : '',
       after: x.result ? (x.result.position_after ? x.result.position_after.size : 'closed') : '',
+      fill: exits.get(x.market)?.avg_fill_price ?? '',
+      pnl: exits.get(x.market)?.realized_pnl ?? '',
       note: x.error ? `${x.error.code}: ${x.error.message}` : '',
     })),
-    ...r.skipped.map((s) => ({ market: s.market, outcome: 'skipped', cancelled: '', order: '', after: '', note: `${s.code}: ${s.message}` })),
+    ...r.skipped.map((s) => ({ market: s.market, outcome: 'skipped', cancelled: '', order: '', after: '', fill: '', pnl: '', note: `${s.code}: ${s.message}` })),
   ];
   return formatTable(
     rows,
@@ -279,6 +314,8 @@ function closeAllTable(r: CloseAllResult): string {
       { header: 'TRIGGERS CANCELLED', value: (x) => x.cancelled || '-' },
       { header: 'CLOSING ORDER', value: (x) => x.order },
       { header: 'AFTER', value: (x) => x.after, align: 'right' },
+      { header: 'FILL PRICE', value: (x) => x.fill, align: 'right' },
+      { header: 'REALIZED PNL', value: (x) => x.pnl, align: 'right' },
       { header: 'NOTE', value: (x) => x.note },
     ],
     'no open positions',

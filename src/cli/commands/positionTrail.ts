@@ -22,6 +22,9 @@ import { damagedView } from '../damagedRecord.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, runAction, type Output } from '../output.js';
+import { exitFields } from '../orders/reports.js';
+import { readExitFills, type ExitFills } from '../../main/services/positions/exitFills.js';
+import type { TradingContext } from '../../main/services/orders/orderContext.js';
 
 interface TrailOpts {
   wallet?: string;
@@ -33,18 +36,30 @@ interface TrailOpts {
   dryRun?: boolean;
 }
 
-function trailFields(r: TrailRecord): string {
+/**
+ * The fired stop's fill price and realized PnL, when trailing ended. A fired stop leaves position-triggers
+ * before /positions shows the close (it lags), so the runner may end with stop_removed: the stop's own
+ * fills in trade-history say whether it fired.
+ */
+async function trailExit(ctx: TradingContext, r: TrailRecord): Promise<ExitFills | null> {
+  if (r.status !== 'ended' || !r.stop) return null;
+  const exit = await readExitFills(ctx, r.wallet, [r.stop.order_id], { market: r.market, attempts: 4 });
+  return exit.avg_fill_price !== null || r.end_reason === 'position_closed' ? exit : null;
+}
+
+function trailFields(r: TrailRecord, exit: ExitFills | null = null): string {
   return formatFields([
     ['market', `${r.market} ${r.side.toLowerCase()}`],
     ['trailing', trailSummary(r)],
     ['status', r.status === 'trailing' ? 'not trailed now: the last level stays armed; run the same command to take it up again' : r.status === 'off' ? 'off: the last level stays armed (remove it with `perps position tpsl --sl none`)' : `ended (${r.end_reason})`],
     ['moves', String(r.moves)],
     ['stop order', r.stop?.order_id ?? '-'],
+    ...(exit === null ? [] : exit.avg_fill_price === null ? ([['exit', 'the position closed, but not through this stop (no fill of it in trade-history)']] as const) : exitFields(exit)),
   ]);
 }
 
 /** Trails in the foreground: Ctrl-C (or SIGTERM) stops trailing and leaves the last level armed. */
-async function foreground(out: Output, runner: TrailRunner): Promise<undefined> {
+async function foreground(ctx: TradingContext, out: Output, runner: TrailRunner): Promise<undefined> {
   const stop = (): void => {
     out.note('stopping: the last level stays armed at the service');
     runner.requestStop();
@@ -53,7 +68,8 @@ async function foreground(out: Output, runner: TrailRunner): Promise<undefined> 
   process.on('SIGTERM', stop);
   try {
     const r = await runner.run();
-    out.result(r, () => trailFields(r));
+    const exit = await trailExit(ctx, r);
+    out.result(exit ? { ...r, exit } : r, () => trailFields(r, exit));
     return undefined;
   } finally {
     process.off('SIGINT', stop);
@@ -123,7 +139,7 @@ export function registerTrailCommand(position: Command): void {
         for (const line of prepared.view.summary) out.note(line);
         const runner = await startTrail(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onEvent: (text) => out.note(text) });
         out.note(`trailing the ${prepared.market} ${prepared.side.toLowerCase()}; Ctrl-C stops trailing and leaves the last level armed`);
-        return foreground(out, runner);
+        return foreground(ctx, out, runner);
       });
     });
 }

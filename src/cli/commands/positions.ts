@@ -1,7 +1,8 @@
 /**
  * `perps positions --wallet ADDR [--csv]`: every open position of the account as a trader reads it: mark,
  * unrealized PnL, return on margin, the ESTIMATED liquidation price (the service publishes none: computed
- * from size, entry, isolated margin and the market's maintenance_margin_ratio), the armed TP/SL and what
+ * from size, entry, isolated margin and the market's maintenance_margin_ratio) and its distance from the
+ * mark in %, the armed TP/SL and what
  * can be closed now. The table rounds prices and sizes to the market's px_decimals / sz_decimals (the
  * liquidation estimate toward the mark, so it never promises more room) and money to cents; --json and
  * --csv carry full precision.
@@ -11,6 +12,7 @@ import { POSITION_VIEW_CSV_COLUMNS, readPositionViews } from '../../main/service
 import { toCsv } from '../../main/services/reads/csv.js';
 import type { PositionView } from '../../shared/ipc.js';
 import { liquidationForDisplay, type Market } from '../../shared/protocol/index.js';
+import { Decimal } from '../../shared/decimal/index.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { cents, fixedPlaces, percent } from '../numbers.js';
 import { formatTable, runAction, type Column } from '../output.js';
@@ -31,6 +33,17 @@ function liquidationText(r: Row): string {
   return r.market ? liquidationForDisplay(r.view.size, liq, r.market.px_decimals).toFixed(r.market.px_decimals) : liq;
 }
 
+/**
+ * How far the mark may move against the position before the estimated liquidation, in % of the mark,
+ * rounded toward danger (floor) so it never promises more room; --json carries the fraction in full
+ * (liquidation_distance).
+ */
+function liquidationDistanceText(r: Row): string {
+  const d = r.view.liquidation_distance;
+  if (d === null) return r.view.liquidation_price === null && r.market ? 'none' : '-';
+  return `${new Decimal(d).mul(100).toFixed(1, Decimal.ROUND_FLOOR)}%`;
+}
+
 function closeableText(r: Row): string {
   const text = sz(r, r.view.closeable);
   // Armed TP/SL hold the whole position (lifecycle rule 3): `perps position close` cancels them first.
@@ -46,6 +59,7 @@ const COLUMNS: Column<Row>[] = [
   { header: 'PNL', value: (r) => cents(r.view.unrealized_pnl), align: 'right' },
   { header: 'ROE', value: (r) => percent(r.view.return_on_margin, 2, true), align: 'right' },
   { header: 'LIQ (est.)', value: liquidationText, align: 'right' },
+  { header: 'LIQ DIST', value: liquidationDistanceText, align: 'right' },
   { header: 'MARGIN', value: (r) => cents(r.view.isolated_margin), align: 'right' },
   { header: 'TP', value: (r) => px(r, r.view.tp?.trigger_price), align: 'right' },
   { header: 'SL', value: (r) => px(r, r.view.sl?.trigger_price), align: 'right' },
@@ -67,7 +81,7 @@ export function registerPositionsCommands(program: Command): void {
         out.result({ positions, at: Date.now() }, () => {
           if (opts.csv === true) return toCsv(positions, POSITION_VIEW_CSV_COLUMNS);
           const table = formatTable(rows, COLUMNS, 'no open positions');
-          return rows.length === 0 ? table : `${table}\n\nLIQ (est.) is an estimate from size, entry, isolated margin and the market's maintenance margin ratio; funding and margin changes move it.`;
+          return rows.length === 0 ? table : `${table}\n\nLIQ (est.) is an estimate from size, entry, isolated margin and the market's maintenance margin ratio; funding and margin changes move it. LIQ DIST is how far the mark can move against the position before it, in % of the mark.`;
         });
       });
     });

@@ -2,7 +2,7 @@
  * `perps twap start|list|status|pause|resume|cancel`: TWAPs run by the same scheduler as the app's
  * (src/main/services/twap).
  *
- *   twap start --wallet ADDR --market SYM --side buy|sell --total-size DEC --duration D --slices N
+ *   twap start --wallet ADDR --market SYM --side buy|sell (--total-size DEC | --usd AMOUNT) --duration D --slices N
  *              [--randomize-time PCT] [--randomize-size PCT] [--reduce-only] [--slippage-bps N]
  *              [--leverage N] [--allow-large] [--dry-run]
  *       D is a span such as 90s, 10m, 1h30m, 1d (src/shared/duration/duration.ts). Runs in the foreground and prints each slice;
@@ -40,12 +40,14 @@ import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction, type Output } from '../output.js';
 import { parseDecimalOption, parseDurationOption, parseIntegerOption } from '../parse.js';
+import { checkSizeOrUsd, resolveUsd, type ResolvedUsd } from '../orders/usdSize.js';
 
 interface StartOpts {
   wallet: string;
   market: string;
   side: string;
-  totalSize: string;
+  totalSize?: string;
+  usd?: string;
   duration: string;
   slices: string;
   randomizeTime?: string;
@@ -189,7 +191,8 @@ export function registerTwapCommands(program: Command): void {
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs every slice)')
     .requiredOption('--market <symbol>', 'market symbol, e.g. ETH')
     .requiredOption('--side <side>', 'buy or sell')
-    .requiredOption('--total-size <decimal>', 'the total to execute, at most sz_decimals places')
+    .option('--total-size <decimal>', 'the total to execute, at most sz_decimals places (or --usd)')
+    .option('--usd <amount>', 'the total in USD instead: the amount over the mark now, rounded down to sz_decimals (slices then follow the size)')
     .requiredOption('--duration <span>', 'a span such as 90s, 10m, 1h30m or 1d (units largest first; after the first, h < 24, m and s < 60)')
     .requiredOption('--slices <n>', 'number of market slices, at least 2, at least 5 s apart')
     .option('--randomize-time <pct>', 'move each slice by up to this percentage of the interval (0..40)')
@@ -204,12 +207,13 @@ export function registerTwapCommands(program: Command): void {
       await runAction({ json: g.json === true }, async (out) => {
         // Checked by the one grammar before anything is read from the service: " 1" or "1." is refused
         // here (exit 2), and the text that passes is the text the plan canonicalises.
-        parseDecimalOption(opts.totalSize, 'total-size');
+        checkSizeOrUsd(opts.totalSize, opts.usd, 'total-size');
+        if (opts.totalSize !== undefined) parseDecimalOption(opts.totalSize, 'total-size');
         const input = {
           wallet: opts.wallet,
           market: opts.market,
           side: opts.side,
-          totalSize: opts.totalSize,
+          totalSize: opts.totalSize ?? '0',
           durationMs: parseDurationOption(opts.duration, 'duration'),
           slices: parseIntegerOption(opts.slices, 'slices')!,
           ...(opts.randomizeTime !== undefined ? { randomizeTimePct: parseIntegerOption(opts.randomizeTime, 'randomize-time')! } : {}),
@@ -220,11 +224,17 @@ export function registerTwapCommands(program: Command): void {
           allow: { large: opts.allowLarge === true },
         };
         const ctx = contextOf(g);
+        let usd: ResolvedUsd | undefined;
+        if (opts.usd !== undefined) {
+          usd = await resolveUsd(ctx, opts.market, opts.usd, 'mark');
+          input.totalSize = usd.sizing.size;
+          out.note(`total size: ${usd.description}`);
+        }
         const plan = await prepareTwap(ctx, input);
         for (const w of plan.view.warnings) out.note(`warning: ${w}`);
         if (opts.dryRun === true) {
           out.note('each slice is prepared at its own time, bounded by the mark then; the signature below is slice 1 as it would be signed now');
-          return printDryRun(out, { ...plan.firstSlice, action: 'twap' }, plan.view);
+          return printDryRun(out, { ...plan.firstSlice, action: 'twap' }, usd ? { ...plan.view, usd_sizing: usd.sizing } : plan.view);
         }
         for (const c of plan.view.confirmations) out.note(`confirmed by flag [${c.code}]: ${c.message}`);
         const runner = await startTwap(ctx, plan, { allowLarge: opts.allowLarge === true, onUpdate: reporter(out) });

@@ -1,7 +1,8 @@
 /**
  * `perps order place` flags as an order intent (src/shared/orders/intents.ts): a single MARKET, LIMIT or
  * TRIGGER order, or a bracket when --tp/--sl are given. Flag combinations that cannot mean anything are
- * refused here (exit 2) with the flag named; the values themselves are checked by the prepare step against
+ * refused here (exit 2) with the flag named (--price on a market order is PRICE_NEEDS_LIMIT: a typed price
+ * is never sent as a market order's bound); the values themselves are checked by the prepare step against
  * the live market, exactly as for the app's ticket. A missing --leverage is left out on purpose: the
  * prepare step fills in the user's default (settings), the same one the app's ticket uses.
  */
@@ -13,6 +14,8 @@ export interface PlaceFlags {
   market: string;
   side: string;
   size: string;
+  /** Size in USD instead of --size (resolved against the live market before the intent is built). */
+  usd?: string;
   type?: string;
   price?: string;
   tif?: string;
@@ -43,6 +46,15 @@ export function placeIntent(opts: PlaceFlags): OrderIntent {
     throw new ValidationError('--trigger-price and --tpsl belong to --type trigger', { field: opts.triggerPrice !== undefined ? 'trigger-price' : 'tpsl' });
   }
   if (type === 'LIMIT' && opts.price === undefined) throw new ValidationError('a limit order needs --price', { field: 'price' });
+  // A typed price is never sent as a market order's bound: "--price 90000" without --type meant a limit
+  // order far more often than a bound, and as a MARKET IOC it was cancelled unfilled.
+  if (type === 'MARKET' && opts.price !== undefined) {
+    throw new ValidationError(`a market order takes no --price (${opts.type === undefined ? 'market is the default --type' : '--type market'})`, {
+      field: 'price',
+      code: 'PRICE_NEEDS_LIMIT',
+      hint: "Add --type limit to rest at that price, or leave --price out and set a market order's bound with --slippage-bps.",
+    });
+  }
   const bracket = opts.tp !== undefined || opts.sl !== undefined;
   if (bracket && type === 'TRIGGER') throw new ValidationError('--tp/--sl attach to a market or limit entry, not to a trigger', { field: opts.tp !== undefined ? 'tp' : 'sl' });
   if (bracket && opts.reduceOnly === true) throw new ValidationError('--tp/--sl attach to an opening entry, not to a reduce-only order', { field: 'reduce-only' });

@@ -6,6 +6,27 @@
 import type { ListedOrder } from '../../shared/protocol/index.js';
 import { isFilled, type CancelLegResult, type CancelResult, type PlacedLeg, type PlaceOrdersResult, type TrackedOrder } from '../../main/services/orders/index.js';
 import { formatFields, formatTable, formatTime, type Column, type Output } from '../output.js';
+import type { ExitFills } from '../../main/services/positions/exitFills.js';
+
+/**
+ * A size as a trader reads it: a reduce-only trigger of size 0 closes the whole position when it fires,
+ * so it reads "whole position", never 0 (which reads as nothing).
+ */
+export function sizeText(size: string, o: { order_type?: string; reduce_only?: boolean }): string {
+  return size === '0' && o.order_type === 'TRIGGER' && o.reduce_only === true ? 'whole position' : size;
+}
+
+/**
+ * An order's status as a trader reads it: a trigger waiting for its price is "armed" (the service says
+ * SUBMITTED on the order route and open in lists), a bracket leg whose entry has not filled "awaiting
+ * entry"; every other status is the service's own word.
+ */
+export function statusText(status: string, o: { order_type?: string; parent_order_id?: string | null | undefined }): string {
+  if (o.order_type !== 'TRIGGER') return status;
+  if (status === 'PENDING_PARENT' || (status === 'open' && o.parent_order_id)) return 'awaiting entry';
+  if (status === 'SUBMITTED' || status === 'open') return 'armed';
+  return status;
+}
 
 /** A leg that did not do what was asked: rejected, lost, FAILED, or a take-or-cancel order that did not fill. */
 export function legFailed(p: PlacedLeg): boolean {
@@ -22,12 +43,12 @@ const LEG_COLUMNS = (labels: readonly string[]): Column<PlacedLeg & { i: number 
   { header: 'ORDER', value: (p) => p.order_id ?? '-' },
   { header: 'TYPE', value: (p) => `${p.leg.order_type}${p.leg.time_in_force ? ' ' + p.leg.time_in_force : ''}${p.leg.reduce_only ? ' RO' : ''}` },
   { header: 'SIDE', value: (p) => p.leg.side },
-  { header: 'SIZE', value: (p) => p.leg.size, align: 'right' },
+  { header: 'SIZE', value: (p) => sizeText(p.leg.size, p.leg), align: 'right' },
   { header: 'PRICE', value: (p) => p.leg.limit_price, align: 'right' },
   { header: 'TRIGGER', value: (p) => (p.leg.trigger ? `${p.leg.trigger.tpsl} ${p.leg.trigger.trigger_price}` : '') },
   // The leverage signed: never 0 on an opening leg (the service would read it as the market's maximum).
   { header: 'LEV', value: (p) => (p.leg.leverage !== undefined ? `${p.leg.leverage}x` : p.leg.reduce_only ? '-' : '0 (max)'), align: 'right' },
-  { header: 'STATUS', value: (p) => p.final?.status ?? p.status },
+  { header: 'STATUS', value: (p) => (p.status === 'SUBMITTED' ? statusText(p.final?.status ?? (p.leg.parent_client_order_id ? 'PENDING_PARENT' : p.status), p.leg) : p.status) },
   { header: 'FILL', value: (p) => (p.final?.avg_fill_price ? `${p.final.filled_size ?? ''} @ ${p.final.avg_fill_price}` : '') },
   { header: 'REASON', value: (p) => p.final?.reason ?? p.reason ?? '' },
 ];
@@ -59,13 +80,12 @@ function legHint(failed: PlacedLeg[]): string {
 export function trackedView(o: TrackedOrder): string {
   return formatFields([
     ['order', o.order_id],
-    ['status', `${o.status}${o.list_status ? ` (listed: ${o.list_status})` : ''}`],
+    ['status', o.armed ? 'armed (waits for its trigger price)' : `${o.status}${o.list_status ? ` (listed: ${o.list_status})` : ''}`],
     ...(o.market ? ([['market', o.market]] as const) : []),
     ...(o.order_type ? ([['type', o.order_type]] as const) : []),
     ...(o.filled_size ? ([['filled', o.filled_size]] as const) : []),
     ...(o.avg_fill_price ? ([['avg price', o.avg_fill_price]] as const) : []),
     ...(o.reason ? ([['reason', o.reason]] as const) : []),
-    ...(o.armed ? ([['armed', 'yes']] as const) : []),
   ]);
 }
 
@@ -97,11 +117,22 @@ export const LISTED_ORDER_COLUMNS: Column<ListedOrder>[] = [
   { header: 'MARKET', value: (o) => o.market },
   { header: 'SIDE', value: (o) => o.side },
   { header: 'TYPE', value: (o) => `${o.order_type}${o.time_in_force && o.order_type !== 'TRIGGER' ? ' ' + o.time_in_force : ''}${o.reduce_only ? ' RO' : ''}` },
-  { header: 'SIZE', value: (o) => o.size, align: 'right' },
+  { header: 'SIZE', value: (o) => sizeText(o.size, o), align: 'right' },
   { header: 'FILLED', value: (o) => o.filled_size, align: 'right' },
   { header: 'PRICE', value: (o) => o.limit_price, align: 'right' },
   { header: 'TRIGGER', value: (o) => (o.trigger_price ? `${(o.tpsl ?? '').toUpperCase()} ${o.trigger_price}` : '') },
-  { header: 'STATUS', value: (o) => `${o.status}${o.parent_order_id ? ` (awaits ${o.parent_order_id})` : ''}${o.is_modifying ? ' (modifying)' : ''}` },
+  { header: 'STATUS', value: (o) => `${statusText(o.status, o)}${o.parent_order_id ? ` (${o.parent_order_id})` : ''}${o.is_modifying ? ' (modifying)' : ''}` },
   { header: 'REASON', value: (o) => o.reason ?? '' },
   { header: 'AT', value: (o) => formatTime(o.status_at) },
 ];
+
+/** "fill price" and "realized PnL" lines of an exit (what a trader reads first). */
+export function exitFields(e: ExitFills): (readonly [string, string])[] {
+  if (e.order_ids.length === 0) return [];
+  if (e.avg_fill_price === null) return [['realized PnL', 'not in trade-history yet (`perps fills` shows it once it lands)']];
+  return [
+    ['fill price', `${e.avg_fill_price}${e.fills > 1 ? ` (average of ${e.fills} fills)` : ''}`],
+    ['realized PnL', `${e.realized_pnl} USDC (fees ${e.fees} USDC)${e.complete ? '' : ' so far: not every fill is in trade-history yet'}`],
+  ];
+}
+

@@ -57,7 +57,8 @@ export class LiveConfig {
    */
   async market(symbol: string, options: { allowInactive?: boolean } = {}): Promise<Market> {
     const all = await this.markets();
-    const m = all.find((x) => x.symbol === symbol);
+    // Any case: "btc" is BTC, unless the service lists two symbols differing only in case.
+    const m = all.find((x) => x.symbol === symbol) ?? singleOrNone(all.filter((x) => x.symbol.toLowerCase() === symbol.toLowerCase()));
     if (!m) {
       // A user typing the venue symbol is a common slip: say which market they probably meant.
       const byVenue = all.find((x) => x.venue_symbol === symbol || x.symbol.toLowerCase() === symbol.toLowerCase());
@@ -93,4 +94,8 @@ export class LiveConfig {
     this.marketsCache = null;
     this.fundingCache = null;
   }
+}
+
+function singleOrNone<T>(items: readonly T[]): T | undefined {
+  return items.length === 1 ? items[0] : undefined;
 }

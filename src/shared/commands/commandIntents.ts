@@ -4,21 +4,35 @@
  * request, a close the positions:close request. The palette and `perps do` hand these to the same
  * prepare step and the same review as the ticket and `perps order place`; nothing here signs.
  */
-import type { SingleIntent } from '../orders/intents.js';
+import type { BracketIntent, SingleIntent } from '../orders/intents.js';
 import type { TwapPreviewRequest } from '../ipcTwap.js';
 import type { CommandView } from './commandViews.js';
 
 export type CommandSide = 'BUY' | 'SELL';
 
-/** A market (price null) or limit order of one leg. */
+/**
+ * A market (price null) or limit order of one leg, with the words a trader adds to a phrase: post only,
+ * reduce only, a leverage ("10x"), TP/SL levels (a bracket) and a size in USD. The optional fields are
+ * present only when the phrase says them.
+ */
 export interface OrderCommand {
   kind: 'order';
   side: CommandSide;
   market: string;
-  /** Canonical decimal text, exactly what was typed (trailing zeros aside): never rounded. */
+  /** Canonical decimal text, exactly what was typed (trailing zeros aside): never rounded. With `usd`, the USD amount. */
   size: string;
   /** LIMIT price, on the market's tick; null: at market. */
   price: string | null;
+  /** The size is an amount in USD ("250 usd of btc"): the size in the market's unit is worked out at the review. */
+  usd?: true;
+  /** Post-only (ALO): a limit order that never takes. */
+  post_only?: true;
+  reduce_only?: true;
+  /** "10x": the leverage to sign. */
+  leverage?: number;
+  /** Whole-position take-profit / stop-loss trigger prices ("with tp 3600 sl 3200"): a bracket. */
+  tp?: string;
+  sl?: string;
 }
 
 /** Close one position at market: all that is closeable (percent null) or a percentage of it. */
@@ -78,8 +92,17 @@ const sideWord = (s: CommandSide): string => (s === 'BUY' ? 'Buy' : 'Sell');
 /** The command in a trader's words, as the palette lists it and `perps do` says it before the review. */
 export function describeCommand(c: CommandIntent): string {
   switch (c.kind) {
-    case 'order':
-      return c.price === null ? `${sideWord(c.side)} ${c.size} ${c.market} at market` : `${sideWord(c.side)} ${c.size} ${c.market}, limit ${c.price}`;
+    case 'order': {
+      const what = c.usd ? `${c.size} USD of ${c.market}` : `${c.size} ${c.market}`;
+      const extras = [
+        c.post_only ? 'post only' : null,
+        c.reduce_only ? 'reduce only' : null,
+        c.leverage !== undefined ? `${c.leverage}x` : null,
+        c.tp !== undefined ? `TP ${c.tp}` : null,
+        c.sl !== undefined ? `SL ${c.sl}` : null,
+      ].filter((x): x is string => x !== null);
+      return `${sideWord(c.side)} ${what}${c.price === null ? ' at market' : `, limit ${c.price}`}${extras.length > 0 ? `, ${extras.join(', ')}` : ''}`;
+    }
     case 'close':
       return c.percent === null ? `Close the whole ${c.market} position at market` : `Close ${c.percent}% of the ${c.market} position at market`;
     case 'close_all':
@@ -95,11 +118,25 @@ export function describeCommand(c: CommandIntent): string {
   }
 }
 
-/** The order ticket's intent for an order command (leverage, time in force and the bound: main's defaults). */
-export function orderIntentOf(c: OrderCommand): SingleIntent {
-  return c.price === null
-    ? { kind: 'single', market: c.market, side: c.side, order_type: 'MARKET', size: c.size }
-    : { kind: 'single', market: c.market, side: c.side, order_type: 'LIMIT', size: c.size, limit_price: c.price };
+/**
+ * The order ticket's intent for an order command (what the phrase leaves out: main's defaults): a bracket
+ * when it names TP/SL levels, else a single order. A USD-sized command needs its size in the market's
+ * unit first (`size`, from src/shared/orders/usdSizing.ts at the review's price).
+ */
+export function orderIntentOf(c: OrderCommand, size: string = c.size): SingleIntent | BracketIntent {
+  if (c.usd && size === c.size) throw new Error('internal: a USD-sized order command needs its size worked out first');
+  const common = {
+    market: c.market,
+    side: c.side,
+    size,
+    ...(c.price === null ? { order_type: 'MARKET' as const } : { order_type: 'LIMIT' as const, limit_price: c.price }),
+    ...(c.post_only ? { time_in_force: 'ALO' as const } : {}),
+    ...(c.leverage !== undefined ? { leverage: c.leverage } : {}),
+  };
+  if (c.tp !== undefined || c.sl !== undefined) {
+    return { kind: 'bracket', ...common, ...(c.tp !== undefined ? { tp: { trigger_price: c.tp } } : {}), ...(c.sl !== undefined ? { sl: { trigger_price: c.sl } } : {}) };
+  }
+  return { kind: 'single', ...common, ...(c.reduce_only ? { reduce_only: true } : {}) };
 }
 
 /** The ticket's twap:preview request for a TWAP command (leverage and slippage: main's defaults). */

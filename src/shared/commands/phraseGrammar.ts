@@ -3,6 +3,8 @@
  * accept exactly the same phrases.
  *
  *   buy 0.1 btc            sell 2 eth at 3400        long btc 0.1 @ 95000       sell 2 eth limit 3400
+ *   buy 0.01 btc at 90000 limit post only 10x        buy 250 usd of btc          sell 1 sol reduce only
+ *   buy 0.5 eth at market with tp 3600 sl 3200
  *   close eth              close eth 50%             close half eth             close all
  *   cancel all             cancel all btc            cancel btc orders
  *   twap buy 1 btc over 30m                          twap sell 2 eth over 1h in 12 slices
@@ -117,14 +119,23 @@ function checkedPrice(r: Reader, price: string, m: CommandMarket): void {
   throw invalid(r.understood, `the price ${price} is not on ${m.symbol}'s tick of ${m.tick_size}; it is not rounded: type ${near}`);
 }
 
-/** The size and the market of an order or a TWAP, in either order ("0.1 btc" or "btc 0.1"). */
-function sizeAndMarket<M extends CommandMarket>(r: Reader, markets: readonly M[], verb: string, tail = ''): { size: string; market: M } {
+const USD_WORDS = new Set(['usd', 'usdc', 'dollars']);
+
+/** The size and the market of an order or a TWAP, in either order ("0.1 btc" or "btc 0.1"); an order's size may be in USD ("250 usd of btc"). */
+function sizeAndMarket<M extends CommandMarket>(r: Reader, markets: readonly M[], verb: string, tail = '', allowUsd = false): { size: string; market: M; usd: boolean } {
   let size: string | null = null;
   let market: M | null = null;
+  let usd = false;
   while ((size === null || market === null) && !r.done()) {
     const t = r.peek()!;
     if (PRICE_WORDS.has(t.word) || t.word === 'over' || t.word === 'for') break;
     r.next();
+    if (allowUsd && size !== null && !usd && USD_WORDS.has(t.word)) {
+      usd = true;
+      r.hear('USD');
+      if (r.peek()?.word === 'of' || r.peek()?.word === 'worth') r.next();
+      continue;
+    }
     if (market === null && lookupMarket(t.text, markets).status === 'found') {
       market = marketOf(r, t, markets);
       r.hear(market.symbol);
@@ -142,27 +153,109 @@ function sizeAndMarket<M extends CommandMarket>(r: Reader, markets: readonly M[]
   if (size === null && market === null) throw incomplete(r.understood, `a size and a market (such as ${example})`);
   if (size === null) throw incomplete(r.understood, `a size (such as ${example})`);
   if (market === null) throw incomplete(r.understood, `a market (such as ${example})`);
-  checkedSize(r, size, market);
-  return { size, market };
+  // "250 usd of btc" after the market has been read ("buy btc 250 usd") is read the same way.
+  if (allowUsd && !usd && USD_WORDS.has(r.peek()?.word ?? '')) {
+    r.next();
+    usd = true;
+    r.hear('USD');
+  }
+  if (!usd) checkedSize(r, size, market);
+  return { size, market, usd };
 }
 
+/** "10x": a whole number of at least 1 before an x. */
+const LEVERAGE_WORD = /^([1-9]\d{0,3})x$/;
+
+/**
+ * An order, then the words a trader adds, in any order: a price (at / @ / limit 3400), "limit" or
+ * "market" alone, "post only", "reduce only", a leverage ("10x"), TP/SL levels ("with tp 3600 sl 3200").
+ * Each may be said once; words that contradict each other are refused with what was understood.
+ */
 function readOrder<M extends CommandMarket>(r: Reader, side: CommandSide, markets: readonly M[]): CommandIntent {
-  const { size, market } = sizeAndMarket(r, markets, r.understood);
+  const { size, market, usd } = sizeAndMarket(r, markets, r.understood, '', true);
   let price: string | null = null;
-  const t = r.peek();
-  if (t && (PRICE_WORDS.has(t.word) || t.word === 'market')) {
-    r.next();
-    const after = t.word === 'market' ? t : r.next();
-    if (!after) throw incomplete(`${r.understood} ${t.text}`, 'the limit price (such as at 3400), or “at market”');
-    if (after.word === 'market') r.hear('at market');
-    else {
-      price = amountOf(r, after, 'price');
-      r.hear(`at ${price}`);
-      checkedPrice(r, price, market);
+  let atMarket = false;
+  let limitWord = false;
+  let postOnly = false;
+  let reduceOnly = false;
+  let leverage: number | null = null;
+  let tp: string | null = null;
+  let sl: string | null = null;
+  const once = (said: boolean, t: PhraseToken): void => {
+    if (said) throw invalid(r.understood, `“${t.text}” is said twice`);
+  };
+  while (!r.done()) {
+    const t = r.next()!;
+    const w = t.word;
+    if (w === 'with' || w === 'and') continue;
+    if (w === 'at' || w === '@' || w === 'limit') {
+      const after = r.peek();
+      if (after && looksNumeric(after)) {
+        once(price !== null, after);
+        r.next();
+        price = amountOf(r, after, 'price');
+        r.hear(`at ${price}`);
+        checkedPrice(r, price, market);
+      } else if (w !== 'limit' && after?.word === 'market') {
+        r.next();
+        once(atMarket, after);
+        atMarket = true;
+        r.hear('at market');
+      } else if (w === 'limit') {
+        once(limitWord, t);
+        limitWord = true;
+        r.hear('limit');
+      } else {
+        throw incomplete(`${r.understood} ${t.text}`, 'the limit price (such as at 3400), or “at market”');
+      }
+    } else if (w === 'market') {
+      once(atMarket, t);
+      atMarket = true;
+      r.hear('at market');
+    } else if ((w === 'post' && r.peek()?.word === 'only') || w === 'post-only' || w === 'alo') {
+      if (w === 'post') r.next();
+      once(postOnly, t);
+      postOnly = true;
+      r.hear('post only');
+    } else if ((w === 'reduce' && r.peek()?.word === 'only') || w === 'reduce-only') {
+      if (w === 'reduce') r.next();
+      once(reduceOnly, t);
+      reduceOnly = true;
+      r.hear('reduce only');
+    } else if (LEVERAGE_WORD.test(w)) {
+      once(leverage !== null, t);
+      leverage = Number(LEVERAGE_WORD.exec(w)![1]);
+      r.hear(`${leverage}x`);
+    } else if (w === 'tp' || w === 'sl') {
+      const level = r.next();
+      if (!level || !looksNumeric(level)) throw incomplete(`${r.understood} ${t.text}`, `the ${w === 'tp' ? 'take-profit' : 'stop-loss'} trigger price (such as ${w} ${w === 'tp' ? '3600' : '3200'})`);
+      once(w === 'tp' ? tp !== null : sl !== null, t);
+      const v = amountOf(r, level, w === 'tp' ? 'take-profit' : 'stop-loss');
+      checkedPrice(r, v, market);
+      if (w === 'tp') tp = v;
+      else sl = v;
+      r.hear(`${w} ${v}`);
+    } else {
+      throw invalid(r.understood, `“${t.text}” after it is not part of any command`);
     }
   }
-  r.end();
-  return { kind: 'order', side, market: market.symbol, size, price };
+  if (atMarket && (price !== null || limitWord)) throw invalid(r.understood, 'a market order takes no limit price: say “limit 3400” or “at market”, not both');
+  if (limitWord && price === null) throw incomplete(r.understood, 'the limit price (such as limit 3400)');
+  if (postOnly && price === null) throw invalid(r.understood, 'post only is for a limit order: add its price (such as at 3400)');
+  if (reduceOnly && (tp !== null || sl !== null)) throw invalid(r.understood, 'TP/SL levels attach to an opening order, not to a reduce-only one');
+  return {
+    kind: 'order',
+    side,
+    market: market.symbol,
+    size,
+    price,
+    ...(usd ? { usd: true as const } : {}),
+    ...(postOnly ? { post_only: true as const } : {}),
+    ...(reduceOnly ? { reduce_only: true as const } : {}),
+    ...(leverage !== null ? { leverage } : {}),
+    ...(tp !== null ? { tp } : {}),
+    ...(sl !== null ? { sl } : {}),
+  };
 }
 
 function readTwap<M extends CommandMarket>(r: Reader, markets: readonly M[]): CommandIntent {

@@ -75,7 +75,7 @@ describe.concurrent('perps do', () => {
 
     const human = await perps(['do', `buy ${size} btc`, '--wallet', t.wallet]);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/DRY RUN: nothing was signed or sent/);
+    expect(human.stdout).toMatch(/REVIEW: nothing was signed or sent/);
     expect(human.stderr).toMatch(/review: Buy .* BTC at market/);
     expect(human.stderr).toMatch(/not signed or sent.*Add --yes to sign and send it/);
     expect(await footprint(t)).toBe(before);

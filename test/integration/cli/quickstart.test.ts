@@ -69,7 +69,7 @@ describe('perps quickstart', () => {
   it('makes a paper wallet (key in the OS keychain), authorizes a trading key, funds it, and the next command trades', async () => {
     const r = await perps(['--json', 'quickstart']);
     expect(r.code, r.stderr).toBe(0);
-    expect(Object.keys(r.json).sort()).toEqual(['agent', 'free_balance', 'wallet']);
+    expect(Object.keys(r.json).sort()).toEqual(['agent', 'default_wallet', 'free_balance', 'wallet']);
     ({ wallet, agent } = r.json as { wallet: string; agent: string });
     expect(r.json.free_balance).toBe('10000');
 

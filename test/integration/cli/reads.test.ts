@@ -99,7 +99,7 @@ describe.concurrent('perps positions / balance / markets / book / price', () => 
     const r = await perps(['positions', '--wallet', t.wallet]);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(cells(lines[0]!)).toEqual(['MARKET', 'SIDE', 'SIZE', 'ENTRY', 'MARK', 'PNL', 'ROE', 'LIQ (est.)', 'MARGIN', 'TP', 'SL', 'CLOSEABLE']);
+    expect(cells(lines[0]!)).toEqual(['MARKET', 'SIDE', 'SIZE', 'ENTRY', 'MARK', 'PNL', 'ROE', 'LIQ (est.)', 'LIQ DIST', 'MARGIN', 'TP', 'SL', 'CLOSEABLE']);
     expect(r.stdout).not.toMatch(/VERSION/);
     expect(r.stdout).toMatch(/LIQ \(est\.\) is an estimate/);
     const doc = await json(['positions', '--wallet', t.wallet]);
@@ -112,7 +112,7 @@ describe.concurrent('perps positions / balance / markets / book / price', () => 
       const liq = liquidationForDisplay(row.size, row.liquidation_price, m.px_decimals).toFixed(m.px_decimals);
       // Rounded toward the mark: never below the exact estimate of a long, never above a short's.
       expect(row.side === 'LONG' ? new Decimal(liq).gte(row.liquidation_price) : new Decimal(liq).lte(row.liquidation_price)).toBe(true);
-      expect(line.slice(0, 10)).toEqual([
+      expect(line.slice(0, 11)).toEqual([
         row.market,
         row.side.toLowerCase(),
         new Decimal(row.size).toFixed(m.sz_decimals),
@@ -121,6 +121,8 @@ describe.concurrent('perps positions / balance / markets / book / price', () => 
         pnl,
         roe,
         liq,
+        // Floored: the distance never promises more room than there is.
+        `${new Decimal(row.liquidation_distance).mul(100).toFixed(1, Decimal.ROUND_FLOOR)}%`,
         new Decimal(row.isolated_margin).toFixed(2, Decimal.ROUND_HALF_UP),
         row.tp ? px(row.tp.trigger_price) : '-',
       ]);

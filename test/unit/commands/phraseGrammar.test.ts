@@ -280,3 +280,45 @@ describe('properties', () => {
     );
   });
 });
+
+describe('the words traders add (issue 35.5)', () => {
+  it.each([
+    ['buy 0.01 btc at 90000 limit', { side: 'BUY', market: 'BTC', size: '0.01', price: '90000' }],
+    ['buy 0.01 btc limit at 90000', { side: 'BUY', market: 'BTC', size: '0.01', price: '90000' }],
+    ['buy 0.01 btc at 90000 limit post only', { price: '90000', post_only: true }],
+    ['buy 0.01 btc @90000 post-only 10x', { price: '90000', post_only: true, leverage: 10 }],
+    ['sell 1 sol reduce only', { side: 'SELL', market: 'SOL', size: '1', price: null, reduce_only: true }],
+    ['sell 1 sol market reduce-only', { price: null, reduce_only: true }],
+    ['buy 0.5 eth at market with tp 3600 sl 3200', { size: '0.5', price: null, tp: '3600', sl: '3200' }],
+    ['buy 0.5 eth 5x with sl 3200', { leverage: 5, sl: '3200' }],
+    ['buy 250 usd of btc', { size: '250', usd: true, market: 'BTC', price: null }],
+    ['buy 250.5 usd btc at 90000', { size: '250.5', usd: true, price: '90000' }],
+    ['buy btc 250 usd', { size: '250', usd: true, market: 'BTC' }],
+  ])('%j', (text, expected) => {
+    expect(ok(text)).toMatchObject({ kind: 'order', ...expected });
+  });
+
+  it('says what it became, and becomes the ticket intent (a bracket with levels, post-only as ALO)', () => {
+    const c = ok('buy 0.01 btc at 90000 limit post only 10x with tp 99000 sl 85000');
+    expect(describeCommand(c)).toBe('Buy 0.01 BTC, limit 90000, post only, 10x, TP 99000, SL 85000');
+    expect(orderIntentOf(c as never)).toEqual({ kind: 'bracket', market: 'BTC', side: 'BUY', order_type: 'LIMIT', size: '0.01', limit_price: '90000', time_in_force: 'ALO', leverage: 10, tp: { trigger_price: '99000' }, sl: { trigger_price: '85000' } });
+    const ro = ok('sell 1 sol reduce only');
+    expect(orderIntentOf(ro as never)).toEqual({ kind: 'single', market: 'SOL', side: 'SELL', order_type: 'MARKET', size: '1', reduce_only: true });
+    const usd = ok('buy 250 usd of btc');
+    expect(describeCommand(usd)).toBe('Buy 250 USD of BTC at market');
+    expect(() => orderIntentOf(usd as never)).toThrow(/size worked out first/);
+    expect(orderIntentOf(usd as never, '0.00263')).toMatchObject({ size: '0.00263', order_type: 'MARKET' });
+  });
+
+  it('refuses words that contradict or are incomplete, with what was understood', () => {
+    expect(refused('buy 0.01 btc at 90000 market')).toMatchObject({ status: 'invalid', message: expect.stringMatching(/a market order takes no limit price/) });
+    expect(refused('buy 0.01 btc limit')).toMatchObject({ status: 'incomplete', missing: expect.stringMatching(/the limit price/) });
+    expect(refused('buy 0.01 btc post only')).toMatchObject({ status: 'invalid', message: expect.stringMatching(/post only is for a limit order/) });
+    expect(refused('sell 1 sol reduce only with sl 200')).toMatchObject({ status: 'invalid', message: expect.stringMatching(/not to a reduce-only one/) });
+    expect(refused('buy 0.01 btc with tp')).toMatchObject({ status: 'incomplete', missing: expect.stringMatching(/take-profit trigger price/) });
+    expect(refused('buy 0.01 btc 10x 5x')).toMatchObject({ status: 'invalid', message: expect.stringMatching(/said twice/) });
+    expect(refused('buy 0.01 btc with tp 99000.5')).toMatchObject({ status: 'invalid', message: expect.stringMatching(/not on BTC's tick/) });
+    expect(refused('buy 0.01 btc 0x')).toMatchObject({ status: 'invalid' });
+    expect(refused('buy 0.01 btc soon')).toMatchObject({ status: 'invalid', message: expect.stringMatching(/“soon” after it is not part of any command/) });
+  });
+});

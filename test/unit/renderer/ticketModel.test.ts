@@ -75,6 +75,15 @@ describe('the intent the ticket sends', () => {
     expect(trigger).not.toHaveProperty('leverage');
     for (const i of [single, bracket, trigger]) expect(OrderIntentSchema.safeParse(i).success).toBe(true);
   });
+
+  it('a price typed before switching to Market is never sent as the market order (issue 35.3): no limit_price, the bound from the mark', () => {
+    const single = toIntent(ticket({ type: 'MARKET', size: '0.1', price: '90000' }), BTC, null);
+    expect(single).toMatchObject({ order_type: 'MARKET', time_in_force: 'IOC' });
+    expect(single).not.toHaveProperty('limit_price');
+    const bracket = toIntent(ticket({ type: 'MARKET', size: '0.1', price: '90000', bracket: true, sl: '55000' }), BTC, null);
+    expect(bracket).toMatchObject({ kind: 'bracket', order_type: 'MARKET' });
+    expect(bracket).not.toHaveProperty('limit_price');
+  });
 });
 
 describe('after a successful place', () => {

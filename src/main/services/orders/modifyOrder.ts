@@ -15,7 +15,7 @@
  * meantime (a trigger fired) or the open-order cap no longer allows the swap, the modify is dropped and
  * the original stays.
  */
-import { Decimal } from '../../../shared/decimal/index.js';
+import { Decimal, canonical } from '../../../shared/decimal/index.js';
 import { modifyTypedData } from '../../../shared/eip712/index.js';
 import { isTerminalOrderStatus, type ListedOrder, type ModifyBody } from '../../../shared/protocol/index.js';
 import { ApiError, NetworkError, TimeoutError, WriteLandedUnknownResultError, isNotFound, isTransientFailure } from '../../api/errors.js';
@@ -35,7 +35,8 @@ export interface ModifyInput {
   orderId: string;
   /** New limit price (the fire price of a trigger). */
   price: string;
-  size: string;
+  /** New size; omitted: the order keeps what it has left (its size less what has filled; a whole-position trigger stays 0). */
+  size?: string;
   /** New trigger price of a trigger order; default: its current one. Must be omitted (or 0) for a limit. */
   triggerPrice?: string;
   clientOrderId?: string;
@@ -112,7 +113,7 @@ export interface PreparedModify extends PreparedBase<'modify'> {
 export async function prepareModify(ctx: TradingContext, input: ModifyInput): Promise<PreparedModify> {
   const { wallet, accountId } = walletIds(input.wallet);
   const price = decimalInput(input.price, 'modify', 'price');
-  const size = decimalInput(input.size, 'modify', 'size');
+  const typedSize = input.size === undefined ? undefined : decimalInput(input.size, 'modify', 'size');
   const triggerInput = input.triggerPrice === undefined ? undefined : decimalInput(input.triggerPrice, 'modify', 'trigger_price');
   const { row, open } = await findOpen(ctx, wallet, input.orderId);
   if (isPendingBracketLeg(row)) {
@@ -130,6 +131,9 @@ export async function prepareModify(ctx: TradingContext, input: ModifyInput): Pr
     throw new ValidationError(`a ${row.order_type}${row.time_in_force ? ' ' + row.time_in_force : ''} order cannot be modified; only resting limits and triggers can`, { field: 'order_id' });
   }
   const market = await ctx.config.market(row.market);
+  // A price change keeps the size: what is left of the order (a modify replaces the order; what already
+  // filled stays filled), and a whole-position trigger's 0 stays 0.
+  const size = typedSize ?? canonical(Decimal.max(new Decimal(decimalInput(row.size, 'modify', 'size')).minus(decimalInput(row.filled_size ?? '0', 'modify', 'filled_size')), 0));
   let triggerPrice = '0';
   if (isTrigger) {
     triggerPrice = triggerInput ?? (row.trigger_price ? decimalInput(row.trigger_price, 'modify', 'trigger_price') : '');

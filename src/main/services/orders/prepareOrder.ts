@@ -150,6 +150,11 @@ export async function prepareLegs(ctx: TradingContext, input: PrepareLegsInput, 
 
   const markets = new Map((await ctx.config.markets()).map((m) => [m.symbol, m]));
   parsed.forEach((p, i) => marketOr(markets, p.market, labels[i]!));
+  // No path signs leverage 0 by omission: the service reads a missing leverage as the market's maximum.
+  // An opening leg that names none (an OCO, a batch file, a reverse's entry, a TWAP slice) gets the
+  // user's default for its market, the same one the ticket and `order place` use.
+  const prefs = readPreferences(ctx.settings);
+  for (const p of parsed) if (!p.reduce_only && p.leverage === undefined) p.leverage = defaultLeverageFor(prefs, markets.get(p.market)!);
   const allow = input.allow ?? {};
   const need = [...marketsNeedingMarks(parsed, allow)].map((s) => markets.get(s)!);
   // The review shows every leg's market mark and prices fees with it; a mark the rules do not need is

@@ -78,7 +78,8 @@ export interface PreparedOco extends PreparedBase<'oco'> {
   readonly id: string;
   readonly order: PreparedOrder;
   readonly input: OcoInput;
-  readonly view: { market: string; mark: string; legs: { side: 'BUY' | 'SELL'; price: string; size: string }[]; summary: string[] };
+  /** Each leg's leverage is the one signed (the user's default when none was given, never a silent 0). */
+  readonly view: { market: string; mark: string; leverage: number; legs: { side: 'BUY' | 'SELL'; price: string; size: string; leverage: number }[]; summary: string[] };
 }
 
 /** Both legs prepared as one batch (every order rule, the balance, nonces); refused when a leg would fill at once. */
@@ -107,6 +108,8 @@ export async function prepareOco(ctx: TradingContext, input: OcoInput): Promise<
     kind: 'oco',
   });
   const size = order.legs[0]!.size;
+  // prepareLegs gives an opening leg without one the user's default for the market.
+  const leverage = order.legs[0]!.leverage!;
   return {
     action: 'oco',
     profile: ctx.profile.name,
@@ -115,13 +118,14 @@ export async function prepareOco(ctx: TradingContext, input: OcoInput): Promise<
     requests: order.requests,
     id,
     order,
-    input: { ...input, wallet },
+    input: { ...input, wallet, leverage },
     view: {
       market: market.symbol,
       mark: canonical(mark),
-      legs: order.legs.map((l) => ({ side: l.side as 'BUY' | 'SELL', price: l.limit_price, size: l.size })),
+      leverage,
+      legs: order.legs.map((l) => ({ side: l.side as 'BUY' | 'SELL', price: l.limit_price, size: l.size, leverage: l.leverage! })),
       summary: [
-        `Buy ${size} ${market.symbol} at ${groupedDecimal(canonical(buy))} or sell ${size} at ${groupedDecimal(canonical(sell))}, whichever fills first; the fill of one cancels the other at once`,
+        `Buy ${size} ${market.symbol} at ${groupedDecimal(canonical(buy))} or sell ${size} at ${groupedDecimal(canonical(sell))}, whichever fills first, each at ${leverage}x${input.leverage === undefined ? ' (your default for the market)' : ''}; the fill of one cancels the other at once`,
         'The cancel is sent by this desk while it runs; if it is stopped, both legs rest until it runs again (`perps order oco --resume ID`)',
       ],
     },

@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'react';
 import type { MarketView, OrderPreview, PositionView, TwapPreview } from '../../../../shared/ipc';
 import { orderIntentOf, twapRequestOf, type CommandView, type TradeCommand } from '../../../../shared/commands';
+import { sizeFromUsd } from '../../../../shared/orders/usdSizing';
 import { goTo, selectMarket, type View } from '../../app/uiStore';
 import { asIpcError, perps, unwrap } from '../../ipc/client';
 import { useMarkets, useOpenOrders, usePositions, useSettings } from '../../ipc/queries';
@@ -79,8 +80,20 @@ export function CommandPaletteHost() {
     const slippage = settings.data?.default_slippage_bps ?? null;
     const bps = slippage !== null ? { slippage_bps: slippage } : {};
     switch (c.kind) {
-      case 'order':
-        return show({ kind: 'order', preview: await unwrap(perps().orders.preview({ intent: { ...orderIntentOf(c), ...(c.price === null ? bps : {}) } })) });
+      case 'order': {
+        // "250 usd of btc": the size in BTC at the limit price, or at the mark for a market order, rounded
+        // down to sz_decimals (the review shows the size that is signed).
+        let size = c.size;
+        if (c.usd) {
+          const market = markets.data?.markets.find((m) => m.symbol === c.market);
+          const price = c.price ?? market?.mark ?? null;
+          if (!market || price === null) return setError(`No ${c.market} mark yet to size ${c.size} USD by.`);
+          const r = sizeFromUsd(c.size, price, market);
+          if (!r.ok) return setError(`${r.reason.charAt(0).toUpperCase()}${r.reason.slice(1)}.`);
+          size = r.sizing.size;
+        }
+        return show({ kind: 'order', preview: await unwrap(perps().orders.preview({ intent: { ...orderIntentOf(c, size), ...(c.price === null ? bps : {}) } })) });
+      }
       case 'twap':
         return show({ kind: 'twap', preview: await unwrap(perps().twap.preview({ ...twapRequestOf(c), ...bps })) });
       case 'close': {
