@@ -25,7 +25,8 @@ import { AlertEvaluator, addAlert, alertStoreOf, listAlerts, removeAlert, startA
 import { ValidationError } from '../../main/services/errors.js';
 import { loggingVenueSocketPool } from '../../main/venue/venueSocketPool.js';
 import { contextOf, globalsOf } from '../globals.js';
-import { formatFields, formatTable, formatTime, runAction, type Output } from '../output.js';
+import { formatFields, formatTable, formatTime, forTerminal, runAction, type Output } from '../output.js';
+import { oneLineText } from '../../shared/safeText.js';
 
 /** How often position alerts' wallets are read (the app's own slow positions refresh). */
 const POSITIONS_POLL_MS = 5_000;
@@ -92,8 +93,9 @@ function firingLine(f: AlertFiring): string {
 async function watch(out: Output, g: ReturnType<typeof globalsOf>): Promise<void> {
   const ctx = contextOf(g);
   const store = alertStoreOf(ctx);
+  // Each firing is one line on the terminal, whatever a stored note holds (forTerminal/oneLineText, issue 36).
   const print = (line: string): void => void process.stdout.write(line + '\n');
-  const evaluator = new AlertEvaluator({ store, profile: ctx.profile.name, onFire: (f) => print(out.json ? JSON.stringify(f) : firingLine(f)) });
+  const evaluator = new AlertEvaluator({ store, profile: ctx.profile.name, onFire: (f) => print(out.json ? forTerminal(JSON.stringify(f), true) : oneLineText(firingLine(f))) });
   evaluator.reload();
   const active = evaluator.active();
   const positional = active.filter((a) => a.wallet !== null).length;

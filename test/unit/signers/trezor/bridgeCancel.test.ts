@@ -62,7 +62,7 @@ describe('Cancel through Trezor Bridge (item 16)', () => {
     const device = new FakeTrezor();
     const bridge = await startFakeBridge(device);
     bridges.push(bridge);
-    const session = (await (await fetch(`${bridge.url}/acquire/1/null`, { method: 'POST' })).json()).session as string;
+    const session = ((await (await fetch(`${bridge.url}/acquire/1/null`, { method: 'POST' })).json()) as { session: string }).session;
     const first = new AbortController();
     const pending = fetch(`${bridge.url}/read/${session}`, { method: 'POST', signal: first.signal }).catch(() => null);
     await until(() => bridge.calls.filter((c) => c === 'read').length === 1, 'the first read');
