@@ -12,13 +12,18 @@
 
 /** Bidi and other invisible format controls that reorder or hide what a person reads. */
 const BIDI = '\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\uFEFF';
-const CONTROLS_KEEP_LINES = new RegExp(`[\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F${BIDI}]`, 'g');
+/** Every control but tab, line feed and carriage return (a CR is kept only before its LF, below). */
+const CONTROLS_KEEP_LINES = new RegExp(`[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F${BIDI}]`, 'g');
 const CONTROLS_ALL = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F${BIDI}]`, 'g');
 const BIDI_ONLY = new RegExp(`[${BIDI}]`, 'g');
 
-/** A document for a terminal: line breaks and tabs kept, every other control and bidi character removed. */
+/**
+ * A document for a terminal: line breaks (LF, and CRLF as a CSV writes them) and tabs kept, every other
+ * control and bidi character removed; a lone CR (which returns to the start of the line to overwrite
+ * it) goes too.
+ */
 export function terminalText(text: string): string {
-  return text.replace(/\r\n/g, '\n').replace(CONTROLS_KEEP_LINES, '');
+  return text.replace(/\r(?!\n)/g, '').replace(CONTROLS_KEEP_LINES, '');
 }
 
 /**
