@@ -10,6 +10,15 @@
  */
 import type { Writable } from 'node:stream';
 import { describeFailure, type FailureDescription } from '../main/services/errors.js';
+import { jsonForTerminal, oneLineText, terminalText } from '../shared/safeText.js';
+
+/**
+ * The output boundary (issue 36): text from a device, the service or a file never reaches the terminal
+ * with a control or bidi character. Human text keeps its lines; a JSON document stays exact data.
+ */
+export function forTerminal(text: string, json = false): string {
+  return json ? jsonForTerminal(text) : terminalText(text);
+}
 
 export interface OutputOptions {
   json: boolean;
@@ -28,7 +37,8 @@ export interface Column<R> {
 /** A fixed-width text table; an empty list prints `empty` instead of a header with no rows. */
 export function formatTable<R>(rows: readonly R[], columns: readonly Column<R>[], empty = '(none)'): string {
   if (rows.length === 0) return empty;
-  const cells = rows.map((r) => columns.map((c) => c.value(r)));
+  // A cell is one line whatever its data holds (a hostile fill's dir cannot start a line of its own).
+  const cells = rows.map((r) => columns.map((c) => oneLineText(c.value(r))));
   // A loop, not Math.max(...cells): spreading 200,000 rows as arguments overflows the call stack.
   const widths = columns.map((c, i) => cells.reduce((w, row) => Math.max(w, row[i]!.length), c.header.length));
   const line = (values: string[]): string =>
@@ -42,7 +52,7 @@ export function formatTable<R>(rows: readonly R[], columns: readonly Column<R>[]
 /** "key: value" lines, aligned. */
 export function formatFields(fields: readonly (readonly [string, string])[]): string {
   const width = Math.max(0, ...fields.map(([k]) => k.length));
-  return fields.map(([k, v]) => `${(k + ':').padEnd(width + 1)} ${v}`).join('\n');
+  return fields.map(([k, v]) => `${(k + ':').padEnd(width + 1)} ${oneLineText(v)}`).join('\n');
 }
 
 /**
@@ -87,33 +97,36 @@ export class Output {
   result(data: unknown, human: string | (() => string)): void {
     if (this.wroteDocument) throw new Error('a command printed two results; --json allows exactly one document');
     this.wroteDocument = true;
-    if (this.json) this.stdout.write(JSON.stringify(data, null, 2) + '\n');
+    if (this.json) this.stdout.write(forTerminal(JSON.stringify(data, null, 2), true) + '\n');
     else {
-      const text = typeof human === 'string' ? human : human();
+      const text = forTerminal(typeof human === 'string' ? human : human());
       this.stdout.write(text.endsWith('\n') ? text : text + '\n');
     }
   }
 
   /** A note for people (warnings, "this is a preview"): stderr, and never with --json. */
   note(text: string): void {
-    if (!this.json) this.stderr.write(text.endsWith('\n') ? text : text + '\n');
+    if (this.json) return;
+    const safe = forTerminal(text);
+    this.stderr.write(safe.endsWith('\n') ? safe : safe + '\n');
   }
 
   /** Reports a failure and returns the exit code (1 or 2). */
   fail(err: unknown): 1 | 2 {
     const f = describeFailure(err);
+    const line = (text: string): string => oneLineText(text);
     if (this.json) {
       if (!this.wroteDocument) {
         this.wroteDocument = true;
-        this.stdout.write(JSON.stringify(failureDocument(f), null, 2) + '\n');
+        this.stdout.write(forTerminal(JSON.stringify(failureDocument(f), null, 2), true) + '\n');
       } else {
         // The result is already out; the failure still reaches a person through stderr.
-        this.stderr.write(`error [${f.code}]: ${f.message}\n`);
+        this.stderr.write(`error [${line(f.code)}]: ${line(f.message)}\n`);
       }
     } else {
-      this.stderr.write(`error [${f.code}]: ${f.message}\n`);
-      if (f.details) for (const [k, v] of Object.entries(f.details)) this.stderr.write(`  ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
-      if (f.hint) this.stderr.write(`hint: ${f.hint}\n`);
+      this.stderr.write(`error [${line(f.code)}]: ${line(f.message)}\n`);
+      if (f.details) for (const [k, v] of Object.entries(f.details)) this.stderr.write(`  ${line(k)}: ${line(typeof v === 'string' ? v : JSON.stringify(v))}\n`);
+      if (f.hint) this.stderr.write(`hint: ${line(f.hint)}\n`);
     }
     return f.exitCode;
   }

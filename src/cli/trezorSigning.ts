@@ -18,6 +18,7 @@
  */
 import type { Writable } from 'node:stream';
 import { toChecksumAddress } from '../shared/identity/index.js';
+import { oneLineText } from '../shared/safeText.js';
 import type { TypedData } from '../shared/eip712/index.js';
 import { OperationError, ValidationError } from '../main/services/errors.js';
 import type { Signer } from '../main/signers/signer.js';
@@ -45,8 +46,8 @@ export function trezorFailure(err: unknown): unknown {
   return new OperationError(err.errorCode, err.message, { kind: err.errorKind === 'transient' ? 'transient' : 'rejected', cause: err, hint: err.errorHint });
 }
 
-/** What each device screen asks of the person, in the terminal's words. */
-const SCREENS: Record<string, string> = {
+/** What each device screen asks of the person, in the terminal's words (a Map: the name comes from the device). */
+const SCREENS = new Map<string, string>(Object.entries({
   show_address: 'check that the address on the Trezor is --wallet, then confirm it there',
   confirm_address: 'the Trezor shows the signing address: check it is --wallet and confirm',
   confirm_typed_value: 'the Trezor shows the values: check each one against the summary above and confirm',
@@ -56,7 +57,7 @@ const SCREENS: Record<string, string> = {
   confirm_message_hash: 'the Trezor shows the message hash: compare it with the one printed above',
   pin_device: 'enter your PIN on the Trezor',
   passphrase_device: 'type your passphrase on the Trezor',
-};
+}));
 
 export interface TerminalIo {
   stdin: PromptInput & { setRawMode?: (mode: boolean) => unknown };
@@ -100,7 +101,7 @@ export function terminalInteraction(io: TerminalIo): TrezorInteraction {
       const name = prompt.name ?? 'other';
       if (name === lastScreen) return;
       lastScreen = name;
-      io.stderr.write(`Trezor: ${SCREENS[name] ?? 'confirm on the Trezor'}.\n`);
+      io.stderr.write(`Trezor: ${SCREENS.get(name) ?? 'confirm on the Trezor'}.\n`);
     },
   };
 }
@@ -164,7 +165,7 @@ class CliTrezorSigner implements Signer {
     await this.#withWire(async (wire) => {
       const model = await initialize(new TrezorSession(wire, this.#interaction));
       this.#options.stderr.write(
-        `Trezor: ${model.name}${model.label ? ` "${model.label}"` : ''}, firmware ${model.firmware}, via ${wire.via}${model.mode === 'hashes' ? ' (signs by hashes only)' : ''}.\n`,
+        `Trezor: ${model.name}${model.label ? ` "${oneLineText(model.label)}"` : ''}, firmware ${model.firmware}, via ${wire.via}${model.mode === 'hashes' ? ' (signs by hashes only)' : ''}.\n`,
       );
     });
   }
@@ -199,7 +200,7 @@ class CliTrezorSigner implements Signer {
     } catch (err) {
       throw trezorFailure(err);
     } finally {
-      await wire.close().catch((err: unknown) => this.#options.stderr.write(`warning: releasing the Trezor failed: ${err instanceof Error ? err.message : String(err)}\n`));
+      await wire.close().catch((err: unknown) => this.#options.stderr.write(`warning: releasing the Trezor failed: ${oneLineText(err instanceof Error ? err.message : String(err))}\n`));
     }
   }
 }

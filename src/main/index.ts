@@ -16,6 +16,7 @@ import { openElectronSettings } from './settings/electronSettings.js';
 import { isTrustedFrameUrl } from './shell/appOrigin.js';
 import { findDebugAccess, vaultRefusal } from './shell/debugAccess.js';
 import { setVaultGate } from './vault/keychain.js';
+import { watchVaultGate } from './vault/vaultGate.js';
 import { electronAdapters } from './shell/electronAdapters.js';
 import { createMainWindow, installSecurityGuards, registerAppSchemePrivileges, serveRenderer } from './shell/electronShell.js';
 import { confirmQuitDialog, electronTrayView } from './shell/electronTray.js';
@@ -62,6 +63,9 @@ if (app.isPackaged) {
     const found = debugAccessNow();
     return found.length > 0 ? vaultRefusal(found) : null;
   });
+  // A door opened after start (an inspector attached later) locks every unlocked key within a second,
+  // not at the next signature (issue 36); each signature asks the gate as well.
+  watchVaultGate();
   if (debugAtStart.length > 0) console.error(`[app] ${vaultRefusal(debugAtStart)}.`);
 } else if (debugAtStart.length > 0) {
   console.warn(`[app] started with ${debugAtStart.join(', ')}: another program can drive this app. A packaged build keeps its vault closed in this case; a checkout only warns.`);

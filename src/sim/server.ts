@@ -107,7 +107,7 @@ export async function startServer(
     beforeRoute,
     (limitBytes) => errorResponse(413, 'PAYLOAD_TOO_LARGE', `request body is over the ${limitBytes}-byte limit`, now()),
     // The server listens on 127.0.0.1 only, so every route answers local programs only.
-    (req) => localOnlyRefusal({ method: req.method ?? 'GET', headers: req.headers }),
+    (req) => localOnlyRefusal({ method: req.method ?? 'GET', headers: req.headers, rawHeaders: req.rawHeaders }),
   );
   const server = http.createServer((req, res) => {
     void listener(req, res);

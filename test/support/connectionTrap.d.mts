@@ -5,6 +5,10 @@ export interface ConnectionRecord {
   port?: number;
   path?: string;
   refused?: boolean;
+  /** The name a refused address was resolved from (a lookup pointing localhost elsewhere). */
+  via?: string;
+  /** Reported by a worker thread's trap. */
+  worker?: boolean;
 }
 export interface ConnectionTrap {
   readonly records: ConnectionRecord[];
@@ -15,3 +19,4 @@ export interface ConnectionTrap {
 }
 export function isLoopback(host: string): boolean;
 export function installConnectionTrap(): ConnectionTrap;
+export function handleGuardInstalled(): boolean;

@@ -52,6 +52,38 @@ describe('findDebugAccess', () => {
     expect(findDebugAccess({ ...clean, env: { NODE_OPTIONS: value } })).toEqual([shown]);
   });
 
+  it.each([
+    ['--experimental_loader=./l.mjs', 'NODE_OPTIONS --experimental-loader'],
+    ['--experimental_loader ./l.mjs', 'NODE_OPTIONS --experimental-loader'],
+    ['--inspect_brk', 'NODE_OPTIONS --inspect-brk'],
+    ['--inspect_brk=0', 'NODE_OPTIONS --inspect-brk'],
+    ['--inspect_port=9230', 'NODE_OPTIONS --inspect-port'],
+    ['--inspect-brk-node', 'NODE_OPTIONS --inspect-brk-node'],
+    ['--debug_port=1', 'NODE_OPTIONS --debug-port'],
+    ['--openssl_config=/tmp/engine.cnf', 'NODE_OPTIONS --openssl-config'],
+    ['--heapsnapshot-signal=SIGUSR2', 'NODE_OPTIONS --heapsnapshot-signal'],
+  ])('issue 36 item 11: finds NODE_OPTIONS %j, a spelling Node accepts', (value, shown) => {
+    expect(findDebugAccess({ ...clean, env: { NODE_OPTIONS: value } })).toEqual([shown]);
+  });
+
+  it('issue 36 item 11: any mix of "-" and "_" in a door’s name is found, in NODE_OPTIONS, execArgv and argv alike', () => {
+    const doors = ['--require', '--import', '--loader', '--experimental-loader', '--inspect', '--inspect-brk', '--inspect-port', '--inspect-wait', '--inspect-brk-node', '--openssl-config', '--heapsnapshot-signal'];
+    fc.assert(
+      fc.property(fc.constantFrom(...doors), fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }), fc.boolean(), (door, underscores, withValue) => {
+        let n = 0;
+        const spelled = '--' + door.slice(2).replace(/-/g, () => (underscores[n++ % 4] ? '_' : '-')) + (withValue ? '=x' : '');
+        const found = findDebugAccess({ ...clean, env: { NODE_OPTIONS: spelled } });
+        expect(found).toEqual([`NODE_OPTIONS ${door}`]);
+        if (door.startsWith('--inspect')) {
+          expect(findDebugAccess({ ...clean, execArgv: [spelled] })).toEqual([door]);
+          expect(findDebugAccess({ ...clean, argv: [...clean.argv, spelled] })).toEqual([door]);
+        }
+      }),
+    );
+    // A value keeps its underscores: only the name is respelled.
+    expect(findDebugAccess({ ...clean, env: { NODE_OPTIONS: '--max_old_space_size=4096 --title=my_app' } })).toEqual([]);
+  });
+
   it('does not take lookalikes for doors', () => {
     const argv = [...clean.argv, '--remote-debugging-portal', '--inspector', '--inspect-me', 'remote-debugging-port', '--profile=mainnet', '--required'];
     expect(findDebugAccess({ ...clean, argv, env: { NODE_OPTIONS: '--requireX --imports --max-http-header-size=1' } })).toEqual([]);

@@ -88,11 +88,14 @@ describe('the plausibility band', () => {
     expect(gate.offer(new Decimal(80000), 5)).toMatchObject({ kind: 'hold', since: 5 });
     // Another far value keeps the hold (and its start) on the newest one.
     expect(gate.offer(new Decimal(200000), 6)).toMatchObject({ kind: 'hold', since: 5 });
-    expect(gate.offer(new Decimal(201000), 7)).toEqual({ kind: 'confirm', heldSince: 5 });
+    // A feed value that agrees with the hold does not confirm it (issue 36); the info API's does.
+    expect(gate.offer(new Decimal(201000), 7)).toMatchObject({ kind: 'hold', since: 5 });
+    expect(gate.accepted!.toFixed()).toBe('65100');
+    expect(gate.offer(new Decimal(201000), 8, true)).toEqual({ kind: 'confirm', heldSince: 5 });
     expect(gate.accepted!.toFixed()).toBe('201000');
   });
 
-  it('never accepts a one-off spike; always follows a lasting move one update late', () => {
+  it('never accepts a one-off spike; follows a lasting move once the info API agrees', () => {
     fc.assert(
       fc.property(price, fc.integer({ min: 12, max: 100_000 }), fc.boolean(), (base, factorPct, up) => {
         const band = new Decimal('0.1');
@@ -106,12 +109,32 @@ describe('the plausibility band', () => {
         expect(gate.accepted!.eq(from)).toBe(true);
         expect(gate.offer(from, 2).kind).toBe('discard');
         expect(gate.accepted!.eq(from)).toBe(true);
-        // A lasting move: accepted at its second sighting.
+        // A lasting move: accepted when the info API agrees with it.
         expect(gate.offer(far, 3).kind).toBe('hold');
-        expect(gate.offer(far, 4).kind).toBe('confirm');
+        expect(gate.offer(far, 4, true).kind).toBe('confirm');
         expect(gate.accepted!.eq(far)).toBe(true);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('issue 36 item 3: a feed burst of any length never confirms a hold; the info API contradicting it discards it', () => {
+    fc.assert(
+      fc.property(price, fc.integer({ min: 12, max: 100_000 }), fc.boolean(), fc.constantFrom(1, 2, 3, 10), fc.integer({ min: 1, max: 50 }), (base, factorPct, up, burst, extra) => {
+        const from = new Decimal(base);
+        const far = up ? from.mul(factorPct).div(10) : from.div(factorPct).mul(10);
+        fc.pre(!withinBand(from, far, new Decimal('0.1')));
+        const gate = new BandGate('0.1');
+        gate.offer(from, 0, true);
+        for (let i = 1; i <= burst + extra; i++) {
+          expect(gate.offer(far, i).kind).toBe('hold');
+          expect(gate.accepted!.eq(from)).toBe(true);
+        }
+        // The info API still says `from`: the burst is discarded, it never became the accepted value.
+        expect(gate.offer(from, 1000, true)).toEqual({ kind: 'discard', spike: far.toFixed() });
+        expect(gate.accepted!.eq(from)).toBe(true);
+      }),
+      { numRuns: 300 },
     );
   });
 });

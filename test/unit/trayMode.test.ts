@@ -84,7 +84,7 @@ describe('the tray menu', () => {
 function harness(options: { platform?: NodeJS.Platform; keepInTray?: boolean; dialogFails?: boolean } = {}) {
   const work = new BackgroundWork();
   let items: ActiveWork[] = [];
-  const reg = work.register({ kind: 'twap', list: () => items.filter((w) => w.kind === 'twap') });
+  const [reg] = BACKGROUND_WORK_KINDS.map((kind) => work.register({ kind, list: () => items.filter((w) => w.kind === kind) }));
   const state = {
     visible: true,
     tray: null as null | { menu: readonly TrayMenuItem[]; tooltip: string; choose: (i: TrayMenuItem) => void },
@@ -121,7 +121,7 @@ function harness(options: { platform?: NodeJS.Platform; keepInTray?: boolean; di
   const mode = new TrayMode(host);
   const setWork = (next: ActiveWork[]) => {
     items = next;
-    reg.changed();
+    reg!.changed();
   };
   const choose = (label: string) => {
     const item = state.tray?.menu.find((i) => i.type !== 'separator' && i.label === label);
@@ -181,6 +181,42 @@ describe('the tray controller', () => {
     // The confirmed quit went through, and the windows it closes are not kept.
     expect(h.mode.allowQuit()).toBe(true);
     expect(h.mode.onWindowClose()).toBe(false);
+  });
+
+  it('issue 36 item 15: Quit reads the work again; a trailing stop started while the dialog was open is asked about before it stops', async () => {
+    const h = harness();
+    h.setWork([twap]);
+    h.mode.onWindowClose();
+    h.choose('Quit Perps Desk');
+    expect(h.state.asked).toHaveLength(1);
+    expect(h.state.asked[0]!.detail).not.toContain(trail.label);
+    // While the dialog is open, a trailing stop starts.
+    h.setWork([twap, trail]);
+    await h.answer(true);
+    expect(h.state.tray).not.toBeNull();
+    expect(h.state.asked).toHaveLength(2);
+    expect(h.state.asked[1]!.message).toBe('Quit Perps Desk? 1 TWAP and 1 trailing stop will stop.');
+    expect(h.state.asked[1]!.detail).toContain(`• ${trail.label}`);
+    // Cancel on the second question keeps everything.
+    await h.answer(false);
+    expect(h.mode.allowQuit()).toBe(false);
+    expect(h.state.asked).toHaveLength(3);
+    // Work that ended meanwhile needs no second question: the TWAP finishing does not stop the quit.
+    h.setWork([trail]);
+    await h.answer(true);
+    expect(h.state.asked).toHaveLength(3);
+    expect(h.mode.allowQuit()).toBe(true);
+    expect(h.state.tray).toBeNull();
+  });
+
+  it('issue 36 item 9: a label with control or bidi characters reaches the dialog and the menu as one clean line', () => {
+    const hostile: ActiveWork = { kind: 'alert', id: 'x', label: 'ETH above 2,600\x1b]52;c;ZXZpbA==\x07\nsigned OK\u202E' };
+    const words = quitConfirmation([hostile])!;
+    expect(words.detail).toContain('• ETH above 2,600]52;c;ZXZpbA== signed OK\n');
+    // eslint-disable-next-line no-control-regex -- looks for the control characters that must be gone
+    expect(words.detail).not.toMatch(/[\x00-\x08\x0b-\x1f\u202e]/);
+    const menuLine = trayMenu([hostile]).find((i) => i.type === 'work') as { label: string };
+    expect(menuLine.label).toBe('ETH above 2,600]52;c;ZXZpbA== signed OK');
   });
 
   it('tray mode off: closing with work active is a quit that asks; Cancel keeps the window', async () => {

@@ -25,7 +25,8 @@ import { AlertEvaluator, addAlert, alertStoreOf, listAlertsChecked, removeAlert,
 import { ValidationError } from '../../main/services/errors.js';
 import { loggingVenueSocketPool } from '../../main/venue/venueSocketPool.js';
 import { contextOf, globalsOf } from '../globals.js';
-import { formatFields, formatTable, formatTime, runAction, type Output } from '../output.js';
+import { formatFields, formatTable, formatTime, forTerminal, runAction, type Output } from '../output.js';
+import { oneLineText } from '../../shared/safeText.js';
 
 /** How often position alerts' wallets are read (the app's own slow positions refresh). */
 const POSITIONS_POLL_MS = 5_000;
@@ -92,9 +93,10 @@ function firingLine(f: AlertFiring): string {
 async function watch(out: Output, g: ReturnType<typeof globalsOf>): Promise<void> {
   const ctx = contextOf(g);
   const store = alertStoreOf(ctx);
+  // Each firing is one line on the terminal, whatever a stored note holds (forTerminal/oneLineText, issue 36).
   const print = (line: string): void => void process.stdout.write(line + '\n');
   const marketSymbols = (await ctx.config.markets()).filter((m) => m.is_active).map((m) => m.symbol);
-  const evaluator = new AlertEvaluator({ store, profile: ctx.profile.name, marketSymbols, onFire: (f) => print(out.json ? JSON.stringify(f) : firingLine(f)) });
+  const evaluator = new AlertEvaluator({ store, profile: ctx.profile.name, marketSymbols, onFire: (f) => print(out.json ? forTerminal(JSON.stringify(f), true) : oneLineText(firingLine(f))) });
   evaluator.reload();
   for (const d of store.checked(ctx.profile.name, marketSymbols).damaged) out.note(`warning: alert ${d.id} is not watched: ${d.problems.join('; ')}`);
   const active = evaluator.active();

@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../../main/services/errors.js';
 import { portfolioCsv, readPortfolio } from '../../main/services/portfolio/index.js';
+import { createProgress } from '../progress.js';
 import { PORTFOLIO_RANGES, PORTFOLIO_TABLES, isPortfolioRange, type DayRow, type MarketRow, type PortfolioReport, type PortfolioTable } from '../../shared/portfolio/index.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { cents, percent } from '../numbers.js';
@@ -78,7 +79,16 @@ export function registerPortfolioCommands(program: Command): void {
         const table = opts.csv;
         if (table !== undefined && !(PORTFOLIO_TABLES as readonly string[]).includes(table)) throw new ValidationError(`must be one of ${PORTFOLIO_TABLES.join(', ')}`, { field: '--csv' });
         checkFormats(g.json, table !== undefined);
-        const r = await readPortfolio(contextOf(g), opts.wallet, opts.range);
+        // A long history takes a while: a person sees how far the read is (never with --json or a pipe).
+        const progress = createProgress({ json: g.json === true });
+        let r;
+        try {
+          r = await readPortfolio(contextOf(g), opts.wallet, opts.range, {
+            onProgress: (p) => progress.update(`reading the records: ${p.markets_read} of ${p.markets} markets, ${p.pages} pages, ${p.rows} rows, ${Math.round(p.elapsed_ms / 1000)} s`),
+          });
+        } finally {
+          progress.done();
+        }
         out.result(r, () => (table !== undefined ? portfolioCsv(r, table as PortfolioTable) : report(r)));
       });
     });

@@ -41,6 +41,7 @@ import { WalletSession, usbLedgerAccess, type LedgerAccess } from './wallet.js';
 import { TrezorPrompts } from './trezorPrompts.js';
 import { trezorOpener } from './trezorWallet.js';
 import type { OpenTrezorDeps } from '../signers/trezor/openTrezor.js';
+import { oneLineText, terminalText } from '../../shared/safeText.js';
 
 export interface AppCoreOptions {
   /** The app's data folder (Electron's userData): settings, nonces, the simulator's state file. */
@@ -432,7 +433,9 @@ export class Session {
     const prefs = this.appSettings.notifications();
     if (!prefs[kind]) return;
     try {
-      this.options.adapters.notifications.notify({ title, body });
+      // Titles and bodies carry text from the service, a device or a file (a fill's dir, an alert's
+      // note): no control or bidi character reaches the desktop's notification (issue 36).
+      this.options.adapters.notifications.notify({ title: oneLineText(title), body: terminalText(body) });
     } catch (err) {
       this.logger.warn(`[app] a notification could not be shown: ${(err as Error).message}`);
     }

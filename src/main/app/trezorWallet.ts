@@ -47,7 +47,7 @@ export async function connectTrezor(options: {
   try {
     const trezor = await prompts.run(
       null,
-      () => wire.write(encodeMessage('Cancel')),
+      () => wire.interrupt(encodeMessage('Cancel')),
       async () => {
         prompts.setModel((await initialize(new TrezorSession(wire, prompts.interaction))).name);
         return TrezorSigner.connect({

@@ -24,10 +24,29 @@ export interface StartConditions {
 }
 
 const CHROMIUM_SWITCHES = ['remote-debugging-port', 'remote-debugging-pipe'] as const;
-/** Node's debugger switches (--inspect, --inspect-brk, --inspect-port, --inspect-wait, and the old --debug ones). */
-const INSPECT_SWITCH = /^--(inspect(-brk|-port|-wait|-publish-uid)?|debug(-brk|-port)?)(=|$)/;
-/** NODE_OPTIONS entries that load code: -r/--require, --import, --loader/--experimental-loader (with = or a following value). */
-const CODE_LOADING_OPTION = /^(-r|--require|--import|--loader|--experimental-loader)(=|$)/;
+/**
+ * Node's debugger switches (--inspect, --inspect-brk, --inspect-port, --inspect-wait, Electron's
+ * --inspect-brk-node, and the old --debug ones), matched on the spelling normalised by nodeSpelling.
+ */
+const INSPECT_SWITCH = /^--(inspect(-brk-node|-brk|-port|-wait|-publish-uid)?|debug(-brk|-port)?)(=|$)/;
+/**
+ * NODE_OPTIONS entries that load code or hand key material out: -r/--require, --import,
+ * --loader/--experimental-loader, --openssl-config (an OpenSSL config loads engine libraries), and
+ * --heapsnapshot-signal (any process that may signal this one gets the heap, keys included, on disk).
+ */
+const CODE_LOADING_OPTION = /^(-r|--require|--import|--loader|--experimental-loader|--openssl-config|--heapsnapshot-signal)(=|$)/;
+
+/**
+ * An option as Node reads it: in a "--name" or "--name=value", Node takes "_" for "-" in the name
+ * (its docs: "--pending-deprecation is equivalent to --pending_deprecation"), so "--experimental_loader"
+ * and "--inspect_brk" are the same doors (issue 36). The value is left alone.
+ */
+function nodeSpelling(token: string): string {
+  if (!token.startsWith('--')) return token;
+  const eq = token.indexOf('=');
+  const name = eq < 0 ? token : token.slice(0, eq);
+  return name.replace(/_/g, '-') + (eq < 0 ? '' : token.slice(eq));
+}
 
 /** Chromium accepts "--name", "-name" and (Windows) "/name", with "=value" or not, in any letter case. */
 function chromiumSwitchIn(argv: readonly string[], name: string): string | undefined {
@@ -45,12 +64,12 @@ export function findDebugAccess(start: StartConditions): string[] {
   for (const name of CHROMIUM_SWITCHES) {
     if (chromiumSwitchIn(start.argv, name) !== undefined || start.hasSwitch?.(name)) found.push(`--${name}`);
   }
-  const inspectArgs = [...start.execArgv, ...start.argv].map((a) => a.match(INSPECT_SWITCH)?.[1]).filter((a): a is string => a !== undefined);
+  const inspectArgs = [...start.execArgv, ...start.argv].map((a) => nodeSpelling(a).match(INSPECT_SWITCH)?.[1]).filter((a): a is string => a !== undefined);
   for (const name of new Set(inspectArgs)) found.push(`--${name}`);
   if (start.inspectorUrl !== undefined && start.inspectorUrl !== '') found.push('an open inspector');
   const nodeOptions = start.env['NODE_OPTIONS'];
   if (nodeOptions) {
-    const tokens = nodeOptionTokens(nodeOptions);
+    const tokens = nodeOptionTokens(nodeOptions).map(nodeSpelling);
     const loading = new Set(tokens.map((t) => t.match(CODE_LOADING_OPTION)?.[1]).filter((t): t is string => t !== undefined));
     for (const option of loading) found.push(`NODE_OPTIONS ${option}`);
     const inspecting = new Set(tokens.map((t) => t.match(INSPECT_SWITCH)?.[1]).filter((t): t is string => t !== undefined));

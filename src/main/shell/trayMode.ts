@@ -10,11 +10,18 @@
  *  - Tray mode off and work active: closing the window is a quit, which asks first (macOS keeps its
  *    convention: closing a window never quits there, so nothing stops and nothing is asked).
  *  - Every quit with work active asks first (native dialog) and names what will stop; Cancel keeps all
- *    of it running.
+ *    of it running. Quit reads the work again: anything started while the dialog was open is asked
+ *    about before it stops.
  */
 import { WORK_KINDS, BACKGROUND_WORK_KINDS, type ActiveWork } from '../app/backgroundWork.js';
+import { oneLineText } from '../../shared/safeText.js';
 
 export const APP_NAME = 'Perps Desk';
+
+/** One piece of work, whatever its label says now (a TWAP's progress changes its label, not what it is). */
+function workKey(w: ActiveWork): string {
+  return `${w.kind}:${w.id}`;
+}
 
 export type CloseDecision =
   /** Let the window close (quitting, or nothing active: as before tray mode). */
@@ -63,7 +70,8 @@ export function quitConfirmation(active: readonly ActiveWork[]): QuitConfirmatio
     if (items.length === 0) continue;
     const info = WORK_KINDS[kind];
     const what = items.length === 1 ? `The ${info.one} ${info.onQuit}.` : `Each ${info.one} ${info.onQuit}.`;
-    sections.push([`${countOf(kind, items.length)}:`, ...items.map((w) => `  • ${w.label}`), what].join('\n'));
+    // Labels carry text from records and the service: one line each, no control or bidi character.
+    sections.push([`${countOf(kind, items.length)}:`, ...items.map((w) => `  • ${oneLineText(w.label)}`), what].join('\n'));
   }
   return {
     title: `Quit ${APP_NAME}`,
@@ -89,7 +97,7 @@ export function trayMenu(active: readonly ActiveWork[]): TrayMenuItem[] {
     { type: 'separator' },
     ...(active.length === 0
       ? [{ type: 'info', label: 'Nothing running' } as const]
-      : [{ type: 'info', label: `Running: ${describeActive(active)}` } as const, ...active.map((w) => ({ type: 'work', id: `${w.kind}:${w.id}`, label: w.label }) as const)]),
+      : [{ type: 'info', label: `Running: ${describeActive(active)}` } as const, ...active.map((w) => ({ type: 'work', id: workKey(w), label: oneLineText(w.label) }) as const)]),
     { type: 'separator' },
     { type: 'action', action: 'quit', label: `Quit ${APP_NAME}` },
   ];
@@ -179,19 +187,33 @@ export class TrayMode {
     }
     if (!this.asking) {
       this.asking = true;
-      void this.host
-        .confirmQuit(words)
-        .then((yes) => {
-          if (!yes) return;
-          this.letQuit();
-          this.host.quit();
-        })
+      void this.confirmThenQuit()
         .catch((err: unknown) => this.host.logError(`[tray] the quit confirmation failed, so the app keeps running: ${(err as Error).message}`))
         .finally(() => {
           this.asking = false;
         });
     }
     return false;
+  }
+
+  /**
+   * Asks, and on Quit reads the work again (issue 36: the dialog named what ran when it opened, and a
+   * trailing stop started meanwhile stopped unnamed). Work that began while the dialog was open is asked
+   * about again; work that ended meanwhile needs nothing more.
+   */
+  private async confirmThenQuit(): Promise<void> {
+    let shown = this.host.activeWork();
+    for (;;) {
+      const words = quitConfirmation(shown);
+      if (!words) break;
+      if (!(await this.host.confirmQuit(words))) return;
+      const named = new Set(shown.map(workKey));
+      const now = this.host.activeWork();
+      if (now.every((w) => named.has(workKey(w)))) break;
+      shown = now;
+    }
+    this.letQuit();
+    this.host.quit();
   }
 
   /**

@@ -4,7 +4,8 @@
  * do not need the native module.
  */
 import { createRequire } from 'node:module';
-import { classifyKeychainFailure, VaultError } from './vaultError.js';
+import { classifyKeychainFailure } from './vaultError.js';
+import { assertVaultOpen } from './vaultGate.js';
 
 export interface Keychain {
   get(service: string, account: string): Promise<string | null>;
@@ -33,26 +34,11 @@ function loadKeytar(): Keytar {
   return keytar;
 }
 
-/**
- * Asked before every keychain access (and before keytar is even loaded): a sentence closes the vault for
- * that access. The app's entry sets it (src/main/index.ts: a packaged app started with a debugging door
- * open, src/main/shell/debugAccess.ts); asked each time, so a door opened after start closes it too.
- */
-let vaultGate: () => string | null = () => null;
-
-export function setVaultGate(check: () => string | null): void {
-  vaultGate = check;
-}
-
-/** Why the vault is closed right now and what to do (the message of the refusal), or null when it is open. */
-export function vaultClosedMessage(): string | null {
-  const closed = vaultGate();
-  return closed === null ? null : new VaultError('VAULT_CLOSED', closed).message;
-}
+// The gate lives in vaultGate.ts (also asked at signing time); re-exported for the entry and the app desk.
+export { setVaultGate, vaultClosedMessage } from './vaultGate.js';
 
 async function guarded<T>(operation: string, run: (k: Keytar) => Promise<T>): Promise<T> {
-  const closed = vaultGate();
-  if (closed !== null) throw new VaultError('VAULT_CLOSED', closed);
+  assertVaultOpen();
   const k = loadKeytar();
   try {
     return await run(k);

@@ -15,6 +15,7 @@ import { toChecksumAddress } from '../../shared/identity/index.js';
 import type { PrivateKey } from '../signers/secp256k1.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
 import { osKeychain, type Keychain } from './keychain.js';
+import { holdsKeys } from './vaultGate.js';
 import { DEFAULT_KEYCHAIN_SERVICE } from './tradingKeyVault.js';
 import { VaultError } from './vaultError.js';
 
@@ -69,6 +70,8 @@ export class PaperWalletVault {
     this.service = options.service ?? DEFAULT_KEYCHAIN_SERVICE;
     this.keychain = options.keychain ?? osKeychain;
     this.now = options.now ?? Date.now;
+    // A closed vault gate locks what this vault unlocked, at once (vaultGate.ts).
+    holdsKeys(this);
   }
 
   /** Keychain account name of a paper wallet: its own prefix, so it can never be read as a trading key's. */
@@ -143,11 +146,16 @@ export class PaperWalletVault {
     return removed || rest.length !== all.length;
   }
 
+  /** Forgets every key held in memory; the next signature reads the keychain again. */
+  lock(): void {
+    this.unlocked.clear();
+  }
+
   private async unlock(wallet: string): Promise<PrivateKey> {
     const address = checkAddress(wallet);
     const entry = PaperWalletVault.entryName(address);
     const cached = this.unlocked.get(entry);
-    if (cached) return cached;
+    if (cached && !cached.locked) return cached;
     const secret = await this.keychain.get(this.service, entry);
     if (secret === null) throw new VaultError('KEY_NOT_FOUND', `no key for paper wallet ${address} in the keychain`);
     const { PrivateKey } = await import('../signers/secp256k1.js');

@@ -13,6 +13,7 @@ import { toChecksumAddress } from '../../shared/identity/index.js';
 import type { PrivateKey } from '../signers/secp256k1.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
 import { osKeychain, type Keychain } from './keychain.js';
+import { holdsKeys } from './vaultGate.js';
 import { VaultError } from './vaultError.js';
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'perps-desk.trading-keys';
@@ -71,6 +72,8 @@ export class TradingKeyVault {
     this.service = options.service ?? DEFAULT_KEYCHAIN_SERVICE;
     this.keychain = options.keychain ?? osKeychain;
     this.now = options.now ?? Date.now;
+    // A closed vault gate locks what this vault unlocked, at once (vaultGate.ts).
+    holdsKeys(this);
   }
 
   /** keychain account name: environment/wallet/agent, lowercase. */
@@ -162,7 +165,7 @@ export class TradingKeyVault {
       agent: checkAddress(ref.agent, 'agent'),
     });
     const cached = this.unlocked.get(entry);
-    if (cached) return cached;
+    if (cached && !cached.locked) return cached;
     const secret = await this.keychain.get(this.service, entry);
     if (secret === null) throw new VaultError('KEY_NOT_FOUND', `no trading key ${ref.agent} for ${ref.wallet} in ${ref.environment}`);
     const { PrivateKey } = await import('../signers/secp256k1.js');

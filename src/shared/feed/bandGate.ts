@@ -1,13 +1,18 @@
 /**
  * The plausibility band of a followed price (issue 26): a value that moves more than the band from the
  * last accepted one in one update is not used at once. It is held, and the market keeps the last
- * accepted value, until the next value decides:
+ * accepted value, until a later value decides:
  *
- *   - it agrees with the held one (within the band of it): the move is real, it is accepted;
  *   - it is back within the band of the accepted one: the held value was a spike, it is discarded;
+ *   - it agrees with the held one (within the band of it) AND comes from the authority (the venue's info
+ *     API): the move is real, it is accepted;
+ *   - it agrees with the held one but comes from the feed (the WebSocket): still held. A burst of any
+ *     length on the feed confirms nothing (issue 36: three socket updates at 100x confirmed a mark the
+ *     info API contradicted, and a short was liquidated);
  *   - neither: the newest value is held instead (the hold keeps its start time).
  *
- * So a genuine large move is followed one update late, and a one-off spike is never used.
+ * So a genuine large move is followed once the info API agrees with it, and a spike the info API
+ * contradicts is never used, however often the feed repeats it.
  */
 import { Decimal } from '../decimal/decimal.js';
 
@@ -68,20 +73,24 @@ export class BandGate {
     this.heldValue = null;
   }
 
-  offer(value: Decimal, now: number): BandVerdict {
+  /**
+   * Offers a value. `authoritative`: it comes from the source that may confirm a hold (the info API);
+   * a value from the feed can be accepted within the band, or discard a hold, but never confirm one.
+   */
+  offer(value: Decimal, now: number, authoritative = false): BandVerdict {
     const accepted = this.acceptedValue;
     const held = this.heldValue;
     if (accepted === null) {
       this.setAccepted(value);
       return { kind: 'accept' };
     }
-    if (held && withinBand(held.value, value, this.band)) {
-      this.setAccepted(value);
-      return { kind: 'confirm', heldSince: held.since };
-    }
     if (withinBand(accepted, value, this.band)) {
       this.setAccepted(value);
       return held ? { kind: 'discard', spike: held.value.toFixed() } : { kind: 'accept' };
+    }
+    if (held && authoritative && withinBand(held.value, value, this.band)) {
+      this.setAccepted(value);
+      return { kind: 'confirm', heldSince: held.since };
     }
     const since = held?.since ?? now;
     this.heldValue = { value, since };

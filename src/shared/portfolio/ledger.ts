@@ -13,6 +13,7 @@
  */
 import { Decimal } from '../decimal/index.js';
 import { RISK_PRICE_PLACES, type Deposit, type Fill, type FundingPayment, type Withdrawal } from '../protocol/index.js';
+import { plausibleRecordTime, shownRecordTime } from './ranges.js';
 
 /** A fill with the market it was read under (the spec's fill has no market: trade-history is read per market). */
 export type MarketFill = Fill & { market: string };
@@ -72,21 +73,32 @@ export interface Ledger {
   issues: string[];
 }
 
-/** Every record as a dated event, de-duplicated and in one total order. */
-export function ledgerEvents(records: LedgerRecords): Ledger {
+/**
+ * Every record as a dated event, de-duplicated and in one total order. With `now`, a record dated outside
+ * the plausible span (ranges.ts plausibleRecordTime) is flagged in the issues and left out, so one absurd
+ * date can neither stretch the window nor be booked at a time that never was.
+ */
+export function ledgerEvents(records: LedgerRecords, now?: number): Ledger {
   const events: LedgerEvent[] = [];
   const issues: string[] = [];
   const seen = new Set<string>();
   const once = (id: string): boolean => !seen.has(id) && !!seen.add(id);
+  const dated = (what: string, time: number): boolean => {
+    if (now === undefined || plausibleRecordTime(time, now)) return true;
+    issues.push(`${what} is dated ${shownRecordTime(time)}, ${time > now ? 'in the future' : 'before any record can be'}: left out of the portfolio`);
+    return false;
+  };
   const unknownDirs = new Map<string, number>();
 
   for (const d of records.deposits) {
     if (d.status !== 'CONFIRMED' || !once(`d:${d.tx_hash}`)) continue;
+    if (!dated(`deposit ${d.tx_hash}`, d.credited_at ?? d.detected_at)) continue;
     if (d.credited_at == null) issues.push(`deposit ${d.tx_hash} is CONFIRMED without credited_at: counted from its detection`);
     events.push({ kind: 'deposit', time: d.credited_at ?? d.detected_at, key: d.tx_hash, amount: new Decimal(d.amount) });
   }
   for (const w of records.withdrawals) {
     if (w.status === 'REJECTED' || !once(`w:${w.withdrawal_id}`)) continue;
+    if (!dated(`withdrawal ${w.withdrawal_id}`, w.created_at) || (w.status === 'REFUNDED' && w.completed_at != null && !dated(`the refund of withdrawal ${w.withdrawal_id}`, w.completed_at))) continue;
     const amount = new Decimal(w.amount);
     events.push({ kind: 'withdrawal', time: w.created_at, key: w.withdrawal_id, amount });
     if (w.status === 'REFUNDED') {
@@ -95,11 +107,11 @@ export function ledgerEvents(records: LedgerRecords): Ledger {
     }
   }
   for (const p of records.funding) {
-    if (!once(`p:${p.market}:${p.epoch_time}`)) continue;
+    if (!once(`p:${p.market}:${p.epoch_time}`) || !dated(`the funding payment of ${p.market} at epoch ${p.epoch_time}`, p.settled_at)) continue;
     events.push({ kind: 'funding', time: p.settled_at, key: `${p.market}:${p.epoch_time}`, market: p.market, payment: new Decimal(p.payment) });
   }
   for (const f of records.fills) {
-    if (!once(`f:${f.market}:${f.tid}`)) continue;
+    if (!once(`f:${f.market}:${f.tid}`) || !dated(`fill ${f.tid} on ${f.market}`, f.filled_at)) continue;
     // Parsed once here: the sweep and the tallies read them again for every fill.
     const size = new Decimal(f.size);
     const delta = fillDelta(f.dir, size);

@@ -185,7 +185,7 @@ function lowerBound(xs: readonly number[], x: number): number {
 
 export function buildPortfolio(input: PortfolioInput): PortfolioReport {
   const w = input.window;
-  const { events, issues: recordIssues } = ledgerEvents(input);
+  const { events, issues: recordIssues } = ledgerEvents(input, w.now);
   const issues = [...(input.readIssues ?? []), ...recordIssues];
   const marks = new CandleMarks(input.candles, w.intervalMs);
   const positions = new Map<string, HeldPosition>();

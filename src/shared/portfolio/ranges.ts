@@ -17,6 +17,25 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 export const DAY_MS = 24 * HOUR;
 
+/**
+ * The span a record of the service can plausibly be dated in (issue 36: a fill dated in year 275,000 was
+ * taken as is, and would stretch "all" to span it): not before 2015-01-01 (before any perpetual-futures
+ * venue of this kind) and not more than a day after now (clock skew). A record outside it is flagged and
+ * left out of the curves, never placed.
+ */
+export const EARLIEST_RECORD_MS = Date.UTC(2015, 0, 1);
+export const FUTURE_SLACK_MS = DAY_MS;
+
+export function plausibleRecordTime(time: number, now: number): boolean {
+  return Number.isSafeInteger(time) && time >= EARLIEST_RECORD_MS && time <= now + FUTURE_SLACK_MS;
+}
+
+/** A record's time as people read it, also when it is absurd (beyond what Date can show). */
+export function shownRecordTime(time: number): string {
+  const d = new Date(time);
+  return Number.isNaN(d.getTime()) ? `${time} (not a date)` : d.toISOString();
+}
+
 export const RANGE_INTERVAL: Readonly<Record<PortfolioRange, { interval: PortfolioInterval; intervalMs: number; spanMs: number | null }>> = {
   '1d': { interval: '5m', intervalMs: 5 * MINUTE, spanMs: DAY_MS },
   '1w': { interval: '1h', intervalMs: HOUR, spanMs: 7 * DAY_MS },

@@ -5,7 +5,7 @@
  * orders and positions to anyone who asks. A web page open in a browser on the same machine can reach
  * 127.0.0.1, so three things are refused:
  *   - a Host that is not a loopback name (DNS rebinding: evil.example resolved to 127.0.0.1 sends
- *     `Host: evil.example:PORT`), 403;
+ *     `Host: evil.example:PORT`), or more than one Host header, 403;
  *   - an Origin other than the server's own (a page's cross-origin request carries its Origin), 403;
  *   - a write whose Content-Type is not application/json, 415. A page can send a "simple" POST
  *     (text/plain, a form, or no body at all) without a CORS preflight; application/json cannot be
@@ -41,6 +41,13 @@ function hostUrl(host: string | undefined): URL | null {
   }
 }
 
+/** How many Host headers a request carries (rawHeaders: name, value, name, value, ...). */
+function hostHeaderCount(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
+
 /** The Origin header's origin; null for 'null' (an opaque origin) or anything unparsable. */
 function originOf(origin: string): string | null {
   try {
@@ -60,7 +67,12 @@ function isJson(contentType: string | undefined): boolean {
  * Why a request is refused, or null when it may go on. A WebSocket upgrade is checked as the GET it is
  * (Host and Origin: a page can open a WebSocket to any origin, and its handshake carries its Origin).
  */
-export function localOnlyRefusal(request: { readonly method: string; readonly headers: IncomingHttpHeaders }): LocalOnlyRefusal | null {
+export function localOnlyRefusal(request: { readonly method: string; readonly headers: IncomingHttpHeaders; readonly rawHeaders?: readonly string[] }): LocalOnlyRefusal | null {
+  // Node keeps the first of several Host headers and drops the rest: a loopback one first and a
+  // rebinding name after was answered (issue 36). A request naming more than one host is refused whole.
+  if (request.rawHeaders !== undefined && hostHeaderCount(request.rawHeaders) > 1) {
+    return { status: 403, code: 'FORBIDDEN', message: 'the simulator refuses a request with more than one Host header' };
+  }
   const host = hostUrl(request.headers.host);
   if (host === null || !isLoopbackHostname(host.hostname)) {
     return { status: 403, code: 'FORBIDDEN', message: 'the simulator answers only requests addressed to a loopback host (127.0.0.0/8, localhost, [::1])' };

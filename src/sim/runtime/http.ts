@@ -14,6 +14,8 @@ export interface SimRequest {
   /** Raw body text (signature checks compare what was sent). */
   readonly rawBody: string;
   readonly headers: IncomingMessage['headers'];
+  /** The headers as sent (name, value, ...): a header sent twice shows here, not in `headers`. */
+  readonly rawHeaders?: readonly string[];
   /** Set when the body could not be read as JSON; the module answers it with a 400 in its own shape. */
   readonly bodyError?: string;
   /** The client's address (per-address limits such as the inference API's 429). */

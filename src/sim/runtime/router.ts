@@ -83,6 +83,7 @@ export function createRequestListener(mounts: readonly Mount[], notFound: (path:
         body: body.json,
         rawBody: body.raw,
         headers: req.headers,
+        rawHeaders: req.rawHeaders,
         ...(bodyError ? { bodyError } : {}),
         // The socket is gone when the client hung up meanwhile; the module then answers nobody anyway.
         ...(req.socket?.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),

@@ -109,7 +109,7 @@ export class VenueWebSocketHub {
       const pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       if (pathname !== path) return;
       // A page in a browser can open a WebSocket to 127.0.0.1 from any site: same rules as every route.
-      const refusal = localOnlyRefusal({ method: 'GET', headers: req.headers });
+      const refusal = localOnlyRefusal({ method: 'GET', headers: req.headers, rawHeaders: req.rawHeaders });
       if (refusal) {
         refuseUpgrade(socket, refusal);
         return;

@@ -221,6 +221,28 @@ describe('following a hostile venue', () => {
     expect(await t.positions()).toHaveLength(1);
   });
 
+  it('issue 36 item 3: a burst of 1, 2, 3 or 10 socket updates the info API contradicts is never confirmed; a short is not liquidated', async () => {
+    const short = await t.placeOne({ market: 'BTC', side: 'SELL', size: '0.5', limit_price: '96000', order_type: 'MARKET', time_in_force: 'IOC', leverage: 10 });
+    await api.advance(1000);
+    expect((await t.order(short.order_id)).status).toBe('FILLED');
+    for (const burst of [1, 2, 3, 10]) {
+      const from = logs.length;
+      // The same 100x mark, 100 ms apart, on the WebSocket only: the info API keeps saying 97,000.
+      for (let i = 0; i < burst; i++) {
+        spike('6000000.0');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // The info API's answer settles the hold: discarded, BTC follows again at the accepted mark.
+      await until(() => logs.slice(from).some((l) => l.includes('held mark 6000000 not confirmed')), Boolean, `the burst of ${burst} discarded`);
+      await until(btcStatus, (s) => s.state === 'live', 'BTC live');
+      expect(logs.slice(from).filter((l) => l.includes('confirmed after a hold'))).toEqual([]);
+      await api.advance(1000);
+      expect(await markOf('BTC')).toBe('97000');
+      expect((await api.control('/state')).marks.BTC).toBe('97000');
+      expect(await t.positions()).toHaveLength(1);
+    }
+  });
+
   it('item 4: a genuine large move is followed once the info API confirms it', async () => {
     upstream.failInfo = false;
     // Context and info API agree: the follower holds it, asks, and the answer confirms it.

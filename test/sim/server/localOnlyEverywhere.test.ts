@@ -6,6 +6,7 @@
  * a balance read with `Host: evil.example` answered the account's data. What the app's main process,
  * the command line and the tests send (a loopback Host, no Origin, JSON) still passes.
  */
+import net from 'node:net';
 import { Wallet } from 'ethers';
 import { WebSocket } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -102,6 +103,50 @@ describe('the venue info endpoint answers local programs only', () => {
       expect(res.status, `${host}: ${res.text}`).toBe(200);
       expect(res.json.BTC).toBeDefined();
     }
+  });
+});
+
+/** Sends `head` as written (two Host headers cannot be sent through node:http or fetch) and returns the status line and body. */
+function rawSocketRequest(head: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(head));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      // One answer is enough: the server keeps the connection open otherwise.
+      const headEnd = text.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(text);
+      if (headEnd >= 0 && (!length || text.length >= headEnd + 4 + Number(length[1]))) socket.end();
+    });
+    socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text }));
+    socket.on('error', reject);
+  });
+}
+
+describe('issue 36 item 17: a request with two Host headers is refused, whichever comes first', () => {
+  it('a balance read, a control read and a WebSocket upgrade with a loopback Host then a rebinding one are 403', async () => {
+    for (const [first, second] of [
+      [`127.0.0.1:${port}`, 'evil.example'],
+      ['evil.example', `127.0.0.1:${port}`],
+      [`127.0.0.1:${port}`, `127.0.0.1:${port}`],
+    ]) {
+      const balance = await rawSocketRequest(`GET ${new URL(sim.urls.base_url).pathname.replace(/\/$/, '')}/account/${accountId}/balance HTTP/1.1\r\nHost: ${first}\r\nHost: ${second}\r\nConnection: close\r\n\r\n`);
+      expect(balance.status, balance.text).toBe(403);
+      expect(balance.text).toContain('more than one Host header');
+      expect(balance.text).not.toContain('free_balance');
+      const control = await rawSocketRequest(`GET /sim/state HTTP/1.1\r\nHost: ${first}\r\nHost: ${second}\r\nConnection: close\r\n\r\n`);
+      expect(control.status, control.text).toBe(403);
+      const wsPath = new URL(sim.urls.venue_ws_url).pathname;
+      const upgrade = await rawSocketRequest(
+        `GET ${wsPath} HTTP/1.1\r\nHost: ${first}\r\nHost: ${second}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      );
+      expect(upgrade.status, upgrade.text).toBe(403);
+    }
+    // One loopback Host, sent the same raw way, is still answered.
+    const one = await rawSocketRequest(`GET ${new URL(sim.urls.base_url).pathname.replace(/\/$/, '')}/account/${accountId}/balance HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    expect(one.status, one.text).toBe(200);
+    expect(one.text).toContain('free_balance');
   });
 });
 

@@ -10,6 +10,13 @@ export interface FakeEmulator {
   close(): Promise<void>;
 }
 
+const peers = new WeakMap<FakeEmulator, () => { port: number; address: string } | undefined>();
+
+/** Where the emulator last heard the host from (the signer's own UDP port). */
+export function peerOf(emulator: FakeEmulator): { port: number; address: string } | undefined {
+  return peers.get(emulator)?.();
+}
+
 export async function startFakeEmulator(device: FakeTrezor): Promise<FakeEmulator> {
   const socket = dgram.createSocket('udp4');
   let peer: { port: number; address: string } | undefined;
@@ -22,8 +29,10 @@ export async function startFakeEmulator(device: FakeTrezor): Promise<FakeEmulato
     if (data.length === 64) device.receiveReport(data);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  return {
+  const emulator: FakeEmulator = {
     port: socket.address().port,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
+  peers.set(emulator, () => peer);
+  return emulator;
 }

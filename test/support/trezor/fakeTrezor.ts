@@ -54,6 +54,10 @@ export interface FakeTrezorOptions {
   devicePassphrase?: string;
   /** Whether the person asks to see the full message (should_show_struct); default yes. */
   showFullMessage?: boolean;
+  /** The device's label (Features.label); default "Test Trezor". */
+  label?: string;
+  /** The text of the Failure a rejection sends; default "Cancelled". */
+  rejectMessage?: string;
 }
 
 class Cancelled extends Error {}
@@ -91,7 +95,8 @@ export function pathOf(addressN: number[]): string {
 }
 
 export class FakeTrezor {
-  readonly options: Required<Omit<FakeTrezorOptions, 'pin' | 'devicePin' | 'devicePassphrase'>> & Pick<FakeTrezorOptions, 'pin' | 'devicePin' | 'devicePassphrase'>;
+  readonly options: Required<Omit<FakeTrezorOptions, 'pin' | 'devicePin' | 'devicePassphrase' | 'label' | 'rejectMessage'>> &
+    Pick<FakeTrezorOptions, 'pin' | 'devicePin' | 'devicePassphrase' | 'label' | 'rejectMessage'>;
   /** Every screen the device showed, in order. */
   readonly screens: Screen[] = [];
   /** Every message received from the host, by name, in order. */
@@ -174,7 +179,7 @@ export class FakeTrezor {
     this.screens.push(screen);
     await this.#call('ButtonRequest', { code: screen.code, name: screen.name }, 'ButtonAck');
     const decision = this.options.decide(screen);
-    if (decision === 'reject') throw new FailureRaised(F.ActionCancelled, 'Cancelled');
+    if (decision === 'reject') throw new FailureRaised(F.ActionCancelled, this.options.rejectMessage ?? 'Cancelled');
     if (decision === 'wait') {
       const m = await this.#next();
       if (m.name === 'Cancel') throw new Cancelled();
@@ -211,7 +216,7 @@ export class FakeTrezor {
           device_id: 'FAKE0001',
           pin_protection: o.pin !== undefined,
           passphrase_protection: o.passphraseProtection,
-          label: 'Test Trezor',
+          label: o.label ?? 'Test Trezor',
           initialized: o.initialized,
           unlocked: this.#unlocked,
           model: MODEL_FIELD[o.model],

@@ -134,4 +134,28 @@ describe('--signer trezor on the terminal', () => {
     const { signer } = open(device(), '0x1111111111111111111111111111111111111111', stdin(false));
     await expect((await signer).signTypedData(withdrawalFor('0x1111111111111111111111111111111111111111'))).rejects.toMatchObject({ code: 'TREZOR_ADDRESS_MISMATCH' });
   });
+
+  it('issue 36 item 9: a hostile label and Failure message reach the terminal and the error without a control or bidi character', async () => {
+    const forged = '\r\x1b[2K\x1b[1Asigned OK, sending withdrawal to 0x2222\n';
+    const hostile = device({
+      label: `Mine\x1b[2J\x1b]52;c;ZWNobyBwd25lZA==\x07${forged}\u202E`,
+      rejectMessage: `Cancelled${forged}\x1b]0;title\x07`,
+      decide: (screen) => (screen.name === 'confirm_typed_data_final' ? 'reject' : 'confirm'),
+    });
+    const wallet = FakeTrezor.addressAt(PATH);
+    const { signer, stderr } = open(hostile, wallet, stdin(false));
+    const err = await (await signer).signTypedData(withdrawalFor(wallet)).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(err).toMatchObject({ code: 'TREZOR_REJECTED_ON_DEVICE' });
+    // eslint-disable-next-line no-control-regex -- looks for the control characters that must be gone
+    const controls = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+    expect(stderr.text).not.toMatch(controls);
+    expect(err!.message).not.toMatch(controls);
+    expect(err!.message).not.toContain('\n');
+    // The label prints on its own line, the forged words inside it, never as a line of their own.
+    expect(stderr.text).toContain('Trezor: Trezor Safe 5 "Mine[2J]52;c;ZWNobyBwd25lZA== [2K[1Asigned OK, sending');
+    expect(stderr.text.split('\n').some((line) => line.startsWith('signed OK'))).toBe(false);
+  });
 });

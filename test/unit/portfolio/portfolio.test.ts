@@ -92,6 +92,28 @@ describe('ledger rules', () => {
     expect(r.ledger.balanced).toBe(false);
   });
 
+  it('issue 36 item 14: a record dated in year 275,000 (or before 2015) is flagged and left out, never booked', () => {
+    const future = Date.UTC(275000, 0, 1);
+    const ancient = Date.UTC(1971, 0, 1);
+    const good = fill('BTC', 'Open Long', '1', '100', NOW - HOUR);
+    const absurd = fill('BTC', 'Open Long', '5', '100', future);
+    const r = buildPortfolio(
+      input({
+        fills: [good, absurd],
+        deposits: [deposit('1000', NOW - 2 * HOUR), deposit('7', ancient)],
+        funding: [funding('BTC', '-3', future)],
+        candles: flatCandles({ BTC: '100' }),
+        marks: new Map([['BTC', '100']]),
+      }),
+    );
+    expect(r.ledger.issues).toContain(`fill ${absurd.tid} on BTC is dated +275000-01-01T00:00:00.000Z, in the future: left out of the portfolio`);
+    expect(r.ledger.issues.some((i) => i.startsWith('deposit ') && i.includes('1971-01-01') && i.includes('before any record can be'))).toBe(true);
+    expect(r.ledger.issues.some((i) => i.startsWith('the funding payment of BTC') && i.includes('in the future'))).toBe(true);
+    // Only the plausible fill is in the volume; the flags make the ledger unbalanced, as it must be.
+    expect(r.volume).toBe('100');
+    expect(r.ledger.balanced).toBe(false);
+  });
+
   it('averages entries on adds, keeps them on reduces and reopens at the fill price past zero', () => {
     let p = applyFill(undefined, D(1), D(100));
     p = applyFill(p, D(3), D(200));

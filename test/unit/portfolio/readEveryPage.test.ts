@@ -4,7 +4,7 @@
  * `total` the service announced (a missing page) is reported instead of passing as the whole history.
  */
 import { describe, expect, it } from 'vitest';
-import { readEveryPage } from '../../../src/main/services/portfolio/readPortfolio.js';
+import { PortfolioReadBudget, readEveryPage, readPortfolioRecords, type PortfolioProgress } from '../../../src/main/services/portfolio/readPortfolio.js';
 
 const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: String(from + i) }));
 
@@ -37,5 +37,64 @@ describe('readEveryPage', () => {
     const got = await readEveryPage('funding-history of ETH', async (offset) => (offset === 0 ? { items: rows(0, 200), total: 600 } : { items: [], total: 600 }), (r) => r.id, issues);
     expect(got.length).toBe(200);
     expect(issues).toEqual(['funding-history of ETH: 200 of 600 rows could be read (a page is missing)']);
+  });
+
+  it('issue 36 item 14: a total of 10^15 is refused at its first page, not paged toward for hours', async () => {
+    let asked = 0;
+    const err = await readEveryPage(
+      'trade-history of BTC',
+      async (offset) => {
+        asked++;
+        return { items: rows(offset, 200), total: 1e15 };
+      },
+      (r) => r.id,
+      [],
+    ).then(
+      () => null,
+      (e: unknown) => e as { code: string; message: string },
+    );
+    expect(err).toMatchObject({ code: 'PORTFOLIO_UNREADABLE' });
+    expect(err!.message).toContain('announces 1000000000000000 rows');
+    expect(asked).toBe(1);
+  });
+
+  it('issue 36 item 14: a slow service meets the overall deadline; progress is reported page by page; no page is asked after it', async () => {
+    // The deadline's clock moves 1 s with every page the service answers (a slow service), plausible total.
+    let clock = 0;
+    let asked = 0;
+    const seen: PortfolioProgress[] = [];
+    const budget = new PortfolioReadBudget({ deadlineMs: 10_000, now: () => clock, onProgress: (p) => seen.push(p) });
+    const api = {
+      tradeHistory: async (q: { offset?: number }) => {
+        asked++;
+        clock += 1000;
+        return { fills: rows(q.offset ?? 0, 200).map((r) => ({ tid: `t${r.id}` })), total: 1_000_000 };
+      },
+      fundingHistory: async () => ({ payments: [], total: 0 }),
+      allDepositHistory: async () => [],
+      allWithdrawalHistory: async () => [],
+    };
+    const ctx = { api, config: { markets: async () => [{ symbol: 'BTC' }] } } as unknown as Parameters<typeof readPortfolioRecords>[0];
+    const err = await readPortfolioRecords(ctx, '0x' + '1'.repeat(40), budget).then(
+      () => null,
+      (e: unknown) => e as { code: string; message: string; errorKind?: string },
+    );
+    expect(err).toMatchObject({ code: 'PORTFOLIO_DEADLINE' });
+    // Ten trade-history pages (one a second) and the empty funding-history page; nothing asked after.
+    expect(err!.message).toMatch(/stopped after 10 s: 11 page\(s\), 2000 row\(s\), 0 of 1 market\(s\) read/);
+    expect(asked).toBe(10);
+    expect(seen.map((p) => p.pages)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(seen.at(-1)).toMatchObject({ markets: 1, rows: 2000, elapsed_ms: 10_000 });
+  });
+
+  it('issue 36 item 14: a request that never answers ends at the deadline too', async () => {
+    const budget = new PortfolioReadBudget({ deadlineMs: 200 });
+    const started = Date.now();
+    const err = await readEveryPage('trade-history of BTC', () => new Promise<never>(() => undefined), (r: { id: string }) => r.id, [], budget).then(
+      () => null,
+      (e: unknown) => e as { code: string },
+    );
+    expect(err).toMatchObject({ code: 'PORTFOLIO_DEADLINE' });
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

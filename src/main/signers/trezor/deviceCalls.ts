@@ -21,6 +21,7 @@ export interface DeviceSignature {
 }
 
 export async function initialize(session: TrezorSession): Promise<TrezorModel> {
+  session.startOperation();
   const features = await session.call('Initialize', {}, ['Features']);
   const model = assessFeatures(features.fields);
   session.passphraseOnDevice = model.passphraseOnDevice;
@@ -36,6 +37,7 @@ function checkedAddress(text: unknown): string {
 }
 
 export async function getAddress(session: TrezorSession, addressN: readonly number[], showOnDevice: boolean): Promise<string> {
+  session.startOperation();
   const answer = await session.call('EthereumGetAddress', { address_n: [...addressN], show_display: showOnDevice }, ['EthereumAddress']);
   return checkedAddress(answer.fields['address']);
 }
@@ -54,6 +56,7 @@ export async function signTypedDataOnDevice(
   options: { metamaskV4Compat?: boolean } = {},
 ): Promise<DeviceSignature> {
   const expect = ['EthereumTypedDataStructRequest', 'EthereumTypedDataValueRequest', 'EthereumTypedDataSignature'] as const;
+  session.startOperation();
   let answer = await session.call(
     'EthereumSignTypedData',
     { address_n: [...addressN], primary_type: doc.primaryType, metamask_v4_compat: options.metamaskV4Compat ?? true },
@@ -79,6 +82,7 @@ export async function signTypedHashOnDevice(
   domainSeparatorHash: Uint8Array,
   messageHash: Uint8Array | undefined,
 ): Promise<DeviceSignature> {
+  session.startOperation();
   const answer = await session.call(
     'EthereumSignTypedHash',
     { address_n: [...addressN], domain_separator_hash: domainSeparatorHash, ...(messageHash ? { message_hash: messageHash } : {}) },

@@ -6,6 +6,7 @@
  */
 import { CAPABILITY, type Fields } from './messages.js';
 import { TrezorError } from './trezorErrors.js';
+import { oneLineText } from '../../../shared/safeText.js';
 
 export type SigningMode = 'typed-data' | 'hashes';
 
@@ -64,6 +65,7 @@ export function assessFeatures(features: Fields): TrezorModel {
     firmware,
     mode: isOne ? 'hashes' : 'typed-data',
     passphraseOnDevice: caps.includes(CAPABILITY.PassphraseEntry),
-    label: typeof features['label'] === 'string' ? features['label'] : undefined,
+    // The label is the owner's text, set on any machine: one line, no control or bidi character (issue 36).
+    label: typeof features['label'] === 'string' ? oneLineText(features['label']).slice(0, 64) : undefined,
   };
 }

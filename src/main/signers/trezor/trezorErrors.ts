@@ -5,6 +5,7 @@
  * and the services switch on, the original error kept as `cause`.
  */
 import type { ClassifiedError, ErrorKind } from '../../../shared/errorKinds.js';
+import { oneLineText } from '../../../shared/safeText.js';
 
 export type TrezorErrorCode =
   /** No Trezor on USB, no Bridge device, or no emulator answering on the configured UDP port. */
@@ -97,7 +98,9 @@ export const FAILURE = {
 
 /** A device Failure message as a TrezorError; `cancelledByUs` says the app sent Cancel before it. */
 export function failureToError(code: number | undefined, text: string | undefined, cancelledByUs: boolean): TrezorError {
-  const said = text ? ` (device: "${text.slice(0, 200)}")` : '';
+  // The device's words reach a terminal and the app: one line, no control or bidi character (issue 36).
+  const shown = text ? oneLineText(text).slice(0, 200) : '';
+  const said = shown ? ` (device: "${shown}")` : '';
   switch (code) {
     case FAILURE.ActionCancelled:
     case FAILURE.PinCancelled:

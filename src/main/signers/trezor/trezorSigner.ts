@@ -44,6 +44,8 @@ export interface TrezorConnectOptions {
   expectedAddress?: string;
   /** Show the address on the device screen for the person to compare (first use). */
   showAddress: boolean;
+  /** The deadline of each step that needs no person (TrezorSession; default 30 s). */
+  stepTimeoutMs?: number;
 }
 
 export class TrezorSigner implements Signer {
@@ -66,7 +68,7 @@ export class TrezorSigner implements Signer {
   /** Initializes the device, checks what it can do, and reads (optionally shows) the address at `path`. */
   static async connect(options: TrezorConnectOptions): Promise<TrezorSigner> {
     const { addressN, path } = trezorAddressN(options.path);
-    const session = new TrezorSession(options.wire, options.interaction);
+    const session = new TrezorSession(options.wire, options.interaction, options.stepTimeoutMs === undefined ? {} : { stepTimeoutMs: options.stepTimeoutMs });
     const model = await initialize(session);
     const address = await getAddress(session, addressN, options.showAddress);
     if (options.expectedAddress !== undefined && !sameAddress(address, options.expectedAddress)) {

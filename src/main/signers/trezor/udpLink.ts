@@ -30,8 +30,10 @@ export async function openUdpWire(host: string, port: number, pingTimeoutMs = 10
     for (const w of waiting.splice(0)) w.reject(failure);
   };
   socket.on('message', (data, rinfo) => {
-    // Datagrams from anyone but the emulator are not the device's answers.
-    if (rinfo.port !== port) return;
+    // Datagrams from anyone but the emulator (its address AND port) are not the device's answers: any
+    // local program can send from 127.0.0.2 on the emulator's port number (issue 36: a spoofed signature
+    // from there was taken as the device's).
+    if (rinfo.port !== port || rinfo.address !== target) return;
     const w = waiting.shift();
     if (w) w.resolve(data);
     else queue.push(data);

@@ -3,7 +3,8 @@
  * the simulator's own rules first (src/shared/feed/priceSanity.ts): a value that fails is refused and
  * the market freezes until a valid one of the same kind arrives. A valid mark or book that moved more
  * than the band from the last accepted one is held (src/shared/feed/bandGate.ts) and the market freezes
- * until the next update, or the info API the follower then asks, confirms or discards it. A frozen market
+ * until the info API the follower then asks confirms it, or a value back near the accepted one discards
+ * it (issue 36: socket updates alone never confirm a hold). A frozen market
  * is paused like an outage (VenueMarketData.setFrozen): no trigger, liquidation, funding or new order on
  * it; the others keep following.
  */
@@ -76,10 +77,11 @@ export class MarketGuard {
     return [...kinds];
   }
 
-  ctx(ctx: UpstreamAssetCtx, now: number): GuardOutcome {
+  /** `fromInfoApi`: the context came from the info API, the one source that may confirm a held mark. */
+  ctx(ctx: UpstreamAssetCtx, now: number, fromInfoApi: boolean): GuardOutcome {
     const problem = this.ctxProblem(ctx);
     if (problem) return this.refuse('mark', `context refused: ${problem}`, now);
-    const outcome = this.gated('mark', this.markGate.offer(new Decimal(ctx.markPx), now), ctx.markPx, now);
+    const outcome = this.gated('mark', this.markGate.offer(new Decimal(ctx.markPx), now, fromInfoApi), ctx.markPx, now);
     // A used context carries a valid mid, and it is the freshest word on the market: a freeze over a
     // refused mid or refused trades ends with it (polling reads neither allMids nor trades).
     if (outcome.use) {
@@ -89,14 +91,15 @@ export class MarketGuard {
     return outcome;
   }
 
-  book(bids: readonly SaneLevel[], asks: readonly SaneLevel[], now: number): GuardOutcome {
+  /** `fromInfoApi`: the book came from the info API, the one source that may confirm a held book. */
+  book(bids: readonly SaneLevel[], asks: readonly SaneLevel[], now: number, fromInfoApi: boolean): GuardOutcome {
     const problem = bookProblem(bids, asks, this.tick);
     if (problem) return this.refuse('book', `book refused: ${problem}`, now);
     const centre = bookCentre(bids, asks);
     if (!centre) return this.clear('book');
     // The first book is measured against the mark; later ones against the last accepted book.
     if (this.bookGate.accepted === null && this.markGate.accepted !== null) this.bookGate.setAccepted(this.markGate.accepted);
-    return this.gated('book', this.bookGate.offer(centre, now), centre.toFixed(), now);
+    return this.gated('book', this.bookGate.offer(centre, now, fromInfoApi), centre.toFixed(), now);
   }
 
   /** A mid (allMids): refused when not a price; not used (only published) when far from the accepted mark. */

@@ -12,8 +12,8 @@
  *
  * The upstream is a real, sometimes glitchy feed, and it must never corrupt paper accounts (issue 26):
  * every value goes through the market's guard (marketGuard.ts) before the venue sees it; a refused value
- * freezes its market, a move beyond the band is held until confirmed (the follower asks the info API at
- * once). Answers and WebSocket messages have a size cap, the log is rate-limited (logLimiter.ts), and the
+ * freezes its market, a move beyond the band is held until the info API confirms it (the follower asks it
+ * at once; socket updates never confirm a hold). Answers and WebSocket messages have a size cap, the log is rate-limited (logLimiter.ts), and the
  * candle and funding-history reads passed through to the upstream are limited per second.
  */
 import type { VenueMarketData } from '../venueMarketData.js';
@@ -99,6 +99,8 @@ export class VenueFollower {
   private readonly notifiedShapes = new Map<string, string>();
   /** Info API reads asked to confirm a hold, by coin and kind: one in flight, at most one per poll interval. */
   private readonly confirming = new Map<string, { at: number; inFlight: boolean }>();
+  /** A confirming read put off by that limit, by the same key. */
+  private readonly confirmRetries = new Map<string, NodeJS.Timeout>();
   private readonly markets: FollowedMarketStatus[] = [];
   private readonly followed = new Set<string>();
   private readonly listeners: ((status: FollowStatus) => void)[] = [];
@@ -161,8 +163,8 @@ export class VenueFollower {
     const following = this.markets.filter((m) => m.source === 'upstream').map((m) => m.venue_symbol);
     this.log.line('start', `[sim follow] following ${following.length > 0 ? following.join(', ') : 'no market'} from ${this.infoUrl} (WebSocket ${this.wsUrl})`);
     for (const m of this.markets) if (m.source === 'walk') this.log.line(`walk ${m.venue_symbol}`, `[sim follow] ${m.venue_symbol}: ${m.reason ?? 'not followed'}; it keeps the simulated walk`);
-    for (const symbol of this.followed) this.guard(() => this.applyCtx(symbol, upstream.get(symbol)!.ctx!));
-    for (const book of books) if (book && this.followed.has(book.coin)) this.guard(() => this.applyBook(book));
+    for (const symbol of this.followed) this.guard(() => this.applyCtx(symbol, upstream.get(symbol)!.ctx!, true));
+    for (const book of books) if (book && this.followed.has(book.coin)) this.guard(() => this.applyBook(book, true));
     this.venue.setInfoProxy((request) => this.proxy(request));
 
     if (this.followed.size > 0) {
@@ -189,6 +191,8 @@ export class VenueFollower {
     this.stopped = true;
     this.socket?.stop();
     if (this.pollTimer) clearInterval(this.pollTimer);
+    for (const timer of this.confirmRetries.values()) clearTimeout(timer);
+    this.confirmRetries.clear();
     this.health.stop();
     this.venue.setInfoProxy(null);
     this.log.stop();
@@ -230,10 +234,10 @@ export class VenueFollower {
     this.guard(() => {
       switch (message.channel) {
         case 'activeAssetCtx':
-          if (this.followed.has(message.data.coin)) this.applyCtx(message.data.coin, message.data.ctx);
+          if (this.followed.has(message.data.coin)) this.applyCtx(message.data.coin, message.data.ctx, false);
           return;
         case 'l2Book':
-          if (this.followed.has(message.data.coin)) this.applyBook(message.data);
+          if (this.followed.has(message.data.coin)) this.applyBook(message.data, false);
           return;
         case 'allMids':
           for (const [coin, mid] of Object.entries(message.data.mids)) if (this.followed.has(coin)) this.guard(() => this.applyMid(coin, mid));
@@ -266,13 +270,13 @@ export class VenueFollower {
         const [{ universe }, ctxs] = meta.value;
         universe.forEach((entry, index) => {
           const ctx = ctxs[index];
-          if (ctx && this.followed.has(entry.name)) this.guard(() => this.applyCtx(entry.name, ctx));
+          if (ctx && this.followed.has(entry.name)) this.guard(() => this.applyCtx(entry.name, ctx, true));
         });
       }
       for (const book of books) {
         if (book.status === 'fulfilled' && this.followed.has(book.value.coin)) {
           this.health.noteData();
-          this.guard(() => this.applyBook(book.value));
+          this.guard(() => this.applyBook(book.value, true));
         }
       }
     } finally {
@@ -280,18 +284,19 @@ export class VenueFollower {
     }
   }
 
-  private applyCtx(coin: string, ctx: UpstreamAssetCtx): void {
+  /** `fromInfoApi`: read from the info API (start, poll, confirming read), which alone may confirm a hold. */
+  private applyCtx(coin: string, ctx: UpstreamAssetCtx, fromInfoApi: boolean): void {
     const guard = this.guards.get(coin)!;
-    if (!this.settle(coin, 'ctx', guard.ctx(ctx, Date.now()))) return;
+    if (!this.settle(coin, 'ctx', guard.ctx(ctx, Date.now(), fromInfoApi))) return;
     this.venue.applyUpstream(coin, { ctx, ...(ctx.midPx ? { mid: ctx.midPx } : {}) });
   }
 
-  private applyBook(book: UpstreamL2Book): void {
+  private applyBook(book: UpstreamL2Book, fromInfoApi: boolean): void {
     const side = (levels: UpstreamL2Book['levels'][0]) => levels.map((l) => ({ px: l.px, sz: l.sz, n: l.n }));
     const bids = side(book.levels[0]);
     const asks = side(book.levels[1]);
     const guard = this.guards.get(book.coin)!;
-    if (!this.settle(book.coin, 'book', guard.book(bids, asks, Date.now()))) return;
+    if (!this.settle(book.coin, 'book', guard.book(bids, asks, Date.now(), fromInfoApi))) return;
     this.venue.applyUpstream(book.coin, { book: { time: book.time, bids, asks } });
   }
 
@@ -337,25 +342,40 @@ export class VenueFollower {
   }
 
   /**
-   * Asks the info API for the held kind of a coin; its answer is the next update, which settles the hold.
-   * One metaAndAssetCtxs read serves every coin (its answer is applied to all followed markets, as a poll).
+   * Asks the info API for the held kind of a coin; its answer alone confirms a hold (socket updates only
+   * discard one). One metaAndAssetCtxs read serves every coin (its answer is applied to all followed
+   * markets, as a poll). At most one read per key per poll interval: a hold that comes while the limit
+   * runs is asked about as soon as it lapses (issue 36: a second hold within the interval went unasked).
    */
   private askToConfirm(coin: string, kind: 'ctx' | 'book'): void {
     const key = kind === 'ctx' ? 'ctx' : `book:${coin}`;
     const now = Date.now();
     const last = this.confirming.get(key);
-    if (this.stopped || last?.inFlight || (last && now - last.at < this.pollIntervalMs)) return;
+    if (this.stopped) return;
+    if (last?.inFlight || (last && now - last.at < this.pollIntervalMs)) {
+      if (!this.confirmRetries.has(key)) {
+        const wait = last.inFlight ? this.pollIntervalMs : Math.max(1, last.at + this.pollIntervalMs - now);
+        const timer = setTimeout(() => {
+          this.confirmRetries.delete(key);
+          const guard = this.guards.get(coin);
+          if (guard?.unsettled().includes(kind)) this.askToConfirm(coin, kind);
+        }, wait);
+        timer.unref();
+        this.confirmRetries.set(key, timer);
+      }
+      return;
+    }
     const entry = { at: now, inFlight: true };
     this.confirming.set(key, entry);
     const read =
       kind === 'book'
         ? this.client.l2Book(coin).then((book) => {
-            if (book.coin === coin) this.guard(() => this.applyBook(book));
+            if (book.coin === coin) this.guard(() => this.applyBook(book, true));
           })
         : this.client.metaAndAssetCtxs().then(([{ universe }, ctxs]) => {
             universe.forEach((asset, index) => {
               const ctx = ctxs[index];
-              if (ctx && this.followed.has(asset.name)) this.guard(() => this.applyCtx(asset.name, ctx));
+              if (ctx && this.followed.has(asset.name)) this.guard(() => this.applyCtx(asset.name, ctx, true));
             });
           });
     read

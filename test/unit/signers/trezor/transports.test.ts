@@ -13,9 +13,9 @@ import { TrezorSigner } from '../../../../src/main/signers/trezor/trezorSigner.j
 import type { MessageWire } from '../../../../src/main/signers/trezor/wire.js';
 import { installConnectionTrap, type ConnectionTrap } from '../../../support/connectionTrap.mjs';
 import { FakeTrezor } from '../../../support/trezor/fakeTrezor.js';
+import { startFakeBridge } from '../../../support/trezor/fakeBridge.js';
 import { startFakeEmulator } from '../../../support/trezor/fakeEmulator.js';
 import { FakeUsbTrezor, fakeUsb } from '../../../support/trezor/fakeUsb.js';
-import { ReportReader, toReports } from '../../../support/trezor/protocol.js';
 import { PATH, person } from './support.js';
 
 const WALLET = FakeTrezor.addressAt(PATH);
@@ -47,58 +47,6 @@ async function closedPort(kind: 'tcp' | 'udp'): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   await new Promise<void>((r) => server.close(() => r()));
   return port;
-}
-
-/** Trezor Bridge's API in front of a FakeTrezor: enumerate, acquire, post, read, release. */
-async function startFakeBridge(device: FakeTrezor, heldBy: string | null = null): Promise<{ url: string; calls: string[]; close(): Promise<void> }> {
-  const reader = new ReportReader();
-  const out: string[] = [];
-  const readers: ((hex: string) => void)[] = [];
-  device.onReport = (r) => {
-    const m = reader.push(r);
-    if (!m) return;
-    const head = Buffer.alloc(6);
-    head.writeUInt16BE(m[0], 0);
-    head.writeUInt32BE(m[1].length, 2);
-    const hex = Buffer.concat([head, Buffer.from(m[1])]).toString('hex');
-    const w = readers.shift();
-    if (w) w(hex);
-    else out.push(hex);
-  };
-  const calls: string[] = [];
-  let session: string | null = heldBy;
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const url = req.url ?? '';
-      calls.push(url.split('/')[1] ?? '');
-      if (req.method !== 'POST') return void res.writeHead(405).end();
-      if (url === '/enumerate') return void res.end(JSON.stringify([{ path: '1', vendor: 4617, product: 21441, session, debug: false }]));
-      if (url === '/acquire/1/null') {
-        session = '7';
-        return void res.end(JSON.stringify({ session }));
-      }
-      if (url === `/post/${session}`) {
-        const b = Buffer.from(body, 'hex');
-        for (const r of toReports(b.readUInt16BE(0), b.subarray(6))) device.receiveReport(r);
-        return void res.end();
-      }
-      if (url === `/read/${session}`) {
-        const hex = out.shift();
-        if (hex) return void res.end(hex);
-        readers.push((h) => res.end(h));
-        return;
-      }
-      if (url === `/release/${session}`) {
-        session = null;
-        return void res.end('{}');
-      }
-      res.writeHead(400).end(JSON.stringify({ error: 'wrong previous session' }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 describe('Trezor links', () => {
@@ -141,7 +89,7 @@ describe('Trezor links', () => {
   });
 
   it('a device Trezor Suite holds through Bridge is not taken from it', async () => {
-    const bridge = await startFakeBridge(new FakeTrezor(), '3');
+    const bridge = await startFakeBridge(new FakeTrezor(), { heldBy: '3' });
     await expect(openTrezorWire({ kind: 'auto' }, { bridgeUrl: bridge.url })).rejects.toMatchObject({ code: 'DEVICE_BUSY' });
     expect(bridge.calls).not.toContain('acquire');
     await bridge.close();
