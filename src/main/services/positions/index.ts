@@ -4,3 +4,4 @@ export * from './closePosition.js';
 export * from './closeAll.js';
 export * from './positionTpsl.js';
 export * from './margin.js';
+export * from './protection.js';
