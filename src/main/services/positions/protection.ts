@@ -9,6 +9,7 @@
 import type { ListedOrder, Position } from '../../../shared/protocol/index.js';
 import { protectionOf, type KindProtection, type ProtectionKind } from '../../../shared/orders/stopProtection.js';
 import { walletIds, type TradingContext } from '../orders/orderContext.js';
+import type { PositionView } from '../../../shared/ipc.js';
 
 /** How many of the newest history rows are read: a failure older than that is no longer news. */
 const HISTORY_ROWS = 200;
@@ -50,4 +51,19 @@ export async function readProtection(ctx: Pick<TradingContext, 'api'>, wallet: s
     byMarket.set(p.market, judged);
   }
   return { positions: open, triggers, byMarket };
+}
+
+/** The view fields of a position's protection (PositionView's sl_state, tp_state, ...). */
+export function protectionFields(p: PositionProtection | undefined): Pick<PositionView, 'sl_state' | 'tp_state' | 'sl_reason' | 'tp_reason' | 'sl_failure' | 'tp_failure'> {
+  const failure = (k: KindProtection) =>
+    k.failure ? { order_id: k.failure.order_id, trigger_price: k.failure.trigger_price, limit_price: k.failure.limit_price, reason_code: k.failure.reason_code, at: k.failure.at } : null;
+  if (!p) return {};
+  return {
+    sl_state: p.sl.state,
+    tp_state: p.tp.state,
+    sl_reason: p.sl.failure?.reason ?? null,
+    tp_reason: p.tp.failure?.reason ?? null,
+    sl_failure: failure(p.sl),
+    tp_failure: failure(p.tp),
+  };
 }
