@@ -669,6 +669,17 @@ export const ClosePositionResultSchema = z.object({
   resting: z.boolean(),
   /** The closing order's last known status (single-order vocabulary). */
   order_status: z.string().nullable(),
+  /** The whole-position TP/SL lifted for the close and what became of them on what remains (issue 35). */
+  rearm: z
+    .object({
+      rearmed: z.array(z.object({ kind: z.enum(['tp', 'sl']), trigger_price: dec, limit_price: dec })),
+      /** Levels the mark has passed: not re-armed; the trader chooses (close the rest, or a new level). */
+      past_mark: z.array(z.object({ kind: z.enum(['tp', 'sl']), trigger_price: dec, mark: dec })),
+      failed: z.array(z.object({ kind: z.enum(['tp', 'sl']), trigger_price: dec, message: z.string() })),
+      summary: z.array(z.string()),
+    })
+    .nullable()
+    .optional(),
 });
 export const ReversePositionRequestSchema = z.strictObject({
   market: marketSymbol,
