@@ -178,10 +178,10 @@ function TriggerFailedCell({ p, market, onClose, onRearm }: { p: PositionView; m
         );
       })}
       <span className="row trigger-failed-actions">
-        <Button size="sm" variant="danger" onClick={onClose} aria-label={`Close ${p.market} at market`}>
+        <Button size="sm" variant="danger" onClick={onClose} aria-label={`Close at market, ${p.market}`}>
           Close at market
         </Button>
-        <Button size="sm" onClick={onRearm} aria-label={`Re-arm ${p.market} stop`}>
+        <Button size="sm" onClick={onRearm} aria-label={`Re-arm, ${p.market} stop`}>
           Re-arm
         </Button>
       </span>
