@@ -47,7 +47,7 @@ test('a stop gapped 30% through: the row says it failed, with Close at market an
 
   // The mark gaps 30% through the stop: more than 10%, so the fired stop finds no liquidity.
   await app.setMark('ETH', onTick(new Decimal(sl), '0.7', tick));
-  const failed = row.getByTestId('trigger-failed');
+  const failed = page.getByRole('row', { name: 'ETH stop failed' });
   await advanceUntilVisible(app, failed);
   await expect(failed).toContainText('Stop failed: no liquidity within 10%');
   await expect(failed.getByRole('button', { name: 'Close at market, ETH' })).toBeVisible();

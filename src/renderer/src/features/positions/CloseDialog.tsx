@@ -269,7 +269,10 @@ export function CloseDialog({
             </KV>
             <KV k="Cancels first">{armed ? (toCancel.length > 0 ? toCancel.join(' · ') : 'the armed triggers') : 'nothing (no TP/SL armed)'}</KV>
             {toCancel.length > 0 && check.size && (
-              <KV k="TP/SL">{rearmLine(toCancel as string[], dec(position.size)?.abs().minus(check.size) ?? null, form.kind, position.market)}</KV>
+              <KV k="TP/SL">
+                {/* A sentence, wrapped between words (the list's values break anywhere, for long ids). */}
+                <span style={{ wordBreak: 'normal', overflowWrap: 'normal' }}>{rearmLine(toCancel as string[], dec(position.size)?.abs().minus(check.size) ?? null, form.kind, position.market)}</span>
+              </KV>
             )}
             {after !== undefined && (
               <KV k="Position after (est.)">

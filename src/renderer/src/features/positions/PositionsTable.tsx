@@ -232,7 +232,6 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
       tpsl: (
         <td role="cell" className="pos-tpsl">
           <TpslCell p={p} market={market} onEdit={() => onAction({ kind: 'tpsl', position: p })} />
-          <TriggerFailedCell p={p} market={market} onClose={() => onAction({ kind: 'close', position: p })} onRearm={() => onAction({ kind: 'tpsl', position: p })} />
         </td>
       ),
       tail: (
@@ -261,6 +260,7 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
     };
   }, [p, market, places, onAction]);
   return (
+    <>
     <tr role="row" aria-label={`${p.market} position`}>
       {fixed.head}
       <td role="cell" className={`r num pos-pnl ${toneOf(pnl)}`} aria-label="Unrealized PnL">
@@ -280,6 +280,15 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
       </td>
       {fixed.tail}
     </tr>
+    {/* A failed stop gets a line of its own under the row, across every column, at any width. */}
+    {(p.sl_state === 'failed' || p.tp_state === 'failed') && (
+      <tr role="row" aria-label={`${p.market} ${p.sl_state === 'failed' ? 'stop' : 'take-profit'} failed`} className="pos-failure-row">
+        <td role="cell" colSpan={COLUMNS.length} className="pos-failure">
+          <TriggerFailedCell p={p} market={market} onClose={() => onAction({ kind: 'close', position: p })} onRearm={() => onAction({ kind: 'tpsl', position: p })} />
+        </td>
+      </tr>
+    )}
+    </>
   );
 });
 
