@@ -13,6 +13,7 @@ import { writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { withFileLockSync } from '../../files/recordLock.js';
 import { appendAlertLog } from '../alerts/alertLog.js';
 import { OperationError } from '../errors.js';
+import { readPositionViews } from '../reads/positionRisk.js';
 import { groupDigits } from './positionTpsl.js';
 
 const CLAIMS_FILE = 'stop-failures.json';
@@ -84,4 +85,45 @@ export class FailureMemory {
     }
     return out;
   }
+}
+
+/**
+ * A watcher outside the app (`perps alert watch`): reads each wallet's positions every `everyMs` and
+ * reports each failed TP/SL once (and logs it once across processes).
+ */
+export function startStopFailurePoll(o: {
+  ctx: Parameters<typeof readPositionViews>[0] & { profile: { name: string; dataDir: string } };
+  wallets: () => readonly string[];
+  everyMs: number;
+  onFailure: (firing: AlertFiring) => void;
+  onError: (err: Error) => void;
+}): { stop(): void } {
+  const memory = new FailureMemory();
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  const poll = async (): Promise<void> => {
+    for (const wallet of o.wallets()) {
+      const { positions } = await readPositionViews(o.ctx, wallet);
+      for (const firing of memory.fresh(o.ctx.profile.name, positions, Date.now())) {
+        o.onFailure(firing);
+        logFailureOnce(o.ctx.profile.dataDir, firing);
+      }
+    }
+  };
+  const tick = (delay: number): void => {
+    timer = setTimeout(() => {
+      void poll()
+        .catch((err: unknown) => o.onError(err as Error))
+        .finally(() => {
+          if (!stopped) tick(o.everyMs);
+        });
+    }, delay);
+  };
+  tick(0);
+  return {
+    stop: () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
 }
