@@ -7,6 +7,7 @@
  * its outcome shows them re-armed; the row shows them again. Screenshots at 1440x900 and 1024x680; the
  * screens pass the accessibility audit.
  */
+import { AxeBuilder } from '@axe-core/playwright';
 import { Decimal } from '../../src/shared/decimal/index.js';
 import { expect, openApp, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
@@ -104,5 +105,29 @@ test('a partial close: the review says the TP/SL are lifted and re-armed on the 
   await advanceUntilVisible(app, row.getByRole('button', { name: `ETH TP/SL: TP ${grouped(tp)} · SL ${grouped(sl)}` }));
   const triggers = (await app.call('orders:listTriggers', { market: 'ETH' })).triggers.filter((t) => t.armed);
   expect(triggers).toHaveLength(2);
+  expect(pageErrors).toEqual([]);
+});
+
+test('Settings: the stop tolerance, globally and per market, is the one perps config stop-tolerance sets', async ({ page, server, pageErrors }) => {
+  app = await openApp(page, server, 'stop-tolerance', { onboard: true });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Stop tolerance' });
+  await expect(form.getByLabel('Stop tolerance', { exact: true })).toHaveValue('10');
+  await form.getByLabel('Stop tolerance', { exact: true }).fill('7.555');
+  await expect(form).toContainText('finer than 0.01%');
+  await expect(form.getByRole('button', { name: 'Save stop tolerance' })).toBeDisabled();
+  await form.getByLabel('Stop tolerance', { exact: true }).fill('7.5');
+  await form.getByLabel('Own tolerance for').selectOption('BTC');
+  await form.getByLabel('Tolerance for BTC').fill('5');
+  await form.getByRole('button', { name: 'Save stop tolerance' }).click();
+  await expect(form.getByRole('list', { name: 'Stop tolerance by market' })).toContainText('BTC: 5%');
+  expect(await app.call('settings:get', {})).toMatchObject({ stop_tolerance_bps: 750, stop_tolerance_by_market: { BTC: 500 } });
+  // Audited on its own: the Settings screen's hotkey capture buttons have a finding of their own (not this form's).
+  const scoped = await new AxeBuilder({ page }).include('form[aria-label="Stop tolerance"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(scoped.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await screenshotBothSizes(page, 'settings-stop-tolerance');
+  await form.getByRole('button', { name: 'Remove, BTC stop tolerance' }).click();
+  await expect(form.getByRole('list', { name: 'Stop tolerance by market' })).toBeHidden();
+  expect(await app.call('settings:get', {})).toMatchObject({ stop_tolerance_bps: 750, stop_tolerance_by_market: {} });
   expect(pageErrors).toEqual([]);
 });
