@@ -41,7 +41,7 @@ describe('perps alert watch and a failed stop', () => {
       const gappedAt = Date.now();
       await w.setMark(SYM, priceAt(m, new Decimal(sl), 0.7));
       for (const c of watchers) {
-        await expect.poll(() => c.stdout, { timeout: 10_000, intervals: [100] }).toMatch(/STOP FAILED ETH Stop failed: no liquidity within 10%\. SL [\d,.]+ fired and was cancelled unfilled; the long of [\d.]+ ETH is open without a stop/);
+        await expect.poll(() => c.stdout, { timeout: 10_000, interval: 100 }).toMatch(/STOP FAILED ETH Stop failed: no liquidity within 10%\. SL [\d,.]+ fired and was cancelled unfilled; the long of [\d.]+ ETH is open without a stop/);
       }
       const saidWithinMs = Date.now() - gappedAt;
       expect(saidWithinMs).toBeLessThan(10_000);
