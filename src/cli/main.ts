@@ -103,6 +103,11 @@ function programWith(registrars: readonly Registrar[]): { program: Command; stub
   // created after this call inherit the setting.
   program.exitOverride();
   for (const register of registrars) register(program);
+  // TP/SL lifted by a close that was killed before re-arming them go back first (issue 35, item 2).
+  program.hook('preAction', async (_program, action) => {
+    const { restoreProtectionBeforeCommand } = await import('./restoreProtection.js');
+    await restoreProtectionBeforeCommand(action);
+  });
   const loaded = new Set(program.commands.map((c) => c.name()));
   const stubs = new Set<string>();
   for (const group of COMMAND_GROUPS) {

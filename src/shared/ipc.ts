@@ -77,6 +77,7 @@ import { AlertViewSchema } from './alerts/alertRule.js';
 import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
 import { SimFeedViewSchema, SimPricesSchema } from './ipcSimFeed.js';
 import { TraySettingsPatchSchema, TraySettingsSchema } from './ipcTray.js';
+import { MAX_STOP_TOLERANCE_BPS, MIN_STOP_TOLERANCE_BPS } from './orders/stopTolerance.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, FIRST_SCREEN_READS, PRELOADED_CHANNELS, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
 export type { ChannelName, EventName, FirstScreenPart, PreloadedChannel, StreamEventName, PromptEventName } from './ipcChannels.js';
@@ -668,6 +669,17 @@ export const ClosePositionResultSchema = z.object({
   resting: z.boolean(),
   /** The closing order's last known status (single-order vocabulary). */
   order_status: z.string().nullable(),
+  /** The whole-position TP/SL lifted for the close and what became of them on what remains (issue 35). */
+  rearm: z
+    .object({
+      rearmed: z.array(z.object({ kind: z.enum(['tp', 'sl']), trigger_price: dec, limit_price: dec })),
+      /** Levels the mark has passed: not re-armed; the trader chooses (close the rest, or a new level). */
+      past_mark: z.array(z.object({ kind: z.enum(['tp', 'sl']), trigger_price: dec, mark: dec })),
+      failed: z.array(z.object({ kind: z.enum(['tp', 'sl']), trigger_price: dec, message: z.string() })),
+      summary: z.array(z.string()),
+    })
+    .nullable()
+    .optional(),
 });
 export const ReversePositionRequestSchema = z.strictObject({
   market: marketSymbol,
@@ -897,6 +909,7 @@ const orderNotionalCap = decimalIn
 
 export const PaletteSchema = z.enum(PALETTES);
 
+const stopToleranceBps = z.number().int().min(MIN_STOP_TOLERANCE_BPS).max(MAX_STOP_TOLERANCE_BPS);
 export const SettingsSchema = z.object({
   /** Default tolerance for MARKET orders; null: each market's own slippage_bps. */
   default_slippage_bps: z.number().int().min(0).max(5000).nullable(),
@@ -921,6 +934,13 @@ export const SettingsSchema = z.object({
    * review's LARGE_ORDER; `--allow-large` on the command line). null, the default, is off.
    */
   max_order_notional: orderNotionalCap.nullable(),
+  /**
+   * How far past its trigger a fired stop-loss (plain, bracket, trailing) may fill, in basis points:
+   * default 1000 (10%, the venue's stop-market tolerance). Take-profits keep the market's slippage_bps.
+   */
+  stop_tolerance_bps: stopToleranceBps,
+  /** Per-market stop tolerances, by market symbol; they win over stop_tolerance_bps. */
+  stop_tolerance_by_market: z.record(marketSymbol, stopToleranceBps),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z.strictObject({
@@ -934,6 +954,9 @@ export const SettingsPatchSchema = z.strictObject({
   palette: PaletteSchema.optional(),
   liquidation_warning_pct: LiquidationWarningPctSchema.optional(),
   max_order_notional: orderNotionalCap.nullable().optional(),
+  stop_tolerance_bps: stopToleranceBps.optional(),
+  /** Replaces the whole map; a market absent from it falls back to stop_tolerance_bps. */
+  stop_tolerance_by_market: z.record(marketSymbol, stopToleranceBps).optional(),
 });
 
 export const NotificationPrefsSchema = z.object({

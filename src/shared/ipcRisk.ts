@@ -22,6 +22,19 @@ export const PositionTriggerViewSchema = z.object({
 });
 export type PositionTriggerView = z.infer<typeof PositionTriggerViewSchema>;
 
+export const ProtectionStateSchema = z.enum(['armed', 'none', 'failed']);
+/** A TP/SL that fired and ended without closing the position, as the order history says. */
+export const TriggerFailureViewSchema = z.object({
+  order_id: z.string(),
+  trigger_price: decimalOut.nullable(),
+  /** Its worst fill price (the bound it fired with). */
+  limit_price: decimalOut,
+  /** The service's reason code (no_liquidity_within_limit, ...). */
+  reason_code: z.string(),
+  /** When it ended (Unix ms). */
+  at: unixMs,
+});
+
 /**
  * A trailing stop on the position (src/main/services/algos/trailing), as its record in the data folder
  * says: whether a process trails it now (the app or `perps position trail`), its distance, the stop it
@@ -61,6 +74,16 @@ export const POSITION_RISK_FIELDS = {
   trailing: TrailingViewSchema.nullable().optional(),
   /** Why closeable is 0 when armed reduce-only triggers hold it ("Close cancels the armed TP/SL first"); null otherwise. */
   closeable_note: z.string().nullable(),
+  // Issue 35: whether the stop and the take-profit protect the position (src/shared/orders/stopProtection.ts).
+  /** armed, none, or failed: fired and ended unfilled (the mark gapped past its worst price). */
+  sl_state: ProtectionStateSchema.optional(),
+  tp_state: ProtectionStateSchema.optional(),
+  /** Why it failed, for people ("no liquidity within 10%"); null unless failed. */
+  sl_reason: z.string().nullable().optional(),
+  tp_reason: z.string().nullable().optional(),
+  /** The failed trigger (null unless failed). */
+  sl_failure: TriggerFailureViewSchema.nullable().optional(),
+  tp_failure: TriggerFailureViewSchema.nullable().optional(),
 };
 
 /** account:health — the account's figures, computed here (labelled so): the service has no equity endpoint. */

@@ -199,7 +199,7 @@ export function syntheticMain(historyRows: number, marketCount: number = NAMED.l
       environment: 'Testnet',
       keys: [{ agent: AGENT, name: 'bench', status: 'ACTIVE', listed: true, stored_locally: true, expires_at: now + 30 * 86_400_000, expires_in_ms: 30 * 86_400_000, expiring_soon: false, created_at: now }],
     }),
-    'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark', palette: 'default', liquidation_warning_pct: 10, max_order_notional: null }),
+    'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark', palette: 'default', liquidation_warning_pct: 10, max_order_notional: null, stop_tolerance_bps: 1000, stop_tolerance_by_market: {} }),
     'settings:getHotkeys': async () => ({
       enabled: false,
       bindings: { market_buy: null, market_sell: null, close_selected: null, close_all: null, cancel_all_market: null, cancel_all: null, flip_selected: null },

@@ -32,7 +32,7 @@ test('the app frame loads and reaches main through window.perps', async ({ page 
       'app:getInfo': async () => ({ name: 'Perps Desk', version: '0.1.0', profile: 'sim', platform: process.platform, vault_closed: null }),
       'app:getProfile': async () => PROFILE,
       'wallet:current': async () => ({ address: null, signer: null, last_signer_kind: null }),
-      'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark' as const, palette: 'default' as const, liquidation_warning_pct: 10, max_order_notional: null }),
+      'settings:get': async () => ({ default_slippage_bps: null, default_leverage: 1, leverage_by_market: {}, confirm_orders: true, key_expiry_warning_days: 14, theme: 'dark' as const, palette: 'default' as const, liquidation_warning_pct: 10, max_order_notional: null, stop_tolerance_bps: 1000, stop_tolerance_by_market: {} }),
     }),
     (url) => url.startsWith(server.origin + '/'),
   );

@@ -18,6 +18,8 @@
  * Exit codes: 0, 1 when the store or the venue failed, 2 for bad input (nothing is stored).
  */
 import type { Command } from 'commander';
+import { startStopFailurePoll } from '../../main/services/positions/stopFailureAlerts.js';
+import { walletIds } from '../../main/services/orders/orderContext.js';
 import { describeRule } from '../../shared/alerts/alertEvaluation.js';
 import type { AlertInput } from '../../shared/alerts/alertInput.js';
 import { POSITION_ALERT_KINDS, type AlertFiring, type AlertKind, type AlertView } from '../../shared/alerts/alertRule.js';
@@ -85,12 +87,15 @@ function alertFields(a: AlertView): string {
   ]);
 }
 
+/** How often a watcher reads the watched wallets' stops: a failed stop is said within seconds. */
+const STOP_POLL_MS = 2_000;
+
 function firingLine(f: AlertFiring): string {
   return `${new Date(f.at).toISOString().slice(11, 19)}Z ALERT ${f.id} ${f.message}${f.note ? ` | ${f.note}` : ''}${f.done ? '' : ' (repeats)'}`;
 }
 
 /** Runs the evaluator until SIGINT/SIGTERM. */
-async function watch(out: Output, g: ReturnType<typeof globalsOf>): Promise<void> {
+async function watch(out: Output, g: ReturnType<typeof globalsOf>, watchWallets: readonly string[] = []): Promise<void> {
   const ctx = contextOf(g);
   const store = alertStoreOf(ctx);
   // Each firing is one line on the terminal, whatever a stored note holds (forTerminal/oneLineText, issue 36).
@@ -130,12 +135,25 @@ async function watch(out: Output, g: ReturnType<typeof globalsOf>): Promise<void
     observe: guarded((obs) => evaluator.observePosition(obs)),
     onError: (err) => out.note(`warning: reading the positions failed: ${err.message}`),
   });
+  // Stops that fired and were cancelled unfilled (issue 35): the wallets named, those of position alerts
+  // and those with a trading key on this profile, read every few seconds.
+  const stopWallets = (): string[] => [
+    ...new Set([...watchWallets, ...evaluator.active().flatMap((a) => (a.wallet === null ? [] : [a.wallet])), ...ctx.vault.list({ environment: ctx.profile.name }).map((k) => k.wallet)].map((w) => w.toLowerCase())),
+  ];
+  const stops = startStopFailurePoll({
+    ctx,
+    wallets: stopWallets,
+    everyMs: STOP_POLL_MS,
+    onFailure: (f) => print(out.json ? JSON.stringify(f) : `${new Date(f.at).toISOString().slice(11, 19)}Z STOP FAILED ${f.market} ${f.message}`),
+    onError: (err) => out.note(`warning: reading the stops failed: ${err.message}`),
+  });
   await new Promise<void>((resolve) => {
     stop = resolve;
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   positions.stop();
+  stops.stop();
   await feed.stop();
   await pool.close();
   if (failed.error) throw failed.error;
@@ -205,10 +223,15 @@ export function registerAlertCommands(program: Command): void {
 
   alert
     .command('watch')
-    .description('evaluate the alerts in the foreground and print each firing (for a server or a terminal); Ctrl-C stops')
-    .action(async (_opts: unknown, cmd: Command) => {
+    .description('evaluate the alerts in the foreground and print each firing, and each stop or take-profit that fired and was cancelled unfilled (for a server or a terminal); Ctrl-C stops')
+    .option('--wallet <address...>', 'also watch these wallets\' stops (those with a trading key here, and those of position alerts, are watched anyway)')
+    .action(async (opts: { wallet?: string[] }, cmd: Command) => {
       const g = globalsOf(cmd);
-      await runAction({ json: g.json === true }, (out) => watch(out, g));
+      await runAction({ json: g.json === true }, async (out) => {
+        // A wallet that is not an address is refused before anything is watched (exit 2).
+        const wallets = (opts.wallet ?? []).map((w) => walletIds(w).wallet);
+        await watch(out, g, wallets);
+      });
     });
 }
 

@@ -2,7 +2,8 @@
  * `perps markets` and `perps config`: the service's live configuration (never hardcoded in the app), the
  * markets with the venue's mark, 24 h change, hourly funding and open interest,
  * `perps config leverage`: the default leverage the app and the command line both apply, and
- * `perps config max-notional`: the fat-finger cap on an order's notional (off by default), and
+ * `perps config max-notional`: the fat-finger cap on an order's notional (off by default),
+ * `perps config stop-tolerance`: how far past its trigger a fired stop-loss may fill (default 10%), and
  * `perps config wallet`: the profile's default wallet, for commands given no --wallet.
  */
 import type { Command } from 'commander';
@@ -12,6 +13,8 @@ import { saveProfileUrls } from '../../main/profiles/profiles.js';
 import { ValidationError } from '../../main/services/errors.js';
 import { defaultLeverageFor, readPreferences, updatePreferences } from '../../main/services/settings/preferences.js';
 import { setLeverageDefault } from '../../main/services/settings/leverageDefaults.js';
+import { setStopTolerance } from '../../main/services/settings/stopToleranceSetting.js';
+import { bpsAsPercent, parseStopTolerancePercent, stopToleranceBpsFor } from '../../shared/orders/stopTolerance.js';
 import { contextOf, globalsOf, profileOf } from '../globals.js';
 import { clearDefaultWallet, readDefaultWallet, setDefaultWallet } from '../../main/services/settings/defaultWallet.js';
 import { openNodeSettings } from '../../main/settings/settingsStore.js';
@@ -133,6 +136,43 @@ export function registerConfigCommands(program: Command): void {
         const wallet = readDefaultWallet(store, profile.name);
         out.result({ profile: profile.name, default_wallet: wallet }, () =>
           wallet === null ? `default wallet (${profile.name}): none; commands need --wallet (set one with \`perps config wallet ADDR\`)` : `default wallet (${profile.name}): ${wallet} (commands given no --wallet act for it)`,
+        );
+      });
+    });
+
+  config
+    .command('stop-tolerance')
+    .description('show or set how far past its trigger a fired stop-loss (plain, bracket, trailing) may fill: default 10%; take-profits keep the market\'s slippage, --slippage-bps still overrides one order')
+    .argument('[percent]', 'the tolerance in percent, e.g. 10 or 7.5 (0.01 to 50)')
+    .option('--market <symbol>', 'set or clear the tolerance of one market only (it wins over the global one)')
+    .option('--clear', 'remove the tolerance (of --market, else reset the global one to 10%)')
+    .action(async (pct: string | undefined, opts: { market?: string; clear?: boolean }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      await runAction({ json: g.json === true }, async (out) => {
+        if (pct !== undefined && opts.clear === true) throw new ValidationError('give a percentage or --clear, not both', { field: 'clear', code: 'USAGE' });
+        let bps: number | undefined;
+        if (pct !== undefined) {
+          const parsed = parseStopTolerancePercent(pct);
+          if (!parsed.ok) throw new ValidationError(parsed.message, { field: 'percent' });
+          bps = parsed.bps;
+        }
+        const ctx = contextOf(g);
+        let prefs = readPreferences(ctx.settings);
+        if (bps !== undefined) prefs = await setStopTolerance(ctx, { market: opts.market, bps });
+        else if (opts.clear === true) prefs = await setStopTolerance(ctx, { market: opts.market, clear: true });
+        const markets = (await ctx.config.markets()).filter((m) => m.is_active);
+        const effective = markets.map((m) => ({ market: m.symbol, stop_tolerance_bps: stopToleranceBpsFor(prefs, m.symbol), own: prefs.stop_tolerance_by_market[m.symbol] !== undefined, tp_slippage_bps: m.slippage_bps }));
+        out.result({ stop_tolerance_bps: prefs.stop_tolerance_bps, stop_tolerance_by_market: prefs.stop_tolerance_by_market, effective }, () =>
+          [
+            `stop tolerance: ${bpsAsPercent(prefs.stop_tolerance_bps)} (a fired stop-loss fills no further than this past its trigger, on markets without their own)`,
+            '',
+            formatTable(effective, [
+              { header: 'MARKET', value: (e) => e.market },
+              { header: 'STOP', value: (e) => bpsAsPercent(e.stop_tolerance_bps), align: 'right' },
+              { header: 'FROM', value: (e) => (e.own ? 'market setting' : 'global setting') },
+              { header: 'TP SLIPPAGE', value: (e) => bpsAsPercent(e.tp_slippage_bps), align: 'right' },
+            ]),
+          ].join('\n'),
         );
       });
     });

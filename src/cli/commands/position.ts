@@ -81,6 +81,8 @@ function noteConfirmations(out: Output, confirmations: readonly { code: string; 
 
 /** Says which triggers a close cancels before it goes: once they are gone, the position has no TP/SL. */
 export function noteClosePlan(out: Output, prepared: PreparedClose): void {
+  // The levels the close lifts, and that they come back on what remains (the summary's last line says it).
+  if (prepared.view.rearm) out.note(`note: ${prepared.view.summary[prepared.view.summary.length - 1]}`);
   for (const w of prepared.view.warnings) out.note(`note: ${w}`);
   noteConfirmations(out, prepared.view.confirmations);
 }
@@ -265,6 +267,12 @@ export function registerPositionCommands(program: Command): void {
 export async function reportClose(ctx: TradingContext, out: Output, r: ClosePositionResult, prepared: PreparedClose): Promise<1 | undefined> {
   const exit = await exitOf(ctx, r);
   out.result({ ...r, exit }, () => formatFields(closeFields(r, exit)));
+  // What became of the lifted TP/SL: re-armed, kept, or (a level the mark has passed) the trader's choice.
+  for (const line of r.rearm?.summary ?? []) out.note(r.rearm!.past_mark.length > 0 || r.rearm!.failed.length > 0 ? `warning: ${line}` : line);
+  for (const p of r.rearm?.past_mark ?? []) {
+    out.note(`  close the rest: perps position close --wallet ${r.wallet} --market ${r.market}`);
+    out.note(`  or set a new level: perps position tpsl --wallet ${r.wallet} --market ${r.market} --${p.kind} PRICE`);
+  }
   // Only a close of all that was closeable is expected to leave nothing: a part, or a resting
   // limit, leaves the rest open by design.
   if (!r.closed && !r.resting && prepared.whole) {

@@ -50,6 +50,33 @@ function closeableText(r: Row): string {
   return r.view.closeable_note !== null ? `${text} (TP/SL armed)` : text;
 }
 
+/** A TP/SL cell: its level when armed, FAILED when it fired and ended unfilled, none otherwise (never blank). */
+function levelText(r: Row, kind: 'tp' | 'sl'): string {
+  const state = r.view[`${kind}_state`];
+  if (state === 'failed') return 'FAILED';
+  const armed = r.view[kind];
+  if (armed) return px(r, armed.trigger_price);
+  return state === 'armed' ? 'armed' : 'none';
+}
+
+/** One line per failed stop or take-profit, with what to do: the table's FAILED cell says no more. */
+function failureLines(rows: readonly Row[], wallet: string): string[] {
+  const lines: string[] = [];
+  for (const r of rows) {
+    for (const kind of ['sl', 'tp'] as const) {
+      const f = r.view[`${kind}_failure`];
+      if (!f) continue;
+      const name = kind === 'sl' ? 'Stop' : 'Take-profit';
+      lines.push(
+        `${r.view.market} ${name} failed: ${r.view[`${kind}_reason`] ?? f.reason_code}. ${kind.toUpperCase()} ${px(r, f.trigger_price)} fired and was cancelled unfilled (order ${f.order_id}, worst price ${px(r, f.limit_price)}); the ${r.view.side.toLowerCase()} is open${kind === 'sl' ? ' without a stop' : ''}.`,
+        `  close it at market: perps position close --wallet ${wallet} --market ${r.view.market}`,
+        `  or re-arm:          perps position tpsl --wallet ${wallet} --market ${r.view.market} --${kind} PRICE`,
+      );
+    }
+  }
+  return lines;
+}
+
 const COLUMNS: Column<Row>[] = [
   { header: 'MARKET', value: (r) => r.view.market },
   { header: 'SIDE', value: (r) => r.view.side.toLowerCase() },
@@ -61,8 +88,8 @@ const COLUMNS: Column<Row>[] = [
   { header: 'LIQ (est.)', value: liquidationText, align: 'right' },
   { header: 'LIQ DIST', value: liquidationDistanceText, align: 'right' },
   { header: 'MARGIN', value: (r) => cents(r.view.isolated_margin), align: 'right' },
-  { header: 'TP', value: (r) => px(r, r.view.tp?.trigger_price), align: 'right' },
-  { header: 'SL', value: (r) => px(r, r.view.sl?.trigger_price), align: 'right' },
+  { header: 'TP', value: (r) => levelText(r, 'tp'), align: 'right' },
+  { header: 'SL', value: (r) => levelText(r, 'sl'), align: 'right' },
   { header: 'CLOSEABLE', value: closeableText, align: 'right' },
 ];
 
@@ -81,7 +108,10 @@ export function registerPositionsCommands(program: Command): void {
         out.result({ positions, at: Date.now() }, () => {
           if (opts.csv === true) return toCsv(positions, POSITION_VIEW_CSV_COLUMNS);
           const table = formatTable(rows, COLUMNS, 'no open positions');
-          return rows.length === 0 ? table : `${table}\n\nLIQ (est.) is an estimate from size, entry, isolated margin and the market's maintenance margin ratio; funding and margin changes move it. LIQ DIST is how far the mark can move against the position before it, in % of the mark.`;
+          const failed = failureLines(rows, opts.wallet);
+          return rows.length === 0
+            ? table
+            : `${table}\n\nLIQ (est.) is an estimate from size, entry, isolated margin and the market's maintenance margin ratio; funding and margin changes move it. LIQ DIST is how far the mark can move against the position before it, in % of the mark.${failed.length > 0 ? `\n\n${failed.join('\n')}` : ''}`;
         });
       });
     });

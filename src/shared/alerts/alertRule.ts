@@ -67,13 +67,19 @@ export const AlertViewSchema = AlertSpecSchema.extend({
 export type AlertView = z.infer<typeof AlertViewSchema>;
 
 /** A firing as logged, toasted and notified. */
+/**
+ * Firings no rule makes: the desk's own, from what the service says (issue 35: a stop that fired and was
+ * cancelled unfilled). Logged and announced like an alert's, assertively; never a kind a user adds.
+ */
+export const DESK_FIRING_KINDS = ['stop_failed'] as const;
+
 export const AlertFiringSchema = z.object({
   at: z.number().int().nonnegative(),
   /** The profile whose alert fired (sim and mainnet share the data folder and its log). */
   profile: z.string(),
   id: z.string(),
   market: marketSymbol,
-  kind: z.enum(ALERT_KINDS),
+  kind: z.enum([...ALERT_KINDS, ...DESK_FIRING_KINDS]),
   /** The value that fired it (mark, funding rate, PnL, distance in %, or the move in %). */
   value: decimalOut,
   title: z.string(),

@@ -117,7 +117,12 @@ describe('position management through the IPC handlers', () => {
     eth = await markOf('ETH');
     expect(await h.fail('positions:close', { market: 'ETH', price: price(eth, '0.5') })).toMatchObject({ code: 'VALIDATION', reason: 'FAR_PRICE' });
     const limit = await h.call('positions:close', { market: 'ETH', percent: '50', price: price(eth, '1.05', 'up') });
-    expect(limit).toMatchObject({ resting: true, closed: false, order_type: 'LIMIT', limit_price: price(eth, '1.05', 'up'), order_status: 'ACCEPTED', cancelled: [] });
+    // The half close re-armed the TP and SL on the rest (issue 35): the limit close lifts them again and
+    // re-arms them once it rests.
+    expect(limit).toMatchObject({ resting: true, closed: false, order_type: 'LIMIT', limit_price: price(eth, '1.05', 'up'), order_status: 'ACCEPTED' });
+    expect(half.rearm?.rearmed.map((r) => r.kind).sort()).toEqual(['sl', 'tp']);
+    expect(limit.cancelled.map((c) => c.tpsl).sort()).toEqual(['sl', 'tp']);
+    expect(limit.rearm?.rearmed.map((r) => r.kind).sort()).toEqual(['sl', 'tp']);
   });
 
   it('close all: every position at market, each with its own outcome', async () => {

@@ -31,13 +31,14 @@ describe('TP/SL on the position', () => {
     expect(p.action).toBe('tpsl');
     expect(p.place!.legs).toMatchObject([
       { side: 'SELL', size: '0', order_type: 'TRIGGER', reduce_only: true, limit_price: '3283.5', trigger: { trigger_price: '3300', tpsl: 'TP', is_market: true } },
-      { side: 'SELL', size: '0', order_type: 'TRIGGER', reduce_only: true, limit_price: '2885.5', trigger: { trigger_price: '2900', tpsl: 'SL', is_market: true } },
+      { side: 'SELL', size: '0', order_type: 'TRIGGER', reduce_only: true, limit_price: '2610', trigger: { trigger_price: '2900', tpsl: 'SL', is_market: true } },
     ]);
     p.place!.legs.forEach((leg, i) => expect(p.requests[i]!.typedData).toEqual(orderTypedData(ACCOUNT, wireLeg(leg, p.place!.nonces[i]!), 'testnet')));
     expect(p.view).toMatchObject({ side: 'LONG', mark: '3000', before: { tp: null, sl: null }, after: { tp: '3300', sl: '2900' } });
     expect(p.view.summary).toEqual([
       'Set a take-profit at 3,300: the whole long closes at market when the mark rises to it (sell, no worse than 3,283.5)',
-      'Set a stop-loss at 2,900: the whole long closes at market when the mark falls to it (sell, no worse than 2,885.5)',
+      // A stop-loss fires with the stop tolerance (10% by default), a take-profit with the market's slippage.
+      'Set a stop-loss at 2,900: the whole long closes at market when the mark falls to it (sell, no worse than 2,610)',
     ]);
     expect(w.agent.signed).toHaveLength(0);
   });
@@ -50,7 +51,7 @@ describe('TP/SL on the position', () => {
     expect(p.cancel!.targets).toEqual([{ order_id: 'tp-1', order_type: 'TRIGGER' }]);
     expect(p.requests[0]!.typedData).toEqual(cancelTypedData('tp-1', { account: MAIN, order_type: 'TRIGGER', nonce: p.cancel!.nonces[0]! }, 'testnet'));
     const m = p.modifies[0]!.prepared;
-    expect(m.fields).toMatchObject({ limit_price: '2935.25', size: '0', trigger_price: '2950' });
+    expect(m.fields).toMatchObject({ limit_price: '2655', size: '0', trigger_price: '2950' });
     expect(p.requests[1]!.typedData).toEqual(modifyTypedData('sl-1', { account_id: ACCOUNT, ...m.fields, nonce: m.nonce }, 'testnet'));
     expect(p.view).toMatchObject({ before: { tp: { order_id: 'tp-1', trigger_price: '3300' }, sl: { order_id: 'sl-1', trigger_price: '2900' } }, after: { tp: null, sl: '2950' } });
     expect(new Set(w.nonces.issued.map((n) => n.nonce)).size).toBe(2);
@@ -61,7 +62,7 @@ describe('TP/SL on the position', () => {
     const p = await preparePositionTpsl(w.ctx, { wallet: MAIN, market: 'ETH', tp: '2700', sl: '3150' });
     expect(p.place!.legs.map((l) => [l.side, l.trigger!.tpsl, l.trigger!.trigger_price, l.limit_price])).toEqual([
       ['BUY', 'TP', '2700', '2713.5'],
-      ['BUY', 'SL', '3150', '3165.75'],
+      ['BUY', 'SL', '3150', '3465'],
     ]);
   });
 
@@ -121,7 +122,10 @@ describe('partial and limit close', () => {
     expect(p.view).toMatchObject({ closeable: '2.005', close_size: '0.661', percent: '33', order_type: 'MARKET' });
     expect(p.requests.map((r) => r.typedData.primaryType)).toEqual(['Cancel', 'Order']);
     expect(p.view.summary[0]).toBe('Cancel the stop-loss sl-1 at 2900 first (a reduce-only close cannot coexist with an armed trigger)');
-    expect(p.view.warnings.join(' ')).toMatch(/part left open has no TP\/SL/);
+    // The whole-position stop is lifted for the close, not lost: it comes back on what remains (issue 35).
+    expect(p.view.summary).toContain('SL 2,900 is lifted for the close and re-armed on the remaining 1.344');
+    expect(p.view.rearm).toMatchObject({ levels: [{ kind: 'sl', trigger_price: '2900' }], remaining: '1.344', when: 'after_close' });
+    expect(p.view.warnings.join(' ')).not.toMatch(/no TP\/SL/);
     expect(p.whole).toBe(false);
   });
 
@@ -174,10 +178,16 @@ describe('close all', () => {
 });
 
 describe('settings', () => {
-  it('a default slippage applies to the fire price of new levels', async () => {
+  it('the market-order default slippage bounds a take-profit; a stop-loss keeps the stop tolerance, its own setting', async () => {
     const w = world();
     updatePreferences(w.ctx.settings, { default_slippage_bps: 100 });
-    const p = await preparePositionTpsl(w.ctx, { wallet: MAIN, market: 'ETH', sl: '2900' });
-    expect(p.place!.legs[0]!.limit_price).toBe('2871');
+    const p = await preparePositionTpsl(w.ctx, { wallet: MAIN, market: 'ETH', tp: '3300', sl: '2900' });
+    expect(p.place!.legs.map((l) => [l.trigger!.tpsl, l.limit_price])).toEqual([
+      ['TP', '3267'],
+      ['SL', '2610'],
+    ]);
+    updatePreferences(w.ctx.settings, { stop_tolerance_bps: 200 });
+    const q = await preparePositionTpsl(w.ctx, { wallet: MAIN, market: 'ETH', sl: '2900' });
+    expect(q.place!.legs[0]!.limit_price).toBe('2842');
   });
 });

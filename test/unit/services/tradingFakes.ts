@@ -79,6 +79,15 @@ export function tradingWorld(options: TradingWorldOptions = {}) {
       calls.push('positionTriggers');
       return { orders: options.triggers ?? [], total: (options.triggers ?? []).length };
     },
+    // What fired and how it ended (a stop's protection state, issue 35): nothing by default.
+    async orderHistory() {
+      calls.push('orderHistory');
+      return { orders: [], limit: 200, offset: 0, total: 0 };
+    },
+    async tradeHistory() {
+      calls.push('tradeHistory');
+      return { fills: [], limit: 200, offset: 0, total: 0 };
+    },
   };
   const venue = {
     async metaAndAssetCtxs() {

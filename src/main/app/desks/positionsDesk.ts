@@ -186,6 +186,14 @@ export class PositionsDesk {
       limit_price: res.order.leg.limit_price,
       resting: res.resting,
       order_status: res.order.final?.status ?? null,
+      rearm: res.rearm
+        ? {
+            rearmed: res.rearm.rearmed.map((x) => ({ kind: x.kind, trigger_price: x.trigger_price, limit_price: x.limit_price })),
+            past_mark: res.rearm.past_mark,
+            failed: res.rearm.failed,
+            summary: res.rearm.summary,
+          }
+        : null,
     };
   }
 

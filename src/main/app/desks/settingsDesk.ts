@@ -2,6 +2,7 @@
 import type { NotificationPrefs, Settings } from '../../../shared/ipc.js';
 import type { Session } from '../session.js';
 import { checkLeveragePatch } from '../../services/settings/leverageDefaults.js';
+import { checkStopTolerancePatch } from '../../services/settings/stopToleranceSetting.js';
 import type { TradeHotkeyAction, TradeHotkeys } from '../../../shared/tradeHotkeys.js';
 import type { SimFeedView, SimPrices } from '../../../shared/ipcSimFeed.js';
 import type { TraySettings } from '../../../shared/ipcTray.js';
@@ -17,6 +18,9 @@ export class SettingsDesk {
     if (patch.default_leverage !== undefined || patch.leverage_by_market !== undefined) {
       // As `perps config leverage`: a default no market can take is refused against GET /markets, not stored.
       await checkLeveragePatch(this.session.ctx().config, this.session.appSettings.settings(), patch);
+    }
+    if (patch.stop_tolerance_by_market !== undefined) {
+      await checkStopTolerancePatch(this.session.ctx().config, this.session.appSettings.settings(), patch);
     }
     const next = this.session.appSettings.updateSettings(patch);
     if (patch.key_expiry_warning_days !== undefined) this.session.raise({ type: 'keys.changed' });

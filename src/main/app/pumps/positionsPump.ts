@@ -12,6 +12,8 @@ import { trailingViews } from '../../services/algos/trailing/trailView.js';
 import { walletIds } from '../../services/orders/orderContext.js';
 import { readPositions } from '../../services/reads/accountReads.js';
 import { positionView } from '../views.js';
+import { protectionFields, readProtection, type PositionProtection } from '../../services/positions/protection.js';
+import { FailureMemory, logFailureOnce } from '../../services/positions/stopFailureAlerts.js';
 import { LiquidationWatch } from './liquidationWatch.js';
 import { Loop } from './loop.js';
 import type { MarksPump } from './marksPump.js';
@@ -30,6 +32,9 @@ export class PositionsPump implements Pump {
   private stopped = false;
   /** The trailing stops by market, read from the data folder at each refresh (the command line may run them). */
   private trailing = new Map<string, TrailingView>();
+  /** Each position's TP/SL state (armed, none, failed) at the last refresh, by market (issue 35). */
+  private protection = new Map<string, PositionProtection>();
+  private readonly failures = new FailureMemory();
 
   constructor(
     private readonly host: PumpHost,
@@ -72,7 +77,11 @@ export class PositionsPump implements Pump {
   }
 
   views(positions: readonly Position[] = this.positions): PositionView[] {
-    return positions.map((p) => ({ ...positionView(p, this.marks.latest(p.market), { market: this.markets.get(p.market), triggers: this.triggers }), trailing: this.trailing.get(p.market) ?? null }));
+    return positions.map((p) => ({
+      ...positionView(p, this.marks.latest(p.market), { market: this.markets.get(p.market), triggers: this.triggers }),
+      trailing: this.trailing.get(p.market) ?? null,
+      ...protectionFields(this.protection.get(p.market)),
+    }));
   }
 
   private publish(views: PositionView[], at: number): void {
@@ -90,9 +99,27 @@ export class PositionsPump implements Pump {
     this.triggers = triggers.orders;
     this.markets = new Map(markets.map((m) => [m.symbol, m]));
     this.trailing = trailingViews(ctx, wallet);
+    // A stop that fired and was cancelled unfilled is found in the order history at each refresh.
+    this.protection = rows.length > 0 ? (await readProtection(ctx, wallet, { positions: rows, triggers: triggers.orders })).byMarket : new Map();
+    if (this.stopped) return [];
     const views = this.views(rows);
     this.publish(views, Date.now());
+    this.sayFailures(views);
     return views;
+  }
+
+  /** Each new failure once: native notification, the page's assertive toast and live region, the alerts log. */
+  private sayFailures(views: readonly PositionView[]): void {
+    const { ctx } = this.host;
+    for (const firing of this.failures.fresh(ctx.profile.name, views, Date.now())) {
+      this.host.notify('alerts', firing.title, firing.message);
+      this.host.send('alertFired', { firings: [firing] });
+      try {
+        logFailureOnce(ctx.profile.dataDir, firing);
+      } catch (err) {
+        this.host.logger.warn(`[pumps] logging a failed stop failed: ${(err as Error).message}`);
+      }
+    }
   }
 
   /** /positions lags fills: read it a few times over the next seconds. */

@@ -12,6 +12,8 @@ import { PositionsPump } from './positionsPump.js';
 import type { Pump, PumpHost } from './pump.js';
 import { WithdrawalsPump } from './withdrawalsPump.js';
 
+import { hasPendingProtection, restorePendingProtection } from '../../services/positions/rearm.js';
+
 export class SessionPumps {
   readonly marks: MarksPump;
   readonly orders: OrdersPump;
@@ -49,6 +51,26 @@ export class SessionPumps {
 
   async start(): Promise<void> {
     for (const p of this.all) await p.start();
+    void this.restoreProtection();
+  }
+
+  /**
+   * TP/SL a close lifted and a killed process (app or command line) never re-armed go back now, on the
+   * next start (issue 35, item 2). Said in a notification; the positions refresh shows them armed.
+   */
+  private async restoreProtection(): Promise<void> {
+    const { ctx, wallet, logger } = this.host;
+    try {
+      if (!hasPendingProtection(ctx.profile.dataDir)) return;
+      const { outcomes, problems } = await restorePendingProtection(ctx, { wallet });
+      for (const o of outcomes) {
+        if (o.summary.length > 0) this.host.notify('alerts', `${o.market} TP/SL after an interrupted close`, o.summary.join('\n'));
+      }
+      for (const p of problems) logger.warn(`[pumps] ${p}`);
+      if (outcomes.length > 0) this.positions.kick();
+    } catch (err) {
+      logger.warn(`[pumps] restoring TP/SL after an interrupted close failed: ${(err as Error).message}`);
+    }
   }
 
   async stop(): Promise<void> {

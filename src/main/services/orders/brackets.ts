@@ -19,7 +19,10 @@ export interface BracketLevels {
   /** Fire prices; default: the slippage tolerance around each trigger price. */
   tpPrice?: string;
   slPrice?: string;
+  /** An explicit tolerance of this order: every leg's fire price. */
   slippage_bps?: number;
+  /** A default tolerance for the take-profit only (the stop-loss fires with the stop tolerance). */
+  tpSlippageBps?: number;
 }
 
 /** The attached legs of `entry` as inputs (ready for parseLegInput/buildLeg). */
@@ -38,6 +41,7 @@ export function bracketLegInputs(entry: Pick<ParsedLegInput, 'market' | 'side' |
     };
     if (firePrice !== undefined) leg.limit_price = firePrice;
     if (levels.slippage_bps !== undefined) leg.slippage_bps = levels.slippage_bps;
+    else if (tpsl === 'TP' && levels.tpSlippageBps !== undefined) leg.slippage_bps = levels.tpSlippageBps;
     return leg;
   };
   if (levels.tp !== undefined) out.push(make('TP', levels.tp, levels.tpPrice));

@@ -30,6 +30,7 @@ import { typedDataView } from '../../../shared/signingViews.js';
 import { summarizeTypedData } from '../../signers/offlineSigner.js';
 import { ValidationError } from '../errors.js';
 import { defaultLeverageFor, readPreferences } from '../settings/preferences.js';
+import { stopToleranceBpsFor } from '../../../shared/orders/stopTolerance.js';
 import { reserveNonces, signRequest, type PreparedBase } from '../signing/prepared.js';
 import { buildLeg, needsMarkToBuild, parseLegInput, wireLeg, type LegInput, type ParsedLegInput } from './buildOrder.js';
 import { readMarks, walletIds, type TradingContext } from './orderContext.js';
@@ -168,6 +169,11 @@ export async function prepareLegs(ctx: TradingContext, input: PrepareLegsInput, 
     } catch (err) {
       warnings.push(`no venue mark (${(err as Error).message}): fees assume resting limit orders pay the maker rate`);
     }
+  }
+  // A stop-loss that names no tolerance of its own fires with the stop tolerance (default 10%), not a
+  // market order's slippage: a stop must still fill when the mark gaps through its level.
+  for (const p of parsed) {
+    if (p.order_type === 'TRIGGER' && p.trigger?.tpsl === 'SL' && p.limit_price === undefined && p.slippage_bps === undefined) p.slippage_bps = stopToleranceBpsFor(prefs, p.market);
   }
   const legs = parsed.map((p, i) => buildLeg(p, markets.get(p.market)!, marks.get(p.market), labels[i]!));
 

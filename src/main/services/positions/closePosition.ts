@@ -39,6 +39,8 @@ import { submitOrder, type PlacedLeg, type PlaceOrdersResult } from '../orders/s
 import { defaultLeverageFor, readPreferences } from '../settings/preferences.js';
 import { assertPreparedFor, type PreparedBase } from '../signing/prepared.js';
 import { readPosition, waitForPosition } from './positionWaits.js';
+import { levelsText, liftedLevels, noteCloseOrder, rearmFromRecord, writeRearmIntent, type RearmIntent, type RearmOutcome } from './rearm.js';
+import type { LiftedLevel } from '../../../shared/orders/rearmRecord.js';
 
 export interface CloseInput {
   wallet: string;
@@ -73,6 +75,8 @@ export interface ClosePositionResult {
   closed: boolean;
   /** A limit close that rests on the book: the position closes as it fills. */
   resting: boolean;
+  /** The whole-position TP/SL lifted for the close, re-armed on what remains (null: none was lifted). */
+  rearm: RearmOutcome | null;
 }
 
 export interface PreparedClose extends PreparedBase<'close'> {
@@ -87,6 +91,8 @@ export interface PreparedClose extends PreparedBase<'close'> {
   readonly closeable: string;
   /** The whole of what is closeable was asked for (no percent below 100, no size). */
   readonly whole: boolean;
+  /** The whole-position TP/SL the cancels lift: written down before the first Cancel, re-armed after the close. */
+  readonly lifted: LiftedLevel[];
   readonly view: {
     wallet: string;
     market: string;
@@ -103,6 +109,8 @@ export interface PreparedClose extends PreparedBase<'close'> {
     /** The limit price of a limit close; the slippage bound of a market close. */
     limit_price: string;
     triggers_to_cancel: { order_id: string; tpsl: string | null; trigger_price: string | null }[];
+    /** The whole-position levels lifted for the close and re-armed on what remains (null: none). */
+    rearm: { levels: { kind: 'tp' | 'sl'; trigger_price: string; limit_price: string }[]; remaining: string; when: 'after_close' | 'once_resting' | 'if_not_filled' } | null;
     summary: string[];
     warnings: string[];
     /** Fat-finger guards the closing leg trips (allowed ones only: others refuse the close). */
@@ -244,11 +252,25 @@ export async function prepareClose(ctx: TradingContext, input: CloseInput): Prom
   ];
   const whole = size.eq(closeable);
   const warnings = order.view.warnings.filter((w) => !w.startsWith('reduce-only:'));
-  const them = cancel?.targets.length === 1 ? 'it' : 'them';
-  if (cancel && price !== undefined) {
-    warnings.push(`the TP/SL ${cancel.targets.length === 1 ? 'trigger is' : 'triggers are'} cancelled first: while the limit close rests, the position has no TP/SL (set ${them} again if you still want ${them})`);
-  } else if (cancel && !(whole && new Decimal(position.size).abs().eq(closeable))) {
-    warnings.push(`the TP/SL ${cancel.targets.length === 1 ? 'trigger is' : 'triggers are'} cancelled for the whole position: the part left open has no TP/SL until you set ${them} again`);
+  // The service forces the lift (rules 3 and 4), not the loss of protection: whole-position levels are
+  // re-armed on what remains. Sized triggers (a part of the position) are not: they are said.
+  const lifted = cancel ? liftedLevels(triggers) : [];
+  const remaining = Decimal.max(new Decimal(position.size).abs().minus(size), 0);
+  const entire = price === undefined && remaining.isZero();
+  const rearm = lifted.length === 0 ? null : { levels: lifted.map((l) => ({ kind: l.kind, trigger_price: l.trigger_price, limit_price: l.limit_price })), remaining: canonical(remaining), when: entire ? ('if_not_filled' as const) : price !== undefined ? ('once_resting' as const) : ('after_close' as const) };
+  if (rearm) {
+    const are = lifted.length === 1 ? 'is' : 'are';
+    summary.push(
+      rearm.when === 'after_close'
+        ? `${levelsText(lifted)} ${are} lifted for the close and re-armed on the remaining ${canonical(remaining)}`
+        : rearm.when === 'once_resting'
+          ? `${levelsText(lifted)} ${are} lifted for the close and re-armed once the limit close rests: they cover what is left as it fills`
+          : `${levelsText(lifted)} ${are} lifted for the close; if it does not fill, ${lifted.length === 1 ? 'it is' : 'they are'} re-armed`,
+    );
+  }
+  const sized = cancel ? triggers.filter((t) => !lifted.some((l) => l.order_id === t.order_id)) : [];
+  if (sized.length > 0 && !entire) {
+    warnings.push(`${sized.map((t) => `${t.tpsl === 'tp' ? 'the take-profit' : t.tpsl === 'sl' ? 'the stop-loss' : 'the trigger'} ${t.order_id}${t.trigger_price ? ` at ${t.trigger_price}` : ''}`).join(', ')} ${sized.length === 1 ? 'covers' : 'cover'} a set size, not the whole position: cancelled and not re-armed; set ${sized.length === 1 ? 'it' : 'them'} again if you still want ${sized.length === 1 ? 'it' : 'them'}`);
   }
   return {
     action: 'close',
@@ -263,6 +285,7 @@ export async function prepareClose(ctx: TradingContext, input: CloseInput): Prom
     order,
     closeable: canonical(closeable),
     whole,
+    lifted,
     view: {
       wallet,
       market: input.market,
@@ -275,6 +298,7 @@ export async function prepareClose(ctx: TradingContext, input: CloseInput): Prom
       order_type: leg.order_type === 'LIMIT' ? 'LIMIT' : 'MARKET',
       limit_price: leg.limit_price,
       triggers_to_cancel: triggers.map((t) => ({ order_id: t.order_id, tpsl: t.tpsl ?? null, trigger_price: t.trigger_price ?? null })),
+      rearm,
       summary,
       warnings,
       confirmations: order.view.confirmations,
@@ -290,6 +314,36 @@ export async function closePosition(ctx: TradingContext, input: CloseInput, opti
 
 export async function submitClose(ctx: TradingContext, prepared: PreparedClose, signer: Signer, options: CloseOptions = {}): Promise<ClosePositionResult> {
   assertPreparedFor(prepared, ctx.profile.name);
+  // Intent before the cancel: a crash from here on leaves the levels written down for the next start.
+  const intent = prepared.cancel && prepared.lifted.length > 0 ? writeRearmIntent(ctx, { wallet: prepared.wallet, market: prepared.market, side: prepared.view.side, lifted: prepared.lifted }) : null;
+  let result: Omit<ClosePositionResult, 'rearm'>;
+  try {
+    result = await closeSteps(ctx, prepared, signer, options, intent);
+  } catch (err) {
+    // The close failed after (or while) lifting the levels: they go back on the position before the
+    // error is reported, so a failed close never leaves it less protected than it was.
+    if (intent) await rearmAfterFailure(ctx, intent, signer, err, options);
+    throw err;
+  }
+  if (!intent) return { ...result, rearm: null };
+  options.onProgress?.(`re-arming ${levelsText(intent.record.lifted)} on what remains`);
+  return { ...result, rearm: await rearmFromRecord(ctx, intent, signer) };
+}
+
+async function rearmAfterFailure(ctx: TradingContext, intent: RearmIntent, signer: Signer, err: unknown, options: CloseOptions): Promise<void> {
+  const target = typeof err === 'object' && err !== null ? (err as { details?: unknown; hint?: string }) : null;
+  try {
+    options.onProgress?.(`the close failed: re-arming ${levelsText(intent.record.lifted)}`);
+    const rearm = await rearmFromRecord(ctx, intent, signer);
+    if (target) target.details = { ...(typeof target.details === 'object' && target.details !== null ? target.details : {}), rearm };
+    if (target && rearm.summary.length > 0) target.hint = [target.hint, ...rearm.summary].filter(Boolean).join(' ');
+  } catch (again) {
+    // The record stays: the next start of the app or the command line re-arms from it.
+    if (target) target.hint = [target.hint, `The lifted ${levelsText(intent.record.lifted)} could not be re-armed now (${(again as Error).message}); the next start of Perps Desk or \`perps\` re-arms them.`].filter(Boolean).join(' ');
+  }
+}
+
+async function closeSteps(ctx: TradingContext, prepared: PreparedClose, signer: Signer, options: CloseOptions, intent: RearmIntent | null): Promise<Omit<ClosePositionResult, 'rearm'>> {
   const { wallet, accountId, market } = prepared;
   // Rule 4, first half: cancel every armed trigger on the market and wait until none is listed.
   let cancelled: CancelLegResult[] = [];
@@ -336,6 +390,7 @@ export async function submitClose(ctx: TradingContext, prepared: PreparedClose, 
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const order = placed.legs[0]!;
+  if (intent && order.order_id) noteCloseOrder(ctx, intent, order.order_id);
   if (order.status !== 'SUBMITTED') {
     throw new OperationError(order.reason ?? 'CLOSE_REJECTED', `the closing order was ${order.status}${order.reason ? ` (${order.reason})` : ''}`, {
       details: { order, cancelled_triggers: cancelled.map((c) => c.order_id) },

@@ -5,3 +5,5 @@ export * from './closeAll.js';
 export * from './positionTpsl.js';
 export * from './margin.js';
 export * from './exitFills.js';
+export * from './protection.js';
+export * from './rearm.js';

@@ -27,6 +27,7 @@ import { prepareModify, submitModify, type ModifyOrderResult, type PreparedModif
 import { readMark, walletIds, type TradingContext } from '../orders/orderContext.js';
 import { prepareLegs, type PreparedOrder } from '../orders/prepareOrder.js';
 import { slippageBound, slippageBpsFor } from '../orders/slippage.js';
+import { stopToleranceBpsFor } from '../../../shared/orders/stopTolerance.js';
 import { submitOrder, type PlacedLeg } from '../orders/submitOrder.js';
 import { readPreferences } from '../settings/preferences.js';
 import { assertPreparedFor, type PreparedBase } from '../signing/prepared.js';
@@ -198,7 +199,9 @@ export async function preparePositionTpsl(ctx: TradingContext, input: PositionTp
 
   const armed = armedLevels((await ctx.api.positionTriggers(wallet)).orders, market.symbol);
   const prefs = readPreferences(ctx.settings);
-  const bps = slippageBpsFor(market, input.slippageBps ?? prefs.default_slippage_bps ?? undefined);
+  // A take-profit fires into a move in the trader's favour: the market's slippage. A stop-loss fires with
+  // the stop tolerance (default 10%) so a gap through its level still closes the position.
+  const bpsOf = (kind: TpslKind): number => slippageBpsFor(market, input.slippageBps ?? (kind === 'sl' ? stopToleranceBpsFor(prefs, market.symbol) : (prefs.default_slippage_bps ?? undefined)));
   const changes: TpslChange[] = [];
   const unchanged: string[] = [];
   for (const kind of ['tp', 'sl'] as const) {
@@ -220,7 +223,7 @@ export async function preparePositionTpsl(ctx: TradingContext, input: PositionTp
       });
     }
     const to = canonical(level);
-    const fire = canonical(slippageBound(closing, level, bps, market, `${kind}.limit_price`));
+    const fire = canonical(slippageBound(closing, level, bpsOf(kind), market, `${kind}.limit_price`));
     const row = rows[0];
     if (!row) {
       changes.push({

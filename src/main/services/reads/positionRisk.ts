@@ -13,6 +13,8 @@ import { walletIds, type TradingContext } from '../orders/orderContext.js';
 import type { CsvColumn } from './csv.js';
 
 /** Places kept for derived ratios (PnL and distance fractions). */
+import { protectionFields, readProtection } from '../positions/protection.js';
+
 export const RATIO_PLACES = 8;
 /** Places of money (USDC). */
 export const MONEY_PLACES = 6;
@@ -93,8 +95,10 @@ export async function readPositionViews(ctx: Pick<TradingContext, 'api' | 'confi
     const held = positions.map((p) => bySymbol.get(p.market)).filter((m): m is Market => m !== undefined);
     for (const j of joinMarkets(held, meta, ctxs).joined) if (j.ctx) marks.set(j.market.symbol, j.ctx.markPx);
   }
+  // Each position's stop and take-profit: armed, none, or failed (fired and cancelled unfilled).
+  const protection = positions.length > 0 ? (await readProtection(ctx, wallet, { positions, triggers: triggers.orders })).byMarket : new Map();
   return {
-    positions: positions.map((p) => positionRiskView(p, { mark: marks.get(p.market), market: bySymbol.get(p.market), triggers: triggers.orders })),
+    positions: positions.map((p) => ({ ...positionRiskView(p, { mark: marks.get(p.market), market: bySymbol.get(p.market), triggers: triggers.orders }), ...protectionFields(protection.get(p.market)) })),
     markets: bySymbol,
   };
 }

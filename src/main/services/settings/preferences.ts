@@ -7,6 +7,7 @@
  */
 import { SettingsSchema, type Settings } from '../../../shared/ipc.js';
 import type { Market } from '../../../shared/protocol/index.js';
+import { DEFAULT_STOP_TOLERANCE_BPS, stopToleranceBpsFor } from '../../../shared/orders/stopTolerance.js';
 import type { SettingsStore } from '../../settings/settingsStore.js';
 import { ValidationError } from '../errors.js';
 
@@ -23,6 +24,8 @@ export const DEFAULT_SETTINGS: Settings = {
   liquidation_warning_pct: 10,
   // Off until the user sets a cap: nobody's ordinary order needs a confirmation by default.
   max_order_notional: null,
+  stop_tolerance_bps: DEFAULT_STOP_TOLERANCE_BPS,
+  stop_tolerance_by_market: {},
 };
 
 export function readPreferences(store: SettingsStore): Settings {
@@ -52,4 +55,9 @@ export function defaultLeverageFor(prefs: Pick<Settings, 'default_leverage' | 'l
 
 function withoutUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The tolerance a fired stop-loss on `symbol` fills within (bps): the market's own setting, else the global one. */
+export function stopToleranceFor(store: SettingsStore, symbol: string): number {
+  return stopToleranceBpsFor(readPreferences(store), symbol);
 }

@@ -40,7 +40,7 @@ import { prepareModify, submitModify } from '../../orders/modifyOrder.js';
 import { readMark, walletIds, type TradingContext } from '../../orders/orderContext.js';
 import { slippageBound, slippageBpsFor } from '../../orders/slippage.js';
 import { readPosition } from '../../positions/positionWaits.js';
-import { readPreferences } from '../../settings/preferences.js';
+import { stopToleranceFor } from '../../settings/preferences.js';
 import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
 import type { RunLock } from '../runLock.js';
 import { findSentOrder, historyRowsOf } from '../sentOrderLookup.js';
@@ -331,7 +331,8 @@ export class TrailRunner {
     const market = this.market!;
     const stop = r.stop!;
     const closing = r.side === 'LONG' ? 'SELL' : 'BUY';
-    const bps = slippageBpsFor(market, readPreferences(this.ctx.settings).default_slippage_bps ?? undefined);
+    // A trailing stop is a stop-loss: it fires with the stop tolerance, not a market order's slippage.
+    const bps = slippageBpsFor(market, stopToleranceFor(this.ctx.settings, market.symbol));
     const fire = canonical(slippageBound(closing, new Decimal(to), bps, market, 'trail.fire_price'));
     const clientOrderId = moveClientOrderId(r.run_key, r.moves + 1);
     let prepared;

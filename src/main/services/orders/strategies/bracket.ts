@@ -30,7 +30,9 @@ export const bracketStrategy: OrderStrategy<BracketIntent> = {
       {
         ...(intent.tp ? { tp: intent.tp.trigger_price, ...(intent.tp.limit_price !== undefined ? { tpPrice: intent.tp.limit_price } : {}) } : {}),
         ...(intent.sl ? { sl: intent.sl.trigger_price, ...(intent.sl.limit_price !== undefined ? { slPrice: intent.sl.limit_price } : {}) } : {}),
-        ...(slippage !== null ? { slippage_bps: slippage } : {}),
+        // An explicit --slippage-bps bounds every leg of this order; the market-order default does not
+        // bound the stop-loss, which fires with the stop tolerance (prepareLegs).
+        ...(intent.slippage_bps !== undefined ? { slippage_bps: intent.slippage_bps } : slippage !== null ? { tpSlippageBps: slippage } : {}),
       },
     );
     return { legs: [entry, ...children], labels: ['entry', ...children.map((c) => c.trigger!.tpsl.toLowerCase())] };

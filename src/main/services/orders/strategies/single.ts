@@ -18,7 +18,8 @@ export const singleStrategy: OrderStrategy<SingleIntent> = {
     };
     if (intent.limit_price !== undefined) leg.limit_price = intent.limit_price;
     if (intent.time_in_force !== undefined) leg.time_in_force = intent.time_in_force;
-    const slippage = intent.slippage_bps ?? env.defaultSlippageBps;
+    // The market-order default does not bound a stop-loss: it fires with the stop tolerance (prepareLegs).
+    const slippage = intent.slippage_bps ?? (intent.trigger?.tpsl === 'SL' ? null : env.defaultSlippageBps);
     if (slippage !== null) leg.slippage_bps = slippage;
     if (intent.trigger) leg.trigger = { trigger_price: intent.trigger.trigger_price, tpsl: intent.trigger.tpsl, is_market: true };
     // Leverage only matters where margin is posted; a reduce-only leg signs none (0) rather than a number

@@ -23,7 +23,9 @@ export function putAlerts(client: QueryClient, alerts: AlertView[]): void {
 
 /** A firing main pushed: the toast (spoken through the polite live region), the sound, the recent list. */
 export function announceAlertFiring(client: QueryClient, f: AlertFiring): void {
-  pushToast({ tone: 'info', title: f.title, body: f.note ? `${f.message} · ${f.note}` : f.message, announce: 'polite' });
+  // A failed stop leaves a position open and unprotected: said at once (assertive), as an error, and held.
+  const urgent = f.kind === 'stop_failed';
+  pushToast({ tone: urgent ? 'error' : 'info', title: f.title, body: f.note ? `${f.message} · ${f.note}` : f.message, announce: urgent ? 'assertive' : 'polite' });
   playIfEnabled(client, 'alert');
   client.setQueryData<AlertList>(alertsKey, (prev) => (prev ? { ...prev, recent: [f, ...prev.recent].slice(0, 20) } : prev));
 }

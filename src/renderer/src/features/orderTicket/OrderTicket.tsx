@@ -3,6 +3,7 @@
  * bracket TP/SL; a live notional, fee and margin preview from the market's own rates; every check run
  * before anything is signed; then the exact signing preview from main before the user confirms.
  */
+import { stopToleranceBpsFor } from '../../../../shared/orders/stopTolerance';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { MarketView, OrderPreview, PlaceOrdersResult, TwapPreview } from '../../../../shared/ipc';
@@ -115,7 +116,11 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const slippage = settings.data?.default_slippage_bps ?? null;
   const positionList = positions.data?.positions;
   const cap = settings.data?.max_order_notional ?? null;
-  const check = useMemo(() => checkTicket(t, market, mark, { positions: positionList ?? [], slippageBps: slippage, maxOrderNotional: cap }), [t, market, mark, positionList, slippage, cap]);
+  const stopTolerance = settings.data ? stopToleranceBpsFor(settings.data, market.symbol) : undefined;
+  const check = useMemo(
+    () => checkTicket(t, market, mark, { positions: positionList ?? [], slippageBps: slippage, maxOrderNotional: cap, ...(stopTolerance !== undefined ? { stopToleranceBps: stopTolerance } : {}) }),
+    [t, market, mark, positionList, slippage, cap, stopTolerance],
+  );
   const isScale = t.type === 'SCALE';
   // A ladder's and a TWAP's checks run only while that kind is picked (not on every keystroke of another kind).
   const scaleCheck = useMemo(

@@ -12,6 +12,7 @@ import { feeRateOf, orderNotional } from '../../../../shared/protocol/tradingMat
 import { orderCosts, type CostedLeg } from '../../../../shared/orders/orderCosts';
 import { crossesBeyondBound, exceedsNotionalCap, farPriceBound } from '../../../../shared/orders/priceGuard';
 import { slippageBoundOf } from '../../../../shared/orders/slippageBound';
+import { DEFAULT_STOP_TOLERANCE_BPS } from '../../../../shared/orders/stopTolerance';
 import { applyFill, liquidationPrice, type PositionState } from '../../../../shared/protocol/riskMath';
 import { Decimal, dec, isDecimalText, typedDecimal, type DecimalValue } from '../../lib/decimal';
 
@@ -141,6 +142,8 @@ export interface TicketContext {
   slippageBps?: number | null;
   /** The user's fat-finger cap on an order's notional (setting max_order_notional); null or absent: off. */
   maxOrderNotional?: string | null;
+  /** The stop tolerance of this market (settings; default 10%): a stop-loss trigger's fire price. */
+  stopToleranceBps?: number;
 }
 
 /**
@@ -242,7 +245,8 @@ export function checkTicket(t: TicketState, market: MarketView, mark: string | n
 
   // The leg as main will build it (a MARKET bound from the mark, a fire price from the trigger), costed by
   // the same function the review is: the ticket and the review show the same notional, fee and margin.
-  const bps = options.slippageBps ?? market.slippage_bps;
+  // A stop-loss's fire price: the stop tolerance (default 10%), as main signs it; anything else the slippage.
+  const bps = isTrigger && t.tpsl === 'SL' ? (options.stopToleranceBps ?? DEFAULT_STOP_TOLERANCE_BPS) : (options.slippageBps ?? market.slippage_bps);
   let legPrice: DecimalValue | null = null;
   if (t.type === 'LIMIT') legPrice = limit;
   else if (t.type === 'MARKET' && m) legPrice = boundOr(t.side, m, bps, market, errors);
@@ -350,7 +354,9 @@ export function toIntent(t: TicketState, market: MarketView, slippageBps: number
       order_type: t.type === 'LIMIT' ? 'LIMIT' : 'MARKET',
       size: t.size.trim(),
       leverage: t.leverage,
-      ...(t.type === 'LIMIT' ? { limit_price: t.price.trim(), time_in_force: t.tif } : { time_in_force: 'IOC' as const, ...slippage }),
+      // No slippage_bps: it would bind the stop-loss leg too. Main bounds the entry and the TP with the same
+      // default, and the SL with the stop tolerance (issue 35).
+      ...(t.type === 'LIMIT' ? { limit_price: t.price.trim(), time_in_force: t.tif } : { time_in_force: 'IOC' as const }),
       ...(t.tp.trim() ? { tp: { trigger_price: t.tp.trim() } } : {}),
       ...(t.sl.trim() ? { sl: { trigger_price: t.sl.trim() } } : {}),
     };
@@ -365,7 +371,8 @@ export function toIntent(t: TicketState, market: MarketView, slippageBps: number
       reduce_only: true,
       trigger: { trigger_price: t.triggerPrice.trim(), tpsl: t.tpsl },
       ...(t.price.trim() !== '' ? { limit_price: t.price.trim() } : {}),
-      ...slippage,
+      // A stop-loss fires with the stop tolerance main reads from the settings, not the market-order default.
+      ...(t.tpsl === 'SL' ? {} : slippage),
     };
   }
   return {

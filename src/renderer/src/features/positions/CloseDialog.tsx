@@ -44,8 +44,12 @@ export function closeHeadline(r: CloseResult, places: number): string {
   return `Close ${r.order_status ? r.order_status.toLowerCase().replace(/_/g, ' ') : 'submitted'}: ${what}.`;
 }
 
-function CloseOutcome({ r, market, places, onSetTpsl }: { r: CloseResult; market: MarketView; places: number; onSetTpsl: () => void }) {
+function CloseOutcome({ r, market, places, onSetTpsl, onCloseRest }: { r: CloseResult; market: MarketView; places: number; onSetTpsl: () => void; onCloseRest: () => void }) {
   const after = r.position_after;
+  const rearm = r.rearm ?? null;
+  const rearmedText = rearm?.rearmed.map((t) => triggerName({ tpsl: t.kind, trigger_price: t.trigger_price }, places)).join(' and ') ?? '';
+  // Unprotected now: lifted and not back (a level the mark passed, a refused re-arm), or no re-arm at all.
+  const missing = rearm ? rearm.past_mark.length + rearm.failed.length > 0 : r.cancelled.length > 0;
   const cancelledText = r.cancelled.map((t) => `${triggerName(t, places)} (order ${t.order_id})`).join(', ');
   return (
     <section className="close-outcome" aria-label="Close result">
@@ -55,14 +59,24 @@ function CloseOutcome({ r, market, places, onSetTpsl }: { r: CloseResult; market
           {r.order_type === 'LIMIT' ? 'Reduce-only limit' : 'Reduce-only market'} {r.order_id ?? ''} {r.order_status && <Badge>{r.order_status}</Badge>}
         </KV>
         <KV k="Triggers cancelled first">{r.cancelled.length > 0 ? cancelledText : 'none (no TP/SL was armed)'}</KV>
+        {after && rearm && rearm.rearmed.length > 0 && <KV k="Re-armed">{`${rearmedText} on the remaining ${fmt(dec(after.size)?.abs() ?? after.size)} ${r.market}`}</KV>}
         <KV k="Position now">{after ? `${after.side} ${fmt(dec(after.size)?.abs() ?? after.size)} ${r.market}` : 'closed'}</KV>
         {after && <KV k="Liq. price (est.)">{liquidationText(after.size, after.liquidation_price, market)}</KV>}
       </KVList>
-      {after && r.cancelled.length > 0 && (
-        <div className="notice notice-warn row" role="status">
-          <span className="grow">The {r.resting ? 'position' : 'part left open'} has no TP/SL now: they were cancelled for the close.</span>
+      {after && missing && (
+        <div className="notice notice-warn row" role="alert">
+          <span className="grow">
+            {rearm && rearm.past_mark.length + rearm.failed.length > 0
+              ? [...rearm.past_mark.map((x) => `${triggerName({ tpsl: x.kind, trigger_price: x.trigger_price }, places)} was not re-armed: the mark ${fmt(x.mark, { places })} is already past it.`), ...rearm.failed.map((x) => `${triggerName({ tpsl: x.kind, trigger_price: x.trigger_price }, places)} could not be re-armed: ${x.message}.`)].join(' ')
+              : `The ${r.resting ? 'position' : 'part left open'} has no TP/SL now: they were cancelled for the close.`}
+          </span>
+          {rearm && rearm.past_mark.length > 0 && (
+            <Button size="sm" variant="sell" onClick={onCloseRest}>
+              Close the rest at market
+            </Button>
+          )}
           <Button size="sm" onClick={onSetTpsl}>
-            Set TP/SL again
+            {rearm && rearm.past_mark.length > 0 ? 'Set a new level' : 'Set TP/SL again'}
           </Button>
         </div>
       )}
@@ -70,11 +84,21 @@ function CloseOutcome({ r, market, places, onSetTpsl }: { r: CloseResult; market
   );
 }
 
+/** "TP 3,600 and SL 3,300 are lifted for the close and re-armed on the remaining 0.2" (as main words it). */
+function rearmLine(levels: string[], remaining: ReturnType<typeof dec>, kind: CloseKind, market: string): string {
+  const are = levels.length === 1 ? 'is' : 'are';
+  const them = levels.join(' and ');
+  if (kind === 'LIMIT') return `${them} ${are} lifted for the close and re-armed once the limit rests`;
+  if (!remaining || remaining.lte(0)) return `${them} ${are} lifted for the close; put back if it does not fill`;
+  return `${them} ${are} lifted for the close and re-armed on the remaining ${fmt(remaining)} ${market}`;
+}
+
 /** What the close does, in order, in one paragraph. */
 function closeExplanation(market: string, armed: boolean, kind: CloseKind, side: 'BUY' | 'SELL', whole: boolean): string {
   const leg = `one reduce-only ${kind === 'MARKET' ? 'market' : 'limit'} order ${side === 'SELL' ? 'sells' : 'buys'} ${whole ? 'the whole position' : 'that amount'}${kind === 'MARKET' ? ' within the market’s slippage bound' : ' at your price; it rests until filled or cancelled'}.`;
   if (!armed) return `${leg.charAt(0).toUpperCase()}${leg.slice(1)}`;
-  const left = whole && kind === 'MARKET' ? '' : ' What stays open has no TP/SL until you set it again.';
+  // Whole-position TP/SL are re-armed on what stays open (main writes them down before the cancel).
+  const left = whole && kind === 'MARKET' ? ' If the close does not fill, they are put back.' : kind === 'LIMIT' ? ' The TP/SL are re-armed once the limit rests: they cover what is left as it fills.' : ' The TP/SL are re-armed at the same levels on what stays open.';
   return `Every armed TP/SL trigger on ${market} is cancelled first (a position with an armed reduce-only trigger cannot be closed), then ${leg}${left}`;
 }
 
@@ -83,12 +107,15 @@ export function CloseDialog({
   market,
   onClose,
   onSetTpsl,
+  onCloseRest,
   initialPercent = null,
 }: {
   position: PositionView;
   market: MarketView;
   onClose: () => void;
   onSetTpsl: (p: PositionView) => void;
+  /** A level the mark passed while the close ran: close what is left at market (a new close). */
+  onCloseRest?: (p: PositionView) => void;
   /** Opened for part of the position (the command palette's "close ETH 50%"): that percentage, not all. */
   initialPercent?: string | null;
 }) {
@@ -156,7 +183,7 @@ export function CloseDialog({
   return (
     <Dialog open title={`Close ${position.market} position`} onClose={onClose} locked={close.isPending} tone="danger" width={520} footer={footer}>
       {result ? (
-        <CloseOutcome r={result} market={market} places={places} onSetTpsl={() => onSetTpsl(position)} />
+        <CloseOutcome r={result} market={market} places={places} onSetTpsl={() => onSetTpsl(position)} onCloseRest={() => onCloseRest?.(position)} />
       ) : (
         <>
           <KVList label="Position">
@@ -241,6 +268,12 @@ export function CloseDialog({
               {check.size && form.kind === 'MARKET' && mark ? <span className="faint"> ≈ {fmtUsd(check.size.mul(mark))}</span> : null}
             </KV>
             <KV k="Cancels first">{armed ? (toCancel.length > 0 ? toCancel.join(' · ') : 'the armed triggers') : 'nothing (no TP/SL armed)'}</KV>
+            {toCancel.length > 0 && check.size && (
+              <KV k="TP/SL">
+                {/* A sentence, wrapped between words (the list's values break anywhere, for long ids). */}
+                <span style={{ wordBreak: 'normal', overflowWrap: 'normal' }}>{rearmLine(toCancel as string[], dec(position.size)?.abs().minus(check.size) ?? null, form.kind, position.market)}</span>
+              </KV>
+            )}
             {after !== undefined && (
               <KV k="Position after (est.)">
                 {after === null ? 'flat' : `${after.size.isNegative() ? 'SHORT' : 'LONG'} ${fmt(after.size.abs())} · liq. ${liquidationText(after.size.toFixed(), after.liquidation_price?.toFixed() ?? null, market)}`}

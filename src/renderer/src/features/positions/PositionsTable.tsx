@@ -28,7 +28,8 @@ import { CloseDialog } from './CloseDialog';
 import { TpslDialog } from './TpslDialog';
 import { useInvalidateTrading } from './useInvalidateTrading';
 
-type Action = { kind: 'close' | 'reverse' | 'margin' | 'tpsl'; position: PositionView } | null;
+/** `nonce`: a new close started from a close's outcome (a level the mark passed) opens a fresh dialog. */
+type Action = { kind: 'close' | 'reverse' | 'margin' | 'tpsl'; position: PositionView; nonce?: number } | null;
 
 /**
  * The columns, in order. What a trader reads first leads, so it stays in view beside the actions; the
@@ -63,7 +64,14 @@ export function PositionsTable() {
   const dialogs = (
     <>
       {action?.kind === 'close' && current && bySymbol.get(current.market) && (
-        <CloseDialog position={current} market={bySymbol.get(current.market)!} onClose={() => setAction(null)} onSetTpsl={(p) => setAction({ kind: 'tpsl', position: p })} />
+        <CloseDialog
+          key={action.nonce ?? 0}
+          position={current}
+          market={bySymbol.get(current.market)!}
+          onClose={() => setAction(null)}
+          onSetTpsl={(p) => setAction({ kind: 'tpsl', position: p })}
+          onCloseRest={(p) => setAction({ kind: 'close', position: p, nonce: Date.now() })}
+        />
       )}
       {action?.kind === 'tpsl' && current && <TpslDialog position={current} market={bySymbol.get(current.market)} onClose={() => setAction(null)} />}
       {action?.kind === 'reverse' && current && <ReverseDialog position={current} market={bySymbol.get(current.market)} onClose={() => setAction(null)} />}
@@ -127,7 +135,8 @@ function TpslCell({ p, market, onEdit }: { p: PositionView; market: MarketView |
   const places = market ? { places: placesOfStep(market.tick_size) } : {};
   const trailing = p.trailing ?? null;
   // A trailing stop is said in words ("Trailing 1.5% · SL 3,120.5 · high 3,168"), never by colour alone.
-  const slText = trailing ? `${trailing.summary}${trailing.running ? '' : ' (paused: last level armed)'}` : p.sl ? `SL ${fmt(p.sl.trigger_price, places)}` : null;
+  // The worst fill price rides with the stop: how far past its level a gap may take it (the stop tolerance).
+  const slText = trailing ? `${trailing.summary}${trailing.running ? '' : ' (paused: last level armed)'}` : p.sl ? `SL ${fmt(p.sl.trigger_price, places)} · worst ${fmt(p.sl.limit_price, places)}` : null;
   const levels = [p.tp ? `TP ${fmt(p.tp.trigger_price, places)}` : null, slText].filter(Boolean).join(' · ');
   return (
     <button type="button" className="link-btn tpsl-cell" onClick={onEdit} aria-label={`${p.market} TP/SL: ${levels || 'none armed · Add'}`} title={trailing?.away ?? 'Set, move or remove the take-profit and stop-loss'}>
@@ -144,8 +153,39 @@ function TpslCell({ p, market, onEdit }: { p: PositionView; market: MarketView |
       ) : (
         slText && <span className="sell">{slText}</span>
       )}
-      {!p.tp && !slText && <span className="faint">+ Add</span>}
+      {!p.tp && !slText && <span className="faint">{p.sl_state === 'failed' ? 'none armed' : '+ Add'}</span>}
     </button>
+  );
+}
+
+/**
+ * A stop (or take-profit) that fired and was cancelled unfilled: the position is open and unprotected.
+ * Said in words and as an alert (never by colour alone), with the two ways out.
+ */
+function TriggerFailedCell({ p, market, onClose, onRearm }: { p: PositionView; market: MarketView | undefined; onClose: () => void; onRearm: () => void }) {
+  const places = market ? { places: placesOfStep(market.tick_size) } : {};
+  const failures = (['sl', 'tp'] as const).filter((k) => p[`${k}_state`] === 'failed');
+  if (failures.length === 0) return null;
+  return (
+    <div className="trigger-failed" data-testid="trigger-failed">
+      {failures.map((k) => {
+        const f = p[`${k}_failure`];
+        return (
+          <p key={k} className="trigger-failed-text" title={f ? `${k.toUpperCase()} ${fmt(f.trigger_price, places)} fired and was cancelled unfilled (order ${f.order_id}, worst price ${fmt(f.limit_price, places)})` : undefined}>
+            <span aria-hidden="true">⚠ </span>
+            {k === 'sl' ? 'Stop' : 'Take-profit'} failed: {p[`${k}_reason`] ?? 'cancelled unfilled'}
+          </p>
+        );
+      })}
+      <span className="row trigger-failed-actions">
+        <Button size="sm" variant="danger" onClick={onClose} aria-label={`Close at market, ${p.market}`}>
+          Close at market
+        </Button>
+        <Button size="sm" onClick={onRearm} aria-label={`Re-arm, ${p.market} stop`}>
+          Re-arm
+        </Button>
+      </span>
+    </div>
   );
 }
 
@@ -220,6 +260,7 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
     };
   }, [p, market, places, onAction]);
   return (
+    <>
     <tr role="row" aria-label={`${p.market} position`}>
       {fixed.head}
       <td role="cell" className={`r num pos-pnl ${toneOf(pnl)}`} aria-label="Unrealized PnL">
@@ -240,6 +281,15 @@ const PositionRow = memo(function PositionRow({ position: p, market, warningPct,
       </td>
       {fixed.tail}
     </tr>
+    {/* A failed stop gets a line of its own under the row, across every column, at any width. */}
+    {(p.sl_state === 'failed' || p.tp_state === 'failed') && (
+      <tr role="row" aria-label={`${p.market} ${p.sl_state === 'failed' ? 'stop' : 'take-profit'} failed`} className="pos-failure-row">
+        <td role="cell" colSpan={COLUMNS.length} className="pos-failure">
+          <TriggerFailedCell p={p} market={market} onClose={() => onAction({ kind: 'close', position: p })} onRearm={() => onAction({ kind: 'tpsl', position: p })} />
+        </td>
+      </tr>
+    )}
+    </>
   );
 });
 

@@ -20,6 +20,7 @@ import { pushToast } from '../../ui/toast';
 import { Dialog } from '../../ui/Dialog';
 import { ConnectWallet } from '../onboarding/ConnectWallet';
 import { riskFieldErrors } from './riskSettings';
+import { StopToleranceForm } from './StopToleranceForm';
 import { ProfileChooser } from '../onboarding/ProfileChooser';
 import { CompanionSettingsPanel } from '../companionSettings/CompanionSettingsPanel';
 import { TradeHotkeysSection } from '../hotkeys/TradeHotkeysSection';
@@ -329,6 +330,7 @@ function RiskSection() {
         {settings.isPending && <Loading />}
         {settings.error && <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />}
         {settings.data && <RiskForm key={`${settings.data.liquidation_warning_pct}|${settings.data.max_order_notional ?? ''}`} saved={settings.data} />}
+        {settings.data && <StopToleranceForm key={`${settings.data.stop_tolerance_bps}|${JSON.stringify(settings.data.stop_tolerance_by_market)}`} saved={settings.data} />}
       </div>
     </Panel>
   );
