@@ -124,7 +124,7 @@ describe.concurrent('perps positions / balance / markets / book / price', () => 
         // Floored: the distance never promises more room than there is.
         `${new Decimal(row.liquidation_distance).mul(100).toFixed(1, Decimal.ROUND_FLOOR)}%`,
         new Decimal(row.isolated_margin).toFixed(2, Decimal.ROUND_HALF_UP),
-        row.tp ? px(row.tp.trigger_price) : '-',
+        row.tp ? px(row.tp.trigger_price) : 'none',
       ]);
     }
     const csv = await perps(['positions', '--wallet', t.wallet, '--csv']);
