@@ -113,6 +113,12 @@ export const WalletRiskSchema = z.strictObject({
   lockout: LockoutSchema.nullable(),
   /** The day's peak equity as seen by any check of this data folder; day_start is its day's reset. */
   peak: z.strictObject({ day_start: z.number().int().nonnegative(), equity: z.string().max(64).regex(/^-?\d+(\.\d+)?$/) }).nullable(),
+  /**
+   * Orders this data folder sent in the last minutes (max_orders_per_minute only): the service's
+   * order-history hides an order for its persist lag, so a loop of orders faster than that would not be
+   * counted from it alone.
+   */
+  sent: z.array(z.strictObject({ order_id: z.string().max(100), at: z.number().int().nonnegative() })).max(10_000).optional(),
   updated_at: z.number().int().nonnegative(),
 });
 export type WalletRisk = z.infer<typeof WalletRiskSchema>;

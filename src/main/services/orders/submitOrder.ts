@@ -17,6 +17,7 @@
  *  3. optionally follow every order with the OrderTracker until it is terminal (MARKET and IOC legs) or
  *     settled in a live state (resting limits, armed triggers, bracket legs).
  */
+import { recordSentOrders } from '../risk/riskCheck.js';
 import { Decimal } from '../../../shared/decimal/index.js';
 import type { ListedOrder, OrderLeg } from '../../../shared/protocol/index.js';
 import { NetworkError, TimeoutError, WriteLandedUnknownResultError, ApiError, isTransientFailure } from '../../api/errors.js';
@@ -124,6 +125,9 @@ export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, 
       });
     }
   }
+
+  // The orders-per-minute limit counts what was just sent (order-history hides it for its persist lag).
+  await recordSentOrders(ctx, wallet, placed.filter((p) => p.status === 'SUBMITTED').map((p) => p.order_id));
 
   const result: PlaceOrdersResult = {
     wallet,
