@@ -205,3 +205,21 @@ describe('risk limits in the prepare step', () => {
     }
   });
 });
+
+describe('algorithms meet the limits in the same prepare step', () => {
+  it('a TWAP whose next slice would break a limit pauses with the limit as its reason; the slice is not sent', async () => {
+    const { prepareTwap, startTwap } = await import('../../../src/main/services/twap/index.js');
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    // Each slice is 0.01 ETH (34 USD): a position limit of 50 USD lets one slice through, not two.
+    await setLimits(w.ctx, { wallet: t.wallet, market: 'ETH', limits: { max_position_notional: '50' } });
+    const clock = { now: async () => w.sim.clock.now(), sleep: (ms: number) => w.ctx.sleep(ms) };
+    const plan = await prepareTwap(w.ctx, { wallet: t.wallet, market: 'ETH', side: 'BUY', totalSize: '0.05', durationMs: 25_000, slices: 5, leverage: 5, seed: 1 });
+    const record = await (await startTwap(w.ctx, plan, { clock })).run();
+    expect(record.status).toBe('paused');
+    expect(record.slices.map((s) => s.status)).toEqual(['filled', 'pending', 'pending', 'pending', 'pending']);
+    expect(record.notes.at(-1)).toMatch(/paused by a risk limit before slice 2\/5.*markets\.ETH\.max_position_notional: the ETH position would be 68 USD, above your limit of 50 USD/);
+    const { simOrders } = await import('../twap/twapWorld.js');
+    expect((await simOrders(w.sim.urls.base_url, t.wallet)).length).toBe(1);
+  });
+});
