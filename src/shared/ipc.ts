@@ -77,6 +77,7 @@ import { AlertViewSchema } from './alerts/alertRule.js';
 import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
 import { SimFeedViewSchema, SimPricesSchema } from './ipcSimFeed.js';
 import { TraySettingsPatchSchema, TraySettingsSchema } from './ipcTray.js';
+import { LimitsSetRequestSchema, LimitsViewSchema, PanicReportSchema, PanicRequestSchema } from './ipcLimits.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, FIRST_SCREEN_READS, PRELOADED_CHANNELS, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
 export type { ChannelName, EventName, FirstScreenPart, PreloadedChannel, StreamEventName, PromptEventName } from './ipcChannels.js';
@@ -1121,6 +1122,10 @@ const CHANNELS = {
   'alerts:add': { request: AlertAddRequestSchema, response: AlertViewSchema },
   'alerts:remove': { request: AlertIdRequestSchema, response: AlertViewSchema },
   'alerts:setLevel': { request: AlertSetLevelRequestSchema, response: AlertViewSchema },
+  // risk limits and panic (ipcLimits.ts)
+  'risk:getLimits': { request: empty, response: LimitsViewSchema },
+  'risk:setLimits': { request: LimitsSetRequestSchema, response: LimitsViewSchema },
+  'risk:panic': { request: PanicRequestSchema, response: PanicReportSchema },
   'settings:getHotkeys': { request: empty, response: TradeHotkeysSchema },
   'settings:setHotkeys': { request: TradeHotkeysPatchSchema, response: TradeHotkeysSchema },
   // simulator prices: simulated, or live from a venue (ipcSimFeed.ts)
@@ -1230,6 +1235,8 @@ export const IPC_EVENTS = {
   alerts: AlertsEventSchema,
   /** Alerts that fired (toast, sound, live region); main also shows the native notification. */
   alertFired: AlertFiredEventSchema,
+  /** The wallet's risk limits, lockout and room left, whenever they change or re-price (ipcLimits.ts). */
+  riskLimits: LimitsViewSchema,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type IpcEventPayload<E extends EventName> = z.infer<(typeof IPC_EVENTS)[E]>;

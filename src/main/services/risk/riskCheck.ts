@@ -197,3 +197,18 @@ export async function recordSentOrders(ctx: Pick<TradingContext, 'clock' | 'prof
     console.warn(`risk limits: the orders just sent could not be noted for max_orders_per_minute: ${(err as Error).message}`);
   }
 }
+
+/**
+ * The check again just before a prepared order is signed and sent: a review prepared earlier (the app's
+ * preview, a raw orders:place naming one) must not outlive a limit tightened or a lockout begun since.
+ * Without limits nothing is read.
+ */
+export async function recheckBeforeSend(
+  ctx: Pick<TradingContext, 'api' | 'config' | 'venue' | 'clock' | 'profile'>,
+  prepared: { wallet: string; accountId: string; legs: readonly RiskCheckLeg[]; view: { legs: readonly { notional: string }[] } },
+): Promise<void> {
+  const stored = riskStoreOf(ctx).peek(ctx.profile.name, prepared.wallet, 0);
+  if (!hasAnyLimit(stored.limits) && stored.lockout === null && stored.pending.length === 0) return;
+  const { positions } = await ctx.api.positions(prepared.accountId);
+  await enforceRiskLimits(ctx, { wallet: prepared.wallet, legs: prepared.legs, notionals: prepared.view.legs.map((l) => new Decimal(l.notional)), positions, marks: new Map() });
+}
