@@ -1237,6 +1237,8 @@ export const IPC_EVENTS = {
   alertFired: AlertFiredEventSchema,
   /** The wallet's risk limits, lockout and room left, whenever they change or re-price (ipcLimits.ts). */
   riskLimits: LimitsViewSchema,
+  /** The tray's Panic item: open the panic confirmation (the page asks; main never panics unconfirmed). */
+  panicRequest: z.object({}),
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type IpcEventPayload<E extends EventName> = z.infer<(typeof IPC_EVENTS)[E]>;

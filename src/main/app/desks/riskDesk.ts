@@ -64,6 +64,11 @@ export class RiskDesk {
     return this.panicking;
   }
 
+  /** The tray's Panic item: the page opens its confirmation (main never panics unconfirmed). */
+  requestPanic(): void {
+    this.session.send('panicRequest', {});
+  }
+
   private async finishCutShortPanics(): Promise<void> {
     if (this.session.wallet.address() === null || this.session.profile === null) return;
     try {

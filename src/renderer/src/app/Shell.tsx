@@ -15,6 +15,9 @@ import { Badge } from '../ui/Badge';
 import { LiveRegion } from '../ui/LiveRegion';
 import { SimFeedBanner, useSimFeedBannerShown } from '../features/simFeed/SimFeedBanner';
 import { useSimFeed } from '../features/simFeed/simFeedQueries';
+import { RoomLeft } from '../features/limits/RoomLeft';
+import { LockoutBanner } from '../features/limits/LockoutBanner';
+import { PanicHost } from '../features/limits/PanicHost';
 
 export const NAV: { id: View; label: string }[] = [
   { id: 'trade', label: 'Trade' },
@@ -80,6 +83,7 @@ function TopBar() {
         <span className="label">Free balance</span>
         <span className="value">{fmtUsd(balance.data?.free_balance)}</span>
       </div>
+      <RoomLeft enabled={Boolean(wallet.data?.address)} />
       {/* Named by what it shows ("Trading key 29d 23h"): the space is for that name, the column layout ignores it. */}
       <button type="button" className="topbar-stat link-like" onClick={() => goTo('keys')} title="Trading key: time left">
         <span className="label">Trading key</span>{' '}
@@ -154,6 +158,7 @@ export function Shell() {
     <div className={`app${feedBanner ? ' has-feed-banner' : ''}`}>
       <TopBar />
       <SimFeedBanner />
+      <LockoutBanner />
       <div className={`app-body${assistantOpen ? ' with-assistant' : ''}`}>
         <main className="view" aria-label={NAV.find((n) => n.id === view)?.label}>
           {view === 'trade' && <TradeView />}
@@ -179,6 +184,7 @@ export function Shell() {
       <StatusBar />
       {/* The one place fills, order results, alerts and liquidation warnings are spoken (ui/announcer.ts). */}
       <LiveRegion />
+      <PanicHost />
       {extras && <extras.ShortcutSheet />}
       {extras && <extras.CommandPaletteHost />}
     </div>
