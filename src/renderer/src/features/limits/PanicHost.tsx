@@ -58,14 +58,14 @@ export function PanicHost() {
       h.up();
       setHolding(false);
     };
-    window.addEventListener('keydown', down);
-    window.addEventListener('keyup', up);
+    window.addEventListener('keydown', down, true);
+    window.addEventListener('keyup', up, true);
     window.addEventListener('blur', up);
     const off = perps().on('panicRequest', () => openPanic());
     return () => {
       h.up();
-      window.removeEventListener('keydown', down);
-      window.removeEventListener('keyup', up);
+      window.removeEventListener('keydown', down, true);
+      window.removeEventListener('keyup', up, true);
       window.removeEventListener('blur', up);
       off();
     };

@@ -25,8 +25,9 @@ export class PanicHold {
 
   constructor(
     private readonly onHeld: () => void,
-    private readonly setTimer: (fn: () => void, ms: number) => ReturnType<typeof setTimeout> = setTimeout,
-    private readonly clearTimer: (t: ReturnType<typeof setTimeout>) => void = clearTimeout,
+    // Wrapped: a browser's setTimeout called as a method of this object throws "Illegal invocation".
+    private readonly setTimer: (fn: () => void, ms: number) => ReturnType<typeof setTimeout> = (fn, ms) => setTimeout(fn, ms),
+    private readonly clearTimer: (t: ReturnType<typeof setTimeout>) => void = (t) => clearTimeout(t),
   ) {}
 
   get holding(): boolean {
