@@ -16,7 +16,7 @@ import { LiveRegion } from '../ui/LiveRegion';
 import { SimFeedBanner, useSimFeedBannerShown } from '../features/simFeed/SimFeedBanner';
 import { useSimFeed } from '../features/simFeed/simFeedQueries';
 import { RoomLeft } from '../features/limits/RoomLeft';
-import { LockoutBanner } from '../features/limits/LockoutBanner';
+import { LockoutBanner, useLockoutShown } from '../features/limits/LockoutBanner';
 import { PanicHost } from '../features/limits/PanicHost';
 
 export const NAV: { id: View; label: string }[] = [
@@ -154,11 +154,17 @@ export function Shell() {
   const view = useUi((s) => s.view);
   const assistantOpen = useUi((s) => s.assistantOpen);
   const feedBanner = useSimFeedBannerShown();
+  const lockoutBanner = useLockoutShown();
   return (
-    <div className={`app${feedBanner ? ' has-feed-banner' : ''}`}>
+    <div className={`app${feedBanner || lockoutBanner ? ' has-feed-banner' : ''}`}>
       <TopBar />
-      <SimFeedBanner />
-      <LockoutBanner />
+      {/* The banners share the frame's one banner row. */}
+      {(feedBanner || lockoutBanner) && (
+        <div className="app-banners">
+          <SimFeedBanner />
+          <LockoutBanner />
+        </div>
+      )}
       <div className={`app-body${assistantOpen ? ' with-assistant' : ''}`}>
         <main className="view" aria-label={NAV.find((n) => n.id === view)?.label}>
           {view === 'trade' && <TradeView />}

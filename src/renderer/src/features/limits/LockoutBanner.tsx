@@ -11,6 +11,12 @@ function when(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** Whether the banner shows (the frame gives the banners a row of their own then). */
+export function useLockoutShown(): boolean {
+  const wallet = useWallet();
+  return Boolean(useLimits(Boolean(wallet.data?.address)).data?.lockout);
+}
+
 export function LockoutBanner() {
   const wallet = useWallet();
   const limits = useLimits(Boolean(wallet.data?.address)).data;
