@@ -23,6 +23,22 @@ export function roomLines(s: Pick<LimitsShow, 'room' | 'lockout'>): string[] {
   return lines;
 }
 
+/**
+ * The room lines for `perps balance`: nothing when the wallet has no limit; a read that fails is said in
+ * one line instead of failing the balance.
+ */
+export async function riskRoomLines(ctx: Parameters<typeof showLimits>[0], wallet: string): Promise<string[]> {
+  const { riskStoreOf } = await import('../../main/services/risk/riskStore.js');
+  const { hasAnyLimit } = await import('../../shared/risk/riskLimits.js');
+  const stored = riskStoreOf(ctx).peek(ctx.profile.name, wallet, 0);
+  if (!hasAnyLimit(stored.limits) && stored.lockout === null) return [];
+  try {
+    return roomLines(await showLimits(ctx, wallet));
+  } catch (err) {
+    return [`Risk limits: the room left could not be read (${(err as Error).message})`];
+  }
+}
+
 function humanShow(s: LimitsShow): string {
   const rows: { name: string; value: string }[] = [];
   for (const n of LIMIT_NAMES) rows.push({ name: `${LIMIT_LABELS[n].label} (${n})`, value: limitText(n, s.limits[n]) });

@@ -77,6 +77,10 @@ describe('perps limits', () => {
     const human = await perps(['limits', 'show', '--wallet', t.wallet]);
     expect(human.stdout).toMatch(/Pending \(loosening waits its cool-down\):[\s\S]*daily_loss\s+none/);
     expect(human.stdout).toContain('Daily loss: 100 of 100 USD left');
+    // `perps balance` says the same.
+    const balance = await perps(['balance', '--wallet', t.wallet]);
+    expect(balance.stdout).toContain('Daily loss: 100 of 100 USD left');
+    expect(balance.stdout).toContain('Drawdown: 5 of 5% left');
 
     for (const bad of [['--daily-loss', '-5'], ['--max-leverage', '2.5'], ['--reset-time', '25:00'], ['--cooldown', '10s'], ['--max-drawdown', '120'], ['--daily-loss', '1e3']]) {
       const r = await perps(['--json', 'limits', 'set', '--wallet', t.wallet, ...bad]);
