@@ -223,3 +223,22 @@ describe('algorithms meet the limits in the same prepare step', () => {
     expect((await simOrders(w.sim.urls.base_url, t.wallet)).length).toBe(1);
   });
 });
+
+describe('a modify meets the limits too', () => {
+  it('making a resting order larger beyond max_order_notional is refused; making it smaller is not', async () => {
+    const { prepareModify } = await import('../../../src/main/services/orders/modifyOrder.js');
+    const t = await w.trader();
+    const m = w.market(SYM);
+    const mark = await w.mark(SYM);
+    const size = sizeFor(m, mark, 3);
+    const price = priceAt(m, mark, 0.9);
+    const placed = await placeOrders(w.ctx, { wallet: t.wallet, legs: [{ market: SYM, side: 'BUY', size, order_type: 'LIMIT', limit_price: price }] }, { wait: true });
+    const id = placed.legs[0]!.order_id!;
+    const notional = new Decimal(size).mul(price);
+    await setLimits(w.ctx, { wallet: t.wallet, limits: { max_order_notional: notional.mul('1.5').toFixed(2) } });
+    const e = await refusal(prepareModify(w.ctx, { wallet: t.wallet, orderId: id, price, size: new Decimal(size).mul(3).toFixed() }));
+    expect(e).toMatchObject({ code: 'RISK_LIMIT' });
+    expect(e.details).toMatchObject({ limit: 'max_order_notional' });
+    await expect(prepareModify(w.ctx, { wallet: t.wallet, orderId: id, price, size: new Decimal(size).div(2).toDecimalPlaces(m.sz_decimals, Decimal.ROUND_UP).toFixed() })).resolves.toBeDefined();
+  });
+});

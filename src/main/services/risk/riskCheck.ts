@@ -207,8 +207,32 @@ export async function recheckBeforeSend(
   ctx: Pick<TradingContext, 'api' | 'config' | 'venue' | 'clock' | 'profile'>,
   prepared: { wallet: string; accountId: string; legs: readonly RiskCheckLeg[]; view: { legs: readonly { notional: string }[] } },
 ): Promise<void> {
-  const stored = riskStoreOf(ctx).peek(ctx.profile.name, prepared.wallet, 0);
-  if (!hasAnyLimit(stored.limits) && stored.lockout === null && stored.pending.length === 0) return;
+  // Reduce-only legs and attached TP/SL never need the store (a damaged file must not block a close).
+  if (prepared.legs.every((l) => l.reduce_only || l.parent_client_order_id !== undefined)) return;
+  let stored: WalletRisk | null = null;
+  try {
+    stored = riskStoreOf(ctx).peek(ctx.profile.name, prepared.wallet, 0);
+  } catch {
+    // Unreadable limits: enforceRiskLimits below lets an only-reducing order through and refuses the rest
+    // with the store's own error.
+  }
+  if (stored && !hasAnyLimit(stored.limits) && stored.lockout === null && stored.pending.length === 0) return;
   const { positions } = await ctx.api.positions(prepared.accountId);
   await enforceRiskLimits(ctx, { wallet: prepared.wallet, legs: prepared.legs, notionals: prepared.view.legs.map((l) => new Decimal(l.notional)), positions, marks: new Map() });
+}
+
+/**
+ * A modify that makes an opening order larger is checked as an order of the extra size at its new price
+ * (a modify inherits side, reduce-only and leverage, so nothing else about it can break a limit). Nothing
+ * is read when the wallet has no limit.
+ */
+export async function enforceOnModify(
+  ctx: Pick<TradingContext, 'api' | 'config' | 'venue' | 'clock' | 'profile'>,
+  input: { wallet: string; accountId: string; market: string; side: 'BUY' | 'SELL'; reduceOnly: boolean; increase: Decimal; price: Decimal },
+): Promise<void> {
+  if (input.reduceOnly || input.increase.lte(0)) return;
+  const stored = riskStoreOf(ctx).peek(ctx.profile.name, input.wallet, 0);
+  if (!hasAnyLimit(stored.limits) && stored.lockout === null && stored.pending.length === 0) return;
+  const { positions } = await ctx.api.positions(input.accountId);
+  await enforceRiskLimits(ctx, { wallet: input.wallet, legs: [{ market: input.market, side: input.side, size: input.increase.toFixed(), reduce_only: false }], notionals: [input.increase.mul(input.price)], positions, marks: new Map() });
 }
