@@ -144,6 +144,8 @@ if (!app.requestSingleInstanceLock()) {
       notify: (notice) => adapters.notifications.notify(notice),
       quit: () => app.quit(),
       logError: (message) => console.error(message),
+      riskLine: () => started.desks.risk.trayLine,
+      requestPanic: () => started.desks.risk.requestPanic(),
     });
     mainWindow = newWindow();
     // macOS: clicking the dock icon with no window open makes a new one, on the same page as the first;

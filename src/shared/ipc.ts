@@ -78,6 +78,7 @@ import { TradeHotkeysPatchSchema, TradeHotkeysSchema } from './ipcHotkeys.js';
 import { SimFeedViewSchema, SimPricesSchema } from './ipcSimFeed.js';
 import { TraySettingsPatchSchema, TraySettingsSchema } from './ipcTray.js';
 import { MAX_STOP_TOLERANCE_BPS, MIN_STOP_TOLERANCE_BPS } from './orders/stopTolerance.js';
+import { LimitsSetRequestSchema, LimitsViewSchema, PanicReportSchema, PanicRequestSchema } from './ipcLimits.js';
 
 export { CHANNEL_NAMES, EVENT_NAMES, FIRST_SCREEN_READS, PRELOADED_CHANNELS, STREAM_EVENT_NAMES, PROMPT_EVENT_NAMES, eventWireChannel, splitChannel } from './ipcChannels.js';
 export type { ChannelName, EventName, FirstScreenPart, PreloadedChannel, StreamEventName, PromptEventName } from './ipcChannels.js';
@@ -1144,6 +1145,10 @@ const CHANNELS = {
   'alerts:add': { request: AlertAddRequestSchema, response: AlertViewSchema },
   'alerts:remove': { request: AlertIdRequestSchema, response: AlertViewSchema },
   'alerts:setLevel': { request: AlertSetLevelRequestSchema, response: AlertViewSchema },
+  // risk limits and panic (ipcLimits.ts)
+  'risk:getLimits': { request: empty, response: LimitsViewSchema },
+  'risk:setLimits': { request: LimitsSetRequestSchema, response: LimitsViewSchema },
+  'risk:panic': { request: PanicRequestSchema, response: PanicReportSchema },
   'settings:getHotkeys': { request: empty, response: TradeHotkeysSchema },
   'settings:setHotkeys': { request: TradeHotkeysPatchSchema, response: TradeHotkeysSchema },
   // simulator prices: simulated, or live from a venue (ipcSimFeed.ts)
@@ -1253,6 +1258,10 @@ export const IPC_EVENTS = {
   alerts: AlertsEventSchema,
   /** Alerts that fired (toast, sound, live region); main also shows the native notification. */
   alertFired: AlertFiredEventSchema,
+  /** The wallet's risk limits, lockout and room left, whenever they change or re-price (ipcLimits.ts). */
+  riskLimits: LimitsViewSchema,
+  /** The tray's Panic item: open the panic confirmation (the page asks; main never panics unconfirmed). */
+  panicRequest: z.object({}),
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type IpcEventPayload<E extends EventName> = z.infer<(typeof IPC_EVENTS)[E]>;

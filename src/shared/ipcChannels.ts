@@ -142,6 +142,10 @@ export const CHANNEL_NAMES = [
   'alerts:add',
   'alerts:remove',
   'alerts:setLevel',
+  // risk limits and panic (issue 39): kept and enforced by main; the page reads and changes them
+  'risk:getLimits',
+  'risk:setLimits',
+  'risk:panic',
   // trade hotkeys (advanced execution): off until enabled; conflicts refused
   'settings:getHotkeys',
   'settings:setHotkeys',
@@ -188,7 +192,7 @@ export type PreloadedChannel = (typeof PRELOADED_CHANNELS)[number];
  * each, coalesced so the latest value per key wins; the prompt events are requests that need an answer
  * (through a prompt:* channel) and are never coalesced.
  */
-export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades', 'simFeed', 'alerts', 'alertFired'] as const;
+export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades', 'simFeed', 'alerts', 'alertFired', 'riskLimits', 'panicRequest'] as const;
 export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest', 'trezorPrompt'] as const;
 export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
 

@@ -21,7 +21,7 @@ const FIELD_NAMES = [
   'signature', 'cancel', 'offset', 'limit', 'kind', 'interval', 'start_time', 'end_time', 'default_slippage_bps', 'default_leverage', 'confirm_orders',
   'key_expiry_warning_days', 'theme', 'palette', 'fills', 'trigger_fires', 'withdrawals', 'key_expiry', 'liquidation_warning_pct', 'liquidation_warning', 'chain', 'url', 'code', 'service', 'token', 'from_chain', 'to_chain',
   'from_token', 'to_token', 'decimals', 'protocols', 'receiver', 'source_usd_value', 'quote_id', 'quote_idx', 'points_usd', 'src', 'dst', 'src_tx', 'id', 'token_in',
-  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', 'n_sig_figs', 'fingerprint', 'label', 'confirmation_id', 'percent', 'confirm', 'max_order_notional', 'total_size', 'duration_s', 'slices', 'randomize_time_pct', 'randomize_size_pct', 'enabled', 'bindings', 'market_buy', 'cancel_all', 'info_url', 'range', 'table', 'keep_running_in_tray', '__proto__', 'constructor', 'prototype', 'toString',
+  'token_out', 'slippage', 'src_chain', 'dst_chain', 'src_token', 'dst_token', 'src_usd', 'dst_usd', 'from', 'to', 'api_key', 'model', 'question', 'n_sig_figs', 'fingerprint', 'label', 'confirmation_id', 'percent', 'confirm', 'max_order_notional', 'total_size', 'duration_s', 'slices', 'randomize_time_pct', 'randomize_size_pct', 'enabled', 'bindings', 'market_buy', 'cancel_all', 'info_url', 'range', 'table', 'keep_running_in_tray', 'limits', 'daily_loss', 'max_drawdown', 'max_leverage', 'reset_time', 'cooldown', 'end_lockout', '__proto__', 'constructor', 'prototype', 'toString',
 ] as const;
 
 const leaf = fc.oneof(
@@ -164,6 +164,9 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'alerts:setLevel': { id: '0123456789ab', level: '3500' },
   'trail:start': { market: 'ETH', distance: '1.5%' },
   'trail:off': { market: 'ETH' },
+  'risk:getLimits': {},
+  'risk:setLimits': { limits: { max_order_notional: '100000' } },
+  'risk:panic': { confirm: 'panic' },
   'settings:getHotkeys': {},
   'settings:setHotkeys': { enabled: true, bindings: { market_buy: 'Alt+B', cancel_all: null } },
   // Simulator prices: the stored value again, so valid payloads do not restart the simulator on every run.

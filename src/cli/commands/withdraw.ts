@@ -251,6 +251,9 @@ export function registerWithdrawCommands(program: Command): void {
         const ctx = contextOf(g);
         const h = await readAccountHealth(ctx, opts.wallet);
         await noteForgottenPaperWallet(ctx, h.wallet, h.free_balance);
+        // The risk limits' room left, worded as in the app's header and `perps limits show` (issue 39).
+        const { riskRoomLines } = await import('./limits.js');
+        const room = await riskRoomLines(ctx, h.wallet);
         const usd = (v: string | null) => (v === null ? '-' : `${cents(v)} USDC`);
         out.result(h, () =>
           [
@@ -268,6 +271,7 @@ export function registerWithdrawCommands(program: Command): void {
             '',
             h.note,
             ...(h.unpriced_markets.length > 0 ? [`No venue mark for ${h.unpriced_markets.join(', ')}: the figures that need one are left out.`] : []),
+            ...(room.length > 0 ? ['', ...room] : []),
           ].join('\n'),
         );
       });

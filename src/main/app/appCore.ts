@@ -12,6 +12,7 @@ import type { Profile } from '../profiles/profiles.js';
 import type { CompanionDesks } from './companion/companionDesks.js';
 import type { BackgroundWork } from './backgroundWork.js';
 import { AlertsDesk } from './desks/alertsDesk.js';
+import { RiskDesk } from './desks/riskDesk.js';
 import { AppDesk } from './desks/appDesk.js';
 import { FundsDesk } from './desks/fundsDesk.js';
 import { HistoryDesk } from './desks/historyDesk.js';
@@ -44,6 +45,7 @@ export interface Desks {
   twap: TwapDesk;
   alerts: AlertsDesk;
   trail: TrailDesk;
+  risk: RiskDesk;
 }
 
 export class AppCore {
@@ -67,6 +69,7 @@ export class AppCore {
       twap: new TwapDesk(s),
       alerts: new AlertsDesk(s),
       trail: new TrailDesk(s),
+      risk: new RiskDesk(s),
     };
   }
 

@@ -81,7 +81,7 @@ export function quitConfirmation(active: readonly ActiveWork[]): QuitConfirmatio
   };
 }
 
-export type TrayAction = 'open' | 'quit';
+export type TrayAction = 'open' | 'quit' | 'panic';
 
 export type TrayMenuItem =
   | { type: 'action'; action: TrayAction; label: string }
@@ -91,8 +91,11 @@ export type TrayMenuItem =
   | { type: 'separator' };
 
 /** The tray's menu: open, what is running (one line each), quit. */
-export function trayMenu(active: readonly ActiveWork[]): TrayMenuItem[] {
+export function trayMenu(active: readonly ActiveWork[], risk: { line?: string | null; panic?: boolean } = {}): TrayMenuItem[] {
+  // The risk limits (issue 39): a lockout's line, and Panic, which opens the window on its confirmation.
+  const riskItems: TrayMenuItem[] = [...(risk.line ? [{ type: 'info', label: risk.line } as const] : []), ...(risk.panic ? [{ type: 'action', action: 'panic', label: 'Panic: close everything…' } as const] : [])];
   return [
+    ...(riskItems.length > 0 ? [...riskItems, { type: 'separator' } as const] : []),
     { type: 'action', action: 'open', label: `Open ${APP_NAME}` },
     { type: 'separator' },
     ...(active.length === 0
@@ -134,6 +137,10 @@ export interface TrayHost {
   /** Asks the app to quit (app.quit: before-quit, the windows close, quit). */
   quit(): void;
   logError(message: string): void;
+  /** The risk limits' status line (a lockout), if any. */
+  riskLine?(): string | null;
+  /** Opens the panic confirmation in the window (never panics by itself). */
+  requestPanic?(): void;
 }
 
 export class TrayMode {
@@ -244,9 +251,12 @@ export class TrayMode {
 
   private drawTray(): void {
     const active = this.host.activeWork();
-    this.host.tray.show(trayMenu(active), trayTooltip(active), (item) => {
+    this.host.tray.show(trayMenu(active, { line: this.host.riskLine?.() ?? null, panic: this.host.requestPanic !== undefined }), trayTooltip(active), (item) => {
       if (item.type === 'action' && item.action === 'quit') this.host.quit();
-      else this.openWindow();
+      else if (item.type === 'action' && item.action === 'panic') {
+        this.openWindow();
+        this.host.requestPanic?.();
+      } else this.openWindow();
     });
   }
 }

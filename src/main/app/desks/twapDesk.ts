@@ -11,6 +11,7 @@
  *  - the `twap` stream carries each TWAP's progress (filled of target, average price against the arrival
  *    mark, next slice, per-slice fills with prices for the chart), throttled, latest per TWAP.
  */
+import { RISK_PAUSE_NOTE } from '../../services/twap/twapRunner.js';
 import type { TwapList, TwapPreview, TwapView } from '../../../shared/ipcTwap.js';
 import { toAppError } from '../../services/errors.js';
 import {
@@ -106,6 +107,9 @@ export class TwapDesk {
   private onUpdate(): (r: TwapRecord) => void {
     let before: TwapRecord | null = null;
     return (r) => {
+      // A risk limit paused it (issue 39): say so where the trader will see it, not only in its notes.
+      const note = r.notes.at(-1);
+      if (r.status === 'paused' && before !== null && before.status !== 'paused' && note?.includes(RISK_PAUSE_NOTE)) this.session.notify('alerts', `TWAP ${r.market} paused by a risk limit`, note);
       this.publish(before, r);
       before = r;
       this.latest.set(r.id, r);

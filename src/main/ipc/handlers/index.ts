@@ -18,6 +18,7 @@ import { ordersHandlers } from './orders.js';
 import { portfolioHandlers } from './portfolio.js';
 import { positionsHandlers } from './positions.js';
 import { promptHandlers } from './prompt.js';
+import { riskHandlers } from './risk.js';
 import { settingsHandlers } from './settings.js';
 import { trailHandlers } from './trail.js';
 import { twapHandlers } from './twap.js';
@@ -51,6 +52,7 @@ export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Hand
     ...twapHandlers(d.twap),
     ...alertsHandlers(d.alerts),
     ...trailHandlers(d.trail),
+    ...riskHandlers(d.risk),
   };
   return { ...handlers, 'app:firstScreen': firstScreenHandler(handlers) };
 }

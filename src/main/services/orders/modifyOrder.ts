@@ -15,6 +15,7 @@
  * meantime (a trigger fired) or the open-order cap no longer allows the swap, the modify is dropped and
  * the original stays.
  */
+import { enforceOnModify } from '../risk/riskCheck.js';
 import { Decimal, canonical } from '../../../shared/decimal/index.js';
 import { modifyTypedData } from '../../../shared/eip712/index.js';
 import { isTerminalOrderStatus, type ListedOrder, type ModifyBody } from '../../../shared/protocol/index.js';
@@ -166,6 +167,8 @@ export async function prepareModify(ctx: TradingContext, input: ModifyInput): Pr
       }
     }
   }
+  // The trader's risk limits (issue 39): a larger opening order is checked for what it adds.
+  if (!isTrigger) await enforceOnModify(ctx, { wallet, accountId, market: row.market, side, reduceOnly: row.reduce_only, increase: new Decimal(size).minus(new Decimal(row.size).minus(row.filled_size)), price: new Decimal(price) });
   const fields = { client_order_id: input.clientOrderId ?? newClientOrderId('m'), limit_price: price, size, trigger_price: triggerPrice };
   const signer = await ctx.tradingSigner(wallet);
   const [nonce] = (await reserveNonces(ctx.nonces, wallet, 1)).map(String);

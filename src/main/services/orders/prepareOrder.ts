@@ -11,6 +11,9 @@
  *     bound, that crosses the mark by more than the market's slippage_bps (FAR_PRICE), and an order whose
  *     notional is above the user's cap (LARGE_ORDER), are refused unless the caller allows them; an
  *     allowed one is listed in the review's `confirmations`, which the app makes the person confirm;
+ *  3b. the trader's risk limits (src/main/services/risk/riskCheck.ts): an order that would break one, or
+ *     that opens exposure during a lockout, is refused (RISK_LIMIT / RISK_LOCKOUT); one that only reduces
+ *     exposure never is;
  *  4. what it costs (notional, fees, initial margin: src/shared/protocol/tradingMath.ts) is checked against
  *     the free balance: an order the account cannot pay for is refused here (INSUFFICIENT_BALANCE), as the
  *     app's ticket would, instead of being signed and rejected later;
@@ -36,6 +39,7 @@ import { buildLeg, needsMarkToBuild, parseLegInput, wireLeg, type LegInput, type
 import { readMarks, walletIds, type TradingContext } from './orderContext.js';
 import { legCountsTowardCap, validateBatch, type UnsignedLeg } from './orderValidation.js';
 import { reviewPositionAfter } from './positionAfter.js';
+import { enforceRiskLimits } from '../risk/riskCheck.js';
 import { strategyFor } from './strategies/registry.js';
 
 /** Money is shown to 6 places (USDC); ratios keep more. */
@@ -194,6 +198,8 @@ export async function prepareLegs(ctx: TradingContext, input: PrepareLegsInput, 
   validateBatch(legs, { markets, marks, openOrderCounts: new Map(counts), ...(armedReduceOnlyTriggerMarkets ? { armedReduceOnlyTriggerMarkets } : {}) }, labels);
 
   const costs = orderCosts(legs, markets, marks, positions.positions);
+  // The trader's own risk limits (issue 39): refused here, before a nonce or a signature, whoever asked.
+  await enforceRiskLimits(ctx, { wallet, legs, notionals: costs.legs.map((c) => c.notional), positions: positions.positions, marks });
   const confirmations = guardFindings(legs, parsed, labels, markets, marks, costs, readPreferences(ctx.settings).max_order_notional);
   refuseUnallowed(confirmations, allow);
   const free = balance ? new Decimal(balance.free_balance) : null;

@@ -17,6 +17,7 @@
  *  3. optionally follow every order with the OrderTracker until it is terminal (MARKET and IOC legs) or
  *     settled in a live state (resting limits, armed triggers, bracket legs).
  */
+import { recheckBeforeSend, recordSentOrders } from '../risk/riskCheck.js';
 import { Decimal } from '../../../shared/decimal/index.js';
 import type { ListedOrder, OrderLeg } from '../../../shared/protocol/index.js';
 import { NetworkError, TimeoutError, WriteLandedUnknownResultError, ApiError, isTransientFailure } from '../../api/errors.js';
@@ -88,6 +89,8 @@ export async function placeOrder(ctx: TradingContext, input: PrepareOrderInput, 
 export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, signer: Signer, options: PlaceOptions = {}): Promise<PlaceOrdersResult> {
   assertPreparedFor(prepared, ctx.profile.name);
   const { wallet, accountId, legs } = prepared;
+  // A risk limit tightened (or a lockout begun) since the review refuses it still (issue 39).
+  await recheckBeforeSend(ctx, prepared);
   const signatures = await signPrepared(prepared, signer);
   // No read on the app's path: its client order ids are new, so a lost answer is found by them afterwards.
   // A caller's own id may name an earlier order too: only then are the orders already listed noted first.
@@ -124,6 +127,9 @@ export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, 
       });
     }
   }
+
+  // The orders-per-minute limit counts what was just sent (order-history hides it for its persist lag).
+  await recordSentOrders(ctx, wallet, placed.filter((p) => p.status === 'SUBMITTED').map((p) => p.order_id));
 
   const result: PlaceOrdersResult = {
     wallet,

@@ -21,6 +21,8 @@ export interface CloseAllInput {
   wallet: string;
   /** Tolerance of every MARKET leg's bound; default each market's slippage_bps. */
   slippageBps?: number;
+  /** A tolerance per market (panic closes with each market's stop tolerance); wins over slippageBps. */
+  slippageBpsFor?: (market: string) => number;
 }
 
 export interface SkippedClose {
@@ -66,7 +68,8 @@ export async function prepareCloseAll(ctx: TradingContext, input: CloseAllInput)
   const skipped: SkippedClose[] = [];
   for (const p of positions.filter((x) => !new Decimal(x.size).isZero())) {
     try {
-      closes.push(await prepareClose(ctx, { wallet, market: p.market, ...(input.slippageBps !== undefined ? { slippageBps: input.slippageBps } : {}) }));
+      const slippageBps = input.slippageBpsFor?.(p.market) ?? input.slippageBps;
+      closes.push(await prepareClose(ctx, { wallet, market: p.market, ...(slippageBps !== undefined ? { slippageBps } : {}) }));
     } catch (err) {
       // Only input-level refusals of one market (nothing closeable, an inactive market, ...) skip it; a
       // failure to read the service stops the whole prepare, as it would any other.

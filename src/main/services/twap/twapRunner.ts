@@ -126,6 +126,9 @@ export function openTwapRunner(ctx: TradingContext, id: string, options: TwapRun
   return new TwapRunner(ctx, store, id, options, null);
 }
 
+/** How a TWAP's note starts when a risk limit paused it (the app's alert looks for it). */
+export const RISK_PAUSE_NOTE = 'paused by a risk limit';
+
 /** A slice's reason when its order cannot be told from look-alikes in history (rows without client order ids). */
 export const SLICE_ORDER_AMBIGUOUS = 'order_ambiguous';
 
@@ -138,7 +141,7 @@ function ambiguityDetail(slice: number, total: number): string {
   return `slice ${slice}/${total}: its order cannot be told from another identical order in order-history (the service lists no client order ids); the TWAP stopped so nothing is sent twice or counted wrong. Check the account's order history.`;
 }
 
-type SliceOutcome = { stop: null } | { stop: 'completed'; reason: TwapStopReason; detail: string } | { stop: 'failed' | 'over_target'; detail: string } | { stop: 'retry' };
+type SliceOutcome = { stop: null } | { stop: 'risk_paused'; detail: string } | { stop: 'completed'; reason: TwapStopReason; detail: string } | { stop: 'failed' | 'over_target'; detail: string } | { stop: 'retry' };
 
 export class TwapRunner {
   private readonly clock: TwapClock;
@@ -259,6 +262,7 @@ export class TwapRunner {
       else if (outcome.stop === 'completed') return this.complete(outcome.reason, outcome.detail);
       else if (outcome.stop === 'failed') return this.end('failed', 'rejected', outcome.detail);
       else if (outcome.stop === 'over_target') return this.end('failed', 'over_target', outcome.detail);
+      else if (outcome.stop === 'risk_paused') return this.update((x) => ({ ...x, status: 'paused', requested: null, notes: withNote(x, outcome.detail) }));
     }
   }
 
@@ -337,6 +341,9 @@ export class TwapRunner {
       const e = toAppError(err);
       if (e.kind === 'transient') return { stop: 'retry' };
       if (e.kind === 'internal') throw err;
+      // A risk limit (issue 39) pauses the TWAP with its reason; the slice stays pending, so a resume
+      // once there is room (or after the reset) sends it, or counts it missed if its time has passed.
+      if (e.code === 'RISK_LIMIT' || e.code === 'RISK_LOCKOUT') return { stop: 'risk_paused', detail: `${RISK_PAUSE_NOTE} before ${label}: ${e.message}` };
       // Refused before anything was signed or sent: nothing of this slice reached the service.
       this.updateSlice(s.index, { status: 'rejected', reason: e.code }, `${label} not sent: ${e.message}`);
       return { stop: 'failed', detail: explainStop(e.code, s.index + 1, r.slices.length, e.message) };

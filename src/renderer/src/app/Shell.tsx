@@ -13,6 +13,9 @@ import { HeaderFigures } from './HeaderFigures';
 import { LiveRegion } from '../ui/LiveRegion';
 import { SimFeedBanner, useSimFeedBannerShown } from '../features/simFeed/SimFeedBanner';
 import { useSimFeed } from '../features/simFeed/simFeedQueries';
+import { RoomLeft } from '../features/limits/RoomLeft';
+import { LockoutBanner, useLockoutShown } from '../features/limits/LockoutBanner';
+import { PanicHost } from '../features/limits/PanicHost';
 
 export const NAV = VIEWS;
 
@@ -59,6 +62,7 @@ function TopBar() {
         </span>
       )}
       <HeaderFigures />
+      <RoomLeft enabled={Boolean(wallet.data?.address)} />
       {wallet.data?.address && (
         <span className="wallet-chip" title={`${wallet.data.address}${wallet.data.signer ? ` · ${wallet.data.signer.label}` : ' · signer not connected'}`}>
           {shortAddress(wallet.data.address)}
@@ -119,10 +123,17 @@ export function Shell() {
   const view = useUi((s) => s.view);
   const assistantOpen = useUi((s) => s.assistantOpen);
   const feedBanner = useSimFeedBannerShown();
+  const lockoutBanner = useLockoutShown();
   return (
-    <div className={`app${feedBanner ? ' has-feed-banner' : ''}`}>
+    <div className={`app${feedBanner || lockoutBanner ? ' has-feed-banner' : ''}`}>
       <TopBar />
-      <SimFeedBanner />
+      {/* The banners share the frame's one banner row. */}
+      {(feedBanner || lockoutBanner) && (
+        <div className="app-banners">
+          <SimFeedBanner />
+          <LockoutBanner />
+        </div>
+      )}
       <div className={`app-body${assistantOpen ? ' with-assistant' : ''}`}>
         <main className="view" aria-label={NAV.find((n) => n.id === view)?.label}>
           {view === 'trade' && <TradeView />}
@@ -148,6 +159,7 @@ export function Shell() {
       <StatusBar />
       {/* The one place fills, order results, alerts and liquidation warnings are spoken (ui/announcer.ts). */}
       <LiveRegion />
+      <PanicHost />
       {extras && <extras.ShortcutSheet />}
       {extras && <extras.CommandPaletteHost />}
     </div>

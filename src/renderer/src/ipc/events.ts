@@ -3,6 +3,7 @@
  * each), but the renderer still treats them as bursty: marks go to the frame-batched mark store, never
  * through React state; list invalidations are coalesced so a burst of order updates causes one refetch.
  */
+import { limitsKey } from '../features/limits/limitsQueries';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { IpcEventPayload, MarketView, TrackedWithdrawalView, TransferView } from '../../../shared/ipc';
@@ -199,6 +200,8 @@ export function useIpcEvents(client: QueryClient): void {
 
     // The simulator's feed (following a venue: live or down) drives the banner and the status bar.
     offs.push(api.on('simFeed', (p) => client.setQueryData(simFeedKey, p)));
+    // The wallet's risk limits and room left (issue 39): the header and the lockout banner.
+    offs.push(api.on('riskLimits', (p) => client.setQueryData(limitsKey, p)));
 
     let sessionKey: string | null = null;
     offs.push(

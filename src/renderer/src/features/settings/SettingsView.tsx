@@ -26,6 +26,7 @@ import { CompanionSettingsPanel } from '../companionSettings/CompanionSettingsPa
 import { TradeHotkeysSection } from '../hotkeys/TradeHotkeysSection';
 import { SimPricesSection } from '../simFeed/SimPricesSection';
 import { TrayModeSection } from '../tray/TrayModeSection';
+import { LimitsSection } from '../limits/LimitsSection';
 
 export function SettingsView() {
   return (
@@ -40,6 +41,7 @@ export function SettingsView() {
         <OfflineSignerSection />
         <OrderDefaults />
         <RiskSection />
+        <LimitsSection />
         <TradeHotkeysSection />
         <NotificationSection />
         <TrayModeSection />
