@@ -94,7 +94,7 @@ describe('damaged trailing stops and OCO pairs', () => {
     expect(pairs.code, pairs.stderr).toBe(0);
     expect((perpsJson(pairs)['damaged'] as unknown[]).find((d) => (d as { id: string }).id === 'bbbbbbbbbbb2')).toMatchObject({ status: 'damaged', damage: expect.stringMatching(/not valid JSON/) });
     const ocoText = await run(['order', 'oco', '--list']);
-    expect(ocoText.stdout).toMatch(/^bbbbbbbbbbb2 +\? +\(record .*bbbbbbbbbbb2\.json\) +damaged: its file is not valid JSON.*; never resumed$/m);
+    expect(ocoText.stdout).toMatch(/^bbbbbbbbbbb2 +\? +\(record .*bbbbbbbbbbb2\.json\) +- +damaged: its file is not valid JSON.*; never resumed$/m);
   }, 60_000);
 });
 
