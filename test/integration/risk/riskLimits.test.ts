@@ -15,6 +15,7 @@ import { closePosition, waitForPosition } from '../../../src/main/services/posit
 import { setLimits, showLimits, limitsLog } from '../../../src/main/services/risk/limitsOps.js';
 import { riskStoreOf } from '../../../src/main/services/risk/riskStore.js';
 import { toAppError } from '../../../src/main/services/errors.js';
+import { withdraw } from '../../../src/main/services/money/withdrawals/index.js';
 import { TradingWorld, Trader, priceAt, sizeFor } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
@@ -146,6 +147,23 @@ describe('risk limits in the prepare step', () => {
     shown = await showLimits(w.ctx, t.wallet);
     expect(shown.lockout).toBeNull();
     expect(limitsLog(w.ctx, t.wallet).entries.map((l) => l.action)).toContain('unlocked');
+  });
+
+  it('money withdrawn is not a drawdown: a tenth of the account withdrawn leaves a 5% limit unbroken', async () => {
+    const t = await w.trader('100000');
+    await setLimits(w.ctx, { wallet: t.wallet, limits: { max_drawdown: '5' } });
+    let shown = await showLimits(w.ctx, t.wallet);
+    expect(shown.lockout).toBeNull();
+    const before = new Decimal(shown.day!.peak_equity);
+    const out = await withdraw(w.ctx, { wallet: t.wallet, amount: '10000', signer: t.mainSigner! });
+    expect(out.withdrawal.status).toBe('REQUESTED');
+    // An opening order still passes, and the day reads no drawdown: the peak came down with the money.
+    await expect(marketBuy(t, sizeFor(w.market(SYM), await w.mark(SYM)))).resolves.toBeDefined();
+    shown = await showLimits(w.ctx, t.wallet);
+    expect(shown.lockout).toBeNull();
+    expect(new Decimal(shown.day!.drawdown_pct).lt('0.5')).toBe(true);
+    expect(new Decimal(shown.day!.peak_equity).minus(before.minus(10000)).abs().lt(50)).toBe(true);
+    expect(limitsLog(w.ctx, t.wallet).entries.map((l) => l.action)).not.toContain('lockout');
   });
 
   it('a loosened limit waits its cool-down while a tightened one applies at once; every change is logged; files are 0600', async () => {

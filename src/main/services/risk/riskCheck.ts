@@ -59,6 +59,25 @@ async function sinceReset(ctx: Pick<TradingContext, 'api'>, wallet: string, dayS
   return { fills, payments };
 }
 
+/** Withdrawal statuses whose amount has left the balance (in flight or done); the others gave it back. */
+const WITHDRAWAL_DEBITED = new Set(['REQUESTED', 'ACCEPTED', 'PROCESSING', 'COMPLETED']);
+
+/**
+ * Money moved in or out since `dayStart` (credited deposits less withdrawals that left the balance): not
+ * trading, so it moves neither the day's PnL nor its drawdown. Without it, a withdrawal of a fifth of the
+ * account read as a 20% drawdown and locked the trader out.
+ */
+async function netTransfersSince(ctx: Pick<TradingContext, 'api'>, accountId: string, dayStart: number): Promise<Decimal> {
+  let net = new Decimal(0);
+  for await (const page of ctx.api.depositHistoryPages(accountId, { from: dayStart })) {
+    for (const d of page) if (d.status === 'CONFIRMED' && d.credited_at !== null && d.credited_at !== undefined && d.credited_at >= dayStart) net = net.plus(d.amount);
+  }
+  for await (const page of ctx.api.withdrawalHistoryPages(accountId, { from: dayStart })) {
+    for (const x of page) if (x.created_at >= dayStart && WITHDRAWAL_DEBITED.has(x.status)) net = net.minus(x.amount);
+  }
+  return net;
+}
+
 /**
  * The wallet's day: its record (what is due applied), and when a daily-loss or drawdown limit is set, the
  * PnL since the reset, the day's peak equity (kept in the store; a first look of the day starts it at the
@@ -75,7 +94,7 @@ export async function evaluateDay(ctx: Pick<TradingContext, 'api' | 'config' | '
   const { daily_loss, max_drawdown } = record.limits;
   if (daily_loss === null && max_drawdown === null) return { record, day_start: dayStart, next_reset: nextReset, figures: null, room: [] };
 
-  const [health, history] = await Promise.all([readAccountHealth(ctx, ids.wallet), sinceReset(ctx, ids.wallet, dayStart)]);
+  const [health, history, transfers] = await Promise.all([readAccountHealth(ctx, ids.wallet), sinceReset(ctx, ids.wallet, dayStart), netTransfersSince(ctx, ids.accountId, dayStart)]);
   if (health.equity === null || health.unrealized_pnl === null) {
     throw new OperationError('RISK_FIGURES_UNKNOWN', `the day's PnL and drawdown cannot be computed: no venue mark for ${health.unpriced_markets.join(', ')}; opening orders are refused until they can`, {
       kind: 'transient',
@@ -83,11 +102,16 @@ export async function evaluateDay(ctx: Pick<TradingContext, 'api' | 'config' | '
     });
   }
   const equity = new Decimal(health.equity);
+  // Money moved in or out is neither a loss nor a gain: the peak is kept on trading equity (equity less the
+  // day's net deposits) and shown in today's money (plus them), so a withdrawal lowers the peak with the
+  // equity and a deposit raises both; the drawdown is what trading lost from that peak.
+  const tradingEquity = equity.minus(transfers);
   const pnl = pnlSinceReset(dayStart, history.fills, history.payments, new Decimal(health.unrealized_pnl));
   const stored = record.peak && record.peak.day_start === dayStart ? new Decimal(record.peak.equity) : null;
-  const peak = nextPeak(stored ?? Decimal.max(equity, equity.minus(pnl)), equity);
-  const drawdown = drawdownPct(peak, equity);
-  const figures = { pnl, drawdown, equity, peak };
+  const peak = nextPeak(stored ?? Decimal.max(tradingEquity, tradingEquity.minus(pnl)), tradingEquity);
+  const shownPeak = peak.plus(transfers);
+  const drawdown = drawdownPct(shownPeak, equity);
+  const figures = { pnl, drawdown, equity, peak: shownPeak };
   const breach = record.lockout ? null : dayBreach(record.limits, figures);
   if (stored === null || !peak.eq(stored) || breach) {
     record = store.transact(ctx.profile.name, ids.wallet, now, (r) => {
