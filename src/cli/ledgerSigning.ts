@@ -143,7 +143,7 @@ export function readLine(input: Readable): Promise<string | null> {
       handle.unref?.();
       settle();
     };
-    const onError = (err: Error): void => finish(() => reject(new OperationError('INPUT_ERROR', `cannot read the answer: ${err.message}`, { cause: err })));
+    const onError = (err: Error): void => finish(() => reject(new OperationError('STDIN_UNREADABLE', `cannot read the answer: ${err.message}`, { cause: err })));
     rl.once('line', (line) => finish(() => resolve(line)));
     rl.once('close', () => finish(() => resolve(null)));
     input.once('error', onError);

@@ -87,7 +87,7 @@ describe('paper wallet in the real keychain', () => {
 
   it('is refused on any profile but sim, and nothing reaches the keychain', async () => {
     const { vault, service } = setup('paper-mainnet');
-    await expect(vault.create('mainnet')).rejects.toMatchObject({ name: 'VaultError', code: 'INVALID_INPUT' });
+    await expect(vault.create('mainnet')).rejects.toMatchObject({ name: 'VaultError', code: 'VALIDATION_ERROR' });
     expect(await rawKeytar.findCredentials(service)).toEqual([]);
     expect(vault.list('sim')).toEqual([]);
   });

@@ -111,8 +111,8 @@ describe('trading-key vault on the real keychain', () => {
   it('refuses bad input with a typed error and changes nothing', async () => {
     const { vault, service } = setup('bad');
     await expect(vault.create({ environment: 'sim', wallet: '0x1234' })).rejects.toBeInstanceOf(VaultError);
-    await expect(vault.create({ environment: 'Sim Env', wallet })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(vault.create({ environment: 'sim', wallet, name: 'x'.repeat(65) })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(vault.create({ environment: 'Sim Env', wallet })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(vault.create({ environment: 'sim', wallet, name: 'x'.repeat(65) })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(vault.list()).toEqual([]);
     expect(await rawKeytar.findCredentials(service)).toEqual([]);
   });
@@ -124,7 +124,7 @@ describe('trading-key vault on the real keychain', () => {
     const td = sampleOrder(wallet);
     expect(recoverDigestSigner(digestOf(td), await signer.signTypedData(td))).toBe(meta.agent);
     const withdraw = withdrawTypedData({ account_id: accountIdFromWallet(wallet), amount: '25', nonce: '1', signature_chain_id: 998 }, 'Testnet');
-    await expect(signer.signTypedData(withdraw)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(signer.signTypedData(withdraw)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
   it('no vault method result carries the private key', async () => {

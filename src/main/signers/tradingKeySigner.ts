@@ -18,7 +18,7 @@ export class TradingKeySigner implements Signer {
   async signTypedData(data: TypedData): Promise<string> {
     // A trading key can trade but must never sign custody actions (withdrawals, key changes).
     if (!(TRADING_ACTIONS as readonly string[]).includes(data.primaryType)) {
-      throw new VaultError('INVALID_INPUT', `a trading key does not sign ${data.primaryType}; that needs the main wallet`);
+      throw new VaultError('VALIDATION_ERROR', `a trading key does not sign ${data.primaryType}; that needs the main wallet`);
     }
     return this.vault.signTypedData(this.ref, data);
   }

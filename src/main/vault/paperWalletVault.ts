@@ -47,13 +47,13 @@ function checkAddress(value: string): string {
   try {
     return toChecksumAddress(value, 'wallet');
   } catch (err) {
-    throw new VaultError('INVALID_INPUT', (err as Error).message);
+    throw new VaultError('VALIDATION_ERROR', (err as Error).message);
   }
 }
 
 function requirePaperProfile(environment: string): void {
   if (environment !== PAPER_PROFILE) {
-    throw new VaultError('INVALID_INPUT', `a paper wallet exists only on the '${PAPER_PROFILE}' profile, not on '${environment}'`);
+    throw new VaultError('VALIDATION_ERROR', `a paper wallet exists only on the '${PAPER_PROFILE}' profile, not on '${environment}'`);
   }
 }
 
@@ -128,7 +128,7 @@ export class PaperWalletVault {
     try {
       digest = digestOf(data);
     } catch (err) {
-      if (err instanceof TypedDataError) throw new VaultError('INVALID_INPUT', err.message);
+      if (err instanceof TypedDataError) throw new VaultError('VALIDATION_ERROR', err.message);
       throw err;
     }
     return (await this.unlock(wallet)).signDigest(digest);

@@ -47,7 +47,7 @@ export interface VaultOptions {
 }
 
 function checkEnvironment(environment: string): string {
-  if (!ENVIRONMENT.test(environment)) throw new VaultError('INVALID_INPUT', `environment '${environment}' must be a short lowercase profile id`);
+  if (!ENVIRONMENT.test(environment)) throw new VaultError('VALIDATION_ERROR', `environment '${environment}' must be a short lowercase profile id`);
   return environment;
 }
 
@@ -55,7 +55,7 @@ function checkAddress(value: string, field: string): string {
   try {
     return toChecksumAddress(value, field);
   } catch (err) {
-    throw new VaultError('INVALID_INPUT', (err as Error).message);
+    throw new VaultError('VALIDATION_ERROR', (err as Error).message);
   }
 }
 
@@ -86,7 +86,7 @@ export class TradingKeyVault {
     const environment = checkEnvironment(input.environment);
     const wallet = checkAddress(input.wallet, 'wallet');
     const name = (input.name ?? 'Perps Desk').trim();
-    if (name.length === 0 || name.length > 64) throw new VaultError('INVALID_INPUT', 'name must be 1 to 64 characters');
+    if (name.length === 0 || name.length > 64) throw new VaultError('VALIDATION_ERROR', 'name must be 1 to 64 characters');
     const { PrivateKey } = await import('../signers/secp256k1.js');
     const key = PrivateKey.generate();
     const meta: TradingKeyMetadata = { environment, wallet, agent: key.address, name, expires_at: null, created_at: this.now() };
@@ -113,7 +113,7 @@ export class TradingKeyVault {
 
   /** Records the expiry the service answered on registration (or renewal). */
   setExpiry(ref: TradingKeyRef, expiresAt: number): TradingKeyMetadata {
-    if (!Number.isSafeInteger(expiresAt) || expiresAt <= 0) throw new VaultError('INVALID_INPUT', 'expires_at must be a positive Unix ms integer');
+    if (!Number.isSafeInteger(expiresAt) || expiresAt <= 0) throw new VaultError('VALIDATION_ERROR', 'expires_at must be a positive Unix ms integer');
     const all = this.readAll();
     const entry = TradingKeyVault.entryName(ref);
     const meta = all.find((m) => TradingKeyVault.entryName(m) === entry);
@@ -125,7 +125,7 @@ export class TradingKeyVault {
 
   /** 65-byte signature of a 32-byte digest with the stored key. */
   async signDigest(ref: TradingKeyRef, digest: Uint8Array): Promise<string> {
-    if (digest.length !== 32) throw new VaultError('INVALID_INPUT', 'digest must be 32 bytes');
+    if (digest.length !== 32) throw new VaultError('VALIDATION_ERROR', 'digest must be 32 bytes');
     const key = await this.unlock(ref);
     return key.signDigest(digest);
   }
@@ -136,7 +136,7 @@ export class TradingKeyVault {
     try {
       digest = digestOf(data);
     } catch (err) {
-      if (err instanceof TypedDataError) throw new VaultError('INVALID_INPUT', err.message);
+      if (err instanceof TypedDataError) throw new VaultError('VALIDATION_ERROR', err.message);
       throw err;
     }
     return this.signDigest(ref, digest);

@@ -12,7 +12,7 @@ export type VaultErrorCode =
   | 'KEYCHAIN_FAILED'
   | 'KEY_NOT_FOUND'
   | 'VAULT_CLOSED'
-  | 'INVALID_INPUT';
+  | 'VALIDATION_ERROR';
 
 const ACTIONS: Record<VaultErrorCode, string> = {
   KEYCHAIN_UNAVAILABLE:
@@ -23,7 +23,7 @@ const ACTIONS: Record<VaultErrorCode, string> = {
   KEY_NOT_FOUND:
     'This trading key is not in the keychain: it was deleted outside Perps Desk or created on another machine, or the keychain is locked (a locked Secret Service answers reads with nothing). Unlock the keychain and retry; otherwise create and authorize a new trading key.',
   VAULT_CLOSED: 'Quit Perps Desk and start it again normally: without debugging switches (--remote-debugging-port, --remote-debugging-pipe, --inspect) and with NODE_OPTIONS unset.',
-  INVALID_INPUT: 'Check the values and try again.',
+  VALIDATION_ERROR: 'Check the values and try again.',
 };
 
 /** Locked or unreachable keychains may work in a moment; a refusal or a missing key will not. */
@@ -42,7 +42,7 @@ export class VaultError extends Error implements ClassifiedError {
   }
 
   get errorKind(): ErrorKind {
-    if (this.code === 'INVALID_INPUT') return 'validation';
+    if (this.code === 'VALIDATION_ERROR') return 'validation';
     return TRANSIENT_CODES.includes(this.code) ? 'transient' : 'rejected';
   }
 

@@ -67,7 +67,7 @@ describe('the inference API key in the OS keychain', () => {
     expect(fs.existsSync(w.ctx.settings.path) ? fs.readFileSync(w.ctx.settings.path, 'utf8') : '').not.toContain(KEY);
     expect(JSON.stringify(store)).not.toContain(KEY);
     await expect(store.set('   ')).rejects.toBeInstanceOf(VaultError);
-    await expect(store.set('two words')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(store.set('two words')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(await store.clear()).toBe(true);
     expect(await store.has()).toBe(false);
     expect(await store.clear()).toBe(false);

@@ -60,7 +60,7 @@ describe('restart', () => {
     await h.chaos({ error_rate: 1 });
     const err = await withdrawUnchecked(first.ctx, { wallet: main.address, amount: '10', signer: main.signer }).catch((e: unknown) => e);
     await h.chaos({ error_rate: 0 });
-    expect((err as OperationError).code).toBe('SUBMISSION_UNCONFIRMED');
+    expect((err as OperationError).code).toBe('SUBMIT_UNCONFIRMED');
     const [stored] = listTrackedWithdrawals(first.ctx, { wallet: main.address });
     expect(stored).toMatchObject({ phase: 'SIGNED', withdrawal_id: null });
     expect(await withdrawalHistory(first.ctx, main.address)).toEqual([]);
@@ -82,7 +82,7 @@ describe('dropped connection during submit', () => {
     const err = await withdrawUnchecked(ctx, { wallet: main.address, amount: '12.5', signer: main.signer }).catch((e: unknown) => e);
     await h.chaos({ drop_rate: 0 });
     expect(err).toBeInstanceOf(OperationError);
-    expect((err as OperationError).code).toBe('SUBMISSION_UNCONFIRMED');
+    expect((err as OperationError).code).toBe('SUBMIT_UNCONFIRMED');
     expect((err as OperationError).hint).toMatch(/never signed again/);
 
     const { records } = await resumeWithdrawals(ctx, { wallet: main.address });

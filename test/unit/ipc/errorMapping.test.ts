@@ -23,7 +23,8 @@ describe('toIpcError', () => {
     [new ApiError(null, 409, 'nonce used'), { code: 'NONCE_REPLAYED', status: 409 }],
     [new ApiError(null, 502, 'bad gateway'), { code: 'HTTP_502', status: 502 }],
     [new VaultError('KEYCHAIN_LOCKED', 'locked'), { code: 'KEYCHAIN_LOCKED' }],
-    [new VaultError('INVALID_INPUT', 'bad agent'), { code: 'VALIDATION', reason: 'INVALID_INPUT' }],
+    // The vault's input refusal is the one generic validation code: no rule of its own to name in reason.
+    [new VaultError('VALIDATION_ERROR', 'bad agent'), { code: 'VALIDATION', kind: 'validation' }],
     [new LedgerError('DEVICE_LOCKED', 'The Ledger is locked'), { code: 'DEVICE_LOCKED' }],
     [new LedgerError('BLIND_SIGNING_DECLINED', 'declined'), { code: 'BLIND_SIGNING_DECLINED' }],
     [new SignerError('WRONG_PASSWORD', 'wrong password for the keystore'), { code: 'VALIDATION', reason: 'WRONG_PASSWORD' }],

@@ -30,12 +30,12 @@ export class InferenceKeyStore {
     this.keychain = options.keychain ?? osKeychain;
   }
 
-  /** Stores (or replaces) the key. Throws VaultError INVALID_INPUT for a value that cannot be a key. */
+  /** Stores (or replaces) the key. Throws VaultError VALIDATION_ERROR for a value that cannot be a key. */
   async set(apiKey: string): Promise<void> {
     const key = apiKey.trim();
     // The message describes the problem, never the value.
-    if (key === '') throw new VaultError('INVALID_INPUT', 'The inference API key is empty');
-    if (key.length > MAX_KEY_LENGTH || /\s/.test(key)) throw new VaultError('INVALID_INPUT', 'The inference API key must be one word of at most 512 characters');
+    if (key === '') throw new VaultError('VALIDATION_ERROR', 'The inference API key is empty');
+    if (key.length > MAX_KEY_LENGTH || /\s/.test(key)) throw new VaultError('VALIDATION_ERROR', 'The inference API key must be one word of at most 512 characters');
     await this.keychain.set(this.service, INFERENCE_KEY_ACCOUNT, key);
   }
 

@@ -81,7 +81,7 @@ export async function sendStored(ctx: ServiceContext, record: TrackedWithdrawal)
     }
     if (err instanceof NetworkError || err instanceof TimeoutError || (err instanceof ApiError && err.status >= 500)) {
       store.update(record.intent_id, { note: `last send failed: ${(err as Error).message}` });
-      throw new OperationError('SUBMISSION_UNCONFIRMED', `the withdrawal of ${record.amount} USDC was signed and sent, but no answer arrived: ${(err as Error).message}`, {
+      throw new OperationError('SUBMIT_UNCONFIRMED', `the withdrawal of ${record.amount} USDC was signed and sent, but no answer arrived: ${(err as Error).message}`, {
         cause: err,
         details: { intent_id: record.intent_id },
         hint: 'It is stored with its signature and will be resent unchanged (never signed again) on the next `perps withdraw --resume` or app start; the service accepts it at most once.',
