@@ -15,8 +15,9 @@ export async function restoreProtectionBeforeCommand(cmd: Command): Promise<void
   } catch {
     return; // no usable profile: the command reports that itself
   }
-  const { hasPendingProtection, restorePendingProtection } = await import('../main/services/positions/rearm.js');
+  const { hasPendingProtection } = await import('../main/services/positions/protectionFolder.js');
   if (!hasPendingProtection(dataDir)) return;
+  const { restorePendingProtection } = await import('../main/services/positions/rearm.js');
   const { outcomes, problems } = await restorePendingProtection(contextOf(g));
   for (const o of outcomes) for (const line of o.summary) process.stderr.write(`${o.past_mark.length > 0 || o.failed.length > 0 ? 'warning' : 'note'}: restored after an interrupted close: ${line}\n`);
   for (const p of problems) process.stderr.write(`warning: ${p}\n`);

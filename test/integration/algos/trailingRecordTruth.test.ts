@@ -135,8 +135,8 @@ describe('a trailing stop that fired but could not fill', () => {
     const events: string[] = [];
     const runner = await startTrail(w.ctx, await prepareTrail(w.ctx, { wallet: t.wallet, market: 'ETH', distance: '20' }), await w.ctx.tradingSigner(t.wallet), { clock, onEvent: (e) => events.push(e) });
     expect(await armedStops(t)).toEqual([{ order_id: expect.any(String), trigger_price: '3380' }]);
-    // A gap far through the stop and its fire price: it fires, and nothing is there to fill it within its bound.
-    script = [{ at: w.sim.clock.now() + 1_500, mark: "3200" }];
+    // A gap far through the stop and past its stop tolerance (10%): it fires, and nothing is there to fill it within its bound.
+    script = [{ at: w.sim.clock.now() + 1_500, mark: "2900" }];
     stopAt = { at: w.sim.clock.now() + 20_000, runner };
     const r = await runner.run();
     stopAt = null;

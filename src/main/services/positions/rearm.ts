@@ -31,7 +31,9 @@ import { submitOrder } from '../orders/submitOrder.js';
 import { groupDigits } from './positionTpsl.js';
 import { readPosition } from './positionWaits.js';
 
-export const PROTECTION_FOLDER = 'protection';
+import { PROTECTION_FOLDER } from './protectionFolder.js';
+
+export { PROTECTION_FOLDER, hasPendingProtection } from './protectionFolder.js';
 const NAMING: AlgoNaming = { what: 'TP/SL re-arm', code: 'REARM', stopHint: () => 'Wait for the close that lifted them to finish' };
 const NAME = { tp: 'TP', sl: 'SL' } as const;
 /** How long a lifted trigger still listed is given for its cancel to land (it is asynchronous). */
@@ -239,13 +241,3 @@ export async function restorePendingProtection(ctx: TradingContext, options: { w
   return { outcomes, problems };
 }
 
-/** Whether any record is pending in this data folder (a file check only: cheap at every start). */
-export function hasPendingProtection(dataDir: string): boolean {
-  const dir = path.join(dataDir, PROTECTION_FOLDER);
-  try {
-    return fs.readdirSync(dir).some((n) => /^[0-9a-f]{12}\.json$/.test(n));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
-  }
-}
