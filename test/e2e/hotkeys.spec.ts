@@ -92,7 +92,7 @@ test('trade hotkeys: configured in Settings with conflicts refused, then trading
   await page.getByRole('dialog', { name: 'Review order · ETH' }).getByRole('button', { name: 'Sign and place' }).click();
   await expect.poll(async () => {
     await app!.advance(300);
-    return page.getByRole('tab', { name: /^Open orders/ }).textContent();
+    return page.getByRole('tab', { name: /^Open orders/ }).getAttribute('aria-label'); // the visible text may be the short label too
   }, { timeout: 15_000 }).toBe('Open orders 1');
   await press(page, 'Alt+KeyX');
   const cancel = page.getByRole('dialog', { name: 'Cancel all orders on ETH' });
@@ -100,7 +100,7 @@ test('trade hotkeys: configured in Settings with conflicts refused, then trading
   await cancel.getByRole('button', { name: 'Cancel 1 order' }).click();
   await expect.poll(async () => {
     await app!.advance(300);
-    return page.getByRole('tab', { name: /^Open orders/ }).textContent();
+    return page.getByRole('tab', { name: /^Open orders/ }).getAttribute('aria-label');
   }, { timeout: 15_000 }).toBe('Open orders');
 
   // Alt+C closes the selected market's position through its close dialog.
