@@ -43,7 +43,7 @@ describe('running in the tray', () => {
     expect(t.afterClose).toMatchObject({ destroyed: false, visible: false, quitPhase: 'running' });
     expect(t.afterClose.tray.tooltip).toBe('Perps Desk: 1 TWAP running');
     const labels = (t.afterClose.tray.items as { type: string; label: string; enabled: boolean }[]).filter((i) => i.type !== 'separator');
-    expect(labels.map((i) => i.label)).toEqual(['Open Perps Desk', 'Running: 1 TWAP', expect.stringMatching(/^TWAP buy 0\.02 ETH, [0-2] of 2 slices sent$/), 'Quit Perps Desk']);
+    expect(labels.map((i) => i.label)).toEqual(['Open Perps Desk', 'Running: 1 TWAP', expect.stringMatching(/^TWAP buy 0\.02 ETH, [0-2] of 2 slices sent$/), 'Panic: close everything…', 'Quit Perps Desk']);
     expect(labels.find((i) => i.label === 'Running: 1 TWAP')?.enabled).toBe(false);
     // Told once, with how many are active.
     expect(t.afterClose.notifications).toEqual([{ title: 'Perps Desk', body: expect.stringMatching(/^Perps Desk keeps running in the tray: 1 active \(1 TWAP\)/) }]);

@@ -90,18 +90,21 @@ export type TrayMenuItem =
   | { type: 'info'; label: string }
   | { type: 'separator' };
 
-/** The tray's menu: open, what is running (one line each), quit. */
+/**
+ * The tray's menu: a lockout's line (issue 39) on top, then open, what is running (one line each), Panic
+ * and quit. Panic sits beside Quit, never first, so the item under the pointer when the menu opens is
+ * Open; choosing it only opens the window on Panic's confirmation.
+ */
 export function trayMenu(active: readonly ActiveWork[], risk: { line?: string | null; panic?: boolean } = {}): TrayMenuItem[] {
-  // The risk limits (issue 39): a lockout's line, and Panic, which opens the window on its confirmation.
-  const riskItems: TrayMenuItem[] = [...(risk.line ? [{ type: 'info', label: risk.line } as const] : []), ...(risk.panic ? [{ type: 'action', action: 'panic', label: 'Panic: close everything…' } as const] : [])];
   return [
-    ...(riskItems.length > 0 ? [...riskItems, { type: 'separator' } as const] : []),
+    ...(risk.line ? [{ type: 'info', label: risk.line } as const, { type: 'separator' } as const] : []),
     { type: 'action', action: 'open', label: `Open ${APP_NAME}` },
     { type: 'separator' },
     ...(active.length === 0
       ? [{ type: 'info', label: 'Nothing running' } as const]
       : [{ type: 'info', label: `Running: ${describeActive(active)}` } as const, ...active.map((w) => ({ type: 'work', id: workKey(w), label: oneLineText(w.label) }) as const)]),
     { type: 'separator' },
+    ...(risk.panic ? [{ type: 'action', action: 'panic', label: 'Panic: close everything…' } as const] : []),
     { type: 'action', action: 'quit', label: `Quit ${APP_NAME}` },
   ];
 }

@@ -41,9 +41,9 @@ describe('the panic hotkey', () => {
 });
 
 describe('the tray menu and the risk limits', () => {
-  it('shows the lockout line and a Panic item first when the app offers them', () => {
+  it('shows the lockout line on top and Panic beside Quit (never the first item) when the app offers them', () => {
     const labels = trayMenu([], { line: 'Locked until 00:00 UTC (risk limit)', panic: true }).map((i) => (i.type === 'separator' ? '---' : i.label));
-    expect(labels).toEqual(['Locked until 00:00 UTC (risk limit)', 'Panic: close everything…', '---', 'Open Perps Desk', '---', 'Nothing running', '---', 'Quit Perps Desk']);
+    expect(labels).toEqual(['Locked until 00:00 UTC (risk limit)', '---', 'Open Perps Desk', '---', 'Nothing running', '---', 'Panic: close everything…', 'Quit Perps Desk']);
     expect(trayMenu([], {}).some((i) => i.type === 'action' && i.action === 'panic')).toBe(false);
   });
 });
