@@ -207,7 +207,12 @@ export async function runStormBench(): Promise<GateResult[]> {
     await core.desks.markets.watchBook({ market: WATCHED });
     await core.desks.markets.watchTrades({ market: WATCHED });
     const pumps = core.eventPumps!;
-    const positions = await pumps.refreshPositions();
+    // /positions lags fills (spec, position lifecycle rule 2): read until every held market shows, bounded.
+    let positions = await pumps.refreshPositions();
+    for (let i = 0; i < 100 && positions.length < HELD.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      positions = await pumps.refreshPositions();
+    }
     if (positions.length !== HELD.length) throw new Error(`expected ${HELD.length} positions, the session shows ${positions.length}`);
 
     const mark = await readMark(ctx, market);
