@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 interface FileTime {
   file: string;
@@ -47,7 +48,7 @@ export function playwrightFileTimes(report: unknown): FileTime[] {
   return [...byFile.values()];
 }
 
-function table(title: string, times: FileTime[], top: number): string {
+export function table(title: string, times: FileTime[], top: number): string {
   const total = times.reduce((a, t) => a + t.ms, 0);
   const lines = [...times].sort((a, b) => b.ms - a.ms).slice(0, top).map((t) => `${(t.ms / 1000).toFixed(1).padStart(8)} s  ${String(t.tests).padStart(4)} tests  ${t.file}`);
   return [`== ${title}: ${times.length} files, ${(total / 1000).toFixed(0)} s of file time (the slowest ${Math.min(top, times.length)})`, ...lines].join('\n');
@@ -58,13 +59,19 @@ function readJson(file: string | undefined): unknown {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
 }
 
-const [vitestFile, playwrightFile, topArg] = process.argv.slice(2);
-const top = Number(topArg ?? 15);
-const vitest = readJson(vitestFile);
-const playwright = readJson(playwrightFile);
-if (vitest) console.log(table('vitest per file', vitestFileTimes(vitest, process.cwd()), top));
-if (playwright) console.log(table('Playwright per file', playwrightFileTimes(playwright), top));
-if (!vitest && !playwright) {
-  console.error('no test report found');
-  process.exitCode = 1;
+/** Prints both tables; exit 1 only when neither report exists. */
+export function main(args: readonly string[]): number {
+  const [vitestFile, playwrightFile, topArg] = args;
+  const top = Number(topArg ?? 15);
+  const vitest = readJson(vitestFile);
+  const playwright = readJson(playwrightFile);
+  if (vitest) console.log(table('vitest per file', vitestFileTimes(vitest, process.cwd()), top));
+  if (playwright) console.log(table('Playwright per file', playwrightFileTimes(playwright), top));
+  if (!vitest && !playwright) {
+    console.error('no test report found');
+    return 1;
+  }
+  return 0;
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) process.exitCode = main(process.argv.slice(2));
