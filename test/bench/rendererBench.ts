@@ -50,6 +50,13 @@ const BURST_SECONDS = 4;
  * 7 rounds measured on a 2-core machine shared with other work: 3.17x, 3.25x, 3.28x, 3.37x (load 4 to
  * 9), 3.63x with a CPU hog beside it (its rounds 3.02x..3.97x); the renderer before the live frame read
  * 3.76x and 4.16x. 4.0x is 10% over the worst median measured.
+ *
+ * Printed, not gated (issue 37): the ratio of CPU time depends on the machine more than on the change. On
+ * the 2-core machine of 2026-12-06 the renderer that landed with 3.742x (2dbdf3c) read 4.288x (rounds
+ * 3.31x..6.37x), and the merged renderer 4.358x and 4.221x in the same hour, with the app's own busy
+ * share unchanged (16.1% against 17.0% and 14.8%). A gate that fails the code it was set on fails CI by
+ * machine. Issue 37 replaces it with counts no CPU changes (commits, layouts and style recalculations per
+ * second of storm, app against floor), set where the renderer before the live frame fails.
  */
 const BURST_RATIO_TARGET = Number(process.env['BENCH_BURST_RATIO'] ?? 4.0);
 /** The trade view opens on the first active market, whose book it watches. */
@@ -435,6 +442,7 @@ export async function runBurstGates(browser: Browser, server: StaticServer): Pro
           name: `renderer main thread CPU in a storm (${STORM.marksPerSecond} mark events/s over ${VENUE_SCALE} markets, book and tape ${STORM.booksPerSecond}/s), app / floor page with the same events`,
           of: (r) => r.app / r.floor,
           target: { op: '<=', value: BURST_RATIO_TARGET },
+          reportOnly: true,
           detail: (m) => {
             const med = (f: (r: BurstRound) => number, side: 'app' | 'floor') => median(rounds.filter((r) => r[side]).map((r) => f(r[side]))).toFixed(0);
             const parts = (side: 'app' | 'floor') => `script ${med((r) => r.script, side)} / layout ${med((r) => r.layout, side)} / style ${med((r) => r.style, side)} ms`;
