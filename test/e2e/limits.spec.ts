@@ -37,7 +37,8 @@ test('limits: room left in the header, a pending loosening, the lockout banner, 
   await section.getByRole('textbox', { name: 'Daily loss' }).fill('100');
   await section.getByRole('textbox', { name: 'Drawdown from the day’s peak' }).fill('5');
   await section.getByRole('button', { name: 'Save limits' }).click();
-  const room = page.locator('.room-left');
+  // In the top bar from 1280 px; below it, in the status bar (the top bar keeps the nine views).
+  const room = page.locator('.room-left-top');
   await expect(room).toContainText('Daily loss: 100 of 100 USD left');
   await expect(room).toContainText('Drawdown: 5 of 5% left');
 
@@ -57,6 +58,22 @@ test('limits: room left in the header, a pending loosening, the lockout banner, 
   await app.setMark('ETH', '3338');
   await expect.poll(async () => { await app!.advance(500); return room.textContent(); }, { timeout: 30_000, intervals: [1000] }).toMatch(/Daily loss: 3\d(\.\d+)? of 100 USD left/);
   await screenshotBothSizes(page, 'limits-header-room-left');
+  await page.setViewportSize({ width: 1024, height: 680 });
+  await expect(room).toBeHidden();
+  await expect(page.locator('.room-left-status')).toBeVisible();
+  await expect(page.locator('.room-left-status')).toContainText(/Daily loss: 3\d(\.\d+)? of 100 USD left/);
+  // Nothing scrolls sideways, and every view stays in the top bar, whole, beside the account's figures.
+  expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  await expect(page.getByRole('button', { name: 'Assistant' })).toBeInViewport({ ratio: 1 });
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const name of ['Trade', 'History', 'Portfolio', 'Withdraw', 'Bridge', 'Swap', 'Points', 'Keys', 'Settings']) {
+    const box = await nav.getByRole('button', { name, exact: true }).boundingBox();
+    expect(box, name).not.toBeNull();
+    expect(box!.x + box!.width, name).toBeLessThanOrEqual(1024);
+    const navBox = (await nav.boundingBox())!;
+    expect(box!.x + box!.width, `${name} inside the navigation`).toBeLessThanOrEqual(navBox.x + navBox.width + 0.5);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // Past the limit: the lockout banner, and an opening order is refused in main.
   await app.setMark('ETH', '3280');

@@ -105,6 +105,7 @@ function StatusBar() {
       <span>{liveMarks ? 'live marks' : 'waiting for live marks'}</span>
       {/* The top bar's wallet chip, where the top bar has no room for it (styles/app.css). */}
       {wallet.data?.address && <span className="statusbar-wallet" title={wallet.data.address}>wallet {shortAddress(wallet.data.address)}</span>}
+      <RoomLeft enabled={Boolean(wallet.data?.address)} placement="statusbar" />
       <span className="sep" />
       <span>Press ? for shortcuts</span>
       <span>{info.data ? `${info.data.name} ${info.data.version}` : ''}</span>
