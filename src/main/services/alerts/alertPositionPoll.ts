@@ -4,6 +4,7 @@
  * (services/reads/positionRisk.ts, the figures `perps positions` and the app show). The app evaluates
  * them on its own positions stream instead.
  */
+import { pollEvery } from '../reads/pollEvery.js';
 import { readPositionViews } from '../reads/positionRisk.js';
 import type { ServiceContext } from '../serviceContext.js';
 import type { PositionObservation } from './alertEvaluator.js';
@@ -18,8 +19,6 @@ export interface PositionPollOptions {
 }
 
 export function startPositionPoll(o: PositionPollOptions): { stop(): void } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
   const poll = async (): Promise<void> => {
     for (const wallet of o.wallets()) {
       const { positions } = await readPositionViews(o.ctx, wallet);
@@ -27,20 +26,5 @@ export function startPositionPoll(o: PositionPollOptions): { stop(): void } {
       for (const v of positions) o.observe({ market: v.market, wallet, at, unrealizedPnl: v.unrealized_pnl, liquidationDistance: v.liquidation_distance });
     }
   };
-  const tick = (delay: number): void => {
-    timer = setTimeout(() => {
-      void poll()
-        .catch((err: unknown) => o.onError(err as Error))
-        .finally(() => {
-          if (!stopped) tick(o.everyMs);
-        });
-    }, delay);
-  };
-  tick(0);
-  return {
-    stop: () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
+  return pollEvery(poll, o.everyMs, o.onError);
 }

@@ -13,6 +13,7 @@ import { writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { withFileLockSync } from '../../files/recordLock.js';
 import { appendAlertLog } from '../alerts/alertLog.js';
 import { OperationError } from '../errors.js';
+import { pollEvery } from '../reads/pollEvery.js';
 import { readPositionViews } from '../reads/positionRisk.js';
 import { groupDigits } from './positionTpsl.js';
 
@@ -99,8 +100,6 @@ export function startStopFailurePoll(o: {
   onError: (err: Error) => void;
 }): { stop(): void } {
   const memory = new FailureMemory();
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
   const poll = async (): Promise<void> => {
     for (const wallet of o.wallets()) {
       const { positions } = await readPositionViews(o.ctx, wallet);
@@ -110,20 +109,5 @@ export function startStopFailurePoll(o: {
       }
     }
   };
-  const tick = (delay: number): void => {
-    timer = setTimeout(() => {
-      void poll()
-        .catch((err: unknown) => o.onError(err as Error))
-        .finally(() => {
-          if (!stopped) tick(o.everyMs);
-        });
-    }, delay);
-  };
-  tick(0);
-  return {
-    stop: () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
+  return pollEvery(poll, o.everyMs, o.onError);
 }
