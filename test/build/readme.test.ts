@@ -30,6 +30,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/paths.js';
 import { closedLoopbackPort, sha256, startMirror, type Mirror } from './readme/mirror.js';
@@ -254,7 +255,8 @@ describe('README set-up, in a fresh clone', () => {
     expect(mirror.requests).toEqual([]);
     expect(r.stderr).not.toContain('fetching it once');
     expect(fs.readFileSync(path.join(work, 'electron-launch.txt'), 'utf8').trim().split('\n')).toEqual([`cwd=${clone}`, 'arg=.']);
-    expect(r.stdout).toMatch(/dev server running for the electron renderer process at:[\s\S]*http:\/\/localhost:\d+/);
+    // electron-vite colours its banner when the run looks like CI or a terminal (the port in bold).
+    expect(stripVTControlCharacters(r.stdout)).toMatch(/dev server running for the electron renderer process at:[\s\S]*http:\/\/localhost:\d+/);
   });
 });
 
@@ -273,7 +275,7 @@ describe('README quick start, in the same clone', () => {
   it('npx perps quickstart --json prints what the README shows', async () => {
     const line = lineOf(QUICK_START, /^npx perps quickstart/);
     const r = await sh(line.line, runEnv());
-    expect(r.status, r.stderr).toBe(0);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as Record<string, string>;
     // The README's example output: its keys, and the balance it names.
     const example = line.comments.join(' ');

@@ -13,7 +13,12 @@ import { REPO_ROOT } from '../../support/paths.js';
 const STEPS = path.join(REPO_ROOT, 'scripts/ci/steps.sh');
 
 function bash(script: string): { status: number | null; stdout: string } {
-  const r = spawnSync('bash', ['-c', `set -euo pipefail; STEP_TIMES_FILE=$(mktemp); export STEP_TIMES_FILE; source '${STEPS}'; trap step_table EXIT; ${script}`], { encoding: 'utf8', timeout: 20_000 });
+  // This test itself runs inside .ci/run's `npm test` step, whose STEP_DEPTH and STEP_TIMES_FILE would
+  // nest these steps one level deeper and add them to CI's own table: the script starts at the top.
+  const env = { ...process.env };
+  delete env.STEP_DEPTH;
+  delete env.STEP_TIMES_FILE;
+  const r = spawnSync('bash', ['-c', `set -euo pipefail; STEP_TIMES_FILE=$(mktemp); export STEP_TIMES_FILE; source '${STEPS}'; trap step_table EXIT; ${script}`], { encoding: 'utf8', timeout: 20_000, env });
   return { status: r.status, stdout: r.stdout };
 }
 
