@@ -74,10 +74,10 @@ describe('TP/SL lifted by a close that died', () => {
         20_000,
       );
       expect(back.map((t) => [t.tpsl, canonical(new Decimal(t.trigger_price!))]).sort()).toEqual(record.lifted.map((l) => [l.kind, l.trigger_price]).sort());
-      expect(fs.readdirSync(path.join(h.dataDir, 'protection')).filter((n) => n.endsWith('.json'))).toEqual([]);
       await h.waitFor('the notification', async () => h.notifications.some((n) => /TP\/SL after an interrupted close/.test(n.title) && /re-armed on the remaining/.test(n.body)));
-      // Once: a little later there are still exactly two.
-      await new Promise((r) => setTimeout(r, 1_500));
+      // The record goes once the re-arm is done (just after the triggers show, not with them): with it gone
+      // nothing is left to re-arm from, and there are still exactly two.
+      await h.waitFor('the protection record removed', async () => fs.readdirSync(path.join(h.dataDir, 'protection')).filter((n) => n.endsWith('.json')).length === 0);
       expect((await h.call('orders:listTriggers', { market: 'ETH' })).triggers.filter((x) => x.armed)).toHaveLength(2);
     } finally {
       await wipeService(service);
