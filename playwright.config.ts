@@ -7,7 +7,9 @@ export default defineConfig({
   testMatch: /.*\.spec\.ts$/,
   outputDir: 'test-results/e2e',
   fullyParallel: false,
-  workers: 1,
+  // Each spec starts its own simulator and app on ephemeral loopback ports; two run at a time (the
+  // machine's cores), PERPS_E2E_WORKERS overrides.
+  workers: Number(process.env['PERPS_E2E_WORKERS'] ?? 2),
   timeout: 60_000,
   // The json report gives each spec file's time to CI's log (scripts/ci/testTimes.ts).
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
