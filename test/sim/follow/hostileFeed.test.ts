@@ -50,6 +50,17 @@ async function goodBook(): Promise<void> {
   await until(btcStatus, (s) => s.state === 'live', 'BTC live');
 }
 
+/**
+ * Waits until the simulator has handled everything the upstream sent before this call: a new ETH book
+ * goes out on the same socket after it, and the simulator publishes that book only once it got there (the
+ * socket is read in order). A check that something did NOT happen on an earlier message waits on this,
+ * not on a sleep.
+ */
+async function afterSocketCaughtUp(): Promise<void> {
+  const time = upstream.setBook('ETH', [lv('3499.0', '5.0')], [lv('3501.0', '5.0')]);
+  await until(async () => (await info({ type: 'l2Book', coin: 'ETH' })).time, (t) => t === time, 'the marker ETH book after the earlier messages');
+}
+
 /** A whole context move (mark, mid and oracle together, as a real move is) pushed on the WebSocket only. */
 const spike = (px: string) => upstream.spikeCtx('BTC', { markPx: px, midPx: px, oraclePx: px });
 
@@ -125,7 +136,7 @@ describe('following a hostile venue', () => {
     // While BTC is frozen on a crossed book, a sane print does not fill either.
     await book([lv('97100.0', '5.0')], [lv('50000.0', '5.0')], 'frozen');
     upstream.rawTrades('BTC', [{ side: 'A', px: '96940.0', sz: '1.0' }]);
-    await new Promise((r) => setTimeout(r, 300));
+    await afterSocketCaughtUp();
     await api.advance(1000);
     expect((await t.order(buy.order_id)).status).toBe('ACCEPTED');
     // Live again, the next sane print fills it at its limit.
