@@ -4,39 +4,18 @@
  * cancels or runs the TWAP and the simulator shows it; an incomplete, ambiguous or hostile phrase is
  * exit 2 saying what was understood and what is missing, and nothing reaches the simulator.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
-import { REPO_ROOT } from '../../support/paths.js';
+import { perpsOn, type WorldRun } from '../../support/perpsWorld.js';
 import { TradingWorld, Trader, priceAt, sizeFor } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: J;
-}
-type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function perps(args: string[]): Promise<Run> {
-  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(REPO_ROOT, 'bin/perps.js'), ...globals, ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, PERPS_KEYCHAIN_SERVICE: w.keychainService }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr, json: args.includes('--json') ? (JSON.parse(stdout) as J) : {} });
-      },
-    );
-  });
-}
+/** `perps ARGS` on the world (test/support/perpsWorld.ts), in this process. */
+const perps = perpsOn(() => w);
 
-const doIt = (t: Trader, phrase: string, ...flags: string[]): Promise<Run> => perps(['--json', 'do', phrase, '--wallet', t.wallet, ...flags]);
+const doIt = (t: Trader, phrase: string, ...flags: string[]): Promise<WorldRun> => perps(['--json', 'do', phrase, '--wallet', t.wallet, ...flags]);
 
 /** Everything the simulator holds for the trader: every order it ever got, open orders, positions. */
 async function footprint(t: Trader): Promise<string> {

@@ -4,46 +4,21 @@
  * Contract checked: exactly one JSON document on stdout, exit 0 on success, 1 when the operation failed,
  * 2 on bad usage or a validation error (and then nothing was sent: the order history stays empty).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TypedDataEncoder } from 'ethers';
 import { Decimal } from '../../../src/shared/decimal/index.js';
-import { REPO_ROOT } from '../../support/paths.js';
+import { perpsOn, type J } from '../../support/perpsWorld.js';
 import { TradingWorld, priceAt, sizeFor } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
 const SYM = 'BTC';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: unknown;
-}
 
-function perps(args: string[]): Promise<Run> {
-  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(REPO_ROOT, 'bin/perps.js'), ...globals, ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, PERPS_KEYCHAIN_SERVICE: w.keychainService }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        let json: unknown = undefined;
-        if (args.includes('--json')) {
-          // Exactly one JSON document: parsing the whole of stdout must succeed.
-          json = JSON.parse(stdout);
-        }
-        resolve({ code, stdout, stderr, json });
-      },
-    );
-  });
-}
+/** `perps ARGS` on the world (test/support/perpsWorld.ts), in this process. */
+const perps = perpsOn(() => w);
 
-type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 beforeAll(async () => {
   w = await TradingWorld.boot('cli-orders', { manualClock: false });

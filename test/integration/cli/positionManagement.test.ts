@@ -5,40 +5,19 @@
  * and `order place|batch` refusing a far limit price or an order above the user's cap (exit 2, nothing
  * sent) unless --allow-far-price / --allow-large is given.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, canonical } from '../../../src/shared/decimal/index.js';
-import { REPO_ROOT } from '../../support/paths.js';
+import { perpsOn, type J } from '../../support/perpsWorld.js';
 import { TradingWorld, Trader, priceAt, sizeFor } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: unknown;
-}
 
-function perps(args: string[]): Promise<Run> {
-  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(REPO_ROOT, 'bin/perps.js'), ...globals, ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, PERPS_KEYCHAIN_SERVICE: w.keychainService }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        // With --json, stdout is exactly one JSON document.
-        resolve({ code, stdout, stderr, json: args.includes('--json') ? JSON.parse(stdout) : undefined });
-      },
-    );
-  });
-}
+/** `perps ARGS` on the world (test/support/perpsWorld.ts), in this process. */
+const perps = perpsOn(() => w);
 
-type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 beforeAll(async () => {
   w = await TradingWorld.boot('cli-position-mgmt', { manualClock: false });

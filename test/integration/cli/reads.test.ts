@@ -8,34 +8,20 @@
  *    venue_symbol / venue_asset_index (PEPE is kPEPE on the venue);
  *  - `perps book SYM` (grouping and depth as the app's book) and `perps price SYM`.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, canonical } from '../../../src/shared/decimal/index.js';
 import { liquidationForDisplay, liquidationPrice } from '../../../src/shared/protocol/index.js';
 import { placeOrder, placeOrders } from '../../../src/main/services/orders/index.js';
 import { waitForPosition } from '../../../src/main/services/positions/index.js';
-import { REPO_ROOT } from '../../support/paths.js';
+import { perpsOn, type J } from '../../support/perpsWorld.js';
 import { TradingWorld, priceAt, sizeFor, type Trader } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
 let t: Trader;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function perps(args: string[]): Promise<Run> {
-  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), ...globals, ...args], { cwd: REPO_ROOT, env: { ...process.env, PERPS_KEYCHAIN_SERVICE: w.keychainService }, timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
+/** `perps ARGS` on the world (test/support/perpsWorld.ts), in this process. */
+const perps = perpsOn(() => w);
 
 async function json(args: string[]): Promise<J> {
   const r = await perps(['--json', ...args]);
