@@ -33,7 +33,7 @@ import { SessionPumps } from './pumps/sessionPumps.js';
 import { ReviewStore } from './reviews.js';
 import type { SimHandle, SimLauncher } from './simulator.js';
 import { startSimWithPrices, type StartedSim } from './simFeed.js';
-import type { SimFeedView } from '../../shared/ipcSimFeed.js';
+import type { SimFeedView } from '../../shared/ipc/simFeed.js';
 import { Throttle } from './throttle.js';
 import { TradeTape } from './tradeTape.js';
 import { loggingVenueSocketPool, type VenueSocketPool } from '../venue/venueSocketPool.js';

@@ -11,7 +11,7 @@
  * `alerts` stream carries the profile's alerts whole whenever they change.
  */
 import type { AlertView } from '../../../shared/alerts/alertRule.js';
-import type { AlertAddRequest, AlertList } from '../../../shared/ipcAlerts.js';
+import type { AlertAddRequest, AlertList } from '../../../shared/ipc/alerts.js';
 import type { PositionView } from '../../../shared/ipc.js';
 import { AlertEvaluator, addAlert, alertStoreOf, listAlerts, moveAlertLevel, readAlertLog, removeAlert, startAlertFeed, type AlertFeed } from '../../services/alerts/index.js';
 import { POSITION_ALERT_KINDS } from '../../../shared/alerts/alertRule.js';

@@ -11,7 +11,7 @@
  * Panic runs in main on the session's wallet; a panic cut short (the app killed) is finished as soon as
  * the wallet opens again.
  */
-import type { LimitsSetRequest, LimitsView, PanicReport } from '../../../shared/ipcLimits.js';
+import type { LimitsSetRequest, LimitsView, PanicReport } from '../../../shared/ipc/limits.js';
 import { toAppError } from '../../services/errors.js';
 import { setLimits, showLimits, type LimitsShow } from '../../services/risk/limitsOps.js';
 import { panic, panicReport, unfinishedPanics, type PanicRecord } from '../../services/risk/panic.js';

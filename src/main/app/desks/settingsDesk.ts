@@ -4,8 +4,8 @@ import type { Session } from '../session.js';
 import { checkLeveragePatch } from '../../services/settings/leverageDefaults.js';
 import { checkStopTolerancePatch } from '../../services/settings/stopToleranceSetting.js';
 import type { TradeHotkeyAction, TradeHotkeys } from '../../../shared/tradeHotkeys.js';
-import type { SimFeedView, SimPrices } from '../../../shared/ipcSimFeed.js';
-import type { TraySettings } from '../../../shared/ipcTray.js';
+import type { SimFeedView, SimPrices } from '../../../shared/ipc/simFeed.js';
+import type { TraySettings } from '../../../shared/ipc/tray.js';
 
 export class SettingsDesk {
   constructor(private readonly session: Session) {}

@@ -8,7 +8,7 @@
  * the candles missed are read, the stop is moved to where it should be now, and what happened while it
  * was away is said in a notification. Closing the app stops trailing and leaves the last levels armed.
  */
-import type { TrailResult } from '../../../shared/ipcTrail.js';
+import type { TrailResult } from '../../../shared/ipc/trail.js';
 import { liveRunner } from '../../services/algos/runLock.js';
 import { openTrailRunner, prepareTrail, startTrail, trailingViews, trailStoreOf, turnOffTrail, type TrailRunner } from '../../services/algos/trailing/index.js';
 import { toAppError } from '../../services/errors.js';

@@ -12,7 +12,7 @@
  *    mark, next slice, per-slice fills with prices for the chart), throttled, latest per TWAP.
  */
 import { RISK_PAUSE_NOTE } from '../../services/twap/twapRunner.js';
-import type { TwapList, TwapPreview, TwapView } from '../../../shared/ipcTwap.js';
+import type { TwapList, TwapPreview, TwapView } from '../../../shared/ipc/twap.js';
 import { toAppError } from '../../services/errors.js';
 import {
   cancelTwap,
