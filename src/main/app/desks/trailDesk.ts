@@ -13,14 +13,14 @@ import { liveRunner } from '../../services/algos/runLock.js';
 import { openTrailRunner, prepareTrail, startTrail, trailingViews, trailStoreOf, turnOffTrail, type TrailRunner } from '../../services/algos/trailing/index.js';
 import { toAppError } from '../../services/errors.js';
 import type { WorkRegistration } from '../backgroundWork.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 
 export class TrailDesk {
   private readonly runners = new Map<string, { runner: TrailRunner; market: string }>();
   /** A stop trailing here is background work: closing the window keeps the app (and the trailing) in the tray. */
   private readonly work: WorkRegistration;
 
-  constructor(private readonly session: Session) {
+  constructor(private readonly session: DeskContext) {
     this.work = session.backgroundWork.register({
       kind: 'trailing_stop',
       list: () => [...this.runners.entries()].map(([id, r]) => ({ id, label: `Trailing stop on ${r.market}` })),
