@@ -43,9 +43,15 @@ export default tseslint.config(
         { group: ['**/preload/**'], message: 'The renderer uses window.perps, not the preload module.' },
         // The IPC contract's zod schemas belong to main and the preload; a value import would ship zod and
         // every schema in the first script, and zod's eval probe trips the page's Content-Security-Policy.
-        // The channel names (shared/ipcChannels) are zod-free, like the preload's only import.
+        // The channel names (shared/ipc/channels) are zod-free, like the preload's only import.
         {
-          group: ['**/shared/ipc', '**/shared/ipc*', '!**/shared/ipcChannels', '**/shared/fieldSchemas', '**/shared/signingViews', '**/shared/orders/review', '**/shared/orders/intents', '**/shared/protocol/schemas/*', '**/shared/protocol/envelope', 'zod', 'zod/*'],
+          group: ['**/shared/fieldSchemas', '**/shared/signingViews', '**/shared/orders/review', '**/shared/orders/intents', '**/shared/protocol/schemas/*', '**/shared/protocol/envelope', 'zod', 'zod/*'],
+          allowTypeImports: true,
+          message: 'Import types only from the zod-backed contract modules (values live in zod-free modules such as shared/orders/priceGuard).',
+        },
+        {
+          // shared/ipc (the contract's import path) and every file of shared/ipc/ but the channel names.
+          regex: '(^|/)shared/ipc((\\.js)?|/index(\\.js)?|/(?!channels(\\.js)?$)[^/]+)$',
           allowTypeImports: true,
           message: 'Import types only from the zod-backed contract modules (values live in zod-free modules such as shared/orders/priceGuard).',
         },

@@ -2,13 +2,13 @@
  * The preload: exposes window.perps, one function per channel of the IPC contract, plus on(event) for
  * main-to-renderer events and preloaded(channel) for the answers it asked for at load, and nothing else
  * (no ipcRenderer, no Node). Built as one CommonJS file because it runs sandboxed; it imports only the
- * zod-free channel list (src/shared/ipcChannels.ts) and types, so the bundle stays small.
+ * zod-free channel list (src/shared/ipc/channels.ts) and types, so the bundle stays small.
  *
  * Payloads are passed through unchanged: main validates every one of them with the channel's schema, so
  * validating here too would only duplicate the check on the side a compromised page controls anyway.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { CHANNEL_NAMES, EVENT_NAMES, PRELOADED_CHANNELS, eventWireChannel, splitChannel, type ChannelName, type EventName } from '../shared/ipcChannels.js';
+import { CHANNEL_NAMES, EVENT_NAMES, PRELOADED_CHANNELS, eventWireChannel, splitChannel, type ChannelName, type EventName } from '../shared/ipc/channels.js';
 import type { PerpsApi } from '../shared/ipc.js';
 
 /** An answer the preload asked for as the page was created; `arrived` once it has come. */

@@ -7,7 +7,7 @@
  * A key is written as its modifiers in a fixed order and the key itself: "Alt+B", "Ctrl+Shift+X", "F2".
  * Letters and digits are named by their physical key (KeyboardEvent.code), so Alt+B is "Alt+B" on a Mac
  * too, where the character Alt+B types is "∫". Zod-free (the renderer imports it); the IPC schemas are in
- * ipcHotkeys.ts.
+ * ipc/hotkeys.ts.
  */
 export const TRADE_HOTKEY_ACTIONS = ['market_buy', 'market_sell', 'close_selected', 'close_all', 'cancel_all_market', 'cancel_all', 'flip_selected'] as const;
 export type TradeHotkeyAction = (typeof TRADE_HOTKEY_ACTIONS)[number];

@@ -9,6 +9,7 @@ import type { SeededRandom } from './runtime/random.js';
 import type { ServiceEnvironment } from '../shared/eip712/index.js';
 import type { ChaosSettings, SimConfig, Timings } from './config/schema.js';
 import type { MarketTable } from './config/markets.js';
+import type { EngineEvents } from './core/engineEvents.js';
 import type { JobQueue } from './core/jobs.js';
 import type { SimStore } from './state/store.js';
 import type { SimPosition } from './state/model.js';
@@ -67,6 +68,8 @@ export interface SimContext {
   readonly markets: MarketTable;
   readonly venue: VenuePort;
   readonly jobs: JobQueue<JobPayloads>;
+  /** What one capability tells the others (a position closed) without importing them. */
+  readonly events: EngineEvents;
   /** Engine randomness (hashes); separate from the venue's walk and the chaos sampler. */
   readonly random: SeededRandom;
   store: SimStore;

@@ -7,6 +7,7 @@ import type { SimClock } from './runtime/clock.js';
 import { SeededRandom } from './runtime/random.js';
 import { chainIdsOf, type ChaosSettings, type SimConfig } from './config/schema.js';
 import { MarketTable } from './config/markets.js';
+import { EngineEvents } from './core/engineEvents.js';
 import { JobQueue, type JobRecord } from './core/jobs.js';
 import { SimStore, type StoreHead, type StoreRecord } from './state/store.js';
 import type { JobPayloads, SimContext, VenuePort } from './context.js';
@@ -15,7 +16,7 @@ import { registerOrderJobs } from './orders/progress.js';
 import { registerCancelJobs } from './orders/cancel.js';
 import { registerModifyJobs } from './orders/modify.js';
 import { registerBracketJobs } from './orders/brackets.js';
-import { onMarkUpdate, onUpstreamPrint } from './orders/triggers.js';
+import { onMarkUpdate, onUpstreamPrint, registerTriggerListeners } from './orders/triggers.js';
 import { registerPositionJobs } from './positions/positions.js';
 import { registerDepositJobs } from './money/deposits.js';
 import { registerWithdrawalJobs } from './money/withdrawals.js';
@@ -55,6 +56,7 @@ export class SimEngine {
       markets: new MarketTable(config),
       venue,
       jobs: new JobQueue<JobPayloads>(clock),
+      events: new EngineEvents(),
       random: new SeededRandom(options.seed),
       store: new SimStore(config.retention),
       chaos: { ...config.chaos },
@@ -64,6 +66,7 @@ export class SimEngine {
     registerCancelJobs(ctx);
     registerModifyJobs(ctx);
     registerBracketJobs(ctx);
+    registerTriggerListeners(ctx);
     registerPositionJobs(ctx);
     registerDepositJobs(ctx);
     registerWithdrawalJobs(ctx);

@@ -11,7 +11,8 @@
  */
 import { SimClock } from './runtime/clock.js';
 import { SeededRandom } from './runtime/random.js';
-import { VenueMarketData } from './venue/index.js';
+import { VenueMarketData, VenueWebSocketHub, createInfoModule } from './venue/index.js';
+import type { RouteModule } from './runtime/http.js';
 import { createCompanions } from './companion/index.js';
 import { loadSimConfig } from './config/load.js';
 import { venueAssetConfig } from './config/markets.js';
@@ -64,6 +65,10 @@ export interface RunningSimulator {
   readonly config: SimConfig;
   readonly engine: SimEngine;
   readonly venue: VenueMarketData;
+  /** The venue's info API (POST /info), built on the venue's model. */
+  readonly venueInfo: RouteModule;
+  /** The venue's WebSocket hub, built on the venue's model (its clients, and a drop of them for chaos). */
+  readonly venueSockets: VenueWebSocketHub;
   /** The upstream follower when started with followVenue, else null. */
   readonly follower: VenueFollower | null;
   /** Writes the state file now; returns its path, or null without one. */
@@ -150,7 +155,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
   }
 
-  const control = createControlModule({ engine, venue, clock, save, follow: () => follower?.status() ?? null });
+  // The venue's transports, built here on the model: the info API and the WebSocket hub read it as a VenueMarketSource.
+  const venueInfo = createInfoModule(venue);
+  const venueSockets = new VenueWebSocketHub(venue);
+  const control = createControlModule({ engine, venue, venueSockets, clock, save, follow: () => follower?.status() ?? null });
   const server = await startServer(
     {
       trading: engine.api,
@@ -159,14 +167,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       aggregator: companions.aggregator,
       inference: companions.inference,
       rpc: companions.rpc,
-      venueInfo: venue.infoModule,
+      venueInfo,
       control,
       companionControl: companions.control,
     },
     options.port ?? 0,
     () => clock.now(),
     chaosBeforeRoute(() => engine.ctx, random.chaos, PATHS.base),
-    (http) => venue.attachWebSocket(http, PATHS.venueWs),
+    (http) => venueSockets.attach(http, PATHS.venueWs),
   );
 
   let stopped: Promise<void> | null = null;
@@ -176,6 +184,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     config,
     engine,
     venue,
+    venueInfo,
+    venueSockets,
     follower,
     save,
     stop(): Promise<void> {
@@ -184,7 +194,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         save();
         engine.stop();
         venue.stop();
-        await venue.closeAllSockets();
+        await venueSockets.close();
         await server.close();
         clock.stop();
       })();

@@ -46,7 +46,7 @@ import { submitOrder } from '../../src/main/services/orders/submitOrder.js';
 import { readMark } from '../../src/main/services/orders/orderContext.js';
 import type { L2Book, VenueTrade } from '../../src/main/venue/schemas.js';
 import type { BookView } from '../../src/shared/ipc.js';
-import type { TradesEvent } from '../../src/shared/ipcTwap.js';
+import type { TradesEvent } from '../../src/shared/ipc/twap.js';
 import type { Market } from '../../src/shared/protocol/index.js';
 import { Decimal, canonical } from '../../src/shared/decimal/index.js';
 import { authorizeAgentTypedData, digestOf } from '../../src/shared/eip712/index.js';

@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { IpcEventLike } from '../../src/main/ipc/registerHandlers.js';
-import { FIRST_SCREEN_READS } from '../../src/shared/ipcChannels.js';
+import { FIRST_SCREEN_READS } from '../../src/shared/ipc/channels.js';
 import type { E2eApp } from './harness/appHarness.js';
 import { expect, openApp, screenshot, test } from './harness/fixtures.js';
 

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import type { TwapView } from '../../src/shared/ipc.js';
-import { eventWireChannel } from '../../src/shared/ipcChannels.js';
+import { eventWireChannel } from '../../src/shared/ipc/channels.js';
 import { expect, openApp, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
 import { screenshotBothSizes } from './harness/riskSteps.js';

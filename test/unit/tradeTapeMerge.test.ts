@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mergeTape, tapeTradeOf } from '../../src/main/app/tradeTape.js';
-import { TAPE_LENGTH, type TapeTrade } from '../../src/shared/ipcTwap.js';
+import { TAPE_LENGTH, type TapeTrade } from '../../src/shared/ipc/twap.js';
 
 const t = (tid: number, time: number, side: 'BUY' | 'SELL' = 'BUY'): TapeTrade => ({ price: '3300.5', size: '0.1', time, side, tid });
 

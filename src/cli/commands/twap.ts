@@ -21,7 +21,7 @@
  */
 import type { Command } from 'commander';
 import { Decimal, canonical } from '../../shared/decimal/index.js';
-import type { DamagedTwapView, TwapView } from '../../shared/ipcTwap.js';
+import type { DamagedTwapView, TwapView } from '../../shared/ipc/twap.js';
 import {
   cancelTwap,
   damagedTwapView,

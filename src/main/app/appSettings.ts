@@ -9,10 +9,10 @@ import { readPreferences, updatePreferences } from '../services/settings/prefere
 import type { SettingsStore } from '../settings/settingsStore.js';
 import { ValidationError } from '../services/errors.js';
 import { DEFAULT_TRADE_HOTKEYS, hotkeyConflicts, type TradeHotkeyAction, type TradeHotkeys } from '../../shared/tradeHotkeys.js';
-import { TradeHotkeysSchema } from '../../shared/ipcHotkeys.js';
+import { TradeHotkeysSchema } from '../../shared/ipc/hotkeys.js';
 import { normalizeDerivationPath } from '../signers/ledger/derivationPaths.js';
-import { SimPricesSchema, type SimPrices } from '../../shared/ipcSimFeed.js';
-import { TraySettingsSchema, type TraySettings } from '../../shared/ipcTray.js';
+import { SimPricesSchema, type SimPrices } from '../../shared/ipc/simFeed.js';
+import { TraySettingsSchema, type TraySettings } from '../../shared/ipc/tray.js';
 
 const NOTIFICATIONS_KEY = 'app.notifications';
 const WALLET_KEY = 'app.wallet';

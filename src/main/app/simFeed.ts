@@ -5,7 +5,7 @@
  * simulator starts on its walk and the feed view says why (error), so the app shows it — never a silent
  * switch.
  */
-import type { SimFeedView, SimPrices } from '../../shared/ipcSimFeed.js';
+import type { SimFeedView, SimPrices } from '../../shared/ipc/simFeed.js';
 import type { AppLogger } from './adapters.js';
 import type { SimFollowStatusLike, SimHandle, SimLauncher } from './simulator.js';
 

@@ -9,7 +9,7 @@
  * live: false.
  */
 import { canonical } from '../../shared/decimal/index.js';
-import { TAPE_LENGTH, type TapeTrade, type TradesEvent } from '../../shared/ipcTwap.js';
+import { TAPE_LENGTH, type TapeTrade, type TradesEvent } from '../../shared/ipc/twap.js';
 import { OperationError, ValidationError } from '../services/errors.js';
 import type { ServiceContext } from '../services/serviceContext.js';
 import { VenueSymbolIndex } from '../venue/marketJoin.js';

@@ -5,7 +5,7 @@
  * prepare step and the same review as the ticket and `perps order place`; nothing here signs.
  */
 import type { BracketIntent, SingleIntent } from '../orders/intents.js';
-import type { TwapPreviewRequest } from '../ipcTwap.js';
+import type { TwapPreviewRequest } from '../ipc/twap.js';
 import type { CommandView } from './commandViews.js';
 
 export type CommandSide = 'BUY' | 'SELL';

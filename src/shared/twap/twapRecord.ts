@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { Decimal } from '../decimal/index.js';
 import { decimalOut } from '../fieldSchemas.js';
-import { TWAP_SLICE_STATUSES, TWAP_STOP_REASONS } from '../ipcTwap.js';
+import { TWAP_SLICE_STATUSES, TWAP_STOP_REASONS } from '../ipc/twap.js';
 import { SIDES } from '../protocol/schemas/orders.js';
 
 // Signed on purpose: a negative fill is damage the invariants below name, not a shape error.

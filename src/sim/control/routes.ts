@@ -45,7 +45,6 @@ export interface ControlVenue {
   getMark(venueSymbol: string): string;
   setFundingRate(venueSymbol: string, rate: string): void;
   stop(): void;
-  dropAllSockets(): void;
   isFollowed(venueSymbol: string): boolean;
   setStorm(factor: number): void;
   storm(): unknown;
@@ -54,6 +53,8 @@ export interface ControlVenue {
 export interface ControlDeps {
   engine: SimEngine;
   venue: ControlVenue;
+  /** The venue's WebSocket hub: chaos drops its clients. */
+  venueSockets: { dropAll(): void };
   clock: SimClock;
   /** Saves the state file; returns its path, or null when no state file is configured. */
   save(): string | null;
@@ -264,7 +265,7 @@ export function createControlModule(deps: ControlDeps): RouteModule {
       return venue.storm();
     },
     'POST /drop-sockets': () => {
-      venue.dropAllSockets();
+      deps.venueSockets.dropAll();
       return { dropped: true };
     },
     'POST /save': () => {

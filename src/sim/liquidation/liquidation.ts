@@ -14,7 +14,6 @@ import type { SimContext } from '../context.js';
 import type { SimOrder } from '../state/model.js';
 import { isLiquidatable } from '../positions/ledger.js';
 import { positionState, savePosition } from '../positions/positions.js';
-import { onPositionClosed } from '../orders/triggers.js';
 import { recordHistory } from '../orders/stateMachine.js';
 
 export function checkLiquidations(ctx: SimContext, market: string, mark: Decimal): void {
@@ -95,6 +94,6 @@ export function liquidate(ctx: SimContext, wallet: string, market: string, type:
   });
   // The remaining equity is below maintenance margin: it is the penalty; nothing is credited.
   savePosition(ctx, wallet, market, null);
-  onPositionClosed(ctx, wallet, market);
+  ctx.events.emit('position.closed', { wallet, market });
   return order;
 }

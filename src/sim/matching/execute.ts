@@ -9,7 +9,6 @@ import type { SimContext } from '../context.js';
 import type { FillRow, SimOrder } from '../state/model.js';
 import { marginRateFor, tradeEffect, type PositionState } from '../positions/ledger.js';
 import { positionState, savePosition } from '../positions/positions.js';
-import { onPositionClosed } from '../orders/triggers.js';
 import type { Chunk } from './book.js';
 
 export type ExecOutcome = { ok: true; qty: Decimal } | { ok: false; reason: 'reduce_only_no_position' | 'insufficient_margin' | 'nothing_to_fill' };
@@ -98,6 +97,6 @@ export function executeChunks(ctx: SimContext, order: SimOrder, input: readonly 
   order.filled_notional = str(notional);
   order.avg_fill_price = price8(notional.div(totalFilled));
   order.fees = money(fees);
-  if (!state) onPositionClosed(ctx, order.wallet, order.market);
+  if (!state) ctx.events.emit('position.closed', { wallet: order.wallet, market: order.market });
   return { ok: true, qty: filled };
 }

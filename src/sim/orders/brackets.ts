@@ -16,7 +16,7 @@ import type { SimOrder } from '../state/model.js';
 import { positionState } from '../positions/positions.js';
 import { isArmedTrigger, triggerCrossed } from './model.js';
 import { transition } from './stateMachine.js';
-import { fireTrigger } from './triggers.js';
+import { fireTrigger } from './fireTrigger.js';
 
 export type BracketReason = 'bracket_parent_invalid' | 'bracket_child_invalid' | 'bracket_tp_wrong_side' | 'bracket_sl_wrong_side';
 

@@ -30,7 +30,7 @@ import { countsTowardCap, isArmedTrigger, triggerCrossed } from './model.js';
 import { pendingLegs, wrongSideReason, entryEnded } from './brackets.js';
 import { openOrderCount } from './place.js';
 import { stopStatus, transition } from './stateMachine.js';
-import { fireTrigger } from './triggers.js';
+import { fireTrigger } from './fireTrigger.js';
 import { currentMark, priceSizeReason } from './validation.js';
 
 export interface ModifyResult {

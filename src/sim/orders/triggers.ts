@@ -2,6 +2,7 @@
  * What a new venue mark does to orders: armed triggers whose threshold it reaches fire (SUBMITTED ->
  * ACCEPTED, listed as `triggered`, then executed as an IOC market order bounded by limit_price), and
  * resting limit orders it crosses fill at their limit price as maker. Liquidations are checked after.
+ * A closed position (the engine's position.closed event) cancels its whole-position triggers.
  */
 import { d, type Decimal } from '../core/numbers.js';
 import type { SimContext } from '../context.js';
@@ -11,12 +12,7 @@ import { checkLiquidations } from '../liquidation/liquidation.js';
 import { isArmedTrigger, remaining, triggerCrossed } from './model.js';
 import { stopStatus, transition } from './stateMachine.js';
 import { entryEnded } from './brackets.js';
-
-export function fireTrigger(ctx: SimContext, order: SimOrder): void {
-  order.fired_at = ctx.clock.now();
-  transition(ctx, order, 'ACCEPTED');
-  ctx.jobs.add('order.execute', ctx.timings.trigger_fire_ms, { order_id: order.order_id });
-}
+import { fireTrigger } from './fireTrigger.js';
 
 /** A resting limit the mark has reached: BUY rests below the market and fills when the mark falls to it, SELL the reverse. */
 function restingCrossed(order: SimOrder, mark: Decimal): boolean {
@@ -67,8 +63,13 @@ export function onUpstreamPrint(ctx: SimContext, marketSymbol: string, pxText: s
   }
 }
 
+/** Registers what triggers do on the engine's events: a closed position cancels its whole-position triggers. */
+export function registerTriggerListeners(ctx: SimContext): void {
+  ctx.events.on('position.closed', ({ wallet, market }) => onPositionClosed(ctx, wallet, market));
+}
+
 /** A closed position takes its whole-position triggers with it (they have nothing left to close). */
-export function onPositionClosed(ctx: SimContext, wallet: string, market: string): void {
+function onPositionClosed(ctx: SimContext, wallet: string, market: string): void {
   for (const o of [...ctx.store.liveOf(wallet)]) {
     if (o.market === market && o.whole_position && isArmedTrigger(o)) transition(ctx, o, 'CANCELLED', 'position_closed');
   }

@@ -1,23 +1,26 @@
-/** The simulated venue's public market data: prices, book, candles, trades, funding, info API and WebSocket. */
-export {
-  VenueMarketData,
-  type MarkListener,
-  type TradeSide,
-  type VenueAssetConfig,
-  type VenueAssetCtx,
-  type VenueFeedEvent,
-  type VenueFundingEntry,
-  type VenueL2Book,
-  type VenueL2Level,
-  type VenueMarketDataOptions,
-  type VenueMarketDataSnapshot,
-  type VenueTrade,
-  type VenueUniverseEntry,
-  type VenueMeta,
-  type VenueMarginTable,
-  type VenueMarginTier,
-  type VenuePredictedFundings,
-} from './venueMarketData.js';
+/**
+ * The simulated venue's public market data: the model (prices, book, candles, trades, funding), its wire
+ * types, and the two transports the server builds on it (the info API and the WebSocket hub).
+ */
+export { VenueMarketData, type VenueMarketDataOptions } from './venueMarketData.js';
+export type { VenueMarketDataSnapshot } from './venueSchemas.js';
+export type {
+  MarkListener,
+  TradeSide,
+  VenueAssetConfig,
+  VenueAssetCtx,
+  VenueFeedEvent,
+  VenueFundingEntry,
+  VenueL2Book,
+  VenueL2Level,
+  VenueMarketSource,
+  VenueTrade,
+  VenueUniverseEntry,
+  VenueMeta,
+  VenueMarginTable,
+  VenueMarginTier,
+  VenuePredictedFundings,
+} from './venueTypes.js';
 export { CANDLE_INTERVALS, CANDLE_INTERVAL_NAMES, CANDLE_WINDOW, type Candle, type CandleInterval } from './candles.js';
 export { answerInfo, createInfoModule, infoRequestSchema, parseInfoRequest, type InfoRequest } from './infoRoutes.js';
 export type { Book, BookLevel } from './priceWalk.js';

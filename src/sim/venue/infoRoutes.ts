@@ -5,32 +5,11 @@
  * shape (unknown type, missing or mistyped field) with 422 "Failed to deserialize the JSON body into
  * the target type: ...", as a bare string rather than an object.
  */
-import { z } from 'zod';
 import { json, type RouteModule, type SimRequest, type SimResponse } from '../runtime/http.js';
-import { CANDLE_INTERVAL_NAMES } from './candles.js';
-import type { VenueMarketData } from './venueMarketData.js';
+import { infoRequestSchema, type InfoRequest } from './infoRequest.js';
+import type { VenueMarketSource } from './venueTypes.js';
 
-const integer = z.number().int();
-
-/** l2Book aggregation: 2 to 5 significant figures; a mantissa of 1, 2 or 5 only at 5 figures. */
-const nSigFigsSchema = z.union([z.literal(2), z.literal(3), z.literal(4), z.literal(5)]).nullish();
-const mantissaSchema = z.union([z.literal(1), z.literal(2), z.literal(5)]).nullish();
-
-export const infoRequestSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('meta') }),
-  z.object({ type: z.literal('metaAndAssetCtxs') }),
-  z.object({ type: z.literal('allMids') }),
-  z.object({ type: z.literal('l2Book'), coin: z.string(), nSigFigs: nSigFigsSchema, mantissa: mantissaSchema }),
-  z.object({
-    type: z.literal('candleSnapshot'),
-    req: z.object({ coin: z.string(), interval: z.enum(CANDLE_INTERVAL_NAMES), startTime: integer, endTime: integer.optional() }),
-  }),
-  z.object({ type: z.literal('fundingHistory'), coin: z.string(), startTime: integer, endTime: integer.nullish() }),
-  z.object({ type: z.literal('predictedFundings') }),
-  z.object({ type: z.literal('recentTrades'), coin: z.string() }),
-]);
-
-export type InfoRequest = z.infer<typeof infoRequestSchema>;
+export { infoRequestSchema, type InfoRequest };
 
 const INFO_TYPES = infoRequestSchema.options.map((option) => option.shape.type.value);
 
@@ -38,7 +17,7 @@ const DESERIALIZE_ERROR = 'Failed to deserialize the JSON body into the target t
 const PARSE_ERROR = 'Failed to parse the request body as JSON';
 
 /** Answers one parsed info request; `null` bodies are the venue's answer for an unknown coin where it has one. */
-export function answerInfo(venue: VenueMarketData, request: InfoRequest): unknown {
+export function answerInfo(venue: VenueMarketSource, request: InfoRequest): unknown {
   switch (request.type) {
     case 'meta':
       return venue.meta();
@@ -94,7 +73,7 @@ export function parseInfoRequest(body: unknown): { ok: true; request: InfoReques
   return { ok: false, detail: `invalid value: ${describe(value)} for field \`${String(field ?? 'type')}\`` };
 }
 
-export function createInfoModule(venue: VenueMarketData): RouteModule {
+export function createInfoModule(venue: VenueMarketSource): RouteModule {
   return {
     handle(request: SimRequest): Promise<SimResponse> | SimResponse | null {
       if (request.path !== '/') return null;

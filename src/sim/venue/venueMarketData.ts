@@ -3,16 +3,16 @@
  * SimClock, a synthetic order book around it, candles, trades, funding and open interest.
  *
  * The order engine reads marks and books from here and reports its fills back with recordTrade;
- * the info route module and the WebSocket hub publish the same state in the venue's wire shape.
+ * the info route module (infoRoutes.ts) and the WebSocket hub (venueWebSocket.ts) publish the same
+ * state in the venue's wire shape (venueTypes.ts). The model builds neither: the server does, each
+ * reading the model as a VenueMarketSource.
  */
-import type http from 'node:http';
 import Decimal from 'decimal.js';
 import { z } from 'zod';
 import type { ScheduledTask, SimClock } from '../runtime/clock.js';
-import type { RouteModule } from '../runtime/http.js';
 import { SeededRandom } from '../runtime/random.js';
 import { BarSeries, DAY_MS, MINUTE_MS, type BarTuple, type Candle, type CandleInterval } from './candles.js';
-import { createInfoModule, type InfoRequest } from './infoRoutes.js';
+import type { InfoRequest } from './infoRequest.js';
 import {
   DECIMAL_PATTERN,
   aggregateLevels,
@@ -29,43 +29,26 @@ import {
   type BookParams,
 } from './priceWalk.js';
 import { tradeOf, walkTradeSide } from './walkTrades.js';
-import { VenueWebSocketHub } from './venueWebSocket.js';
 import { MAX_STORM_FACTOR } from './stormFactor.js';
-
-export interface VenueAssetConfig {
-  venueSymbol: string;
-  venueAssetIndex: number;
-  szDecimals: number;
-  maxLeverage: number;
-  onlyIsolated: boolean;
-  tickSize: string;
-  initialMark: string;
-  /** Per-tick standard deviation of the mark, in basis points. */
-  volatilityBps: number;
-  /** Hourly funding rate as a raw fraction, e.g. '0.0000125'. */
-  fundingRate: string;
-  spreadBps: number;
-  /** Size shown at each book level. */
-  depthPerLevel: string;
-  levels: number;
-  /**
-   * Leverage tiers by position notional (the venue's margin table): the first tier starts at '0' and
-   * carries maxLeverage. Absent: one tier at maxLeverage for every size.
-   */
-  marginTiers?: VenueMarginTier[];
-}
-
-/** One tier of a margin table: positions of at least lowerBound notional get at most maxLeverage. */
-export interface VenueMarginTier {
-  lowerBound: string;
-  maxLeverage: number;
-}
-
-/** A margin table as meta's marginTables lists it. */
-export interface VenueMarginTable {
-  description: string;
-  marginTiers: VenueMarginTier[];
-}
+import { assetConfigSchema, snapshotSchema, type VenueMarketDataSnapshot } from './venueSchemas.js';
+import type {
+  MarkListener,
+  PauseReason,
+  PrintListener,
+  TradeSide,
+  VenueAssetConfig,
+  VenueAssetCtx,
+  VenueFeedEvent,
+  VenueFundingEntry,
+  VenueL2Book,
+  VenueL2Level,
+  VenueMarginTable,
+  VenueMarketSource,
+  VenueMeta,
+  VenuePredictedFundings,
+  VenueTrade,
+  UpstreamUpdate,
+} from './venueTypes.js';
 
 export interface VenueMarketDataOptions {
   assets: VenueAssetConfig[];
@@ -73,36 +56,6 @@ export interface VenueMarketDataOptions {
   random: SeededRandom;
   /** Time between walk steps; default 1000 ms. */
   tickIntervalMs?: number;
-}
-
-export type TradeSide = 'B' | 'A';
-
-/** Trade as the venue's trades channel sends it. */
-export interface VenueTrade {
-  coin: string;
-  side: TradeSide;
-  px: string;
-  sz: string;
-  time: number;
-  hash: string;
-  tid: number;
-  /** [buyer, seller]; the simulator does not expose counterparties, so both are the zero address. */
-  users: [string, string];
-}
-
-/** Asset context as metaAndAssetCtxs and the activeAssetCtx channel send it. */
-export interface VenueAssetCtx {
-  funding: string;
-  openInterest: string;
-  prevDayPx: string;
-  dayNtlVlm: string;
-  /** null on the venue when the asset has no book to measure it against (a delisted asset, say). */
-  premium: string | null;
-  oraclePx: string;
-  markPx: string;
-  midPx: string | null;
-  impactPxs: [string, string] | null;
-  dayBaseVlm: string;
 }
 
 /**
@@ -121,68 +74,6 @@ interface FollowedQuote {
   /** Set while the follower holds or rejected this market's data: it is paused like an outage. */
   frozen: boolean;
 }
-
-/** An upstream update of one followed market (any part may be absent). */
-export interface UpstreamUpdate {
-  ctx?: VenueAssetCtx;
-  mid?: string;
-  book?: { time: number; bids: BookLevel[]; asks: BookLevel[] };
-  trades?: readonly { side: TradeSide; px: string; sz: string; time: number; tid: number; hash: string; users: [string, string] }[];
-}
-
-/** Why a market is paused: its upstream is unreachable, or its upstream data is held or was rejected. */
-export type PauseReason = 'venue_unreachable' | 'market_data_frozen';
-
-/** A trade printed upstream on a followed market: resting limits it reaches fill. */
-export type PrintListener = (venueSymbol: string, px: string, time: number) => void;
-
-export interface VenueUniverseEntry {
-  name: string;
-  szDecimals: number;
-  maxLeverage: number;
-  /** The margin table (meta.marginTables) that sets this asset's leverage by position size. */
-  marginTableId: number;
-  /** Present only when true, as on the venue. */
-  onlyIsolated?: true;
-}
-
-/** meta as the venue serves it: the universe, the margin tables it refers to and the collateral token. */
-export interface VenueMeta {
-  universe: VenueUniverseEntry[];
-  marginTables: [number, VenueMarginTable][];
-  /** Index of the collateral token among the venue's spot tokens: USDC is token 0. */
-  collateralToken: number;
-}
-
-/** predictedFundings: per coin, per venue that lists it, the funding rate of the coming interval. */
-export type VenuePredictedFundings = [string, [string, { fundingRate: string; nextFundingTime: number; fundingIntervalHours: number } | null][]][];
-
-export interface VenueL2Level {
-  px: string;
-  sz: string;
-  n: number;
-}
-
-export interface VenueL2Book {
-  coin: string;
-  time: number;
-  levels: [VenueL2Level[], VenueL2Level[]];
-}
-
-export interface VenueFundingEntry {
-  coin: string;
-  fundingRate: string;
-  premium: string;
-  time: number;
-}
-
-/** What changed, for the WebSocket hub: marks of some assets at one time, or one recorded trade. */
-export type VenueFeedEvent =
-  | { kind: 'marks'; symbols: readonly string[]; time: number }
-  /** fromWalk: background volume whose candle and context the same tick's marks event already carried. */
-  | { kind: 'trade'; trade: VenueTrade; fromWalk?: boolean };
-
-export type MarkListener = (venueSymbol: string, mark: string, time: number) => void;
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Quote notional the impact prices are computed for. */
@@ -207,72 +98,6 @@ const PREDICTED_FUNDING_VENUE = 'HlPerp';
 const BURST_CHANCE = 0.02;
 const LIQUIDATION_CHANCE = 0.002;
 
-const decimalString = z.string().regex(DECIMAL_PATTERN, 'must be a decimal string');
-// Zod runs refinements even after the pattern failed, so the refinement checks the pattern itself before parsing.
-const positiveDecimal = decimalString.refine((s) => DECIMAL_PATTERN.test(s) && new Decimal(s).gt(0), 'must be positive');
-
-const assetConfigSchema = z.object({
-  venueSymbol: z.string().min(1),
-  venueAssetIndex: z.number().int().min(0),
-  szDecimals: z.number().int().min(0).max(18),
-  maxLeverage: z.number().int().min(1),
-  onlyIsolated: z.boolean(),
-  tickSize: positiveDecimal,
-  initialMark: positiveDecimal,
-  volatilityBps: z.number().finite().min(0),
-  fundingRate: decimalString,
-  spreadBps: z.number().finite().min(0),
-  depthPerLevel: positiveDecimal,
-  levels: z.number().int().min(1),
-  marginTiers: z
-    .array(z.object({ lowerBound: decimalString, maxLeverage: z.number().int().min(1) }))
-    .min(1)
-    .optional(),
-});
-
-const barTupleSchema = z.tuple([
-  z.number().int(),
-  z.number().int().positive(),
-  positiveDecimal,
-  positiveDecimal,
-  positiveDecimal,
-  positiveDecimal,
-  decimalString,
-  decimalString,
-  z.number().int().min(0),
-]);
-
-const tradeSchema = z.object({
-  coin: z.string(),
-  side: z.enum(['B', 'A']),
-  px: positiveDecimal,
-  sz: positiveDecimal,
-  time: z.number().int(),
-  hash: z.string(),
-  tid: z.number().int(),
-  users: z.tuple([z.string(), z.string()]),
-});
-
-const snapshotSchema = z.object({
-  version: z.literal(1),
-  walkRandomState: z.number().int().min(0),
-  nextTid: z.number().int().min(0),
-  nextTickAt: z.number().int().nullable(),
-  assets: z.array(
-    z.object({
-      venueSymbol: z.string(),
-      fair: positiveDecimal,
-      mark: positiveDecimal,
-      openInterest: decimalString,
-      fundingRates: z.array(z.tuple([z.number().int(), decimalString])).min(1),
-      bars: z.array(barTupleSchema).min(1),
-      trades: z.array(tradeSchema),
-    }),
-  ),
-});
-
-/** JSON-serialisable state of the venue: marks, candles, trades, funding and the walk's random state. */
-export type VenueMarketDataSnapshot = z.infer<typeof snapshotSchema>;
 
 interface AssetState {
   readonly config: VenueAssetConfig;
@@ -290,9 +115,7 @@ interface AssetState {
   followed: FollowedQuote | null;
 }
 
-export class VenueMarketData {
-  /** POST / with {type: ...}: the venue's info endpoint. Mount it at the venue info URL's path. */
-  readonly infoModule: RouteModule;
+export class VenueMarketData implements VenueMarketSource {
   readonly tickIntervalMs: number;
   private readonly clock: SimClock;
   /**
@@ -312,7 +135,6 @@ export class VenueMarketData {
   private infoProxy: ((request: InfoRequest) => Promise<unknown> | null) | null = null;
   private tickTask: ScheduledTask | null = null;
   private nextTid: number;
-  private hub: VenueWebSocketHub | null = null;
   private stopped = false;
   /** meta's margin tables and each asset's table id, fixed by the configuration. */
   private readonly marginTables: [number, VenueMarginTable][];
@@ -387,7 +209,6 @@ export class VenueMarketData {
     const tables = marginTablesOf(configs);
     this.marginTables = tables.tables;
     for (const [symbol, id] of tables.ids) this.marginTableIds.set(symbol, id);
-    this.infoModule = createInfoModule(this);
     this.scheduleTick(now + this.tickIntervalMs);
   }
 
@@ -843,36 +664,11 @@ export class VenueMarketData {
     return out;
   }
 
-  /** Stops the walk. Sockets stay open; close them with closeAllSockets(). */
+  /** Stops the walk. The WebSocket hub's sockets stay open; the server closes them (VenueWebSocketHub.close). */
   stop(): void {
     this.stopped = true;
     this.tickTask?.cancel();
     this.tickTask = null;
-  }
-
-  // ---- WebSocket ------------------------------------------------------------------------------
-
-  /** Serves the venue's WebSocket protocol on upgrades of `path`; other upgrade paths are left to other listeners. */
-  attachWebSocket(server: http.Server, path: string): void {
-    this.hub ??= new VenueWebSocketHub(this);
-    this.hub.attach(server, path);
-  }
-
-  /** WebSocket clients connected now (a venue counts connections per address against a limit). */
-  webSocketClients(): number {
-    return this.hub?.clientCount ?? 0;
-  }
-
-  /** Shutdown: closes every socket with a close frame and stops accepting upgrades. */
-  async closeAllSockets(): Promise<void> {
-    const hub = this.hub;
-    this.hub = null;
-    if (hub) await hub.close();
-  }
-
-  /** Terminates every socket without a close frame (chaos: clients must notice and reconnect). New upgrades are still served. */
-  dropAllSockets(): void {
-    this.hub?.dropAll();
   }
 
   // ---- internals ------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
 import { CANDLE_INTERVAL_NAMES } from './candles.js';
-import type { VenueFeedEvent, VenueMarketData } from './venueMarketData.js';
+import type { VenueFeedEvent, VenueMarketSource } from './venueTypes.js';
 import { localOnlyRefusal, type LocalOnlyRefusal } from '../control/localOnly.js';
 import { answerInfo, parseInfoRequest } from './infoRoutes.js';
 
@@ -97,7 +97,7 @@ export class VenueWebSocketHub {
   private readonly clients = new Set<Client>();
   private readonly stopFeed: () => void;
 
-  constructor(private readonly venue: VenueMarketData) {
+  constructor(private readonly venue: VenueMarketSource) {
     this.stopFeed = venue.onFeed((event) => this.broadcast(event));
   }
 

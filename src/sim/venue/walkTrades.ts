@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type Decimal from 'decimal.js';
 import { fmt } from './priceWalk.js';
-import type { TradeSide, VenueTrade } from './venueMarketData.js';
+import type { TradeSide, VenueTrade } from './venueTypes.js';
 
 /** The simulator does not expose counterparties: both users are the zero address. */
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';

@@ -74,13 +74,13 @@ describe('order book (sim profile)', () => {
     const marksAt = h.events.length;
     await h.waitFor('marks after the feeds started', () => h.events.slice(marksAt).some((e) => e.channel === 'event:marks'));
     await h.waitFor('an ETH book', () => h.eventsOf<BookView>('book').some((b) => b.payload.market === 'ETH'));
-    expect(sim.venue.webSocketClients()).toBe(1);
+    expect(sim.venueSockets.clientCount).toBe(1);
 
     // Stopping the book and the tape releases their feeds, not the connection the marks still use.
     await h.call('markets:watchBook', { market: null });
     await h.call('markets:watchTrades', { market: null });
     const afterStop = h.events.length;
     await h.waitFor('marks after both feeds stopped', () => h.events.slice(afterStop).some((e) => e.channel === 'event:marks'));
-    expect(sim.venue.webSocketClients()).toBe(1);
+    expect(sim.venueSockets.clientCount).toBe(1);
   });
 });

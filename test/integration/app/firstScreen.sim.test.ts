@@ -6,7 +6,7 @@
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FirstScreen } from '../../../src/shared/ipc.js';
-import { FIRST_SCREEN_READS, type ChannelName } from '../../../src/shared/ipcChannels.js';
+import { FIRST_SCREEN_READS, type ChannelName } from '../../../src/shared/ipc/channels.js';
 import { AppHarness } from './appHarness.js';
 
 /** Market fields that move between two reads (the simulator's prices tick): compared by rules only. */

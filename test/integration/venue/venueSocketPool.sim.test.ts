@@ -57,7 +57,7 @@ it('leases of one URL share a connection; a released lease hears nothing and giv
   const bEth = b.subscribe({ type: 'l2Book', coin: eth });
   await Promise.all([a.connect(), b.connect()]);
   await waitFor('books for both leases', () => heardByA.includes(eth) && heardByB.includes(btc) && heardByB.includes(eth));
-  expect(sim.venue.webSocketClients()).toBe(1);
+  expect(sim.venueSockets.clientCount).toBe(1);
   // One venue subscription per feed: the ETH book both leases follow is subscribed once.
   expect(created[0]!.subscriptions()).toHaveLength(2);
 
@@ -67,7 +67,7 @@ it('leases of one URL share a connection; a released lease hears nothing and giv
   // B still follows ETH (its own subscription) and BTC on the same connection.
   await waitFor('books for B after A left', () => heardByB.slice(from).includes(eth) && heardByB.slice(from).includes(btc));
   expect(heardByA).toHaveLength(heardBeforeRelease);
-  expect(sim.venue.webSocketClients()).toBe(1);
+  expect(sim.venueSockets.clientCount).toBe(1);
   expect(() => a.on('l2Book', () => undefined)).toThrow(/after release/);
   expect(() => a.subscribe({ type: 'l2Book', coin: eth })).toThrow(/after release/);
   await expect(a.connect()).rejects.toThrow(/after release/);
@@ -81,14 +81,14 @@ it('leases of one URL share a connection; a released lease hears nothing and giv
   await b.release();
   expect(pool.size).toBe(0);
   expect(created[0]!.isOpen).toBe(false);
-  await waitFor('the venue sees the connection closed', () => sim.venue.webSocketClients() === 0);
+  await waitFor('the venue sees the connection closed', () => sim.venueSockets.clientCount === 0);
 
   // A lease after that opens a new connection.
   const c = pool.lease(url);
   expect(created).toHaveLength(2);
   await c.connect();
-  await waitFor('a new connection', () => sim.venue.webSocketClients() === 1);
+  await waitFor('a new connection', () => sim.venueSockets.clientCount === 1);
   await pool.close();
   expect(pool.size).toBe(0);
-  await waitFor('the pool closed its socket', () => sim.venue.webSocketClients() === 0);
+  await waitFor('the pool closed its socket', () => sim.venueSockets.clientCount === 0);
 });

@@ -84,7 +84,7 @@ describe('the venue info endpoint answers local programs only', () => {
   const body = JSON.stringify({ type: 'allMids' });
 
   it('a foreign Origin, a foreign Host or a text/plain POST is refused before the module (and so any upstream request) runs', async () => {
-    const handle = vi.spyOn(sim.venue.infoModule, 'handle');
+    const handle = vi.spyOn(sim.venueInfo, 'handle');
     const proxy = vi.spyOn(sim.venue, 'proxyInfo');
     const origin = await rawRequest(sim.urls.venue_info_url, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body });
     expect(origin.status, origin.text).toBe(403);
@@ -169,10 +169,10 @@ describe('the venue WebSocket answers local programs only', () => {
   }
 
   it('an upgrade from a foreign Origin or to a foreign Host is refused with 403 and no socket opens', async () => {
-    const before = sim.venue.webSocketClients();
+    const before = sim.venueSockets.clientCount;
     for (const origin of FOREIGN_ORIGINS()) expect(await handshake({ origin }), origin).toBe(403);
     for (const host of FOREIGN_HOSTS()) expect(await handshake({ host }), host).toBe(403);
-    expect(sim.venue.webSocketClients()).toBe(before);
+    expect(sim.venueSockets.clientCount).toBe(before);
   });
 
   it('an upgrade with a loopback Host and no Origin (the app main process) opens', async () => {

@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import { SimClock } from '../../../src/sim/runtime/clock.js';
 import { SeededRandom } from '../../../src/sim/runtime/random.js';
 import { serveModules, type RunningServer } from '../../../src/sim/runtime/router.js';
-import { VenueMarketData, type VenueAssetConfig } from '../../../src/sim/venue/index.js';
+import { VenueMarketData, VenueWebSocketHub, createInfoModule, type VenueAssetConfig } from '../../../src/sim/venue/index.js';
 
 /** A fixed start (mid-minute, mid-hour) so history alignment is exercised and runs are repeatable. */
 export const START = Date.UTC(2025, 0, 15, 12, 34, 56, 789);
@@ -61,6 +61,8 @@ export function makeVenue(seed = 7, start = START, assets: VenueAssetConfig[] = 
 
 export interface Served {
   venue: VenueMarketData;
+  /** The WebSocket hub served at /ws, built on the venue as the simulator's server builds it. */
+  hub: VenueWebSocketHub;
   clock: SimClock;
   running: RunningServer;
   info(body: unknown): Promise<{ status: number; body: unknown }>;
@@ -70,17 +72,19 @@ export interface Served {
 /** Serves the info module at /info (and the WebSocket at /ws) on loopback, like the simulator does. */
 export async function serveVenue(seed = 7): Promise<Served> {
   const { venue, clock } = makeVenue(seed);
-  const running = await serveModules([{ prefix: '/info', module: venue.infoModule }]);
-  venue.attachWebSocket(running.server, '/ws');
+  const running = await serveModules([{ prefix: '/info', module: createInfoModule(venue) }]);
+  const hub = new VenueWebSocketHub(venue);
+  hub.attach(running.server, '/ws');
   return {
     venue,
+    hub,
     clock,
     running,
     info: (body) => postInfo(running.origin, body),
     close: async () => {
       venue.stop();
       // Upgraded sockets keep the HTTP server open, so they close first.
-      await venue.closeAllSockets();
+      await hub.close();
       await running.close();
     },
   };

@@ -191,19 +191,19 @@ describe('venue WebSocket', () => {
     expect(await b.drain()).toEqual([]);
   });
 
-  it('dropAllSockets cuts clients without a close frame and accepts reconnects', async () => {
+  it('dropAll cuts clients without a close frame and accepts reconnects', async () => {
     const client = await connect();
     await subscribe(client, { type: 'allMids' });
-    served.venue.dropAllSockets();
+    served.hub.dropAll();
     expect(await client.waitClose()).toBe(1006);
     const again = await connect();
     await subscribe(again, { type: 'allMids' });
     expect((await again.next()).channel).toBe('allMids');
   });
 
-  it('closeAllSockets closes clients with 1001 and stops taking upgrades', async () => {
+  it('close closes clients with 1001 and stops taking upgrades', async () => {
     const client = await connect();
-    await served.venue.closeAllSockets();
+    await served.hub.close();
     expect(await client.waitClose()).toBe(1001);
     // No listener handles the upgrade any more; the attempt must not succeed.
     const late = new WebSocket(wsUrl, { handshakeTimeout: 300 });

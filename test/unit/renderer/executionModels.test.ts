@@ -9,7 +9,7 @@ import { judgeLimitMove, judgePositionDrag, judgeTriggerMove, snapToTick } from 
 import { checkScale, initialScale, scaleIntent } from '../../../src/renderer/src/features/orderTicket/scaleTicket.js';
 import { checkTwap, initialTwap, twapRequest } from '../../../src/renderer/src/features/twap/twapTicket.js';
 import type { MarketView } from '../../../src/shared/ipc.js';
-import { TwapPreviewRequestSchema } from '../../../src/shared/ipcTwap.js';
+import { TwapPreviewRequestSchema } from '../../../src/shared/ipc/twap.js';
 import { OrderIntentSchema } from '../../../src/shared/orders/intents.js';
 
 const ETH = {

@@ -7,7 +7,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FirstScreen, IpcResult } from '../../../src/shared/ipc.js';
-import { FIRST_SCREEN_READS } from '../../../src/shared/ipcChannels.js';
+import { FIRST_SCREEN_READS } from '../../../src/shared/ipc/channels.js';
 import { FIRST_SCREEN_KEYS, putFirstScreen, readFirstScreen } from '../../../src/renderer/src/ipc/firstScreenRead.js';
 import { IpcQueryError } from '../../../src/renderer/src/ipc/client.js';
 import { qk } from '../../../src/renderer/src/ipc/queries.js';

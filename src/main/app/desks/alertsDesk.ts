@@ -11,13 +11,13 @@
  * `alerts` stream carries the profile's alerts whole whenever they change.
  */
 import type { AlertView } from '../../../shared/alerts/alertRule.js';
-import type { AlertAddRequest, AlertList } from '../../../shared/ipcAlerts.js';
+import type { AlertAddRequest, AlertList } from '../../../shared/ipc/alerts.js';
 import type { PositionView } from '../../../shared/ipc.js';
 import { AlertEvaluator, addAlert, alertStoreOf, listAlerts, moveAlertLevel, readAlertLog, removeAlert, startAlertFeed, type AlertFeed } from '../../services/alerts/index.js';
 import { POSITION_ALERT_KINDS } from '../../../shared/alerts/alertRule.js';
 import { describeRule } from '../../../shared/alerts/alertEvaluation.js';
 import type { WorkRegistration } from '../backgroundWork.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 
 /** Firings shown in the panel's recent list. */
 const RECENT_FIRINGS = 20;
@@ -35,7 +35,7 @@ export class AlertsDesk {
   /** Active alerts are background work: closing the window keeps the app (and their evaluation) in the tray. */
   private readonly work: WorkRegistration;
 
-  constructor(private readonly session: Session) {
+  constructor(private readonly session: DeskContext) {
     this.work = session.backgroundWork.register({
       kind: 'alert',
       list: () => (this.running?.evaluator.active() ?? []).filter((a) => a.status === 'active').map((a) => ({ id: a.id, label: describeRule(a.market, a.rule) })),
@@ -70,7 +70,7 @@ export class AlertsDesk {
     const feed = startAlertFeed({
       ctx,
       socket: url ? this.session.venueSockets().lease(url) : null,
-      pollMs: this.session.options.pumps?.marksPollMs ?? 2_000,
+      pollMs: this.session.timings.marksPollMs,
       // Without a venue socket the info API is polled: only while a market alert exists (another process may add one).
       wanted: () => {
         this.guard(() => evaluator.reloadIfChanged());

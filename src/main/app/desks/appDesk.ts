@@ -2,18 +2,18 @@
 import type { IpcResponse, MainnetUrls, ProfileName, ProfileView } from '../../../shared/ipc.js';
 import { readProfileUrls, saveProfileUrls } from '../../profiles/profiles.js';
 import { vaultClosedMessage } from '../../vault/keychain.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 
 export class AppDesk {
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: DeskContext) {}
 
   async getInfo(): Promise<IpcResponse<'app:getInfo'>> {
-    return { ...this.session.options.appInfo, profile: this.session.profile?.name ?? this.session.appSettings.profile(), vault_closed: vaultClosedMessage() };
+    return { ...this.session.appInfo, profile: this.session.profile?.name ?? this.session.appSettings.profile(), vault_closed: vaultClosedMessage() };
   }
 
   async getProfile(): Promise<ProfileView> {
-    const { options, appSettings } = this.session;
-    const stored = readProfileUrls(options.settings, 'mainnet');
+    const { settings, appSettings } = this.session;
+    const stored = readProfileUrls(settings, 'mainnet');
     const profile = this.session.profile;
     const sim = this.session.sim;
     return {
@@ -32,7 +32,7 @@ export class AppDesk {
   async setProfile(req: { profile: ProfileName; mainnet?: MainnetUrls | undefined }): Promise<ProfileView> {
     await this.session.switchProfile(req.profile, () => {
       if (!req.mainnet) return;
-      saveProfileUrls(this.session.options.settings, 'mainnet', {
+      saveProfileUrls(this.session.settings, 'mainnet', {
         baseUrl: req.mainnet.base_url,
         venueInfoUrl: req.mainnet.venue_info_url,
         ...(req.mainnet.venue_ws_url !== undefined ? { venueWsUrl: req.mainnet.venue_ws_url } : {}),

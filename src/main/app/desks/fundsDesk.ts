@@ -10,12 +10,12 @@ import { balanceOf, depositInfo } from '../../services/money/funds.js';
 import { listTrackedWithdrawals, prepareWithdraw, submitWithdraw, type PreparedWithdraw } from '../../services/money/withdrawals/index.js';
 import { readAccountHealth } from '../../services/reads/accountHealth.js';
 import { simFaucet } from '../../services/sim/faucet.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 import { trackedWithdrawalView } from '../views.js';
 import { signingReview } from './signingReview.js';
 
 export class FundsDesk {
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: DeskContext) {}
 
   async depositInfo(): Promise<DepositInfo> {
     const info = await depositInfo(this.session.ctx());
@@ -30,7 +30,7 @@ export class FundsDesk {
     const wallet = this.session.wallet.requireAddress();
     // The faucet's own rules (amount bounds, the deposit minimum) are the command line's too. The page
     // polls the balance, so the credit is not waited for here.
-    const { amount } = await simFaucet(this.session.ctx(), { wallet, amount: req.amount, wait: false }, { controlUrl: sim.urls.control_url, fetch: this.session.options.fetch ?? fetch });
+    const { amount } = await simFaucet(this.session.ctx(), { wallet, amount: req.amount, wait: false }, { controlUrl: sim.urls.control_url, fetch: this.session.fetch });
     this.session.raise({ type: 'history.changed', kinds: ['deposits'] });
     return { wallet, amount };
   }

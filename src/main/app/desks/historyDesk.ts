@@ -11,7 +11,7 @@ import { groupOrderHistory, type OrderHistoryEntry } from '../../../shared/order
 import type { ListedOrder } from '../../../shared/protocol/index.js';
 import { writeFileAtomic } from '../../files/atomicWrite.js';
 import { historyCsv, historyHasMarkets, readHistory, type History, type HistoryKind } from '../../services/reads/history.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 import { depositView, fillView, fundingView, listedOrderView, withdrawalRowView } from '../views.js';
 
 const HISTORY_TTL_MS = 5_000;
@@ -21,7 +21,7 @@ export class HistoryDesk {
   /** Each cached order history grouped once (it goes when its history leaves the cache). */
   private readonly grouped = new WeakMap<History, OrderHistoryEntry<ListedOrder>[]>();
 
-  constructor(private readonly session: Session) {
+  constructor(private readonly session: DeskContext) {
     session.events.on('history.changed', (e) => {
       for (const kind of e.kinds) this.invalidate(kind);
     });
@@ -98,7 +98,7 @@ export class HistoryDesk {
     // Order history is exported one row per order (as History › Orders shows it).
     const rows = history.kind === 'orders' ? this.groupsOf(history).length : history.rows.length;
     const day = new Date().toISOString().slice(0, 10);
-    const file = await this.session.options.adapters.dialogs.chooseSaveFile({
+    const file = await this.session.dialogs.chooseSaveFile({
       title: `Export ${req.kind} history`,
       defaultName: `perps-${req.kind}${market ? `-${market}` : ''}-${day}.csv`,
       filters: [{ name: 'CSV', extensions: ['csv'] }],

@@ -13,13 +13,13 @@ import { createTradingKey } from '../../services/keys/create.js';
 import { listTradingKeys } from '../../services/keys/list.js';
 import { prepareRenew, submitRenew } from '../../services/keys/renew.js';
 import { prepareRevoke, submitRevoke, type PreparedRevoke } from '../../services/keys/revoke.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 import { signingReview } from './signingReview.js';
 
 type KeyPrepared = PreparedAuthorize | PreparedRenew | PreparedRevoke;
 
 export class KeysDesk {
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: DeskContext) {}
 
   async list(): Promise<TradingKeyList> {
     const ctx = this.session.ctx();
@@ -71,7 +71,7 @@ export class KeysDesk {
     const ctx = this.session.ctx();
     const wallet = this.session.wallet.requireAddress();
     const signer = this.session.wallet.requireSigner();
-    const yes = await this.session.options.adapters.dialogs.confirm({
+    const yes = await this.session.dialogs.confirm({
       title: 'Authorize a key from another device',
       message: `Give trading rights over ${wallet} to ${req.agent}?`,
       detail:

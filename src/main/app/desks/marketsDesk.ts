@@ -4,7 +4,7 @@ import { ValidationError } from '../../services/errors.js';
 import { joinMarkets } from '../../venue/marketJoin.js';
 import type { CandleInterval } from '../../venue/schemas.js';
 import type { SigFigs } from '../bookFeed.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 import { marketView } from '../views.js';
 
 const INTERVAL_MS: Record<CandleInterval, number> = {
@@ -28,7 +28,7 @@ const INTERVAL_MS: Record<CandleInterval, number> = {
 const DEFAULT_CANDLES = 200;
 
 export class MarketsDesk {
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: DeskContext) {}
 
   async markets(): Promise<{ markets: MarketView[]; at: number }> {
     const ctx = this.session.ctx();

@@ -9,12 +9,12 @@ import { prepareModify, submitModify } from '../../services/orders/modifyOrder.j
 import { prepareOrder, type PreparedOrder } from '../../services/orders/prepareOrder.js';
 import { submitOrder } from '../../services/orders/submitOrder.js';
 import { readOpenOrders, readTriggers } from '../../services/reads/accountReads.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 import { listedOrderView, openOrdersWithLegs } from '../views.js';
 import { requireConfirmations } from './confirmations.js';
 
 export class OrdersDesk {
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: DeskContext) {}
 
   private wallet(): string {
     return this.session.wallet.requireAddress();

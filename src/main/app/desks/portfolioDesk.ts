@@ -10,14 +10,14 @@ import type { IpcResponse } from '../../../shared/ipc.js';
 import type { PortfolioRange, PortfolioReport, PortfolioTable } from '../../../shared/portfolio/index.js';
 import { writeFileAtomic } from '../../files/atomicWrite.js';
 import { portfolioCsv, readPortfolio } from '../../services/portfolio/index.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 
 const REPORT_TTL_MS = 5_000;
 
 export class PortfolioDesk {
   private readonly cache = new Map<string, { at: number; report: PortfolioReport }>();
 
-  constructor(private readonly session: Session) {
+  constructor(private readonly session: DeskContext) {
     session.events.on('history.changed', () => this.cache.clear());
     session.onReset(() => this.cache.clear());
   }
@@ -41,7 +41,7 @@ export class PortfolioDesk {
     const csv = portfolioCsv(report, req.table);
     const rows = req.table === 'points' ? report.points.length : req.table === 'days' ? report.per_day.length : report.per_market.length;
     const day = new Date().toISOString().slice(0, 10);
-    const file = await this.session.options.adapters.dialogs.chooseSaveFile({
+    const file = await this.session.dialogs.chooseSaveFile({
       title: `Export portfolio ${req.table}`,
       defaultName: `perps-portfolio-${req.table}-${req.range}-${day}.csv`,
       filters: [{ name: 'CSV', extensions: ['csv'] }],

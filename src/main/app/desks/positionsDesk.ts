@@ -14,7 +14,7 @@ import type { Position } from '../../../shared/protocol/index.js';
 import { trailingViews } from '../../services/algos/trailing/trailView.js';
 import { walletIds } from '../../services/orders/orderContext.js';
 import { readPositionViews } from '../../services/reads/positionRisk.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 import { positionView } from '../views.js';
 import { allowanceOf } from './confirmations.js';
 
@@ -22,7 +22,7 @@ import { allowanceOf } from './confirmations.js';
 const POSITION_ACTION_TIMEOUT_MS = 60_000;
 
 export class PositionsDesk {
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: DeskContext) {}
 
   private wallet(): string {
     return this.session.wallet.requireAddress();

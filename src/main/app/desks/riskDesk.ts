@@ -11,11 +11,11 @@
  * Panic runs in main on the session's wallet; a panic cut short (the app killed) is finished as soon as
  * the wallet opens again.
  */
-import type { LimitsSetRequest, LimitsView, PanicReport } from '../../../shared/ipcLimits.js';
+import type { LimitsSetRequest, LimitsView, PanicReport } from '../../../shared/ipc/limits.js';
 import { toAppError } from '../../services/errors.js';
 import { setLimits, showLimits, type LimitsShow } from '../../services/risk/limitsOps.js';
 import { panic, panicReport, unfinishedPanics, type PanicRecord } from '../../services/risk/panic.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 
 /** Figures are re-read at most this often while positions re-price. */
 const REFRESH_MS = 5_000;
@@ -28,7 +28,7 @@ export class RiskDesk {
   /** The tray's status line (null: nothing to say); the shell reads it. */
   trayLine: string | null = null;
 
-  constructor(private readonly session: Session) {
+  constructor(private readonly session: DeskContext) {
     session.onPositions(() => void this.refresh(false));
     session.onReset(() => {
       this.locked = false;

@@ -1,14 +1,14 @@
 /** settings:* and notifications:* — trading preferences (shared with the command line), the QR signer, notification switches. */
 import type { NotificationPrefs, Settings } from '../../../shared/ipc.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 import { checkLeveragePatch } from '../../services/settings/leverageDefaults.js';
 import { checkStopTolerancePatch } from '../../services/settings/stopToleranceSetting.js';
 import type { TradeHotkeyAction, TradeHotkeys } from '../../../shared/tradeHotkeys.js';
-import type { SimFeedView, SimPrices } from '../../../shared/ipcSimFeed.js';
-import type { TraySettings } from '../../../shared/ipcTray.js';
+import type { SimFeedView, SimPrices } from '../../../shared/ipc/simFeed.js';
+import type { TraySettings } from '../../../shared/ipc/tray.js';
 
 export class SettingsDesk {
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: DeskContext) {}
 
   get(): Settings {
     return this.session.appSettings.settings();

@@ -8,19 +8,19 @@
  * the candles missed are read, the stop is moved to where it should be now, and what happened while it
  * was away is said in a notification. Closing the app stops trailing and leaves the last levels armed.
  */
-import type { TrailResult } from '../../../shared/ipcTrail.js';
+import type { TrailResult } from '../../../shared/ipc/trail.js';
 import { liveRunner } from '../../services/algos/runLock.js';
 import { openTrailRunner, prepareTrail, startTrail, trailingViews, trailStoreOf, turnOffTrail, type TrailRunner } from '../../services/algos/trailing/index.js';
 import { toAppError } from '../../services/errors.js';
 import type { WorkRegistration } from '../backgroundWork.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 
 export class TrailDesk {
   private readonly runners = new Map<string, { runner: TrailRunner; market: string }>();
   /** A stop trailing here is background work: closing the window keeps the app (and the trailing) in the tray. */
   private readonly work: WorkRegistration;
 
-  constructor(private readonly session: Session) {
+  constructor(private readonly session: DeskContext) {
     this.work = session.backgroundWork.register({
       kind: 'trailing_stop',
       list: () => [...this.runners.entries()].map(([id, r]) => ({ id, label: `Trailing stop on ${r.market}` })),

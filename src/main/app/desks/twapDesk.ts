@@ -12,7 +12,7 @@
  *    mark, next slice, per-slice fills with prices for the chart), throttled, latest per TWAP.
  */
 import { RISK_PAUSE_NOTE } from '../../services/twap/twapRunner.js';
-import type { TwapList, TwapPreview, TwapView } from '../../../shared/ipcTwap.js';
+import type { TwapList, TwapPreview, TwapView } from '../../../shared/ipc/twap.js';
 import { toAppError } from '../../services/errors.js';
 import {
   cancelTwap,
@@ -30,7 +30,7 @@ import {
 } from '../../services/twap/index.js';
 import { withNote } from '../../services/twap/twapRecord.js';
 import { OperationError } from '../../services/errors.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 import { Throttle } from '../throttle.js';
 import { requireConfirmations } from './confirmations.js';
 import type { WorkRegistration } from '../backgroundWork.js';
@@ -58,9 +58,9 @@ export class TwapDesk {
   /** The latest record of each TWAP this app runs (what the tray lists); a runner may report before launch records it. */
   private readonly latest = new Map<string, TwapRecord>();
 
-  constructor(private readonly session: Session) {
+  constructor(private readonly session: DeskContext) {
     this.stream = new Throttle({
-      intervalMs: session.options.pumps?.throttleMs ?? 100,
+      intervalMs: session.timings.throttleMs,
       key: (v) => v.id,
       emit: (twaps) => session.send('twap', { twaps }),
       onError: (err) => session.logger.error(`[twap] delivering progress failed: ${(err as Error).message}`),

@@ -11,7 +11,7 @@ import { OperationError, ValidationError } from '../../services/errors.js';
 import { checkAddress } from '../../services/keys/common.js';
 import { quickstart } from '../../services/keys/quickstart.js';
 import type { DerivationScheme } from '../../signers/ledger/derivationPaths.js';
-import type { Session } from '../session.js';
+import type { DeskContext } from '../deskContext.js';
 
 /** Environment variables the page may name as a key source (the schema says so too; main checks again). */
 const ENV_KEY_PREFIX = 'PERPS_';
@@ -20,10 +20,10 @@ export class WalletDesk {
   /** One paper wallet is made at a time: a second click while one is under way makes no second wallet. */
   private creatingPaper = false;
 
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: DeskContext) {}
 
   private get dialogs() {
-    return this.session.options.adapters.dialogs;
+    return this.session.dialogs;
   }
 
   view(): WalletView {
@@ -74,7 +74,7 @@ export class WalletDesk {
       const { wallet } = await ctx.paperWallets.create(ctx.profile.name);
       const before = this.session.wallet.address();
       await this.session.afterWalletChange(await this.session.wallet.connectPaper(ctx.paperSigner(wallet, activeProfile)), before);
-      const r = await quickstart(ctx, { wallet, activeProfile }, { controlUrl: sim.urls.control_url, fetch: this.session.options.fetch ?? fetch });
+      const r = await quickstart(ctx, { wallet, activeProfile }, { controlUrl: sim.urls.control_url, fetch: this.session.fetch });
       this.session.raise({ type: 'keys.changed' });
       this.session.raise({ type: 'history.changed', kinds: ['deposits'] });
       return { wallet: this.session.wallet.view(), agent: r.agent, free_balance: r.free_balance };

@@ -7,7 +7,7 @@
  */
 import type { PositionView } from '../../../shared/ipc.js';
 import type { ListedOrder, Market, Position } from '../../../shared/protocol/index.js';
-import type { TrailingView } from '../../../shared/ipcRisk.js';
+import type { TrailingView } from '../../../shared/ipc/risk.js';
 import { trailingViews } from '../../services/algos/trailing/trailView.js';
 import { walletIds } from '../../services/orders/orderContext.js';
 import { readPositions } from '../../services/reads/accountReads.js';

@@ -14,7 +14,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { Decimal, canonical } from '../../../shared/decimal/index.js';
-import type { TwapPlanView } from '../../../shared/ipcTwap.js';
+import type { TwapPlanView } from '../../../shared/ipc/twap.js';
 import { exceedsNotionalCap } from '../../../shared/orders/priceGuard.js';
 import type { ReviewConfirmation } from '../../../shared/orders/review.js';
 import { feeEstimate, feeRateOf, initialMargin, orderNotional, type Market, type Side } from '../../../shared/protocol/index.js';

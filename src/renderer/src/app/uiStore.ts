@@ -4,7 +4,7 @@
  * components that read a slice re-render.
  */
 import type { BookGrouping } from '../features/orderBook/bookModel';
-import type { ChartAction } from '../features/chart/ChartActionDialogs';
+import type { ChartAction } from '../features/chart/chartActionTypes';
 import { useSyncExternalStore } from 'react';
 
 export type View = 'trade' | 'history' | 'portfolio' | 'withdraw' | 'bridge' | 'swap' | 'points' | 'keys' | 'settings';

@@ -10,7 +10,7 @@
  * bridge), each read is asked alone, so the views show each read's own outcome.
  */
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import { FIRST_SCREEN_READS, splitChannel, type FirstScreenPart } from '../../../shared/ipcChannels';
+import { FIRST_SCREEN_READS, splitChannel, type FirstScreenPart } from '../../../shared/ipc/channels';
 import type { FirstScreen, IpcResult, PerpsApi } from '../../../shared/ipc';
 import { hotkeysKey } from '../features/hotkeys/hotkeyQueries';
 import { simFeedKey } from '../features/simFeed/simFeedQueries';

@@ -3,7 +3,7 @@
  * trailing (an interrupted one included: its last level is armed and it resumes when run again).
  */
 import { formatTrailDistance } from '../../../../shared/algos/trailing.js';
-import type { TrailingView } from '../../../../shared/ipcRisk.js';
+import type { TrailingView } from '../../../../shared/ipc/risk.js';
 import type { TradingContext } from '../../orders/orderContext.js';
 import { liveRunner } from '../runLock.js';
 import { trailSummary } from './trailRunner.js';

@@ -11,7 +11,7 @@ import { useNow } from '../../ui/useNow';
 import { lacksRpc, type ChainRow } from '../transfers/chains';
 import { TransferReview } from '../transfers/TransferReview';
 import { pointsUsdOf } from '../transfers/useTransferQuote';
-import type { BridgeQuoteContext } from './BridgeView';
+import type { BridgeQuoteContext } from './bridgeTypes';
 
 export function BridgeReview({
   quote,

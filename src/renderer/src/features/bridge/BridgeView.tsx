@@ -24,11 +24,10 @@ import { ReceiverOther, ReceiverSelect, useReceiverChoice } from '../transfers/R
 import { MissingRpcNotice, usdProblem, UsdValueField } from '../transfers/TransferFields';
 import { TransferPanels } from '../transfers/TransferPanels';
 import { TransferScreen } from '../transfers/TransferScreen';
-import { useTransferQuote, type QuoteContext } from '../transfers/useTransferQuote';
+import { useTransferQuote } from '../transfers/useTransferQuote';
+import type { BridgeQuoteContext } from './bridgeTypes';
 import { BridgeReview } from './BridgeReview';
 import { CORE_SPOT_PROTOCOL, coreSpotApplies, coreSpotMinimumApplies } from './coreSpot';
-
-export type BridgeQuoteContext = QuoteContext<BridgeQuoteRequest>;
 
 export function BridgeView() {
   return (

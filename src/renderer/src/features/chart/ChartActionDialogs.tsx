@@ -6,7 +6,7 @@
  * dropped until the review closes (uiStore's chartHeld).
  */
 import { useMutation } from '@tanstack/react-query';
-import type { ListedOrderView, MarketView, PositionView } from '../../../../shared/ipc';
+import type { ListedOrderView, MarketView } from '../../../../shared/ipc';
 import { setUi, useUi } from '../../app/uiStore';
 import { explainReason } from '../../ipc/events';
 import { asIpcError, perps, unwrap } from '../../ipc/client';
@@ -20,13 +20,8 @@ import { pushToast } from '../../ui/toast';
 import { useLiveMark } from '../markets/live';
 import { TpslDialog } from '../positions/TpslDialog';
 import { useInvalidateTrading } from '../positions/useInvalidateTrading';
+import type { ChartAction, LineOrder } from './chartActionTypes';
 
-export type LineOrder = ListedOrderView & { legs?: readonly ListedOrderView[] };
-
-export type ChartAction =
-  | { kind: 'modify'; order: LineOrder; price: string; trigger?: string; key: string }
-  | { kind: 'cancel'; order: LineOrder }
-  | { kind: 'tpsl'; position: PositionView; level: 'tp' | 'sl'; price: string; key: string };
 
 /** An order in words, prices at the market's tick places. */
 export const describeOrder =

@@ -19,7 +19,8 @@ import { liveMarkNow } from '../markets/live';
 import { useSettings } from '../../ipc/queries';
 import { fmt, placesOfStep, plotNumber } from '../../lib/decimal';
 import { judgeLimitMove, judgePositionDrag, judgeTriggerMove, snapToTick } from './chartDrag';
-import { describeOrder, toastFailure, useChartActions, type ChartAction, type LineOrder } from './ChartActionDialogs';
+import { describeOrder, toastFailure, useChartActions } from './ChartActionDialogs';
+import type { ChartAction, LineOrder } from './chartActionTypes';
 
 /** A line the person can act on. */
 export interface TradableLine {

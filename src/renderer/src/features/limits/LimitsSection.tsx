@@ -7,7 +7,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { LIMIT_LABELS, LIMIT_NAMES, type LimitName } from '../../../../shared/risk/riskLimits';
-import type { LimitsView } from '../../../../shared/ipcLimits';
+import type { LimitsView } from '../../../../shared/ipc/limits';
 import { perps, unwrap } from '../../ipc/client';
 import { useWallet } from '../../ipc/queries';
 import { Button } from '../../ui/Button';

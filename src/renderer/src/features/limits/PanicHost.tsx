@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { PanicReport } from '../../../../shared/ipcLimits';
+import type { PanicReport } from '../../../../shared/ipc/limits';
 import { asIpcError, perps, unwrap } from '../../ipc/client';
 import { useWallet } from '../../ipc/queries';
 import { Button } from '../../ui/Button';

@@ -1,15 +1,15 @@
 /**
  * The IPC contract of the companion screens: bridge funding, aggregator swaps, partner points, the
- * assistant, and their settings (service URLs, per-chain JSON-RPC URLs, the partner code). Kept apart from
- * ipc.ts only for size: ipc.ts attaches these schemas to their channels in the one channel table.
+ * assistant, and their settings (service URLs, per-chain JSON-RPC URLs, the partner code). index.ts
+ * attaches these schemas to their channels in the one channel table.
  *
  * Amounts the user types are decimal text in the token's own units plus the token's decimals (read from
  * the chain by bridge:tokenInfo); main turns them into the integer smallest units the services take, and
  * every amount it returns is such an integer string, with the decimals to show it by.
  */
 import { z } from 'zod';
-import { addressSchema, decimalIn, decimalOut } from './fieldSchemas.js';
-import { BRIDGE_CHAIN_IDS, BRIDGE_PROTOCOL_IDS } from './protocol/index.js';
+import { addressSchema, decimalIn, decimalOut } from '../fieldSchemas.js';
+import { BRIDGE_CHAIN_IDS, BRIDGE_PROTOCOL_IDS } from '../protocol/index.js';
 
 const integerOut = z.string().regex(/^(0|[1-9]\d*)$/, 'expected an integer string');
 const dec = decimalOut;

@@ -1,7 +1,7 @@
 /**
  * The names of every IPC channel and event, with no schema attached. The preload imports only this
- * module (and types), so the sandboxed preload bundle stays tiny and carries no zod; src/shared/ipc.ts
- * attaches a request and response schema to each name and the compiler checks the two lists agree.
+ * module (and types), so the sandboxed preload bundle stays tiny and carries no zod; ./index.ts (the
+ * channel table) attaches a request and response schema to each name and the compiler checks the two lists agree.
  *
  * A channel is `group:name`; window.perps exposes it as perps[group][name](request).
  * An event is delivered on the wire channel `event:<name>`; window.perps.on(name, listener) receives it.

@@ -1,6 +1,6 @@
 /** The IPC shapes of trade hotkeys (settings:getHotkeys / settings:setHotkeys); the rules are in tradeHotkeys.ts. */
 import { z } from 'zod';
-import { HOTKEY_PATTERN, TRADE_HOTKEY_ACTIONS, isCanonicalHotkey, type TradeHotkeyAction } from './tradeHotkeys.js';
+import { HOTKEY_PATTERN, TRADE_HOTKEY_ACTIONS, isCanonicalHotkey, type TradeHotkeyAction } from '../tradeHotkeys.js';
 
 export const HotkeySchema = z
   .string()

@@ -4,7 +4,7 @@
  * live market data, issue 16.
  */
 import { z } from 'zod';
-import { isVenueInfoUrl } from './venueInfoUrl.js';
+import { isVenueInfoUrl } from '../venueInfoUrl.js';
 
 export const VenueInfoUrlSchema = z
   .string()

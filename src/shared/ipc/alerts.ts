@@ -2,15 +2,15 @@
  * The IPC shapes of alerts (issue 27, item 2): alerts:* channels, the `alerts` stream (the profile's
  * alerts, whole, whenever they change: an add in a terminal, a firing, a dragged line) and the
  * `alertFired` stream (one event per firing, for the toast, the sound and the live region; never
- * coalesced away: keyed by alert and time). Kept apart from ipc.ts for size, as ipcTwap.ts is.
+ * coalesced away: keyed by alert and time). index.ts attaches them to the channel and event tables.
  * Requests carry text as typed: main parses it with the same parser as `perps alert add`
  * (alerts/alertInput.ts), so the panel, a dragged line and the command line refuse the same input.
  */
 import { z } from 'zod';
-import { ALERT_KINDS, AlertFiringSchema, AlertViewSchema, MAX_ALERT_NOTE_LENGTH } from './alerts/alertRule.js';
-import { MAX_DECIMAL_INPUT_LENGTH, marketSymbol } from './fieldSchemas.js';
+import { ALERT_KINDS, AlertFiringSchema, AlertViewSchema, MAX_ALERT_NOTE_LENGTH } from '../alerts/alertRule.js';
+import { MAX_DECIMAL_INPUT_LENGTH, marketSymbol } from '../fieldSchemas.js';
 
-export type { AlertFiring, AlertView, AlertKind, AlertRule } from './alerts/alertRule.js';
+export type { AlertFiring, AlertView, AlertKind, AlertRule } from '../alerts/alertRule.js';
 
 export const AlertIdSchema = z.string().regex(/^[0-9a-f]{12}$/, 'expected an alert id (12 hex characters)');
 

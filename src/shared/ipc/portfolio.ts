@@ -1,12 +1,11 @@
 /**
  * The IPC shapes of the Portfolio view (issue 27, item 1): portfolio:get answers the report the command
  * line prints (src/shared/portfolio/portfolio.ts PortfolioReport, every amount a decimal string), and
- * portfolio:exportCsv writes one of its tables through the history export's CSV writer. Kept apart from
- * ipc.ts for size, as ipcRisk.ts is.
+ * portfolio:exportCsv writes one of its tables through the history export's CSV writer.
  */
 import { z } from 'zod';
-import { decimalOut } from './fieldSchemas.js';
-import { PORTFOLIO_RANGES, PORTFOLIO_TABLES } from './portfolio/ranges.js';
+import { decimalOut } from '../fieldSchemas.js';
+import { PORTFOLIO_RANGES, PORTFOLIO_TABLES } from '../portfolio/ranges.js';
 
 const unixMs = z.number().int().nonnegative();
 const count = z.number().int().nonnegative();

@@ -1,14 +1,14 @@
 /**
  * The IPC shapes of advanced execution (issue 15): TWAPs (twap:* channels and the `twap` stream) and the
- * trades tape (markets:watchTrades and the `trades` stream). Kept apart from ipc.ts for size, as
- * ipcRisk.ts is; ipc.ts attaches them to the channel and event tables. The command line prints the same
+ * trades tape (markets:watchTrades and the `trades` stream). index.ts attaches them to the channel and
+ * event tables. The command line prints the same
  * TwapView with --json, so both front ends show one shape.
  */
 import { z } from 'zod';
-import { addressSchema, decimalIn, decimalOut, marketSymbol } from './fieldSchemas.js';
-import { CONFIRMATION_CODES } from './orders/priceGuard.js';
-import { OrderReviewSchema, ReviewConfirmationSchema } from './orders/review.js';
-import { SIDES } from './protocol/schemas/orders.js';
+import { addressSchema, decimalIn, decimalOut, marketSymbol } from '../fieldSchemas.js';
+import { CONFIRMATION_CODES } from '../orders/priceGuard.js';
+import { OrderReviewSchema, ReviewConfirmationSchema } from '../orders/review.js';
+import { SIDES } from '../protocol/schemas/orders.js';
 import {
   TWAP_MAX_DURATION_MS,
   TWAP_MAX_SIZE_RANDOMIZATION_PCT,
@@ -16,7 +16,7 @@ import {
   TWAP_MAX_TIME_RANDOMIZATION_PCT,
   TWAP_MIN_INTERVAL_MS,
   TWAP_MIN_SLICES,
-} from './twap/twapSchedule.js';
+} from '../twap/twapSchedule.js';
 
 const unixMs = z.number().int().nonnegative();
 const opaqueId = z.string().min(1).max(64);

@@ -1,11 +1,10 @@
 /**
  * The IPC shapes of trailing stops (trail:start, trail:off): set from the TP/SL dialog, run by main (the
- * app's trail desk), shown on the position row through the position view's `trailing`. Kept apart from
- * ipc.ts for size, as ipcTwap.ts is.
+ * app's trail desk), shown on the position row through the position view's `trailing`.
  */
 import { z } from 'zod';
-import { decimalIn, marketSymbol } from './fieldSchemas.js';
-import { TrailingViewSchema } from './ipcRisk.js';
+import { decimalIn, marketSymbol } from '../fieldSchemas.js';
+import { TrailingViewSchema } from './risk.js';
 
 export const TrailStartRequestSchema = z.strictObject({
   market: marketSymbol,

@@ -1,10 +1,10 @@
 /**
  * The IPC shapes of the risk limits and the panic action (issue 39). The renderer never names a wallet:
  * main acts on the session's wallet, and every order still meets the limits in main's prepare step
- * whatever the page sends. Kept apart from ipc.ts for size, as ipcAlerts.ts is.
+ * whatever the page sends. index.ts attaches them to the channel and event tables.
  */
 import { z } from 'zod';
-import { LIMIT_NAMES, RiskLimitsSchema } from './risk/riskLimits.js';
+import { LIMIT_NAMES, RiskLimitsSchema } from '../risk/riskLimits.js';
 
 const unixMs = z.number().int().nonnegative();
 

@@ -1,14 +1,14 @@
 /**
  * The IPC shapes of risk and position management (issue 14): what a position view adds (the liquidation
  * estimate, the armed whole-position TP/SL), the account's health figures (account:health) and the
- * liquidation warning stream (riskWarning). Kept apart from ipc.ts for size, as ipcCompanion.ts is; ipc.ts
- * attaches them to the position view, the channel table and the event table.
+ * liquidation warning stream (riskWarning). positions.ts spreads them into the position view; index.ts
+ * attaches them to the channel table and the event table.
  *
  * Every figure here is computed by Perps Desk from the service's reads and the venue's marks
  * (src/shared/protocol/riskMath.ts): the service publishes no liquidation price and has no equity endpoint.
  */
 import { z } from 'zod';
-import { addressSchema, decimalOut } from './fieldSchemas.js';
+import { addressSchema, decimalOut } from '../fieldSchemas.js';
 
 const unixMs = z.number().int().nonnegative();
 
