@@ -52,14 +52,27 @@ describe('a trailing stop on the app position row', () => {
     h?.cleanup();
   });
 
-  it('shows the trailing stop in words while it runs, and as paused with its last level armed once it stops', async () => {
+  const ethRow = async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH');
+
+  /** A long of 0.05 ETH (opened at 3,400 if there is none yet). */
+  async function openLong(): Promise<void> {
+    if (await ethRow()) return;
     const preview = await h.call('orders:preview', { intent: { kind: 'single', market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.05', leverage: 5 } });
     await h.call('orders:place', { preview_id: preview.preview_id });
-    await h.waitFor('the ETH position', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH'));
-    // The command line's side of the shared data folder: the same profile, data folder and keychain.
+    await h.waitFor('the ETH position', ethRow);
+  }
+
+  /** A trailing stop 20 under the high run from the command line's side of the shared data folder (same profile, data folder and keychain). */
+  async function trailFromCli(): Promise<{ running: Promise<unknown>; requestStop: () => void }> {
     const ctx = createServiceContext(simProfile(sim.urls, h.dataDir), { keychainService: h.keychainService });
     const runner = await startTrail(ctx, await prepareTrail(ctx, { wallet, market: 'ETH', distance: '20' }), await ctx.tradingSigner(wallet), { pollMs: 200 });
-    const running = runner.run();
+    return { running: runner.run(), requestStop: () => runner.requestStop() };
+  }
+
+  it('shows the trailing stop in words while it runs, and as paused with its last level armed once it stops', async () => {
+    await openLong();
+    const runner = await trailFromCli();
+    const running = runner.running;
     const shown = await h.waitFor('the trailing stop on the row', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && p.trailing?.running));
     expect(shown.trailing).toMatchObject({ summary: 'Trailing 20 · SL 3,380 · high 3,400', distance: '20', stop: '3380', high_water: '3400', running: true });
     expect(shown.sl?.trigger_price).toBe('3380');
@@ -71,6 +84,14 @@ describe('a trailing stop on the app position row', () => {
   });
 
   it('set from the app (trail:start), off leaves the level armed; bad input is refused; after a restart it is taken up and says what happened while away', async () => {
+    // The long with the 3,380 stop the first test leaves, made here when this test runs alone.
+    await openLong();
+    if ((await ethRow())?.sl?.trigger_price !== '3380') {
+      const runner = await trailFromCli();
+      await h.waitFor('the 3,380 stop armed', async () => (await ethRow())?.trailing?.running && (await ethRow())?.sl?.trigger_price === '3380');
+      runner.requestStop();
+      await runner.running;
+    }
     for (const distance of ['0%', 'abc', '150%', '1e3', '0.01']) expect(await h.fail('trail:start', { market: 'ETH', distance })).toMatchObject({ code: 'VALIDATION' });
     expect((await h.fail('trail:start', { market: 'ETH', distance: 'x'.repeat(41) })).code).toBe('INVALID_PAYLOAD');
     const started = await h.call('trail:start', { market: 'ETH', distance: '1%' });
