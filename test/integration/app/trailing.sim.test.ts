@@ -17,6 +17,8 @@ describe('a trailing stop on the app position row', () => {
   let h: AppHarness;
   let sim: RunningSimulator;
   let wallet: string;
+  /** The keychain service of the first start; a restart reopens the same one. */
+  let service: string;
 
   const env = { [MAIN]: Wallet.createRandom().privateKey };
   const control = async (route: string, body: unknown): Promise<void> => {
@@ -38,6 +40,7 @@ describe('a trailing stop on the app position row', () => {
 
   beforeAll(async () => {
     h = await boot('trailing');
+    service = h.keychainService;
     await control('/freeze-marks', {});
     await control('/mark', { market: 'ETH', price: '3400' });
     wallet = (await h.call('wallet:connectEnv', { variable: MAIN })).address!;
@@ -64,12 +67,18 @@ describe('a trailing stop on the app position row', () => {
 
   /** A trailing stop 20 under the high run from the command line's side of the shared data folder (same profile, data folder and keychain). */
   async function trailFromCli(): Promise<{ running: Promise<unknown>; requestStop: () => void }> {
-    const ctx = createServiceContext(simProfile(sim.urls, h.dataDir), { keychainService: h.keychainService });
+    const ctx = createServiceContext(simProfile(sim.urls, h.dataDir), { keychainService: service });
     const runner = await startTrail(ctx, await prepareTrail(ctx, { wallet, market: 'ETH', distance: '20' }), await ctx.tradingSigner(wallet), { pollMs: 200 });
     return { running: runner.run(), requestStop: () => runner.requestStop() };
   }
 
   it('shows the trailing stop in words while it runs, and as paused with its last level armed once it stops', async () => {
+    // From flat at 3,400, whatever ran before (the other test leaves a long with a stop at 3,465).
+    if (await ethRow()) {
+      await h.call('positions:close', { market: 'ETH' });
+      await h.waitFor('no ETH position', async () => !(await ethRow()));
+    }
+    await control('/mark', { market: 'ETH', price: '3400' });
     await openLong();
     const runner = await trailFromCli();
     const running = runner.running;
@@ -104,7 +113,6 @@ describe('a trailing stop on the app position row', () => {
     expect(h.core.backgroundWork.active()).toEqual([expect.objectContaining({ kind: 'trailing_stop', label: 'Trailing stop on ETH' })]);
 
     // Quit the app: trailing stops, the level stays armed. Start it again on the same data folder and keychain.
-    const service = h.keychainService;
     // The trader disconnects (the signer dropped, the address forgotten) and quits: nothing trails the stop
     // from here, and the next start does not reopen the wallet by itself. Without that, the remembered
     // wallet reopened with the app and its runner, started within a second of the old one's last look,

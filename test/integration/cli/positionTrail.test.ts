@@ -38,6 +38,8 @@ async function stops(t: Trader): Promise<string[]> {
 describe('perps position trail', () => {
   it('--dry-run prints what would be armed and sends nothing; hostile input is exit 2 and changes nothing', async () => {
     const t = await w.trader();
+    // The mark the levels below are read from (the other test moves it).
+    await w.setMark('ETH', '3400');
     await openLong(t);
     const dry = await run(['--json', 'position', 'trail', '--wallet', t.wallet, '--market', 'ETH', '--distance', '1%', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
