@@ -25,7 +25,7 @@ import { ERROR_KINDS, type ErrorKind } from './errorKinds.js';
 import { PALETTES } from './palette.js';
 import { OrderIntentSchema, type BracketIntent, type BracketLevel, type OrderIntent, type OrderKind, type ScaleIntent, type SingleIntent } from './orders/intents.js';
 import { CONFIRMATION_CODES, type ConfirmationCode } from './orders/priceGuard.js';
-import { OrderReviewSchema, ReviewConfirmationSchema, ReviewLegSchema, type OrderReview, type ReviewConfirmation, type ReviewLeg } from './orders/review.js';
+import { OrderReviewSchema, RearmOutcomeViewSchema, ReviewConfirmationSchema, ReviewLegSchema, type OrderReview, type ReviewConfirmation, type ReviewLeg } from './orders/review.js';
 import { TypedDataViewSchema, type TypedDataView } from './signingViews.js';
 import {
   AskRequestSchema,
@@ -547,7 +547,7 @@ export const PlacedLegSchema = z.object({
   status: z.enum(['SUBMITTED', 'REJECTED', 'UNKNOWN']),
   reason: z.string().nullable(),
 });
-export const PlaceOrdersResultSchema = z.object({ success: z.boolean(), reconciled: z.boolean(), legs: z.array(PlacedLegSchema) });
+export const PlaceOrdersResultSchema = z.object({ success: z.boolean(), reconciled: z.boolean(), legs: z.array(PlacedLegSchema), rearm: RearmOutcomeViewSchema.nullable().optional() });
 export type PlaceOrdersResult = z.infer<typeof PlaceOrdersResultSchema>;
 
 export const ModifyOrderRequestSchema = z.strictObject({

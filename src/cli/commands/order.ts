@@ -46,6 +46,7 @@ import {
   type PreparedOrder,
 } from '../../main/services/orders/index.js';
 import type { ServiceContext } from '../../main/services/serviceContext.js';
+import { prepareOrderIntent, protectionLost, submitOrderIntent, type IntentPlaceResult, type PreparedIntentOrder } from '../../main/services/positions/scaleOut.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { readBatchFile, withDefaultLeverage } from '../orders/batchFile.js';
@@ -109,6 +110,34 @@ export async function submitAndReport(ctx: ServiceContext, out: Output, prepared
   } finally {
     progress.done();
   }
+}
+
+/**
+ * Submits a scale-out (a reduce-only ladder that lifts the armed TP/SL) and prints every leg, the triggers
+ * cancelled first and what became of the lifted levels. A level not back on the position (the mark has
+ * passed it, or the service refused the re-arm) is an error line and exit 1: the position is less
+ * protected than the trader set it.
+ */
+async function submitScaleOutAndReport(ctx: ServiceContext, out: Output, prepared: PreparedIntentOrder, opts: { wait?: boolean; timeout?: string }, json: boolean): Promise<1 | undefined> {
+  const waitTimeoutMs = timeoutOf(opts.timeout);
+  const progress = createProgress({ json });
+  let result: IntentPlaceResult;
+  try {
+    result = await submitOrderIntent(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress: (t) => progress.update(t), ...(waitTimeoutMs ? { waitTimeoutMs } : {}) });
+  } finally {
+    progress.done();
+  }
+  const code = reportPlacement(out, result, prepared.labels);
+  out.note(`triggers cancelled first: ${result.cancelled_triggers.map((c) => c.order_id).join(', ')}`);
+  const rearm = result.rearm;
+  const lost = protectionLost(rearm);
+  for (const line of rearm?.summary ?? []) out.note(lost ? `warning: ${line}` : line);
+  if (!lost) return code;
+  const market = prepared.lift!.market;
+  out.note(`error [PROTECTION_NOT_RESTORED]: the ${market} position is less protected than before the scale-out: ${[...rearm!.past_mark.map((p) => `${p.kind.toUpperCase()} ${p.trigger_price} (the mark ${p.mark} is past it)`), ...rearm!.failed.map((f) => `${f.kind.toUpperCase()} ${f.trigger_price} (${f.message})`)].join(', ')} not re-armed`);
+  out.note(`  close the rest: perps position close --wallet ${prepared.wallet} --market ${market}`);
+  out.note(`  or set a level again: perps position tpsl --wallet ${prepared.wallet} --market ${market} --tp PRICE --sl PRICE`);
+  return 1;
 }
 
 export function registerOrderCommands(program: Command): void {
@@ -176,7 +205,7 @@ export function registerOrderCommands(program: Command): void {
     .option('--usd <amount>', "the ladder's size in USD instead: the amount over the size-weighted mean of its prices, rounded down to sz_decimals")
     .option('--skew <k>', "the last leg's size over the first's (default 1: equal sizes)")
     .option('--tif <tif>', 'gtc (default) or alo (post-only)')
-    .option('--reduce-only', 'only reduce the position (exempt from min_order_value)')
+    .option('--reduce-only', 'only reduce the position (exempt from min_order_value); with a TP/SL armed, it is lifted first and re-armed once the ladder rests')
     .option('--leverage <n>', 'leverage of the legs, 1..max_leverage (default: your default for the market, else 1x)')
     .option('--wait', 'follow the legs until resting or filled')
     .option('--timeout <seconds>', 'with --wait: give up after this long')
@@ -200,11 +229,15 @@ export function registerOrderCommands(program: Command): void {
           intent = scaleIntent({ ...opts, totalSize: usd.sizing.size });
           out.note(`total size: ${usd.description}`);
         }
-        const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent, allow: allowanceOf(opts) });
+        // A reduce-only ladder on a position whose TP/SL is armed is a scale-out: the triggers are lifted
+        // first and re-armed once it rests (services/positions/scaleOut.ts), as the app's ticket does.
+        const prepared = await prepareOrderIntent(ctx, { wallet: opts.wallet, intent, allow: allowanceOf(opts) });
         if (opts.dryRun === true) return printDryRun(out, prepared, usd ? { ...prepared.view, usd_sizing: usd.sizing } : prepared.view);
         noteLeverage(out, prepared, opts.leverage);
         noteConfirmations(out, prepared);
-        return submitAndReport(ctx, out, prepared, opts, json);
+        if (!prepared.lift) return submitAndReport(ctx, out, prepared, opts, json);
+        for (const line of prepared.view.protection?.summary ?? []) out.note(`note: ${line}`);
+        return submitScaleOutAndReport(ctx, out, prepared, opts, json);
       });
     });
 

@@ -41,6 +41,38 @@ function PositionAfter({ after, market }: { after: OrderPreview['position_after'
 }
 
 /**
+ * A scale-out on a position whose TP/SL is armed (main's review: services/positions/scaleOut.ts): which
+ * triggers are cancelled first, and that the whole-position levels are re-armed once the ladder rests.
+ * Once placed, what became of them; a level not back is an alert, with what to do.
+ */
+function ProtectionLift({ protection, rearm }: { protection: NonNullable<OrderPreview['protection']>; rearm: PlaceOrdersResult['rearm'] }) {
+  const lost = rearm ? rearm.past_mark.length + rearm.failed.length > 0 : false;
+  return (
+    <section className="leg-card" aria-label="TP/SL during the scale-out">
+      <h3>
+        TP/SL lifted and re-armed
+        {rearm && <Badge tone={lost ? 'sell' : 'buy'}>{lost ? 'not all re-armed' : 're-armed'}</Badge>}
+      </h3>
+      <ul>
+        {protection.summary.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      {rearm && !lost && rearm.summary.length > 0 && (
+        <p className="notice" role="status">
+          {rearm.summary.join(' ')}
+        </p>
+      )}
+      {rearm && lost && (
+        <p className="notice notice-warn" role="alert">
+          The position is less protected than before: {rearm.summary.join(' ')} Set the level again from the position&apos;s TP/SL, or close the rest.
+        </p>
+      )}
+    </section>
+  );
+}
+
+/**
  * A scale order's legs as one ladder table (up to 20 rungs): price, size, value and fee of each as it
  * will be signed, in the order sent, then each one's outcome once placed. The first leg's plain line
  * says what it is in words; every rung shares its side, type, time in force and flags.
@@ -163,6 +195,7 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
     <Dialog open title={`Review order · ${preview.market}`} onClose={close} width={640} locked={place.isPending} footer={footer}>
       {/* What is unusual comes first, where it cannot be missed; each needs a tick before signing. */}
       <GuardConfirmations confirmations={preview.confirmations} confirmed={confirmed} onChange={setConfirmed} disabled={place.isPending || result !== undefined} />
+      {preview.protection && <ProtectionLift protection={preview.protection} rearm={result?.rearm ?? null} />}
       {preview.kind === 'scale' && <LadderReview preview={preview} result={result} />}
       {preview.kind !== 'scale' && preview.legs.map((leg) => {
         const placed = result?.legs.find((l) => l.client_order_id === leg.client_order_id);
