@@ -18,7 +18,7 @@ import { ErrorLine } from '../../ui/States';
 import { liquidationText, pricePlaces } from '../risk/liquidation';
 import { allConfirmed, confirmedCodes, GuardConfirmations } from '../signing/GuardConfirmations';
 import { TypedDataTable } from '../signing/SigningReviewView';
-import { legTitle, usePlaceOrder } from './placeOrder';
+import { legTitle, protectionLost, usePlaceOrder } from './placeOrder';
 
 /**
  * The position this order would leave (main's review, an estimate): after this fill, with this leverage,
@@ -145,7 +145,8 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
   const place = usePlaceOrder((r) => {
     if (r.success) {
       onPlaced?.(r);
-      onClose();
+      // A scale-out that left the position less protected stays open on its alert (ProtectionLift).
+      if (!protectionLost(r)) onClose();
     }
   });
   const [confirmed, setConfirmed] = useState<Set<ConfirmationCode>>(() => new Set());
