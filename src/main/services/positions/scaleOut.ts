@@ -21,7 +21,7 @@ import { Decimal, canonical } from '../../../shared/decimal/index.js';
 import type { OrderReview } from '../../../shared/orders/review.js';
 import type { LiftedLevel } from '../../../shared/orders/rearmRecord.js';
 import type { Signer } from '../../signers/signer.js';
-import { ValidationError } from '../errors.js';
+import { OperationError, ValidationError } from '../errors.js';
 import { prepareCancelOrders, submitCancel, type CancelLegResult, type PreparedCancel } from '../orders/cancelOrders.js';
 import { pollUntil, walletIds, type TradingContext } from '../orders/orderContext.js';
 import { parseIntent, prepareParsedIntent, type PrepareOrderInput, type PreparedOrder } from '../orders/prepareOrder.js';
@@ -141,7 +141,17 @@ export async function submitOrderIntent(ctx: TradingContext, prepared: PreparedI
   }
   if (!intent) return { ...placed, cancelled_triggers: cancelled, rearm: null };
   options.onProgress?.(`re-arming ${levelsText(intent.record.lifted)} on the ${lift.market} position`);
-  return { ...placed, cancelled_triggers: cancelled, rearm: await rearmFromRecord(ctx, intent, signer) };
+  try {
+    return { ...placed, cancelled_triggers: cancelled, rearm: await rearmFromRecord(ctx, intent, signer) };
+  } catch (err) {
+    // The ladder is out and the levels are not back (the service unreachable, say): the record stays, so
+    // the next start re-arms them; the trader hears it now, not only then.
+    throw new OperationError('PROTECTION_NOT_RESTORED', `the ${lift.market} ladder was placed, but the lifted ${levelsText(intent.record.lifted)} could not be re-armed now: ${(err as Error).message}`, {
+      hint: 'The next start of Perps Desk or of any `perps` command re-arms them from the record written before the cancels; or set them again with `perps position tpsl`.',
+      cause: err,
+      details: { legs: placed.legs.map((l) => ({ order_id: l.order_id, status: l.status, reason: l.reason })), cancelled_triggers: cancelled.map((c) => c.order_id) },
+    });
+  }
 }
 
 /** A re-arm that left the position less protected than the trader set it (a level not back). */
