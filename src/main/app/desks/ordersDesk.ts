@@ -36,7 +36,11 @@ export class OrdersDesk {
     // Checked before the review is used up: a missing confirmation sends the page back to ask, same review.
     requireConfirmations(this.session.reviews.peek<'orders', PreparedIntentOrder>(req.preview_id, 'orders', this.session.scope()).payload.view.confirmations, req.confirm);
     const { payload: prepared } = this.session.reviews.take<'orders', PreparedIntentOrder>(req.preview_id, 'orders', this.session.scope());
-    const result = await submitOrderIntent(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { wait: false });
+    const result = await submitOrderIntent(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { wait: false }).catch((err: unknown) => {
+      // A scale-out that placed its ladder and could not re-arm: said outside the dialog too.
+      if (prepared.lift && (err as { code?: unknown }).code === 'PROTECTION_NOT_RESTORED') this.session.notify('trigger_fires', `${prepared.lift.market} TP/SL not restored`, (err as Error).message);
+      throw err;
+    });
     const rearm = result.rearm;
     if (prepared.lift) {
       this.session.raise({ type: 'orders.changed' });
