@@ -153,7 +153,7 @@ function orderRow(i: number) {
 /** Order `i` as History › Orders receives it: its row and its status changes (open, then where it ended). */
 function orderGroup(i: number) {
   const order = orderRow(i);
-  const change = (status: string, filled: boolean) => ({ status, at: order.status_at, reason: status === 'cancelled' ? order.reason : null, filled_size: filled ? order.filled_size : '0', avg_fill_price: filled ? order.avg_fill_price : null });
+  const change = (status: string, filled: boolean) => ({ status, label: status, at: order.status_at, reason: status === 'cancelled' ? order.reason : null, filled_size: filled ? order.filled_size : '0', avg_fill_price: filled ? order.avg_fill_price : null });
   return {
     order,
     changes: [change('open', false), change(order.status, order.status === 'filled')],

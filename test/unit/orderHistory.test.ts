@@ -32,8 +32,8 @@ describe('groupOrderHistory', () => {
     expect(market!.changes.map((c) => c.status)).toEqual(['open', 'filled']);
     expect(limit!.latest.status).toBe('cancelled');
     expect(limit!.changes).toEqual([
-      { status: 'open', at: 1_000, reason: null, filled_size: '0', avg_fill_price: null },
-      { status: 'cancelled', at: 1_900, reason: 'user_cancelled', filled_size: '0', avg_fill_price: null },
+      { status: 'open', label: 'open', at: 1_000, reason: null, filled_size: '0', avg_fill_price: null },
+      { status: 'cancelled', label: 'cancelled', at: 1_900, reason: 'user_cancelled', filled_size: '0', avg_fill_price: null },
     ]);
   });
 
@@ -61,6 +61,45 @@ describe('groupOrderHistory', () => {
       row({ order_id: 'x', status: 'open', status_at: 8, filled_size: '0.5', avg_fill_price: '3001' }),
     ]);
     expect(late[0]!.avg_fill_price).toBe('3001');
+  });
+
+  it('a bracket leg reads "awaiting entry" while its entry works and "armed" once it arms, from parent_order_id alone', () => {
+    const leg = { order_type: 'TRIGGER', submitted_at: 1_000, limit_price: '3100' } as const;
+    const groups = groupOrderHistory([
+      row({ ...leg, order_id: 'tp', status: 'open', status_at: 1_400 }),
+      row({ ...leg, order_id: 'tp', status: 'open', status_at: 1_000, parent_order_id: 'e1' }),
+      row({ ...leg, order_id: 'waiting', submitted_at: 900, status: 'open', status_at: 900, parent_order_id: 'e2' }),
+    ]);
+    const by = new Map(groups.map((g) => [g.order_id, g]));
+    expect(by.get('tp')!.status_label).toBe('armed');
+    expect(by.get('tp')!.changes.map((c) => [c.status, c.label])).toEqual([
+      ['open', 'awaiting entry'],
+      ['open', 'armed'],
+    ]);
+    expect(by.get('waiting')!.status_label).toBe('awaiting entry');
+  });
+
+  it('the armed row is the latest even when both open rows share a millisecond, in whatever order the service lists them', () => {
+    const leg = { order_type: 'TRIGGER', submitted_at: 1_000, limit_price: '3100', status: 'open', status_at: 1_000 } as const;
+    for (const rows of [
+      [row({ ...leg, order_id: 'sl' }), row({ ...leg, order_id: 'sl', parent_order_id: 'e1' })],
+      [row({ ...leg, order_id: 'sl', parent_order_id: 'e1' }), row({ ...leg, order_id: 'sl' })],
+    ]) {
+      const [g] = groupOrderHistory(rows);
+      expect(g!.status_label).toBe('armed');
+      expect(g!.latest.parent_order_id ?? null).toBeNull();
+      expect(g!.changes.map((c) => c.label)).toEqual(['awaiting entry', 'armed']);
+    }
+  });
+
+  it('a trigger that fired keeps the service\'s word; a limit order\'s open stays open', () => {
+    const [t] = groupOrderHistory([
+      row({ order_id: 't', order_type: 'TRIGGER', status: 'filled', status_at: 3, filled_size: '1', avg_fill_price: '3000' }),
+      row({ order_id: 't', order_type: 'TRIGGER', status: 'triggered', status_at: 2 }),
+      row({ order_id: 't', order_type: 'TRIGGER', status: 'open', status_at: 1 }),
+    ]);
+    expect(t!.changes.map((c) => c.label)).toEqual(['armed', 'triggered', 'filled']);
+    expect(groupOrderHistory([row({ order_id: 'l', status: 'open', status_at: 1 })])[0]!.status_label).toBe('open');
   });
 
   it('nothing in, nothing out', () => {

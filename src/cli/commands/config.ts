@@ -7,6 +7,7 @@
  * `perps config wallet`: the profile's default wallet, for commands given no --wallet.
  */
 import type { Command } from 'commander';
+import { isMaxLeverage, resolveLeverage } from '../orders/leverageFlag.js';
 import { depositInfo } from '../../main/services/money/funds.js';
 import { readMarketsWithVenue, type MarketWithVenue } from '../../main/services/reads/marketData.js';
 import { saveProfileUrls } from '../../main/profiles/profiles.js';
@@ -89,7 +90,7 @@ export function registerConfigCommands(program: Command): void {
   config
     .command('leverage')
     .description('show or set the default leverage of orders that name none (the app and the command line share it)')
-    .argument('[n]', 'the new default: at most the market\'s max_leverage (with --market), else at most the highest max_leverage of any market')
+    .argument('[n]', 'the new default: at most the market\'s max_leverage (with --market), else at most the highest max_leverage of any market; max (with --market only): that market\'s max_leverage read from /markets now')
     .option('--market <symbol>', 'set or clear the default of one market only (it wins over the global one)')
     .option('--clear', 'remove the default (of --market, else reset the global one to 1x)')
     .action(async (n: string | undefined, opts: { market?: string; clear?: boolean }, cmd: Command) => {
@@ -97,7 +98,17 @@ export function registerConfigCommands(program: Command): void {
       await runAction({ json: g.json === true }, async (out) => {
         const ctx = contextOf(g);
         if (n !== undefined && opts.clear === true) throw new ValidationError('give a leverage or --clear, not both', { field: 'clear', code: 'USAGE' });
-        const value = parseIntegerOption(n, 'n');
+        // `max` is one market's maximum, read from /markets now and stored as that number; as an every-market
+        // default it would mean a different number on each market, so it needs --market.
+        let value: number | undefined;
+        if (isMaxLeverage(n)) {
+          if (opts.market === undefined) {
+            throw new ValidationError("max as the default of every market makes no sense: each market has its own maximum", { field: 'n', code: 'LEVERAGE_MAX_NOT_APPLICABLE', hint: 'Give --market SYM to set that market\'s default to its max_leverage, or a whole number.' });
+          }
+          const lev = await resolveLeverage(ctx, opts.market, { value: undefined, max: true });
+          value = lev.leverage;
+          out.note(`${lev.note!} (stored as ${value}x: a later change of the market's maximum does not move it)`);
+        } else value = parseIntegerOption(n, 'n');
         // Checked against GET /markets before anything is stored: above the market's max_leverage (or,
         // globally, above every market's) is refused, exit 2.
         let prefs = readPreferences(ctx.settings);

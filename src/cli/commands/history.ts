@@ -12,7 +12,7 @@ import type { Deposit, Fill, FundingPayment, ListedOrder, Withdrawal } from '../
 import { historyCsv, historyHasMarkets, readHistory, type History, type HistoryKind } from '../../main/services/reads/history.js';
 import { groupOrderHistory, type OrderHistoryEntry } from '../../shared/orders/orderHistory.js';
 import { contextOf, globalsOf } from '../globals.js';
-import { LISTED_ORDER_COLUMNS, sizeText, statusText } from '../orders/reports.js';
+import { LISTED_ORDER_COLUMNS, sizeText } from '../orders/reports.js';
 import { formatTable, formatTime, runAction, type Column } from '../output.js';
 import { checkFormats } from '../parse.js';
 
@@ -29,9 +29,10 @@ const ORDER_GROUP_COLUMNS: Column<OrderHistoryEntry<ListedOrder>>[] = [
   { header: 'PRICE', value: (g) => g.price ?? (g.latest.order_type === 'MARKET' ? 'market' : ''), align: 'right' },
   { header: 'AVG FILL', value: (g) => g.avg_fill_price ?? '', align: 'right' },
   { header: 'TRIGGER', value: (g) => (g.latest.trigger_price ? `${(g.latest.tpsl ?? '').toUpperCase()} ${g.latest.trigger_price}` : '') },
-  { header: 'STATUS', value: (g) => statusText(g.latest.status, g.latest) },
-  // A repeated status (a bracket leg logged open while it waits, and open again once armed) shows once.
-  { header: 'HISTORY', value: (g) => g.changes.map((c) => c.status).filter((st, i, all) => i === 0 || all[i - 1] !== st).join(' > ') },
+  { header: 'STATUS', value: (g) => g.status_label },
+  // As a trader reads each change: a bracket leg logged open while it waits reads "awaiting entry", open
+  // again once armed "armed"; a repeated label shows once.
+  { header: 'HISTORY', value: (g) => g.changes.map((c) => c.label).filter((st, i, all) => i === 0 || all[i - 1] !== st).join(' > ') },
   { header: 'REASON', value: (g) => g.latest.reason ?? '' },
   { header: 'UPDATED', value: (g) => formatTime(g.latest.status_at) },
 ];
@@ -90,7 +91,7 @@ function document(h: History, events: boolean): Record<string, unknown> {
     case 'orders': {
       if (events) return { orders: h.rows, total: h.rows.length };
       const groups = groupOrderHistory(h.rows);
-      return { orders: groups.map((g) => ({ ...g.latest, avg_fill_price: g.avg_fill_price, price: g.price, changes: g.changes })), total: groups.length };
+      return { orders: groups.map((g) => ({ ...g.latest, status_label: g.status_label, avg_fill_price: g.avg_fill_price, price: g.price, changes: g.changes })), total: groups.length };
     }
     case 'fills':
       return { fills: h.rows, total: h.rows.length };

@@ -46,10 +46,12 @@ import {
   type PreparedOrder,
 } from '../../main/services/orders/index.js';
 import type { ServiceContext } from '../../main/services/serviceContext.js';
+import { prepareOrderIntent, protectionLost, submitOrderIntent, type IntentPlaceResult, type PreparedIntentOrder } from '../../main/services/positions/scaleOut.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { readBatchFile, withDefaultLeverage } from '../orders/batchFile.js';
 import { placeIntent, type PlaceFlags } from '../orders/placeIntent.js';
+import { isMaxLeverage, LEVERAGE_FLAG, leverageChoice, resolveLeverage, type ResolvedLeverage } from '../orders/leverageFlag.js';
 import { scaleIntent, type ScaleFlags } from '../orders/scaleIntent.js';
 import { checkSizeOrUsd, resolveUsd, type ResolvedUsd } from '../orders/usdSize.js';
 import { scaleMeanPrice } from '../../shared/orders/usdSizing.js';
@@ -90,11 +92,22 @@ function checkDryRun(opts: { dryRun?: boolean; wait?: boolean }): void {
   if (opts.dryRun === true && opts.wait === true) throw new ValidationError('--dry-run sends nothing, so there is nothing to --wait for', { field: 'dry-run', code: 'USAGE' });
 }
 
+/** The flags with --leverage replaced by a resolved whole number (or left out: the prepare step's default). */
+function withLeverage<T extends { leverage?: string }>(opts: T, leverage: number | undefined): T {
+  const { leverage: _given, ...rest } = opts;
+  return (leverage === undefined ? rest : { ...rest, leverage: String(leverage) }) as T;
+}
+
+/** The review printed by --dry-run, with a USD sizing and a `--leverage max` resolution when there are. */
+function reviewWith(view: object, usd: ResolvedUsd | undefined, lev: ResolvedLeverage): object {
+  return { ...view, ...(usd ? { usd_sizing: usd.sizing } : {}), ...(lev.note !== null ? { leverage_max: { leverage: lev.leverage, source: lev.note } } : {}) };
+}
+
 /** Says which leverage is signed on each opening leg and where it came from (never a silent 0). */
 export function noteLeverage(out: Output, prepared: PreparedOrder, given: string | undefined): void {
   for (const [i, leg] of prepared.legs.entries()) {
     if (leg.reduce_only || leg.leverage === undefined) continue;
-    out.note(`${prepared.labels[i]}: signed with leverage ${leg.leverage}x${given === undefined ? ' (your default; set it with `perps config leverage`)' : ''}`);
+    out.note(`${prepared.labels[i]}: signed with leverage ${leg.leverage}x${given === undefined ? ' (your default; set it with `perps config leverage`)' : isMaxLeverage(given) ? " (the market's maximum, --leverage max)" : ''}`);
   }
 }
 
@@ -109,6 +122,34 @@ export async function submitAndReport(ctx: ServiceContext, out: Output, prepared
   } finally {
     progress.done();
   }
+}
+
+/**
+ * Submits a scale-out (a reduce-only ladder that lifts the armed TP/SL) and prints every leg, the triggers
+ * cancelled first and what became of the lifted levels. A level not back on the position (the mark has
+ * passed it, or the service refused the re-arm) is an error line and exit 1: the position is less
+ * protected than the trader set it.
+ */
+async function submitScaleOutAndReport(ctx: ServiceContext, out: Output, prepared: PreparedIntentOrder, opts: { wait?: boolean; timeout?: string }, json: boolean): Promise<1 | undefined> {
+  const waitTimeoutMs = timeoutOf(opts.timeout);
+  const progress = createProgress({ json });
+  let result: IntentPlaceResult;
+  try {
+    result = await submitOrderIntent(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onProgress: (t) => progress.update(t), ...(waitTimeoutMs ? { waitTimeoutMs } : {}) });
+  } finally {
+    progress.done();
+  }
+  const code = reportPlacement(out, result, prepared.labels);
+  out.note(`triggers cancelled first: ${result.cancelled_triggers.map((c) => c.order_id).join(', ')}`);
+  const rearm = result.rearm;
+  const lost = protectionLost(rearm);
+  for (const line of rearm?.summary ?? []) out.note(lost ? `warning: ${line}` : line);
+  if (!lost) return code;
+  const market = prepared.lift!.market;
+  out.note(`error [PROTECTION_NOT_RESTORED]: the ${market} position is less protected than before the scale-out: ${[...rearm!.past_mark.map((p) => `${p.kind.toUpperCase()} ${p.trigger_price} (the mark ${p.mark} is past it)`), ...rearm!.failed.map((f) => `${f.kind.toUpperCase()} ${f.trigger_price} (${f.message})`)].join(', ')} not re-armed`);
+  out.note(`  close the rest: perps position close --wallet ${prepared.wallet} --market ${market}`);
+  out.note(`  or set a level again: perps position tpsl --wallet ${prepared.wallet} --market ${market} --tp PRICE --sl PRICE`);
+  return 1;
 }
 
 export function registerOrderCommands(program: Command): void {
@@ -127,7 +168,7 @@ export function registerOrderCommands(program: Command): void {
     .option('--price <decimal>', 'limit price (with --type limit); on a trigger the fire price; refused on a market order (PRICE_NEEDS_LIMIT)')
     .option('--tif <tif>', 'gtc (limit default), ioc (market) or alo (post-only, limit only)')
     .option('--reduce-only', 'only reduce the position')
-    .option('--leverage <n>', 'leverage of this order, 1..max_leverage (default: your default for the market, `perps config leverage`, else 1x; stated in the output)')
+    .option(LEVERAGE_FLAG, "leverage of this order, 1..max_leverage, or max (the market's max_leverage read from /markets; refused on a reduce-only order or a trigger). Default: your default for the market, `perps config leverage`, else 1x; stated in the output")
     .option('--trigger-price <decimal>', 'trigger: the mark price that fires it')
     .option('--tpsl <kind>', 'trigger: tp or sl')
     .option('--tp <decimal>', 'attach a take-profit trigger at this price (bracket)')
@@ -144,19 +185,25 @@ export function registerOrderCommands(program: Command): void {
       await runAction({ json }, async (out) => {
         checkDryRun(opts);
         checkSizeOrUsd(opts.size, opts.usd);
-        // The flags are checked before anything is read (a USD size is worked out from the live market next).
-        let intent = placeIntent({ ...opts, size: opts.size ?? '1' });
+        // The flags are checked before anything is read (a USD size is worked out from the live market next;
+        // --leverage max from its max_leverage).
+        const trigger = (opts.type ?? (opts.triggerPrice !== undefined ? 'trigger' : 'market')).toLowerCase() === 'trigger';
+        const choice = leverageChoice(opts.leverage, opts.reduceOnly === true ? 'on a reduce-only order: it signs no leverage (it posts no margin)' : trigger ? 'on a trigger: a reduce-only TP/SL signs no leverage' : undefined);
+        let intent = placeIntent({ ...withLeverage(opts, choice.value), size: opts.size ?? '1' });
         timeoutOf(opts.timeout);
         const ctx = contextOf(g);
+        const lev = await resolveLeverage(ctx, opts.market, choice);
+        const flags = withLeverage(opts, lev.leverage);
+        if (lev.note) out.note(lev.note);
         let usd: ResolvedUsd | undefined;
         if (opts.usd !== undefined) {
           const reference = intent.kind === 'single' && intent.order_type === 'TRIGGER' ? { price: opts.triggerPrice!, label: 'the trigger price' } : opts.price !== undefined ? { price: opts.price, label: 'the limit price' } : ('mark' as const);
           usd = await resolveUsd(ctx, opts.market, opts.usd, reference);
-          intent = placeIntent({ ...opts, size: usd.sizing.size });
           out.note(`size: ${usd.description}`);
         }
+        intent = placeIntent({ ...flags, size: usd ? usd.sizing.size : (opts.size ?? '1') });
         const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent, allow: allowanceOf(opts) });
-        if (opts.dryRun === true) return printDryRun(out, prepared, usd ? { ...prepared.view, usd_sizing: usd.sizing } : prepared.view);
+        if (opts.dryRun === true) return printDryRun(out, prepared, reviewWith(prepared.view, usd, lev));
         noteLeverage(out, prepared, opts.leverage);
         noteConfirmations(out, prepared);
         return submitAndReport(ctx, out, prepared, opts, json);
@@ -176,8 +223,8 @@ export function registerOrderCommands(program: Command): void {
     .option('--usd <amount>', "the ladder's size in USD instead: the amount over the size-weighted mean of its prices, rounded down to sz_decimals")
     .option('--skew <k>', "the last leg's size over the first's (default 1: equal sizes)")
     .option('--tif <tif>', 'gtc (default) or alo (post-only)')
-    .option('--reduce-only', 'only reduce the position (exempt from min_order_value)')
-    .option('--leverage <n>', 'leverage of the legs, 1..max_leverage (default: your default for the market, else 1x)')
+    .option('--reduce-only', 'only reduce the position (exempt from min_order_value); with a TP/SL armed, it is lifted first and re-armed once the ladder rests')
+    .option(LEVERAGE_FLAG, "leverage of the legs, 1..max_leverage, or max (the market's max_leverage read from /markets; refused with --reduce-only). Default: your default for the market, else 1x")
     .option('--wait', 'follow the legs until resting or filled')
     .option('--timeout <seconds>', 'with --wait: give up after this long')
     .option('--allow-far-price', ALLOW_FAR_PRICE_HELP)
@@ -189,22 +236,30 @@ export function registerOrderCommands(program: Command): void {
       await runAction({ json }, async (out) => {
         checkDryRun(opts);
         checkSizeOrUsd(opts.totalSize, opts.usd, 'total-size');
-        let intent = scaleIntent({ ...opts, totalSize: opts.totalSize ?? '1' });
+        const choice = leverageChoice(opts.leverage, opts.reduceOnly === true ? 'on a reduce-only ladder: it signs no leverage (it posts no margin)' : undefined);
+        let intent = scaleIntent({ ...withLeverage(opts, choice.value), totalSize: opts.totalSize ?? '1' });
         timeoutOf(opts.timeout);
         const ctx = contextOf(g);
+        const lev = await resolveLeverage(ctx, opts.market, choice);
+        const flags = withLeverage(opts, lev.leverage);
+        if (lev.note) out.note(lev.note);
         let usd: ResolvedUsd | undefined;
         if (opts.usd !== undefined) {
           const market = await ctx.config.market(opts.market);
           const mean = scaleMeanPrice(scalePrices(market, opts.from, opts.to, intent.count), opts.skew);
           usd = await resolveUsd(ctx, opts.market, opts.usd, { price: mean, label: "the ladder's size-weighted mean price" });
-          intent = scaleIntent({ ...opts, totalSize: usd.sizing.size });
           out.note(`total size: ${usd.description}`);
         }
-        const prepared = await prepareOrder(ctx, { wallet: opts.wallet, intent, allow: allowanceOf(opts) });
-        if (opts.dryRun === true) return printDryRun(out, prepared, usd ? { ...prepared.view, usd_sizing: usd.sizing } : prepared.view);
+        intent = scaleIntent({ ...flags, totalSize: usd ? usd.sizing.size : (opts.totalSize ?? '1') });
+        // A reduce-only ladder on a position whose TP/SL is armed is a scale-out: the triggers are lifted
+        // first and re-armed once it rests (services/positions/scaleOut.ts), as the app's ticket does.
+        const prepared = await prepareOrderIntent(ctx, { wallet: opts.wallet, intent, allow: allowanceOf(opts) });
+        if (opts.dryRun === true) return printDryRun(out, prepared, reviewWith(prepared.view, usd, lev));
         noteLeverage(out, prepared, opts.leverage);
         noteConfirmations(out, prepared);
-        return submitAndReport(ctx, out, prepared, opts, json);
+        if (!prepared.lift) return submitAndReport(ctx, out, prepared, opts, json);
+        for (const line of prepared.view.protection?.summary ?? []) out.note(`note: ${line}`);
+        return submitScaleOutAndReport(ctx, out, prepared, opts, json);
       });
     });
 

@@ -2,7 +2,7 @@
  * `perps order oco`: two resting entry legs where the first fill of either cancels the other at once,
  * watched in the foreground.
  *
- *   order oco --wallet ADDR --market SYM --size S --buy PRICE --sell PRICE [--leverage N] [--dry-run]
+ *   order oco --wallet ADDR --market SYM --size S --buy PRICE --sell PRICE [--leverage N|max] [--dry-run]
  *       A LIMIT GTC buy below the mark and a LIMIT GTC sell above it, sent as one batch; the first fill of
  *       either (even partial) cancels the other, exactly once. Ctrl-C, or the process dying, stops
  *       watching and leaves both legs resting: `--resume ID` watches them again (a fill meanwhile is
@@ -16,6 +16,7 @@
  * 2 for input refused (nothing sent).
  */
 import type { Command } from 'commander';
+import { LEVERAGE_FLAG, leverageChoice, resolveLeverage } from '../orders/leverageFlag.js';
 import { listOcos, openOcoRunner, prepareOco, startOco, type OcoRunner } from '../../main/services/algos/oco/index.js';
 import { damagedView } from '../damagedRecord.js';
 import { ValidationError } from '../../main/services/errors.js';
@@ -26,7 +27,6 @@ import { formatFields, formatTable, runAction, type Output } from '../output.js'
 import { exitFields } from '../orders/reports.js';
 import { readExitFills, type ExitFills } from '../../main/services/positions/exitFills.js';
 import type { TradingContext } from '../../main/services/orders/orderContext.js';
-import { parseIntegerOption } from '../parse.js';
 
 interface OcoOpts {
   wallet?: string;
@@ -89,7 +89,7 @@ export function registerOcoCommand(order: Command): void {
     .option('--size <decimal>', 'size of each leg')
     .option('--buy <price>', 'the buy leg: a LIMIT GTC below the mark')
     .option('--sell <price>', 'the sell leg: a LIMIT GTC above the mark')
-    .option('--leverage <n>', 'leverage of both legs, 1..max_leverage (default: your default for the market, `perps config leverage`, else 1x; stated in the output)')
+    .option(LEVERAGE_FLAG, "leverage of both legs, 1..max_leverage, or max (the market's max_leverage read from /markets). Default: your default for the market, `perps config leverage`, else 1x; stated in the output")
     .option('--resume <id>', 'watch a pair again after a stop or a crash')
     .option('--list', "this profile's pairs")
     .option('--dry-run', 'check everything and print both legs as they would be signed; send nothing')
@@ -118,7 +118,9 @@ export function registerOcoCommand(order: Command): void {
         for (const [flag, v] of [['wallet', opts.wallet], ['market', opts.market], ['size', opts.size], ['buy', opts.buy], ['sell', opts.sell]] as const) {
           if (v === undefined) throw new ValidationError(`--${flag} is required (or --resume ID, or --list)`, { field: flag });
         }
-        const leverage = parseIntegerOption(opts.leverage, 'leverage');
+        const lev = await resolveLeverage(ctx, opts.market!, leverageChoice(opts.leverage));
+        const leverage = lev.leverage;
+        if (lev.note) out.note(lev.note);
         const prepared = await prepareOco(ctx, { wallet: opts.wallet!, market: opts.market!, size: opts.size!, buy: opts.buy!, sell: opts.sell!, ...(leverage !== undefined ? { leverage } : {}) });
         if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
         for (const line of prepared.view.summary) out.note(line);

@@ -21,6 +21,7 @@
  * 2 when the input was refused (nothing sent).
  */
 import type { Command } from 'commander';
+import { LEVERAGE_FLAG, leverageChoice, resolveLeverage } from '../orders/leverageFlag.js';
 import { ValidationError } from '../../main/services/errors.js';
 import { isFilled, type GuardAllowance } from '../../main/services/orders/index.js';
 import type { TradingContext } from '../../main/services/orders/orderContext.js';
@@ -180,7 +181,7 @@ export function registerPositionCommands(program: Command): void {
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .requiredOption('--market <symbol>', 'market symbol')
     .option('--size <decimal>', 'size of the new position (default: the old size)')
-    .option('--leverage <n>', 'leverage of the new entry (default: your default for the market, `perps config leverage`, else 1x)')
+    .option(LEVERAGE_FLAG, "leverage of the new entry, 1..max_leverage, or max (the market's max_leverage read from /markets). Default: your default for the market, `perps config leverage`, else 1x")
     .option('--slippage-bps <n>', "tolerance of both market orders' bounds")
     .option('--allow-large', 'send a new entry whose notional is above your cap (`perps config max-notional`)')
     .option('--timeout <seconds>', 'give up waiting after this long')
@@ -190,9 +191,12 @@ export function registerPositionCommands(program: Command): void {
       const json = g.json === true;
       await runAction({ json }, async (out) => {
         const slippageBps = parseIntegerOption(opts.slippageBps, 'slippage-bps');
-        const leverage = parseIntegerOption(opts.leverage, 'leverage');
+        const choice = leverageChoice(opts.leverage);
         const timeoutMs = timeoutOf(opts.timeout);
         const ctx = contextOf(g);
+        const lev = await resolveLeverage(ctx, opts.market, choice);
+        const leverage = lev.leverage;
+        if (lev.note) out.note(lev.note);
         const prepared = await prepareReverse(ctx, {
           wallet: opts.wallet,
           market: opts.market,
@@ -202,7 +206,7 @@ export function registerPositionCommands(program: Command): void {
           allow: { large: opts.allowLarge === true } satisfies GuardAllowance,
         });
         if (opts.dryRun === true) return printDryRun(out, prepared, prepared.view);
-        out.note(`the new ${opts.market} position is entered with leverage ${prepared.entry.legs[0]!.leverage}x${leverage === undefined ? ' (your default)' : ''}`);
+        out.note(`the new ${opts.market} position is entered with leverage ${prepared.entry.legs[0]!.leverage}x${leverage === undefined ? ' (your default)' : choice.max ? " (the market's maximum, --leverage max)" : ''}`);
         noteConfirmations(out, prepared.entry.view.confirmations);
         const progress = createProgress({ json });
         try {

@@ -4,7 +4,7 @@
  *
  *   twap start --wallet ADDR --market SYM --side buy|sell (--total-size DEC | --usd AMOUNT) --duration D --slices N
  *              [--randomize-time PCT] [--randomize-size PCT] [--reduce-only] [--slippage-bps N]
- *              [--leverage N] [--allow-large] [--dry-run]
+ *              [--leverage N|max] [--allow-large] [--dry-run]
  *       D is a span such as 90s, 10m, 1h30m, 1d (src/shared/duration/duration.ts). Runs in the foreground and prints each slice;
  *       Ctrl-C pauses it (after the slice being sent, if any) and says how to resume; a second Ctrl-C
  *       leaves at once (it is then resumable as interrupted: nothing is lost, nothing is sent twice).
@@ -20,6 +20,7 @@
  * the reason; resume, pause and cancel refuse it (TWAP_RECORD_DAMAGED, exit 2) and send nothing.
  */
 import type { Command } from 'commander';
+import { LEVERAGE_FLAG, leverageChoice, resolveLeverage } from '../orders/leverageFlag.js';
 import { Decimal, canonical } from '../../shared/decimal/index.js';
 import type { DamagedTwapView, TwapView } from '../../shared/ipc/twap.js';
 import {
@@ -199,7 +200,7 @@ export function registerTwapCommands(program: Command): void {
     .option('--randomize-size <pct>', 'vary each slice by up to this percentage of the even share (0..50); the total stays exact')
     .option('--reduce-only', 'only reduce the position; stops once it is closed')
     .option('--slippage-bps <n>', "each slice's bound around the mark at its time (default: your default, else the market's)")
-    .option('--leverage <n>', 'leverage of the slices (default: your default for the market, else 1x)')
+    .option(LEVERAGE_FLAG, "leverage of the slices, 1..max_leverage, or max (the market's max_leverage read from /markets; refused with --reduce-only). Default: your default for the market, else 1x")
     .option('--allow-large', 'run a TWAP whose total notional is above your cap (`perps config max-notional`)')
     .option('--dry-run', 'check everything, print the schedule and the first slice as it would be signed now; send nothing')
     .action(async (opts: StartOpts, cmd: Command) => {
@@ -220,10 +221,13 @@ export function registerTwapCommands(program: Command): void {
           ...(opts.randomizeSize !== undefined ? { randomizeSizePct: parseIntegerOption(opts.randomizeSize, 'randomize-size')! } : {}),
           ...(opts.reduceOnly === true ? { reduceOnly: true } : {}),
           ...(opts.slippageBps !== undefined ? { slippageBps: parseIntegerOption(opts.slippageBps, 'slippage-bps')! } : {}),
-          ...(opts.leverage !== undefined ? { leverage: parseIntegerOption(opts.leverage, 'leverage')! } : {}),
           allow: { large: opts.allowLarge === true },
         };
+        const choice = leverageChoice(opts.leverage, opts.reduceOnly === true ? 'on a reduce-only TWAP: its slices sign no leverage (they post no margin)' : undefined);
         const ctx = contextOf(g);
+        const lev = await resolveLeverage(ctx, opts.market, choice);
+        if (lev.note) out.note(lev.note);
+        if (lev.leverage !== undefined) Object.assign(input, { leverage: lev.leverage });
         let usd: ResolvedUsd | undefined;
         if (opts.usd !== undefined) {
           usd = await resolveUsd(ctx, opts.market, opts.usd, 'mark');

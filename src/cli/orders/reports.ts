@@ -7,6 +7,7 @@ import type { ListedOrder } from '../../shared/protocol/index.js';
 import { isFilled, type CancelLegResult, type CancelResult, type PlacedLeg, type PlaceOrdersResult, type TrackedOrder } from '../../main/services/orders/index.js';
 import { formatFields, formatTable, formatTime, type Column, type Output } from '../output.js';
 import type { ExitFills } from '../../main/services/positions/exitFills.js';
+import { orderStatusLabel, type StatusSubject } from '../../shared/orders/orderStatusLabel.js';
 
 /**
  * A size as a trader reads it: a reduce-only trigger of size 0 closes the whole position when it fires,
@@ -19,13 +20,10 @@ export function sizeText(size: string, o: { order_type?: string; reduce_only?: b
 /**
  * An order's status as a trader reads it: a trigger waiting for its price is "armed" (the service says
  * SUBMITTED on the order route and open in lists), a bracket leg whose entry has not filled "awaiting
- * entry"; every other status is the service's own word.
+ * entry"; every other status is the service's own word (src/shared/orders/orderStatusLabel.ts).
  */
-export function statusText(status: string, o: { order_type?: string; parent_order_id?: string | null | undefined }): string {
-  if (o.order_type !== 'TRIGGER') return status;
-  if (status === 'PENDING_PARENT' || (status === 'open' && o.parent_order_id)) return 'awaiting entry';
-  if (status === 'SUBMITTED' || status === 'open') return 'armed';
-  return status;
+export function statusText(status: string, o: StatusSubject): string {
+  return orderStatusLabel(status, o);
 }
 
 /** A leg that did not do what was asked: rejected, lost, FAILED, or a take-or-cancel order that did not fill. */

@@ -75,7 +75,7 @@ export const WithdrawalsPageSchema = page(WithdrawalRowViewSchema);
  * Order history one row per order (src/shared/orders/orderHistory.ts): the latest row, its status changes
  * oldest first, the average fill price, and the price to show (a market order's average fill price).
  */
-export const OrderStatusChangeViewSchema = z.object({ status: z.string(), at: unixMs, reason: z.string().nullable(), filled_size: dec, avg_fill_price: dec.nullable() });
+export const OrderStatusChangeViewSchema = z.object({ status: z.string(), label: z.string(), at: unixMs, reason: z.string().nullable(), filled_size: dec, avg_fill_price: dec.nullable() });
 export const OrderHistoryGroupViewSchema = z.object({
   order: ListedOrderViewSchema,
   changes: z.array(OrderStatusChangeViewSchema),

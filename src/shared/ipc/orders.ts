@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { decimalIn, marketSymbol } from '../fieldSchemas.js';
 import { type BracketIntent, type BracketLevel, type OrderIntent, OrderIntentSchema, type OrderKind, type ScaleIntent, type SingleIntent } from '../orders/intents.js';
 import { CONFIRMATION_CODES, type ConfirmationCode } from '../orders/priceGuard.js';
-import { type OrderReview, OrderReviewSchema, type ReviewConfirmation, ReviewConfirmationSchema, type ReviewLeg, ReviewLegSchema } from '../orders/review.js';
+import { type OrderReview, OrderReviewSchema, RearmOutcomeViewSchema, type ReviewConfirmation, ReviewConfirmationSchema, type ReviewLeg, ReviewLegSchema } from '../orders/review.js';
 import { dec, id, opaqueId, unixMs } from './fields.js';
 
 export const SIDES = ['BUY', 'SELL'] as const;
@@ -41,7 +41,7 @@ export const PlacedLegSchema = z.object({
   status: z.enum(['SUBMITTED', 'REJECTED', 'UNKNOWN']),
   reason: z.string().nullable(),
 });
-export const PlaceOrdersResultSchema = z.object({ success: z.boolean(), reconciled: z.boolean(), legs: z.array(PlacedLegSchema) });
+export const PlaceOrdersResultSchema = z.object({ success: z.boolean(), reconciled: z.boolean(), legs: z.array(PlacedLegSchema), rearm: RearmOutcomeViewSchema.nullable().optional() });
 export type PlaceOrdersResult = z.infer<typeof PlaceOrdersResultSchema>;
 
 export const ModifyOrderRequestSchema = z.strictObject({

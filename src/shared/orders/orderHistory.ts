@@ -8,6 +8,8 @@
  * the slippage bound it was sent with, not a price anyone paid.
  */
 
+import { orderStatusLabel } from './orderStatusLabel.js';
+
 /** The fields of a history row the grouping reads (the service's rows and the app's views both have them). */
 export interface OrderHistoryRow {
   order_id: string;
@@ -19,10 +21,18 @@ export interface OrderHistoryRow {
   filled_size: string;
   reason?: string | null | undefined;
   avg_fill_price?: string | null | undefined;
+  /** On a bracket TP/SL leg's rows while it waits for its entry; absent once it arms (spec, "Listed order"). */
+  parent_order_id?: string | null | undefined;
 }
 
 export interface OrderStatusChange {
+  /** The service's list status, as logged. */
   status: string;
+  /**
+   * The status as a trader reads it (orderStatusLabel.ts): a trigger's `open` is "armed" or, for a bracket
+   * leg still waiting for its entry, "awaiting entry"; otherwise the status itself.
+   */
+  label: string;
   at: number;
   reason: string | null;
   filled_size: string;
@@ -35,6 +45,8 @@ export interface OrderHistoryEntry<T extends OrderHistoryRow> {
   latest: T;
   /** Every status change, oldest first. */
   changes: OrderStatusChange[];
+  /** The latest status as a trader reads it: "armed", "awaiting entry", or the service's status. */
+  status_label: string;
   /** The average fill price, from the latest change that carries one; null when nothing filled. */
   avg_fill_price: string | null;
   /**
@@ -48,6 +60,12 @@ export interface OrderHistoryEntry<T extends OrderHistoryRow> {
 /** Changes logged at the same millisecond keep the lifecycle's order: open, then triggered, then the end. */
 const STATUS_RANK: Record<string, number> = { open: 0, triggered: 1 };
 const rank = (status: string): number => STATUS_RANK[status.toLowerCase()] ?? 2;
+/**
+ * Two `open` rows of one bracket leg logged at the same millisecond: waiting for the entry (parent_order_id
+ * present) comes before armed (parent gone). A leg arms once and never waits again, so the armed row is
+ * the latest whatever order the service lists ties in.
+ */
+const waiting = (row: OrderHistoryRow): number => (typeof row.parent_order_id === 'string' && row.parent_order_id.length > 0 ? 0 : 1);
 
 /**
  * One entry per order id, newest placed first (ties: latest change first, then order id). `rows` may come
@@ -63,14 +81,15 @@ export function groupOrderHistory<T extends OrderHistoryRow>(rows: readonly T[])
   const entries: OrderHistoryEntry<T>[] = [];
   for (const [orderId, list] of byId) {
     // Oldest first: by time, then lifecycle rank, then the later position in a newest-first list.
-    const ordered = [...list].sort((a, b) => a.row.status_at - b.row.status_at || rank(a.row.status) - rank(b.row.status) || b.index - a.index).map((x) => x.row);
+    const ordered = [...list].sort((a, b) => a.row.status_at - b.row.status_at || rank(a.row.status) - rank(b.row.status) || waiting(a.row) - waiting(b.row) || b.index - a.index).map((x) => x.row);
     const latest = ordered[ordered.length - 1]!;
-    const changes = ordered.map((r) => ({ status: r.status, at: r.status_at, reason: r.reason ?? null, filled_size: r.filled_size, avg_fill_price: r.avg_fill_price ?? null }));
+    const changes = ordered.map((r) => ({ status: r.status, label: orderStatusLabel(r.status, r), at: r.status_at, reason: r.reason ?? null, filled_size: r.filled_size, avg_fill_price: r.avg_fill_price ?? null }));
     const avg = [...changes].reverse().find((c) => c.avg_fill_price !== null)?.avg_fill_price ?? null;
     entries.push({
       order_id: orderId,
       latest,
       changes,
+      status_label: changes[changes.length - 1]!.label,
       avg_fill_price: avg,
       price: latest.order_type === 'MARKET' ? avg : latest.limit_price,
       submitted_at: Math.min(...ordered.map((r) => r.submitted_at)),

@@ -83,5 +83,33 @@ export const OrderReviewSchema = z.object({
   warnings: z.array(z.string()),
   /** Guards this order trips; empty for an ordinary order. Each needs an explicit confirmation. */
   confirmations: z.array(ReviewConfirmationSchema),
+  /**
+   * A reduce-only ladder (a scale-out) on a position whose TP/SL is armed: the service refuses a reduce-only
+   * order beside an armed trigger (close_trigger_coexistence), so the triggers are cancelled first and the
+   * whole-position levels re-armed once the ladder rests (they then cover what is left as it fills).
+   * Absent on every other order.
+   */
+  protection: z
+    .object({
+      triggers_to_cancel: z.array(z.object({ order_id: z.string(), tpsl: z.enum(['tp', 'sl']).nullable(), trigger_price: decimalOut.nullable() })),
+      rearm: z.array(z.object({ kind: z.enum(['tp', 'sl']), trigger_price: decimalOut, limit_price: decimalOut })),
+      /** The position's size now: the ladder rests, so the re-armed levels cover all of it until it fills. */
+      position_size: decimalOut,
+      summary: z.array(z.string()),
+    })
+    .optional(),
 });
 export type OrderReview = z.infer<typeof OrderReviewSchema>;
+
+/**
+ * What became of the TP/SL lifted for a scale-out (or a close): re-armed, kept (already armed), not re-armed
+ * because the mark has passed the level (the trader chooses), or refused. A non-empty past_mark or failed
+ * leaves the position less protected than the trader set it: it is reported loudly.
+ */
+export const RearmOutcomeViewSchema = z.object({
+  rearmed: z.array(z.object({ kind: z.enum(['tp', 'sl']), trigger_price: decimalOut, limit_price: decimalOut })),
+  past_mark: z.array(z.object({ kind: z.enum(['tp', 'sl']), trigger_price: decimalOut, mark: decimalOut })),
+  failed: z.array(z.object({ kind: z.enum(['tp', 'sl']), trigger_price: decimalOut, message: z.string() })),
+  summary: z.array(z.string()),
+});
+export type RearmOutcomeView = z.infer<typeof RearmOutcomeViewSchema>;

@@ -202,7 +202,7 @@ describe.concurrent('perps order / orders / position / margin / positions / hist
     // What was signed is what the service holds: its margin rate is 1/4, not the market's maximum.
     expect((await perps(['--json', 'config', 'leverage', '--clear', '--market', SYM])).code).toBe(0);
     const help = await perps(['order', 'place', '--help']);
-    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--leverage <n> .*default: your default for the market, `perps config leverage`, else 1x/);
+    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--leverage <n\|max> .*[Dd]efault: your default for the market, `perps config leverage`, else 1x/);
   });
 
   it('an order the free balance cannot pay for is refused before signing: exit 2, nothing sent', async () => {

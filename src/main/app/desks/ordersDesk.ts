@@ -6,8 +6,7 @@
 import type { IpcResponse, OpenOrderView, OrderPreview, PlaceOrdersResult } from '../../../shared/ipc.js';
 import { prepareCancel, prepareCancelAll, submitCancel, type CancelLegResult } from '../../services/orders/cancelOrders.js';
 import { prepareModify, submitModify } from '../../services/orders/modifyOrder.js';
-import { prepareOrder, type PreparedOrder } from '../../services/orders/prepareOrder.js';
-import { submitOrder } from '../../services/orders/submitOrder.js';
+import { prepareOrderIntent, protectionLost, submitOrderIntent, type PreparedIntentOrder } from '../../services/positions/scaleOut.js';
 import { readOpenOrders, readTriggers } from '../../services/reads/accountReads.js';
 import type { DeskContext } from '../deskContext.js';
 import { listedOrderView, openOrdersWithLegs } from '../views.js';
@@ -25,7 +24,9 @@ export class OrdersDesk {
    * the review's `confirmations`, and place requires each to be confirmed.
    */
   async preview(req: { intent: unknown }): Promise<OrderPreview> {
-    const prepared = await prepareOrder(this.session.ctx(), { wallet: this.wallet(), intent: req.intent, allow: { farPrice: true, large: true } });
+    // A reduce-only ladder on a position with its TP/SL armed is a scale-out: the review says what is
+    // lifted and re-armed (services/positions/scaleOut.ts), the same use case as `perps order scale`.
+    const prepared = await prepareOrderIntent(this.session.ctx(), { wallet: this.wallet(), intent: req.intent, allow: { farPrice: true, large: true } });
     const entry = this.session.reviews.put('orders', this.session.scope(), this.session.reviewTtl('orders'), prepared);
     return { ...prepared.view, preview_id: entry.id, valid_until: entry.validUntil };
   }
@@ -33,9 +34,20 @@ export class OrdersDesk {
   async place(req: { preview_id: string; confirm?: readonly string[] | undefined }): Promise<PlaceOrdersResult> {
     const ctx = this.session.ctx();
     // Checked before the review is used up: a missing confirmation sends the page back to ask, same review.
-    requireConfirmations(this.session.reviews.peek<'orders', PreparedOrder>(req.preview_id, 'orders', this.session.scope()).payload.view.confirmations, req.confirm);
-    const { payload: prepared } = this.session.reviews.take<'orders', PreparedOrder>(req.preview_id, 'orders', this.session.scope());
-    const result = await submitOrder(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { wait: false });
+    requireConfirmations(this.session.reviews.peek<'orders', PreparedIntentOrder>(req.preview_id, 'orders', this.session.scope()).payload.view.confirmations, req.confirm);
+    const { payload: prepared } = this.session.reviews.take<'orders', PreparedIntentOrder>(req.preview_id, 'orders', this.session.scope());
+    const result = await submitOrderIntent(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { wait: false }).catch((err: unknown) => {
+      // A scale-out that placed its ladder and could not re-arm: said outside the dialog too.
+      if (prepared.lift && (err as { code?: unknown }).code === 'PROTECTION_NOT_RESTORED') this.session.notify('trigger_fires', `${prepared.lift.market} TP/SL not restored`, (err as Error).message);
+      throw err;
+    });
+    const rearm = result.rearm;
+    if (prepared.lift) {
+      this.session.raise({ type: 'orders.changed' });
+      this.session.raise({ type: 'positions.changed' });
+      // Less protected than the trader set it: said where it cannot be missed, not only in the dialog.
+      if (protectionLost(rearm)) this.session.notify('trigger_fires', `${prepared.lift.market} TP/SL not restored`, rearm!.summary.filter((l) => !/re-armed on/.test(l)).join(' '));
+    }
     const entries = new Set(prepared.legs.map((l) => l.client_order_id));
     this.session.raise({
       type: 'orders.submitted',
@@ -60,6 +72,7 @@ export class OrdersDesk {
       success: result.success,
       reconciled: result.reconciled,
       legs: result.legs.map((l, i) => ({ label: prepared.labels[i] ?? 'order', client_order_id: l.client_order_id, order_id: l.order_id, status: l.status, reason: l.reason })),
+      rearm: rearm ? { rearmed: rearm.rearmed.map((x) => ({ kind: x.kind, trigger_price: x.trigger_price, limit_price: x.limit_price })), past_mark: rearm.past_mark, failed: rearm.failed, summary: rearm.summary } : null,
     };
   }
 

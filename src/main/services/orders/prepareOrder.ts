@@ -106,15 +106,20 @@ export function parseIntent(raw: unknown): OrderIntent {
   return parsed.data;
 }
 
-export async function prepareOrder(ctx: TradingContext, input: PrepareOrderInput): Promise<PreparedOrder> {
+export async function prepareOrder(ctx: TradingContext, input: PrepareOrderInput, options: PrepareLegsOptions = {}): Promise<PreparedOrder> {
   const intent = parseIntent(input.intent);
   walletIds(input.wallet);
+  return prepareParsedIntent(ctx, input.wallet, intent, input.allow, options);
+}
+
+/** An intent already checked (parseIntent), expanded by its strategy and prepared. */
+export async function prepareParsedIntent(ctx: TradingContext, wallet: string, intent: OrderIntent, allow: GuardAllowance | undefined, options: PrepareLegsOptions = {}): Promise<PreparedOrder> {
   const market = await ctx.config.market(intent.market);
   const strategy = strategyFor(intent.kind);
   const marks = await readMarks(ctx, [market]).catch(() => new Map<string, Decimal>());
   const prefs = readPreferences(ctx.settings);
   const expanded = strategy.expand(intent as never, { market, mark: marks.get(market.symbol) ?? null, defaultLeverage: defaultLeverageFor(prefs, market), defaultSlippageBps: prefs.default_slippage_bps });
-  return prepareLegs(ctx, { wallet: input.wallet, legs: expanded.legs, labels: expanded.labels, kind: intent.kind, ...(input.allow ? { allow: input.allow } : {}) });
+  return prepareLegs(ctx, { wallet, legs: expanded.legs, labels: expanded.labels, kind: intent.kind, ...(allow ? { allow } : {}) }, options);
 }
 
 /**

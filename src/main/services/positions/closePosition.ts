@@ -133,7 +133,7 @@ function noPosition(wallet: string, market: string): ValidationError {
  * trigger" and then meet one (close_trigger_coexistence). Legs of an entry that is still working are
  * left alone: they belong to a future fill, not to this position.
  */
-async function armedTriggers(ctx: TradingContext, wallet: string, market: string): Promise<{ triggers: ListedOrder[]; open: ListedOrder[] }> {
+export async function armedTriggers(ctx: TradingContext, wallet: string, market: string): Promise<{ triggers: ListedOrder[]; open: ListedOrder[] }> {
   const fromTriggers = (await ctx.api.positionTriggers(wallet)).orders.filter((o) => o.market === market && o.order_type === 'TRIGGER');
   const open = await ctx.api.allOpenOrders({ wallet, market });
   const workingEntries = new Set(open.filter((o) => o.order_type !== 'TRIGGER').map((o) => o.order_id));
@@ -144,7 +144,7 @@ async function armedTriggers(ctx: TradingContext, wallet: string, market: string
 }
 
 /** What `closeable` is once no trigger is armed: the size less the remainder of resting reduce-only limits. */
-function closeableWithoutTriggers(position: Position, open: readonly ListedOrder[]): Decimal {
+export function closeableWithoutTriggers(position: Position, open: readonly ListedOrder[]): Decimal {
   let reserved = new Decimal(0);
   for (const o of open) {
     if (o.market !== position.market || !o.reduce_only || o.order_type !== 'LIMIT' || o.status !== 'open') continue;
@@ -330,7 +330,7 @@ export async function submitClose(ctx: TradingContext, prepared: PreparedClose, 
   return { ...result, rearm: await rearmFromRecord(ctx, intent, signer) };
 }
 
-async function rearmAfterFailure(ctx: TradingContext, intent: RearmIntent, signer: Signer, err: unknown, options: CloseOptions): Promise<void> {
+export async function rearmAfterFailure(ctx: TradingContext, intent: RearmIntent, signer: Signer, err: unknown, options: CloseOptions): Promise<void> {
   const target = typeof err === 'object' && err !== null ? (err as { details?: unknown; hint?: string }) : null;
   try {
     options.onProgress?.(`the close failed: re-arming ${levelsText(intent.record.lifted)}`);

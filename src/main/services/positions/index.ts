@@ -7,3 +7,4 @@ export * from './margin.js';
 export * from './exitFills.js';
 export * from './protection.js';
 export * from './rearm.js';
+export * from './scaleOut.js';

@@ -29,6 +29,13 @@ const side = (s: string | null) => (s ? <span className={s.toLowerCase() === 'bu
 
 const orderType = (o: OrderHistoryGroupView['order']) => (o.order_type === 'TRIGGER' ? (o.tpsl === 'tp' ? 'Take profit' : o.tpsl === 'sl' ? 'Stop loss' : 'Trigger') : o.order_type === 'LIMIT' ? 'Limit' : o.order_type === 'MARKET' ? 'Market' : o.order_type);
 const statusBadge = (status: string) => <Badge tone={STATUS_TONE[status] ?? 'neutral'}>{status.replace(/_/g, ' ')}</Badge>;
+/**
+ * A status as a trader reads it (main labels it from the spec's fields: orderStatusLabel.ts): a trigger
+ * armed on the position reads "armed", a bracket leg still waiting for its entry "awaiting entry", never
+ * the service's bare "open".
+ */
+const LABEL_TONE: Record<string, Tone> = { armed: 'accent', 'awaiting entry': 'info' };
+const labelBadge = (status: string, label: string) => (label !== status ? <Badge tone={LABEL_TONE[label] ?? 'neutral'}>{label}</Badge> : statusBadge(status));
 
 /**
  * Order history, one row per order (main groups the service's one-row-per-status-change log): the latest
@@ -59,7 +66,7 @@ export const ORDER_COLUMNS: HistoryColumn<OrderHistoryGroupView>[] = [
   { id: 'size', header: 'Size', width: '110px', align: 'r', cell: (g) => <span className="num">{g.order.order_type === 'TRIGGER' && /^0(\.0*)?$/.test(g.order.size) ? 'whole position' : fmt(g.order.size)}</span> },
   { id: 'filled', header: 'Filled', width: '90px', align: 'r', cell: (g) => <span className="num">{fmt(g.order.filled_size)}</span> },
   { id: 'avg', header: 'Avg fill', width: '100px', align: 'r', cell: (g) => <span className="num">{fmt(g.avg_fill_price)}</span> },
-  { id: 'status', header: 'Status', width: '170px', cell: (g) => <span title={`${g.changes.length} status change${g.changes.length === 1 ? '' : 's'}, latest ${fmtDateTime(g.order.status_at)}`}>{g.order.armed ? <Badge tone="accent">armed</Badge> : statusBadge(g.order.status)}</span> },
+  { id: 'status', header: 'Status', width: '170px', cell: (g) => <span title={`${g.changes.length} status change${g.changes.length === 1 ? '' : 's'}, latest ${fmtDateTime(g.order.status_at)}`}>{labelBadge(g.order.status, g.changes[g.changes.length - 1]?.label ?? g.order.status)}</span> },
   { id: 'reason', header: 'Reason', width: 'minmax(150px, 1fr)', cell: (g) => <span className={g.order.status === 'rejected' ? 'sell' : 'muted'} title={explainReason(g.order.reason)}>{g.order.reason ?? ''}</span> },
   { id: 'id', header: 'Order id', width: '130px', cell: (g) => <span className="num faint">{g.order.order_id}</span> },
 ];
@@ -75,7 +82,7 @@ export const ORDER_CHANGES: ExpandableRows<OrderHistoryGroupView> = {
       {g.changes.map((c, i) => (
         <li key={`${c.at}-${i}`}>
           <span className="faint">{fmtDateTime(c.at)}</span>
-          {statusBadge(c.status)}
+          {labelBadge(c.status, c.label)}
           {/^0*(\.0*)?$/.test(c.filled_size) ? null : (
             <span className="num">
               filled {fmt(c.filled_size)}

@@ -18,7 +18,7 @@ import { ErrorLine } from '../../ui/States';
 import { liquidationText, pricePlaces } from '../risk/liquidation';
 import { allConfirmed, confirmedCodes, GuardConfirmations } from '../signing/GuardConfirmations';
 import { TypedDataTable } from '../signing/SigningReviewView';
-import { legTitle, usePlaceOrder } from './placeOrder';
+import { legTitle, protectionLost, usePlaceOrder } from './placeOrder';
 
 /**
  * The position this order would leave (main's review, an estimate): after this fill, with this leverage,
@@ -37,6 +37,38 @@ function PositionAfter({ after, market }: { after: OrderPreview['position_after'
         {liquidationText(after.size, after.liquidation_price, market)}
       </KV>
     </>
+  );
+}
+
+/**
+ * A scale-out on a position whose TP/SL is armed (main's review: services/positions/scaleOut.ts): which
+ * triggers are cancelled first, and that the whole-position levels are re-armed once the ladder rests.
+ * Once placed, what became of them; a level not back is an alert, with what to do.
+ */
+function ProtectionLift({ protection, rearm }: { protection: NonNullable<OrderPreview['protection']>; rearm: PlaceOrdersResult['rearm'] }) {
+  const lost = rearm ? rearm.past_mark.length + rearm.failed.length > 0 : false;
+  return (
+    <section className="leg-card" aria-label="TP/SL during the scale-out">
+      <h3>
+        TP/SL lifted and re-armed
+        {rearm && <Badge tone={lost ? 'sell' : 'buy'}>{lost ? 'not all re-armed' : 're-armed'}</Badge>}
+      </h3>
+      <ul>
+        {protection.summary.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      {rearm && !lost && rearm.summary.length > 0 && (
+        <p className="notice" role="status">
+          {rearm.summary.join(' ')}
+        </p>
+      )}
+      {rearm && lost && (
+        <p className="notice notice-warn" role="alert">
+          The position is less protected than before: {rearm.summary.join(' ')} Set the level again from the position&apos;s TP/SL, or close the rest.
+        </p>
+      )}
+    </section>
   );
 }
 
@@ -113,7 +145,8 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
   const place = usePlaceOrder((r) => {
     if (r.success) {
       onPlaced?.(r);
-      onClose();
+      // A scale-out that left the position less protected stays open on its alert (ProtectionLift).
+      if (!protectionLost(r)) onClose();
     }
   });
   const [confirmed, setConfirmed] = useState<Set<ConfirmationCode>>(() => new Set());
@@ -163,6 +196,7 @@ export function OrderPreviewDialog({ preview, onClose, onPlaced }: { preview: Or
     <Dialog open title={`Review order · ${preview.market}`} onClose={close} width={640} locked={place.isPending} footer={footer}>
       {/* What is unusual comes first, where it cannot be missed; each needs a tick before signing. */}
       <GuardConfirmations confirmations={preview.confirmations} confirmed={confirmed} onChange={setConfirmed} disabled={place.isPending || result !== undefined} />
+      {preview.protection && <ProtectionLift protection={preview.protection} rearm={result?.rearm ?? null} />}
       {preview.kind === 'scale' && <LadderReview preview={preview} result={result} />}
       {preview.kind !== 'scale' && preview.legs.map((leg) => {
         const placed = result?.legs.find((l) => l.client_order_id === leg.client_order_id);

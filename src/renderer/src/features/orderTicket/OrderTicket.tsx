@@ -20,6 +20,7 @@ import { fieldError, isShownAtField } from '../../lib/fieldErrors';
 import { useLiveMark } from '../markets/live';
 import { loaderOf, useAfterFirstPaint } from '../../lib/afterFirstPaint';
 import { usePlaceOrder } from './placeOrder';
+import { useStickyTicketHead } from './stickyHead';
 import { checkTwap, initialTwap, twapRequest, type TwapFields } from '../twap/twapTicket';
 import { checkScale, initialScale, scaleIntent, type ScaleFields } from './scaleTicket';
 import { liquidationText } from '../risk/liquidation';
@@ -72,6 +73,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const [twap, setTwap] = useState<TwapFields>(initialTwap);
   const [twapPreview, setTwapPreview] = useState<TwapPreview | null>(null);
   const sizeRef = useRef<HTMLInputElement>(null);
+  const headRef = useRef<HTMLDivElement>(null);
+  useStickyTicketHead(headRef);
   const focus = useUi((s) => s.ticketFocus);
   const picked = useUi((s) => s.pickedPrice);
   const places = placesOfStep(market.tick_size);
@@ -178,30 +181,33 @@ export function OrderTicket({ market }: { market: MarketView }) {
         else previewMutation.mutate();
       }}
     >
-      <Segmented<Side>
-        label="Side"
-        value={t.side}
-        onChange={(side) => set({ side })}
-        options={[
-          { value: 'BUY', label: 'Buy / Long', tone: 'buy', name: 'Buy' },
-          { value: 'SELL', label: 'Sell / Short', tone: 'sell', name: 'Sell' },
-        ]}
-      />
-      <Segmented<OrderType>
-        label="Order type"
-        size="sm"
-        value={t.type}
-        onChange={(type) =>
-          set({ type, ...(type === 'TRIGGER' ? { reduceOnly: true, bracket: false } : { closeWhole: false }), ...(type !== 'LIMIT' && type !== 'SCALE' && t.tif === 'ALO' ? { tif: 'GTC' as Tif } : {}), ...(t.type === 'TRIGGER' && type !== 'TRIGGER' ? { reduceOnly: false } : {}) })
-        }
-        options={[
-          { value: 'MARKET', label: 'Market' },
-          { value: 'LIMIT', label: 'Limit' },
-          { value: 'TRIGGER', label: 'TP/SL', name: 'Trigger' },
-          { value: 'SCALE', label: 'Scale' },
-          { value: 'TWAP', label: 'TWAP' },
-        ]}
-      />
+      {/* The side and the order type stay in view while the column scrolls down the ticket (stickyHead.ts). */}
+      <div className="ticket-head" ref={headRef}>
+        <Segmented<Side>
+          label="Side"
+          value={t.side}
+          onChange={(side) => set({ side })}
+          options={[
+            { value: 'BUY', label: 'Buy / Long', tone: 'buy', name: 'Buy' },
+            { value: 'SELL', label: 'Sell / Short', tone: 'sell', name: 'Sell' },
+          ]}
+        />
+        <Segmented<OrderType>
+          label="Order type"
+          size="sm"
+          value={t.type}
+          onChange={(type) =>
+            set({ type, ...(type === 'TRIGGER' ? { reduceOnly: true, bracket: false } : { closeWhole: false }), ...(type !== 'LIMIT' && type !== 'SCALE' && t.tif === 'ALO' ? { tif: 'GTC' as Tif } : {}), ...(t.type === 'TRIGGER' && type !== 'TRIGGER' ? { reduceOnly: false } : {}) })
+          }
+          options={[
+            { value: 'MARKET', label: 'Market' },
+            { value: 'LIMIT', label: 'Limit' },
+            { value: 'TRIGGER', label: 'TP/SL', name: 'Trigger' },
+            { value: 'SCALE', label: 'Scale' },
+            { value: 'TWAP', label: 'TWAP' },
+          ]}
+        />
+      </div>
 
       {isTrigger && (
         <>

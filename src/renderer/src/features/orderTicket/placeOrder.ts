@@ -15,6 +15,11 @@ const LEG_TITLES: Record<string, string> = { order: 'Order', entry: 'Entry', tp:
 /** A leg's title: the known labels in words, any other (a ladder's rung, say) as it is. */
 export const legTitle = (label: string): string => LEG_TITLES[label] ?? label;
 
+/** A placement that lifted the position's TP/SL and could not put every level back (main's re-arm outcome). */
+export function protectionLost(r: PlaceOrdersResult): boolean {
+  return r.rearm ? r.rearm.past_mark.length + r.rearm.failed.length > 0 : false;
+}
+
 /** A reviewed order to place, with the guard codes the person confirmed (exactly the review's). */
 export interface Placement {
   preview: OrderPreview;
@@ -55,6 +60,11 @@ export function usePlaceOrder(onPlaced: (r: PlaceOrdersResult) => void) {
       const only = r.legs.length === 1 ? preview.legs.find((p) => p.client_order_id === r.legs[0]!.client_order_id) : undefined;
       if (rejected.length === 0) pushToast({ tone: 'success', title: `Order submitted · ${preview.market}`, body: only ? only.description : r.legs.map((l) => `${legTitle(l.label)} ${l.status.toLowerCase()}`).join(' · '), announce: 'polite' });
       else pushToast({ tone: 'error', title: `${rejected.length} leg${rejected.length > 1 ? 's' : ''} rejected · ${preview.market}`, body: rejected.map((l) => `${legTitle(l.label)}: ${explainReason(l.reason)}`).join('\n'), announce: 'polite' });
+      // A scale-out lifted the position's TP/SL: said either way; a level not back is an assertive alert.
+      if (r.rearm) {
+        if (protectionLost(r)) pushToast({ tone: 'error', title: `TP/SL not restored · ${preview.market}`, body: `${r.rearm.summary.join(' ')} Set the level again from the position's TP/SL, or close the rest.`, announce: 'assertive' });
+        else if (r.rearm.summary.length > 0) pushToast({ tone: 'success', title: `TP/SL re-armed · ${preview.market}`, body: r.rearm.summary.join(' '), announce: 'polite' });
+      }
       onPlaced(r);
     },
   });
