@@ -12,6 +12,10 @@ import type { E2eApp } from './harness/appHarness.js';
 import { auditScreen } from './harness/axeAudit.js';
 import { rowAction } from './harness/riskSteps.js';
 
+// The audits are the suite's longest file (about 8 minutes one after another); each opens an app of its
+// own, so they spread over Playwright's workers instead of holding one for the whole run.
+test.describe.configure({ mode: 'parallel' });
+
 let app: E2eApp | undefined;
 test.afterEach(async () => {
   await app?.stop();

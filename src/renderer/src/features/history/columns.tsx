@@ -63,7 +63,7 @@ export const ORDER_COLUMNS: HistoryColumn<OrderHistoryGroupView>[] = [
   },
   { id: 'trigger', header: 'Trigger', width: '90px', align: 'r', cell: (g) => <span className="num">{g.order.trigger_price ? fmt(g.order.trigger_price) : ''}</span> },
   // A whole-position trigger is sent with size 0: it reads as what it does, never "0".
-  { id: 'size', header: 'Size', width: '110px', align: 'r', cell: (g) => <span className="num">{g.order.order_type === 'TRIGGER' && /^0(\.0*)?$/.test(g.order.size) ? 'whole position' : fmt(g.order.size)}</span> },
+  { id: 'size', header: 'Size', width: '132px', align: 'r', cell: (g) => <span className="num">{g.order.order_type === 'TRIGGER' && /^0(\.0*)?$/.test(g.order.size) ? 'whole position' : fmt(g.order.size)}</span> },
   { id: 'filled', header: 'Filled', width: '90px', align: 'r', cell: (g) => <span className="num">{fmt(g.order.filled_size)}</span> },
   { id: 'avg', header: 'Avg fill', width: '100px', align: 'r', cell: (g) => <span className="num">{fmt(g.avg_fill_price)}</span> },
   { id: 'status', header: 'Status', width: '170px', cell: (g) => <span title={`${g.changes.length} status change${g.changes.length === 1 ? '' : 's'}, latest ${fmtDateTime(g.order.status_at)}`}>{labelBadge(g.order.status, g.changes[g.changes.length - 1]?.label ?? g.order.status)}</span> },
