@@ -234,7 +234,7 @@ export function useIpcEvents(client: QueryClient): void {
 
     // Alerts (main evaluates them): the list follows main's store; each firing is announced once (main
     // raises the native notification itself).
-    offs.push(api.on('alerts', (p) => putAlerts(client, p.alerts)));
+    offs.push(api.on('alerts', (p) => putAlerts(client, p.alerts, p.damaged)));
     offs.push(api.on('alertFired', (p) => p.firings.forEach((f) => announceAlertFiring(client, f))));
 
     offs.push(api.on('blindSigningRequest', (request) => pushPrompt({ kind: 'blind', request })));
