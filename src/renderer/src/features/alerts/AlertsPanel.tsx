@@ -150,16 +150,17 @@ function DamagedAlertRow({ d }: { d: DamagedAlertView }) {
       <td>{KIND_WORDS[d.kind]}</td>
       <td className="faint">—</td>
       <td>
+        {/* Why sits under the badge, in the column every width shows (the table scrolls sideways at 1024 px). */}
         <Badge tone="sell">damaged</Badge>
         <div className="faint alert-damage">not evaluated: it never fires</div>
-      </td>
-      <td colSpan={2}>
         <ul className="alert-damage" aria-label="What is wrong">
           {d.problems.map((p, i) => (
             <li key={i}>{p}</li>
           ))}
         </ul>
       </td>
+      <td className="num faint">—</td>
+      <td className="faint">—</td>
       <td className="dt-sticky r">
         <Button size="sm" variant="ghost" busy={remove.isPending} onClick={() => remove.mutate(d.id)} aria-label={`Remove damaged alert ${what} (${d.id})`}>
           Remove
