@@ -56,7 +56,7 @@ import {
   TransferViewSchema,
   TransfersSchema,
 } from './ipcCompanion.js';
-import { PortfolioExportRequestSchema, PortfolioReportSchema, PortfolioRequestSchema } from './ipcPortfolio.js';
+import { PortfolioCancelRequestSchema, PortfolioCancelResultSchema, PortfolioExportRequestSchema, PortfolioProgressEventSchema, PortfolioReportSchema, PortfolioRequestSchema } from './ipcPortfolio.js';
 import { TrailOffRequestSchema, TrailResultSchema, TrailStartRequestSchema } from './ipcTrail.js';
 import { AccountHealthViewSchema, LiquidationWarningPctSchema, POSITION_RISK_FIELDS, RiskWarningEventSchema } from './ipcRisk.js';
 import {
@@ -1092,6 +1092,7 @@ const CHANNELS = {
   // the portfolio rebuilt from the service's records (ipcPortfolio.ts)
   'portfolio:get': { request: PortfolioRequestSchema, response: PortfolioReportSchema },
   'portfolio:exportCsv': { request: PortfolioExportRequestSchema, response: ExportCsvResultSchema },
+  'portfolio:cancel': { request: PortfolioCancelRequestSchema, response: PortfolioCancelResultSchema },
 
   'withdraw:preview': { request: WithdrawPreviewRequestSchema, response: WithdrawPreviewSchema },
   'withdraw:submit': { request: ReviewIdRequestSchema, response: TrackedWithdrawalViewSchema },
@@ -1262,6 +1263,8 @@ export const IPC_EVENTS = {
   riskLimits: LimitsViewSchema,
   /** The tray's Panic item: open the panic confirmation (the page asks; main never panics unconfirmed). */
   panicRequest: z.object({}),
+  /** How far a portfolio read is while it pages, then how it ended (ipcPortfolio.ts). */
+  portfolioProgress: PortfolioProgressEventSchema,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type IpcEventPayload<E extends EventName> = z.infer<(typeof IPC_EVENTS)[E]>;

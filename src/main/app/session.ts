@@ -67,6 +67,8 @@ export interface AppCoreOptions {
   fetch?: typeof fetch;
   /** Companion services: timeouts, and how often a pending bridge order is polled. */
   companion?: { timeoutMs?: number; pollIntervalMs?: number; rpcPollingIntervalMs?: number };
+  /** The Portfolio view's whole-read deadline (default the command line's, 120 s; tests shorten it). */
+  portfolioDeadlineMs?: number;
 }
 
 /** What is open while a profile is: torn down and rebuilt on a profile switch. */
