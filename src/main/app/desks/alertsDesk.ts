@@ -15,7 +15,7 @@
 import type { AlertView } from '../../../shared/alerts/alertRule.js';
 import type { AlertAddRequest, AlertList } from '../../../shared/ipcAlerts.js';
 import type { PositionView } from '../../../shared/ipc.js';
-import { AlertEvaluator, addAlert, alertStoreOf, listAlertsChecked, moveAlertLevel, readAlertLog, removeAlert, startAlertFeed, type AlertFeed } from '../../services/alerts/index.js';
+import { AlertEvaluator, addAlert, alertStoreOf, moveAlertLevel, readAlertLog, removeAlert, startAlertFeed, type AlertFeed } from '../../services/alerts/index.js';
 import { POSITION_ALERT_KINDS } from '../../../shared/alerts/alertRule.js';
 import { describeRule } from '../../../shared/alerts/alertEvaluation.js';
 import type { WorkRegistration } from '../backgroundWork.js';
@@ -146,7 +146,11 @@ export class AlertsDesk {
     const ctx = this.session.ctx();
     const profile = ctx.profile.name;
     // Held to every rule of a new alert, the service's markets included: the damaged ones are listed apart.
-    const { alerts, damaged } = await listAlertsChecked(ctx);
+    // The markets are read again (a new listing shows at once); when the service cannot be reached, the
+    // last list read stands in, and without one the market check waits: the alerts still show offline.
+    const fresh = await this.readSymbols(profile);
+    const symbols = fresh || this.symbols?.profile === profile ? this.symbols!.list : null;
+    const { alerts, damaged } = alertStoreOf(ctx).checked(profile, symbols);
     return {
       alerts,
       damaged,
