@@ -29,7 +29,8 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 export function PortfolioReadProgress({ range, onCancel, cancelling }: { range: PortfolioRange; onCancel: () => void; cancelling: boolean }) {
   const progress = usePortfolioProgress().data;
-  const p = progress && progress.range === range && progress.state === 'reading' ? progress : null;
+  // Counts once the markets are known (the first event of a read has none yet).
+  const p = progress && progress.range === range && progress.state === 'reading' && progress.markets > 0 ? progress : null;
   return (
     <div className="portfolio-progress notice" aria-label="Portfolio read">
       <p role="status" className="portfolio-progress-title">
