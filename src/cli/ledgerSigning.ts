@@ -20,6 +20,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { sameAddress, toChecksumAddress } from '../shared/identity/index.js';
 import type { TypedData } from '../shared/eip712/index.js';
+import { oneLineText } from '../shared/safeText.js';
 import { OperationError, ValidationError } from '../main/services/errors.js';
 import type { Signer } from '../main/signers/signer.js';
 import { readAddress } from '../main/signers/ledger/accounts.js';
@@ -275,7 +276,7 @@ class CliLedgerSigner implements Signer {
       throw ledgerFailure(err);
     } finally {
       // A failed close (device already unplugged) does not hide the operation's own outcome, but is said.
-      await transport.close().catch((err: unknown) => this.#options.stderr.write(`warning: releasing the Ledger failed: ${err instanceof Error ? err.message : String(err)}\n`));
+      await transport.close().catch((err: unknown) => this.#options.stderr.write(`warning: releasing the Ledger failed: ${oneLineText(err instanceof Error ? err.message : String(err))}\n`));
     }
   }
 }

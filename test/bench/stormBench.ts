@@ -321,7 +321,7 @@ export async function runStormBench(): Promise<GateResult[]> {
     const errors = logs.filter((l) => l.startsWith('error'));
     const total = stormRates.reduce((a, r) => ({ marks: a.marks + r.marks, trades: a.trades + r.trades, bursts: a.bursts + r.bursts, liquidations: a.liquidations + r.liquidations, seconds: a.seconds + r.seconds }), { marks: 0, trades: 0, bursts: 0, liquidations: 0, seconds: 0 });
     const perSecond = (n: number): string => (n / total.seconds).toFixed(0);
-    const alerts = core.desks.alerts.list().alerts;
+    const alerts = (await core.desks.alerts.list()).alerts;
     const alertsWatching = alerts.length === HELD.length * 3 && alerts.every((a) => a.status === 'active');
     const exercised = repriced > 0 && sent.count('marks') > 0 && alertsWatching && sent.count('alertFired') === 0;
     const ok = marksEqual && bookEqual && tapeEqual && exercised && errors.length === 0;

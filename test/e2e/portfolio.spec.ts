@@ -11,6 +11,7 @@ import type { IpcRequest } from '../../src/shared/ipc.js';
 import type { E2eApp } from './harness/appHarness.js';
 import { expect, openApp, test } from './harness/fixtures.js';
 import { screenshotBothSizes } from './harness/riskSteps.js';
+import { auditScreen } from './harness/axeAudit.js';
 
 let app: E2eApp | undefined;
 test.afterEach(async () => {
@@ -88,3 +89,51 @@ test('the portfolio of a session: curve, PnL per day, per market, and a balanced
   expect(lines.length).toBeGreaterThan(2);
   expect(pageErrors).toEqual([]);
 });
+
+test('a long portfolio read shows how far it is, is cancelled from the keyboard, and a read past the deadline says so', async ({ page, server, pageErrors }) => {
+  test.setTimeout(150_000);
+  app = await openApp(page, server, 'portfolio-slow', { onboard: true, core: { portfolioDeadlineMs: 12_000 } });
+  // A slow service: every trading API request waits 2.5 s (the simulator's chaos latency).
+  await app.control('chaos', { latency_ms: 2_500 });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Portfolio' }).click();
+  const reading = page.getByLabel('Portfolio read');
+  await expect(reading.getByRole('status')).toHaveText('Reading every page of the account’s history…');
+  // Pages and records read so far, against the time spent and the deadline.
+  const counts = reading.getByLabel('Read so far');
+  await expect(counts).toHaveText(/^\d of 6 markets · [1-9]\d* pages · \d+ records · \d+ s of 12 s allowed$/, { timeout: 10_000 });
+  await expect(reading.getByRole('progressbar', { name: /^Markets read: \d of 6$/ })).toBeVisible();
+  const audit = await auditScreen(page, 'Portfolio reading 1440x900');
+  expect.soft(audit.serious, audit.examples.join('\n')).toEqual({});
+  await screenshotBothSizes(page, 'portfolio-reading');
+
+  // Cancel from the keyboard: main stops asking the service; the view says the read was cancelled.
+  const cancel = reading.getByRole('button', { name: 'Cancel reading' });
+  await cancel.focus();
+  await page.keyboard.press('Enter');
+  const cancelled = page.getByRole('alert').filter({ hasText: 'Reading cancelled' });
+  await expect(cancelled).toBeVisible();
+  await expect(cancelled).toContainText('PORTFOLIO_CANCELLED');
+  await expect(cancelled).toContainText(/the portfolio read was cancelled after \d+ page\(s\)/);
+  await expect(reading).toHaveCount(0);
+
+  // Slower still: the read passes its deadline, and the view says so plainly, with how far it got.
+  await app.control('chaos', { latency_ms: 4_000 });
+  await cancelled.getByRole('button', { name: 'Retry' }).click();
+  await expect(reading).toBeVisible();
+  const late = page.getByRole('alert').filter({ hasText: 'The service answered too slowly' });
+  await expect(late).toBeVisible({ timeout: 30_000 });
+  await expect(late).toContainText('PORTFOLIO_DEADLINE');
+  await expect(late).toContainText(/the portfolio read stopped after 12 s: \d+ page\(s\), \d+ row\(s\), \d of 6 market\(s\) read/);
+  await expect(late).toContainText('Try again when the service answers faster; nothing was changed.');
+  const lateAudit = await auditScreen(page, 'Portfolio deadline 1440x900');
+  expect.soft(lateAudit.serious, lateAudit.examples.join('\n')).toEqual({});
+  await screenshotBothSizes(page, 'portfolio-deadline');
+
+  // The service recovers: Retry rebuilds the report.
+  await app.control('chaos', { latency_ms: 0 });
+  await late.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Ledger balanced' })).toBeVisible({ timeout: 20_000 });
+  await expect(reading).toHaveCount(0);
+  expect(pageErrors).toEqual([]);
+});
+

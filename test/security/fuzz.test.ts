@@ -113,6 +113,7 @@ const TEMPLATES: Record<ChannelName, Record<string, unknown>> = {
   'history:exportCsv': { kind: 'fills' },
   'portfolio:get': { range: '1d' },
   'portfolio:exportCsv': { range: 'all', table: 'days' },
+  'portfolio:cancel': {},
   'withdraw:preview': { amount: '5' },
   'withdraw:submit': { review_id: 'r1' },
   'withdraw:list': {},

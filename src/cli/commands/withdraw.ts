@@ -161,13 +161,15 @@ export function registerWithdrawCommands(program: Command): void {
           const f = describeFailure(e.error);
           out.note(`stored withdrawal ${e.intent_id}: ${f.code}: ${f.message}`);
         }
+        // A record file that cannot be read is shown, never hidden, and never sent.
+        for (const d of resumed.damaged) out.note(`warning: the withdrawal record ${d.name} is damaged and was not resumed: ${d.reason}`);
 
         if (opts.resume === true) {
           const ids = new Set(resumed.records.map((r) => r.intent_id));
           const records = opts.wait === true && ids.size > 0 ? await waitForAll(tracker, ids, timeoutMs) : resumed.records;
           progress.done();
           const views = records.map(withdrawalView);
-          out.result({ withdrawals: views }, () =>
+          out.result({ withdrawals: views, damaged: resumed.damaged.map((d) => ({ file: d.file, reason: d.reason })) }, () =>
             formatTable(
               records,
               [

@@ -31,4 +31,6 @@ export interface AppCoreOptions {
   fetch?: typeof fetch;
   /** Companion services: timeouts, and how often a pending bridge order is polled. */
   companion?: { timeoutMs?: number; pollIntervalMs?: number; rpcPollingIntervalMs?: number };
+  /** The Portfolio view's whole-read deadline (default the command line's, 120 s; tests shorten it). */
+  portfolioDeadlineMs?: number;
 }

@@ -36,6 +36,8 @@ export interface DeskContext {
   readonly fetch: typeof fetch;
   /** Pump and throttle timings (the defaults, or what the app was built with). */
   readonly timings: PumpTimings;
+  /** The Portfolio view's whole-read deadline in ms, when the app was built with one (else the command line's). */
+  readonly portfolioDeadlineMs: number | undefined;
 
   // ---- the wallet and its prompts ----
   readonly wallet: WalletSession;

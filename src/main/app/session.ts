@@ -113,6 +113,10 @@ export class Session implements DeskContext {
     return this.options.fetch ?? fetch;
   }
 
+  get portfolioDeadlineMs(): number | undefined {
+    return this.options.portfolioDeadlineMs;
+  }
+
   // ---- lifecycle ----------------------------------------------------------------------------------------
 
   /** Opens the remembered profile (falling back to sim when mainnet is not configured). */

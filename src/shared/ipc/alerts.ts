@@ -29,12 +29,28 @@ export const AlertIdRequestSchema = z.strictObject({ id: AlertIdSchema });
 /** A new level for an alert (a line dragged on the chart). */
 export const AlertSetLevelRequestSchema = z.strictObject({ id: AlertIdSchema, level: z.string().max(MAX_DECIMAL_INPUT_LENGTH + 8) });
 
+/**
+ * A stored alert that fails the rules a new one passes (a hand-edited file, an older version's record, a
+ * market the service no longer lists): listed apart with why, never evaluated, removable. Main cleans
+ * every text of it (shared/safeText.ts) before it leaves the store.
+ */
+export const DamagedAlertViewSchema = z.object({
+  id: AlertIdSchema,
+  market: marketSymbol,
+  kind: z.enum(ALERT_KINDS),
+  /** What is wrong, one line each. */
+  problems: z.array(z.string().max(2_000)).min(1),
+});
+export type DamagedAlertView = z.infer<typeof DamagedAlertViewSchema>;
+
 export const AlertListSchema = z.object({
   alerts: z.array(AlertViewSchema),
+  /** Stored alerts that fail the rules of a new one: shown apart, never evaluated. */
+  damaged: z.array(DamagedAlertViewSchema),
   /** The latest firings of the alerts log, newest first. */
   recent: z.array(AlertFiringSchema),
 });
 export type AlertList = z.infer<typeof AlertListSchema>;
 
-export const AlertsEventSchema = z.object({ alerts: z.array(AlertViewSchema) });
+export const AlertsEventSchema = z.object({ alerts: z.array(AlertViewSchema), damaged: z.array(DamagedAlertViewSchema) });
 export const AlertFiredEventSchema = z.object({ firings: z.array(AlertFiringSchema) });

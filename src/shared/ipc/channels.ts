@@ -87,6 +87,7 @@ export const CHANNEL_NAMES = [
   // portfolio: figures rebuilt from the service's records, and CSV export of its tables
   'portfolio:get',
   'portfolio:exportCsv',
+  'portfolio:cancel',
   // withdrawals
   'withdraw:preview',
   'withdraw:submit',
@@ -192,7 +193,7 @@ export type PreloadedChannel = (typeof PRELOADED_CHANNELS)[number];
  * each, coalesced so the latest value per key wins; the prompt events are requests that need an answer
  * (through a prompt:* channel) and are never coalesced.
  */
-export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades', 'simFeed', 'alerts', 'alertFired', 'riskLimits', 'panicRequest'] as const;
+export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades', 'simFeed', 'alerts', 'alertFired', 'riskLimits', 'panicRequest', 'portfolioProgress'] as const;
 export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest', 'trezorPrompt'] as const;
 export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
 

@@ -109,7 +109,7 @@ import {
   PlaceOrdersResultSchema,
   TriggersSchema,
 } from './orders.js';
-import { PortfolioExportRequestSchema, PortfolioReportSchema, PortfolioRequestSchema } from './portfolio.js';
+import { PortfolioCancelRequestSchema, PortfolioCancelResultSchema, PortfolioExportRequestSchema, PortfolioProgressEventSchema, PortfolioReportSchema, PortfolioRequestSchema } from './portfolio.js';
 import {
   AdjustMarginRequestSchema,
   AdjustMarginResultSchema,
@@ -295,6 +295,7 @@ const CHANNELS = {
   // the portfolio rebuilt from the service's records (portfolio.ts)
   'portfolio:get': { request: PortfolioRequestSchema, response: PortfolioReportSchema },
   'portfolio:exportCsv': { request: PortfolioExportRequestSchema, response: ExportCsvResultSchema },
+  'portfolio:cancel': { request: PortfolioCancelRequestSchema, response: PortfolioCancelResultSchema },
 
   'withdraw:preview': { request: WithdrawPreviewRequestSchema, response: WithdrawPreviewSchema },
   'withdraw:submit': { request: ReviewIdRequestSchema, response: TrackedWithdrawalViewSchema },
@@ -432,6 +433,8 @@ export const IPC_EVENTS = {
   riskLimits: LimitsViewSchema,
   /** The tray's Panic item: open the panic confirmation (the page asks; main never panics unconfirmed). */
   panicRequest: z.object({}),
+  /** How far a portfolio read is while it pages, then how it ended (portfolio.ts). */
+  portfolioProgress: PortfolioProgressEventSchema,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type IpcEventPayload<E extends EventName> = z.infer<(typeof IPC_EVENTS)[E]>;

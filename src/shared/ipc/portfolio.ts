@@ -11,6 +11,27 @@ const unixMs = z.number().int().nonnegative();
 const count = z.number().int().nonnegative();
 
 export const PortfolioRequestSchema = z.strictObject({ range: z.enum(PORTFOLIO_RANGES) });
+/** Cancels every portfolio read in flight (the view's Cancel); the reads fail with PORTFOLIO_CANCELLED. */
+export const PortfolioCancelRequestSchema = z.strictObject({});
+export const PortfolioCancelResultSchema = z.object({ cancelled: count });
+
+/**
+ * How far a portfolio read is, while it pages (issue 36: a long read showed nothing): markets, pages and
+ * records read so far, the time spent and the read's deadline, then how it ended. `read` numbers the
+ * reads of this session, so a late event of an earlier read is told apart.
+ */
+export const PortfolioProgressEventSchema = z.object({
+  read: count,
+  range: z.enum(PORTFOLIO_RANGES),
+  state: z.enum(['reading', 'done', 'failed', 'cancelled']),
+  markets_read: count,
+  markets: count,
+  pages: count,
+  rows: count,
+  elapsed_ms: count,
+  deadline_ms: count,
+});
+export type PortfolioProgressEvent = z.infer<typeof PortfolioProgressEventSchema>;
 export const PortfolioExportRequestSchema = z.strictObject({ range: z.enum(PORTFOLIO_RANGES), table: z.enum(PORTFOLIO_TABLES) });
 
 export const PortfolioReportSchema = z.object({

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import type { IpcEventPayload } from '../../../src/shared/ipc.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { AlertStore, type StoredAlert } from '../../../src/main/services/alerts/alertStore.js';
 import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
 
 const MAIN = 'PERPS_ALERTS_MAIN_KEY';
@@ -132,4 +133,55 @@ describe('alerts in the app (sim profile, through IPC)', () => {
     expect(firings().find((f) => f.id === pnl.id)).toMatchObject({ kind: 'pnl_above', note: 'scale out', done: true });
     expect(alertNotifications().at(-1)?.title).toBe('Alert: ETH unrealized PnL above 5 USDC');
   }, 60_000);
+
+  it('damaged stored alerts are listed apart with why, never evaluated, on the stream, and removable', async () => {
+    // Written past the rules of a new alert, as a hand edit or an older version would: a move of 0 % that
+    // repeats, a level of -5, a note carrying an OSC 52 clipboard write, a market the service does not list.
+    const base = { profile: 'sim', created_at: 1, status: 'active' as const, armed: true, fired_count: 0, last_fired_at: null, last_fired_value: null, wallet: null };
+    const planted: StoredAlert[] = [
+      { ...base, id: 'dddddddddd01', market: 'ETH', rule: { kind: 'move', pct: '0', window_ms: 60_000 }, armed: null, repeat: true, note: '' },
+      { ...base, id: 'dddddddddd02', market: 'ETH', rule: { kind: 'price_above', level: '-5' }, repeat: false, note: '' },
+      { ...base, id: 'dddddddddd03', market: 'ETH', rule: { kind: 'price_above', level: '3600' }, repeat: false, note: 'pay \u001b]52;c;ZXZpbA==\u0007\u202e' },
+      { ...base, id: 'dddddddddd04', market: 'DOGE', rule: { kind: 'price_below', level: '1' }, repeat: false, note: '' },
+    ];
+    new AlertStore(h.dataDir).transact((file) => ({ next: { ...file, alerts: [...file.alerts, ...planted] }, result: null }));
+    const list = await h.call('alerts:list', {});
+    expect(list.alerts.filter((a) => a.id.startsWith('dddddddddd'))).toEqual([]);
+    expect(list.damaged).toEqual([
+      { id: 'dddddddddd01', market: 'ETH', kind: 'move', problems: [expect.stringMatching(/above 0/)] },
+      { id: 'dddddddddd02', market: 'ETH', kind: 'price_above', problems: [expect.stringMatching(/above 0/)] },
+      { id: 'dddddddddd03', market: 'ETH', kind: 'price_above', problems: ['note: no control characters or line breaks'] },
+      { id: 'dddddddddd04', market: 'DOGE', kind: 'price_below', problems: ["market: 'DOGE' is not a market this service lists"] },
+    ]);
+    // eslint-disable-next-line no-control-regex
+    expect(JSON.stringify(list.damaged)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    // Never evaluated: the 0 % move and the crossed 3600 do not fire, and they keep nothing in the tray.
+    expect(h.core.backgroundWork.active().filter((w) => w.id.startsWith('dddddddddd'))).toEqual([]);
+    const before = firings().length;
+    await control('/mark', { market: 'ETH', price: '3700' });
+    // The stream carries them apart too: another process wrote the file, and the evaluator re-reads it at
+    // an observation (a mark) once its look at the file is due.
+    let tick = 0;
+    await h.waitFor('the stream with the damaged alerts', async () => {
+      if (h.eventsOf<IpcEventPayload<'alerts'>>('alerts').at(-1)?.payload.damaged.length === 4) return true;
+      // The evaluator looks at the file at most every 500 ms of observations: the marks keep coming, as they do live.
+      await control('/mark', { market: 'ETH', price: tick++ % 2 === 0 ? '3701' : '3700' });
+      return false;
+    });
+    const streamed = h.eventsOf<IpcEventPayload<'alerts'>>('alerts').at(-1)!.payload;
+    expect(streamed.damaged.map((d) => d.id)).toEqual(['dddddddddd01', 'dddddddddd02', 'dddddddddd03', 'dddddddddd04']);
+    expect(streamed.alerts.some((a) => a.id.startsWith('dddddddddd'))).toBe(false);
+    await control('/mark', { market: 'ETH', price: '3400' });
+    await control('/mark', { market: 'ETH', price: '3650' });
+    // A healthy alert added after them fires on the next crossing: the marks were evaluated, the damaged ones were not.
+    const probe = await h.call('alerts:add', { market: 'ETH', kind: 'price_above', value: '3660' });
+    await control('/mark', { market: 'ETH', price: '3670' });
+    await h.waitFor('the healthy alert to fire', () => firings().some((f) => f.id === probe.id));
+    expect(firings().slice(before).map((f) => f.id)).toEqual([probe.id]);
+    await h.call('alerts:remove', { id: probe.id });
+    // Removable from the app, as `perps alert rm` removes them.
+    for (const d of planted) expect(await h.call('alerts:remove', { id: d.id })).toMatchObject({ id: d.id });
+    expect((await h.call('alerts:list', {})).damaged).toEqual([]);
+    await h.waitFor('the stream without them', () => h.eventsOf<IpcEventPayload<'alerts'>>('alerts').at(-1)?.payload.damaged.length === 0);
+  });
 });

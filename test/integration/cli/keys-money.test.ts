@@ -286,7 +286,24 @@ describe('perps withdraw / balance / history', SLOW, () => {
     const wait = await perps(['withdraw', '--wallet', main.address, '--amount', '3.5', '--dry-run', '--wait', '--json']);
     expect(wait.json.error).toMatchObject({ code: 'USAGE', exit_code: 2 });
     expect((await perps(['history', 'withdrawals', '--wallet', main.address, '--json'])).json['withdrawals']).toEqual(historyBefore);
-    expect((await perps(['withdraw', '--wallet', main.address, '--resume', '--json'])).json).toEqual({ withdrawals: [] });
+    expect((await perps(['withdraw', '--wallet', main.address, '--resume', '--json'])).json).toEqual({ withdrawals: [], damaged: [] });
+  });
+
+  it('a withdrawal record that is not one is named by `withdraw --resume` (text and --json), never resent, and fails nothing', async () => {
+    const folder = path.join(dataDir, 'withdrawals');
+    fs.mkdirSync(folder, { recursive: true });
+    const torn = path.join(folder, 'torn-record.json');
+    fs.writeFileSync(torn, '{"intent_id": "torn", "phase": "SIGNED", "body": {"sig', { mode: 0o600 });
+    try {
+      const json = await perps(['withdraw', '--wallet', main.address, '--resume', '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      expect(json.json).toEqual({ withdrawals: [], damaged: [{ file: torn, reason: expect.stringMatching(/^its file is not valid JSON/) }] });
+      const text = await perps(['withdraw', '--wallet', main.address, '--resume']);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stderr).toContain('warning: the withdrawal record torn-record.json is damaged and was not resumed: its file is not valid JSON');
+    } finally {
+      fs.rmSync(torn);
+    }
   });
 
   it('an amount longer than 64 characters is refused as INVALID_AMOUNT (exit 2) before anything is signed, even when only signing (--out)', async () => {

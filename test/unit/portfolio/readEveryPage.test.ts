@@ -2,6 +2,7 @@
  * The portfolio's page walk (services/portfolio/readPortfolio.ts readEveryPage): every page is read at
  * the spec's 200-row maximum, a row repeated by a page shift is kept once, and a walk ending before the
  * `total` the service announced (a missing page) is reported instead of passing as the whole history.
+ * The whole read has a deadline and can be cancelled (the app's Cancel: nothing more is asked).
  */
 import { describe, expect, it } from 'vitest';
 import { PortfolioReadBudget, readEveryPage, readPortfolioRecords, type PortfolioProgress } from '../../../src/main/services/portfolio/readPortfolio.js';
@@ -97,4 +98,38 @@ describe('readEveryPage', () => {
     expect(err).toMatchObject({ code: 'PORTFOLIO_DEADLINE' });
     expect(Date.now() - started).toBeLessThan(2000);
   });
+
+  it('a cancelled read (the app\'s Cancel) asks nothing more of the service and fails with PORTFOLIO_CANCELLED, even mid-request', async () => {
+    const controller = new AbortController();
+    let asked = 0;
+    let askedAtCancel = -1;
+    const budget = new PortfolioReadBudget({
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.pages === 3) {
+          askedAtCancel = asked;
+          controller.abort();
+        }
+      },
+    });
+    const api = {
+      // Pages answer at once until the cancel; the one asked after it would never answer.
+      tradeHistory: (q: { offset?: number }) => {
+        asked++;
+        return controller.signal.aborted ? new Promise<never>(() => undefined) : Promise.resolve({ fills: rows(q.offset ?? 0, 200).map((r) => ({ tid: `t${r.id}` })), total: 1_000_000 });
+      },
+      fundingHistory: () => new Promise<never>(() => undefined),
+      allDepositHistory: async () => [],
+      allWithdrawalHistory: async () => [],
+    };
+    const ctx = { api, config: { markets: async () => [{ symbol: 'BTC' }] } } as unknown as Parameters<typeof readPortfolioRecords>[0];
+    const err = await readPortfolioRecords(ctx, '0x' + '1'.repeat(40), budget).then(
+      () => null,
+      (e: unknown) => e as { code: string; message: string },
+    );
+    expect(err).toMatchObject({ code: 'PORTFOLIO_CANCELLED', message: 'the portfolio read was cancelled after 3 page(s), 600 row(s), 0 of 1 market(s)' });
+    expect(askedAtCancel).toBe(3);
+    expect(asked).toBe(3);
+  });
 });
+

@@ -8,12 +8,14 @@
  * A firing raises the native notification ('alerts' in the notification preferences, through the shell's
  * notification adapter), is pushed to the page as an `alertFired` event (toast, optional sound, live
  * region), and is one line of the alerts log (written by the evaluator inside the store's lock). The
- * `alerts` stream carries the profile's alerts whole whenever they change.
+ * `alerts` stream carries the profile's alerts whole whenever they change, and apart from them the
+ * damaged ones (stored alerts that fail the rules of a new one, the service's markets included): listed
+ * with why, never evaluated, removable, as `perps alert list` shows them.
  */
 import type { AlertView } from '../../../shared/alerts/alertRule.js';
 import type { AlertAddRequest, AlertList } from '../../../shared/ipc/alerts.js';
 import type { PositionView } from '../../../shared/ipc.js';
-import { AlertEvaluator, addAlert, alertStoreOf, listAlerts, moveAlertLevel, readAlertLog, removeAlert, startAlertFeed, type AlertFeed } from '../../services/alerts/index.js';
+import { AlertEvaluator, addAlert, alertStoreOf, moveAlertLevel, readAlertLog, removeAlert, startAlertFeed, type AlertFeed } from '../../services/alerts/index.js';
 import { POSITION_ALERT_KINDS } from '../../../shared/alerts/alertRule.js';
 import { describeRule } from '../../../shared/alerts/alertEvaluation.js';
 import type { WorkRegistration } from '../backgroundWork.js';
@@ -34,6 +36,8 @@ export class AlertsDesk {
   private lastProblem = '';
   /** Active alerts are background work: closing the window keeps the app (and their evaluation) in the tray. */
   private readonly work: WorkRegistration;
+  /** The service's active markets as last read (null: not yet): an alert on another market is damaged. */
+  private symbols: { profile: string; list: string[] } | null = null;
 
   constructor(private readonly session: DeskContext) {
     this.work = session.backgroundWork.register({
@@ -57,12 +61,13 @@ export class AlertsDesk {
     const evaluator = new AlertEvaluator({
       store: alertStoreOf(ctx),
       profile,
+      marketSymbols: () => (this.symbols?.profile === profile ? this.symbols.list : null),
       onFire: (firing) => {
         this.session.notify('alerts', firing.title, firing.note ? `${firing.message}\n${firing.note}` : firing.message);
         this.session.send('alertFired', { firings: [firing] });
       },
-      onChange: (alerts) => {
-        this.session.send('alerts', { alerts });
+      onChange: (alerts, damaged) => {
+        this.session.send('alerts', { alerts, damaged });
         this.work.changed();
       },
     });
@@ -84,6 +89,24 @@ export class AlertsDesk {
     });
     this.running = { profile, evaluator, feed };
     this.guard(() => evaluator.reload());
+    // The service's markets, read once the profile opens: from then on an alert on a market it does not
+    // list is damaged here too (as in `perps alert list`), not evaluated, and the page is told.
+    void this.readSymbols(profile).then((read) => {
+      if (read && this.running?.evaluator === evaluator) this.guard(() => evaluator.reload());
+    });
+  }
+
+  /** Reads the service's active markets for `profile`; false (logged) when they cannot be read now. */
+  private async readSymbols(profile: string): Promise<boolean> {
+    try {
+      const list = (await this.session.ctx().config.markets()).filter((m) => m.is_active).map((m) => m.symbol);
+      if (this.session.profile?.name !== profile) return false;
+      this.symbols = { profile, list };
+      return true;
+    } catch (err) {
+      this.session.logger.warn(`[alerts] the service's markets could not be read to check stored alerts: ${(err as Error).message}`);
+      return false;
+    }
   }
 
   private async stopFeed(r: Running): Promise<void> {
@@ -119,11 +142,18 @@ export class AlertsDesk {
     this.guard(() => this.running?.evaluator.reload());
   }
 
-  list(): AlertList {
+  async list(): Promise<AlertList> {
     const ctx = this.session.ctx();
     const profile = ctx.profile.name;
+    // Held to every rule of a new alert, the service's markets included: the damaged ones are listed apart.
+    // The markets are read again (a new listing shows at once); when the service cannot be reached, the
+    // last list read stands in, and without one the market check waits: the alerts still show offline.
+    const fresh = await this.readSymbols(profile);
+    const symbols = fresh || this.symbols?.profile === profile ? this.symbols!.list : null;
+    const { alerts, damaged } = alertStoreOf(ctx).checked(profile, symbols);
     return {
-      alerts: listAlerts(ctx),
+      alerts,
+      damaged,
       recent: readAlertLog(ctx.profile.dataDir, RECENT_FIRINGS * 5)
         .firings.filter((f) => f.profile === profile)
         .slice(0, RECENT_FIRINGS),

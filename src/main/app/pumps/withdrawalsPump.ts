@@ -42,8 +42,9 @@ export class WithdrawalsPump implements Pump {
   async start(): Promise<void> {
     const { ctx, wallet, logger } = this.host;
     try {
-      const { errors } = await resumeWithdrawals(ctx, { wallet });
+      const { errors, damaged } = await resumeWithdrawals(ctx, { wallet });
       for (const e of errors) logger.warn(`[pumps] withdrawal ${e.intent_id} could not be resent yet: ${(e.error as Error).message}`);
+      for (const d of damaged) logger.warn(`[pumps] the withdrawal record ${d.name} is damaged and was not resumed: ${d.reason}`);
     } catch (err) {
       logger.warn(`[pumps] resuming withdrawals failed: ${(err as Error).message}`);
     }

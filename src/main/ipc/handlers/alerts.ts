@@ -4,7 +4,7 @@ import type { HandlerGroup } from './types.js';
 
 export function alertsHandlers(desk: AlertsDesk): HandlerGroup<'alerts'> {
   return {
-    'alerts:list': async () => desk.list(),
+    'alerts:list': () => desk.list(),
     'alerts:add': (r) => desk.add(r),
     'alerts:remove': async (r) => desk.remove(r),
     'alerts:setLevel': (r) => desk.setLevel(r),

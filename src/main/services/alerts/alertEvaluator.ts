@@ -16,7 +16,7 @@ import { Decimal } from '../../../shared/decimal/index.js';
 import { MoveWindow, firingMessage, describeRule, stepMove, stepThreshold } from '../../../shared/alerts/alertEvaluation.js';
 import type { AlertFiring, AlertView, ThresholdRule } from '../../../shared/alerts/alertRule.js';
 import { appendAlertLog } from './alertLog.js';
-import { alertView, type AlertStore, type StoredAlert } from './alertStore.js';
+import { alertView, type AlertStore, type DamagedAlert, type StoredAlert } from './alertStore.js';
 
 /** What the venue said about one market. */
 export interface MarketObservation {
@@ -42,10 +42,13 @@ export interface AlertEvaluatorOptions {
   profile: string;
   /** Called once per firing this process committed (after it is logged). */
   onFire(firing: AlertFiring): void;
-  /** Called when the stored alerts changed (a firing, a re-arm, another process's edit). */
-  onChange?(alerts: AlertView[]): void;
-  /** The service's market symbols: a stored alert on another market is never evaluated (default: not checked). */
-  marketSymbols?: readonly string[];
+  /** Called when the stored alerts changed (a firing, a re-arm, another process's edit): those evaluated, and apart those that are damaged. */
+  onChange?(alerts: AlertView[], damaged: DamagedAlert[]): void;
+  /**
+   * The service's market symbols: a stored alert on another market is never evaluated (default: not
+   * checked). A function is asked on every reload (null: not known yet, not checked).
+   */
+  marketSymbols?: readonly string[] | (() => readonly string[] | null);
   /** How often the store's file is looked at for other processes' edits (default 500 ms). */
   reloadEveryMs?: number;
   now?: () => number;
@@ -71,10 +74,11 @@ export class AlertEvaluator {
   reload(): void {
     this.seenVersion = this.o.store.version();
     // Only alerts that pass the rules of a new one are evaluated (a hand-edited move of 0 % never fires).
-    const all = this.o.store.checked(this.o.profile, this.o.marketSymbols ?? null).alerts;
+    const symbols = typeof this.o.marketSymbols === 'function' ? this.o.marketSymbols() : (this.o.marketSymbols ?? null);
+    const { alerts: all, damaged } = this.o.store.checked(this.o.profile, symbols);
     this.alerts = all.filter((a) => a.status === 'active').map((a) => ({ ...a, profile: this.o.profile }));
     for (const id of [...this.windows.keys()]) if (!this.alerts.some((a) => a.id === id && a.rule.kind === 'move')) this.windows.delete(id);
-    this.o.onChange?.(all);
+    this.o.onChange?.(all, damaged);
   }
 
   /** Reloads when another process (or this one's desk) changed the file; at most every reloadEveryMs. */

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { storedAlertProblems } from '../../../shared/alerts/alertInput.js';
+import { oneLineText } from '../../../shared/safeText.js';
 import { AlertViewSchema, type AlertKind, type AlertSpec, type AlertView } from '../../../shared/alerts/alertRule.js';
 import { writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
@@ -80,7 +81,8 @@ export class AlertStore {
       if (a.profile !== profile) continue;
       const problems = storedAlertProblems(a, marketSymbols);
       if (problems.length === 0) alerts.push(alertView(a));
-      else damaged.push({ id: a.id, market: a.market, kind: a.rule.kind, problems });
+      // The problems may quote what the file holds (a note, a level): one clean line each, for a terminal or the page.
+      else damaged.push({ id: a.id, market: a.market, kind: a.rule.kind, problems: problems.map((p) => oneLineText(p).slice(0, 2_000)) });
     }
     return { alerts, damaged };
   }

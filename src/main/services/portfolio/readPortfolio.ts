@@ -34,8 +34,13 @@ export interface PortfolioProgress {
 export interface PortfolioReadOptions {
   /** The overall deadline of the read (default PORTFOLIO_DEADLINE_MS). */
   deadlineMs?: number;
-  /** Called after each page and each market read (the command line's progress line). */
+  /** Called after each page and each market read (the command line's progress line, the app's view). */
   onProgress?: (progress: PortfolioProgress) => void;
+  /**
+   * Ends the read when it aborts (the app's Cancel): nothing more is asked of the service, and the read
+   * fails with PORTFOLIO_CANCELLED (a request in flight is no longer waited for).
+   */
+  signal?: AbortSignal;
   /** The clock of the deadline (tests). */
   now?: () => number;
 }
@@ -62,9 +67,18 @@ export class PortfolioReadBudget {
     return this.deadlineMs - (this.now() - this.started);
   }
 
-  /** Throws PORTFOLIO_DEADLINE once the deadline has passed. */
+  /** Throws PORTFOLIO_CANCELLED once the read was cancelled, PORTFOLIO_DEADLINE once the deadline has passed. */
   check(): void {
+    if (this.options.signal?.aborted) throw this.cancelled();
     if (this.remainingMs <= 0) throw this.expired();
+  }
+
+  cancelled(): OperationError {
+    const p = this.progress;
+    return new OperationError('PORTFOLIO_CANCELLED', `the portfolio read was cancelled after ${p.pages} page(s), ${p.rows} row(s), ${p.markets_read} of ${p.markets} market(s)`, {
+      kind: 'rejected',
+      hint: 'Nothing was changed. Read it again when you want the report.',
+    });
   }
 
   /** A page of `rows` rows was read. */
@@ -97,14 +111,21 @@ export class PortfolioReadBudget {
     const work = start();
     work.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
+    const signal = this.options.signal;
+    let onAbort: (() => void) | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(this.expired()), Math.max(1, this.remainingMs));
       timer.unref?.();
+      if (signal) {
+        onAbort = () => reject(this.cancelled());
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
     });
     try {
       return await Promise.race([work, expired]);
     } finally {
       clearTimeout(timer);
+      if (signal && onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
 

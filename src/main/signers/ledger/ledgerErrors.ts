@@ -6,6 +6,10 @@
  */
 
 import type { ClassifiedError, ErrorKind } from '../../../shared/errorKinds.js';
+import { oneLineText } from '../../../shared/safeText.js';
+
+/** Longest message a LedgerError carries: room for every sentence here and a library's detail. */
+const MAX_MESSAGE = 500;
 
 export type LedgerErrorCode =
   /** No Ledger is plugged in (or none this process may open). */
@@ -46,7 +50,10 @@ export class LedgerError extends Error implements ClassifiedError {
     message: string,
     options?: { cause?: unknown; statusCode?: number },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    // Every Ledger failure reaches a terminal, a notification or the page, and may carry what a device or
+    // its transport said (a library's message, an app name): made safe here, once, for all of them
+    // (shared/safeText.ts: no control or bidi character, one line).
+    super(oneLineText(message).slice(0, MAX_MESSAGE), options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'LedgerError';
     if (options?.statusCode !== undefined) this.statusCode = options.statusCode;
   }
@@ -164,6 +171,7 @@ export function toLedgerError(err: unknown, step: LedgerStep): LedgerError {
   if (errorId(err) === 'NoDevice' || name === 'NoDevice') {
     return new LedgerError('NO_DEVICE', 'No Ledger found. Plug it in and unlock it.', { cause: err });
   }
+  // The transport's or the app library's own words, which may quote the device: cleaned by LedgerError.
   const detail = err instanceof Error ? err.message : String(err);
-  return new LedgerError('DEVICE_ERROR', `Ledger ${step} failed: ${detail}`, { cause: err });
+  return new LedgerError('DEVICE_ERROR', `Ledger ${step} failed: ${detail.slice(0, 300)}`, { cause: err });
 }

@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import type Transport from '@ledgerhq/hw-transport';
+import { oneLineText } from '../../../shared/safeText.js';
 import { LedgerError, toLedgerError } from './ledgerErrors.js';
 
 export type LedgerTransport = Transport;
@@ -81,9 +82,14 @@ export async function openLedger(path?: string): Promise<LedgerTransport> {
   }
 }
 
-/** Human name of the open device ("Ledger Nano X"), when the transport knows it. */
+/**
+ * Human name of the open device ("Ledger Nano X"), when the transport knows it. It labels the wallet in
+ * the page and the tray: made safe like every device string (shared/safeText.ts).
+ */
 export function deviceName(transport: LedgerTransport): string {
-  return transport.deviceModel?.productName ?? 'Ledger';
+  const name = transport.deviceModel?.productName;
+  const shown = typeof name === 'string' ? oneLineText(name).trim().slice(0, 64) : '';
+  return shown === '' ? 'Ledger' : shown;
 }
 
 /**

@@ -65,7 +65,8 @@ export function BottomPanel() {
   const activity = useActivity();
   const twaps = useTwaps();
   const alerts = useAlerts();
-  const activeAlerts = alerts.data?.alerts.filter((a) => a.status === 'active').length;
+  // A damaged alert counts too: it needs the person's attention (it is never evaluated).
+  const activeAlerts = alerts.data ? alerts.data.alerts.filter((a) => a.status === 'active').length + alerts.data.damaged.length : undefined;
   // A damaged TWAP counts too: it needs the person's attention (it never runs).
   const activeTwaps = twaps.data ? twaps.data.twaps.filter((t) => t.status === 'running' || t.status === 'paused' || t.status === 'interrupted').length + twaps.data.damaged.length : undefined;
   const [closingAll, setClosingAll] = useState(false);

@@ -21,6 +21,7 @@ import { qk } from './queries';
 import { cqk, putTransfers } from './companionQueries';
 import { putTwaps } from '../features/twap/twapQueries';
 import { announceAlertFiring, putAlerts } from '../features/alerts/alertQueries';
+import { putPortfolioProgress } from '../features/portfolio/PortfolioProgress';
 import { simFeedKey } from '../features/simFeed/simFeedQueries';
 
 /** Coalesces repeated invalidations of the same keys into one, a short moment later. */
@@ -234,8 +235,11 @@ export function useIpcEvents(client: QueryClient): void {
 
     // Alerts (main evaluates them): the list follows main's store; each firing is announced once (main
     // raises the native notification itself).
-    offs.push(api.on('alerts', (p) => putAlerts(client, p.alerts)));
+    offs.push(api.on('alerts', (p) => putAlerts(client, p.alerts, p.damaged)));
     offs.push(api.on('alertFired', (p) => p.firings.forEach((f) => announceAlertFiring(client, f))));
+
+    // How far the Portfolio view's read is (main pages through the account's history).
+    offs.push(api.on('portfolioProgress', (p) => putPortfolioProgress(client, p)));
 
     offs.push(api.on('blindSigningRequest', (request) => pushPrompt({ kind: 'blind', request })));
     offs.push(api.on('offlineSignatureRequest', (request) => pushPrompt({ kind: 'offline', request })));

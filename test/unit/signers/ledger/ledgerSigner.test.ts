@@ -101,7 +101,7 @@ describe('app check (B0 01)', () => {
     const rec = await record({}, (t) => assertEthereumApp(t));
     expect(rec.exchanges).toEqual([[APP_CHECK_APDU, ETH_APP_ANSWER]]);
     const { transport, store } = await replayer(exchangesText([[APP_CHECK_APDU, ETH_APP_ANSWER]]));
-    await expect(assertEthereumApp(transport)).resolves.toEqual({ name: 'Ethereum', version: '1.13.1' });
+    await expect(assertEthereumApp(transport)).resolves.toEqual({ name: 'Ethereum', version: '1.13.1', nameIsExact: true });
     store.ensureQueueEmpty();
   });
 

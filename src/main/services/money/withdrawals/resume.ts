@@ -3,7 +3,7 @@
  * the service is resent with its identical body, landed ones are looked up.
  */
 import type { ServiceContext } from '../../serviceContext.js';
-import type { TrackedWithdrawal } from '../withdrawalStore.js';
+import type { DamagedWithdrawalRecord, TrackedWithdrawal } from '../withdrawalStore.js';
 import { storeOf } from './prepare.js';
 import { matchLanded } from './reconcile.js';
 import { sendStored } from './send.js';
@@ -12,9 +12,13 @@ import { sendStored } from './send.js';
  * Reconciliation on start: every stored intent that may not have reached the service is resent with
  * its identical body, and landed ones are looked up. Returns the open records afterwards. A send that
  * still gets no answer leaves its record SIGNED for the next start; that is reported, not thrown, so
- * one unreachable moment does not block the others.
+ * one unreachable moment does not block the others. Record files that cannot be read as records are
+ * returned apart (`damaged`): never sent, never hiding the others, for the caller to show.
  */
-export async function resumeWithdrawals(ctx: ServiceContext, filter: { wallet?: string } = {}): Promise<{ records: TrackedWithdrawal[]; errors: { intent_id: string; error: unknown }[] }> {
+export async function resumeWithdrawals(
+  ctx: ServiceContext,
+  filter: { wallet?: string } = {},
+): Promise<{ records: TrackedWithdrawal[]; errors: { intent_id: string; error: unknown }[]; damaged: DamagedWithdrawalRecord[] }> {
   const store = storeOf(ctx);
   const errors: { intent_id: string; error: unknown }[] = [];
   for (const r of store.list({ ...filter, open: true })) {
@@ -28,7 +32,8 @@ export async function resumeWithdrawals(ctx: ServiceContext, filter: { wallet?: 
   }
   const landed = store.list({ ...filter, open: true }).filter((r) => r.phase === 'LANDED');
   if (landed.length > 0) await matchLanded(ctx, landed);
-  return { records: store.list({ ...filter, open: true }), errors };
+  const { records, damaged } = store.listChecked({ ...filter, open: true });
+  return { records, errors, damaged };
 }
 
 /** Stored withdrawals of this profile (newest first). */

@@ -5,12 +5,17 @@
  * in a terminal sees the same list. The form checks what is typed with the same shared parser as
  * `perps alert add` before asking main, which checks it again: the same input is refused the same way.
  * Price alerts are also drawn on the chart, where their line can be dragged to a new level.
+ *
+ * A stored alert that fails the rules of a new one (edited by hand, written by an older version, on a
+ * market the service no longer lists) is listed too, first, as its own row: that it is damaged, why (the
+ * problems main found, already cleaned of control and bidi characters), that it is not evaluated, and a
+ * Remove button. It never fires, so hiding it would leave the person trusting an alert that is dead.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { describeRule } from '../../../../shared/alerts/alertEvaluation';
 import { ALERT_VALUE_FIELD, parseAlertInput } from '../../../../shared/alerts/alertInput';
-import type { AlertKind, AlertView, WalletView } from '../../../../shared/ipc';
+import type { AlertKind, AlertView, DamagedAlertView, WalletView } from '../../../../shared/ipc';
 import { selectMarket, useUi } from '../../app/uiStore';
 import { qk, useMarkets } from '../../ipc/queries';
 import { fmtTime } from '../../lib/time';
@@ -121,6 +126,51 @@ function AlertRow({ a }: { a: AlertView }) {
   );
 }
 
+const KIND_WORDS: Record<AlertKind, string> = {
+  price_above: 'mark above',
+  price_below: 'mark below',
+  move: 'mark move',
+  funding_above: 'funding above',
+  funding_below: 'funding below',
+  pnl_above: 'PnL above',
+  pnl_below: 'PnL below',
+  liq_distance_below: 'liquidation within',
+};
+
+/** A stored alert that fails the rules of a new one: which, why, that it is not evaluated, and Remove. */
+function DamagedAlertRow({ d }: { d: DamagedAlertView }) {
+  const remove = useRemoveAlert();
+  const what = `${d.market} ${KIND_WORDS[d.kind]}`;
+  return (
+    <tr aria-label={`Damaged alert ${what} (${d.id})`} className="alert-damaged-row">
+      <td>
+        <span className="strong">{d.market}</span>
+        <div className="faint num">{d.id}</div>
+      </td>
+      <td>{KIND_WORDS[d.kind]}</td>
+      <td className="faint">—</td>
+      <td>
+        {/* Why sits under the badge, in the column every width shows (the table scrolls sideways at 1024 px). */}
+        <Badge tone="sell">damaged</Badge>
+        <div className="faint alert-damage">not evaluated: it never fires</div>
+        <ul className="alert-damage" aria-label="What is wrong">
+          {d.problems.map((p, i) => (
+            <li key={i}>{p}</li>
+          ))}
+        </ul>
+      </td>
+      <td className="num faint">—</td>
+      <td className="faint">—</td>
+      <td className="dt-sticky r">
+        <Button size="sm" variant="ghost" busy={remove.isPending} onClick={() => remove.mutate(d.id)} aria-label={`Remove damaged alert ${what} (${d.id})`}>
+          Remove
+        </Button>
+        {remove.error && <ErrorLine error={remove.error} />}
+      </td>
+    </tr>
+  );
+}
+
 export function AlertsPanel() {
   const alerts = useAlerts();
   return (
@@ -130,7 +180,7 @@ export function AlertsPanel() {
         <Loading label="Loading alerts" rows={2} />
       ) : alerts.error ? (
         <ErrorState error={alerts.error} title="Alerts unavailable" onRetry={() => void alerts.refetch()} />
-      ) : alerts.data.alerts.length === 0 ? (
+      ) : alerts.data.alerts.length === 0 && alerts.data.damaged.length === 0 ? (
         <EmptyState title="No alerts">Add one above, or with `perps alert add`: the app watches the venue for you and notifies you, even in the background.</EmptyState>
       ) : (
         <table className="dt" aria-label="Alerts">
@@ -146,6 +196,9 @@ export function AlertsPanel() {
             </tr>
           </thead>
           <tbody>
+            {alerts.data.damaged.map((d) => (
+              <DamagedAlertRow key={d.id} d={d} />
+            ))}
             {alerts.data.alerts.map((a) => (
               <AlertRow key={a.id} a={a} />
             ))}

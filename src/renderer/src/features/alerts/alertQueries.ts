@@ -5,7 +5,7 @@
  * a toast spoken through the polite live region (ui/announcer.ts), and the alert sound when it is switched on.
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { AlertAddRequest, AlertFiring, AlertList, AlertView } from '../../../../shared/ipc';
+import type { AlertAddRequest, AlertFiring, AlertList, AlertView, DamagedAlertView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
 import { pushToast } from '../../ui/toast';
 import { playIfEnabled } from '../notifications/sounds';
@@ -16,9 +16,9 @@ export function useAlerts() {
   return useQuery({ queryKey: alertsKey, queryFn: () => unwrap(perps().alerts.list()), staleTime: 30_000 });
 }
 
-/** The whole list from an `alerts` event; the recent firings are kept until the next read. */
-export function putAlerts(client: QueryClient, alerts: AlertView[]): void {
-  client.setQueryData<AlertList>(alertsKey, (prev) => ({ alerts, recent: prev?.recent ?? [] }));
+/** The whole list from an `alerts` event (the damaged ones apart); the recent firings are kept until the next read. */
+export function putAlerts(client: QueryClient, alerts: AlertView[], damaged: DamagedAlertView[]): void {
+  client.setQueryData<AlertList>(alertsKey, (prev) => ({ alerts, damaged, recent: prev?.recent ?? [] }));
 }
 
 /** A firing main pushed: the toast (spoken through the polite live region), the sound, the recent list. */

@@ -3,6 +3,10 @@
  * own records and the venue's candles (portfolio:get): the equity and PnL curves of the range, PnL per
  * day, fees, funding, volume, win rate, largest win and loss, drawdown, the per-market table, and the
  * ledger check against the service now, shown whether it balances or not. Tables export as CSV.
+ *
+ * A read of a long history (or from a slow service) takes time: while it runs, how far it is shows
+ * (PortfolioProgress.tsx) with Cancel; a read that passes the 120 s deadline ends with that said plainly
+ * (PORTFOLIO_DEADLINE: how far it got, try again later), and a cancelled one says so, with Retry.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -17,6 +21,15 @@ import { Segmented } from '../../ui/Segmented';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
 import { pushToast } from '../../ui/toast';
 import { DailyPnlChart, EquityChart } from './PortfolioCharts';
+import { PortfolioReadProgress } from './PortfolioProgress';
+
+/** The error's title by what ended the read: a slow service and a cancel are not failures of the figures. */
+function readErrorTitle(error: unknown): string {
+  const code = asIpcError(error).code;
+  if (code === 'PORTFOLIO_DEADLINE') return 'The service answered too slowly: the read stopped at its deadline';
+  if (code === 'PORTFOLIO_CANCELLED') return 'Reading cancelled';
+  return 'Could not rebuild the portfolio';
+}
 
 const RANGES: { value: PortfolioRange; label: string }[] = [
   { value: '1d', label: '1D' },
@@ -72,7 +85,9 @@ function LedgerMismatch({ ledger }: { ledger: PortfolioReportView['ledger'] }) {
 export function PortfolioView() {
   const [range, setRange] = useState<PortfolioRange>('1w');
   const [curve, setCurve] = useState<'equity' | 'pnl'>('equity');
-  const report = useQuery({ queryKey: ['portfolio', range], queryFn: () => unwrap(perps().portfolio.get({ range })), refetchInterval: 30_000 });
+  // Refreshed every 30 s while it reads fine; after a failure (a slow service, a cancel) only on Retry.
+  const report = useQuery({ queryKey: ['portfolio', range], queryFn: () => unwrap(perps().portfolio.get({ range })), refetchInterval: (q) => (q.state.status === 'error' ? false : 30_000), retry: false });
+  const cancel = useMutation({ mutationFn: () => unwrap(perps().portfolio.cancel({})), onError: (e) => pushToast({ tone: 'error', title: 'Could not cancel the read', error: asIpcError(e) }) });
   const exportCsv = useMutation({
     mutationFn: (table: PortfolioTable) => unwrap(perps().portfolio.exportCsv({ range, table })),
     onSuccess: (r) => {
@@ -94,8 +109,9 @@ export function PortfolioView() {
           </Button>
         ))}
       </div>
-      {report.isPending && <Loading label="Reading every page of the account's history" rows={4} />}
-      {report.error && <ErrorState error={report.error} title="Could not rebuild the portfolio" onRetry={() => void report.refetch()} />}
+      {report.isFetching && <PortfolioReadProgress range={range} onCancel={() => cancel.mutate()} cancelling={cancel.isPending} />}
+      {report.isPending && report.isFetching && <Loading label="Reading every page of the account's history" rows={4} />}
+      {report.error && !report.isFetching && <ErrorState error={report.error} title={readErrorTitle(report.error)} onRetry={() => void report.refetch()} />}
       {r && (
         <>
           {!r.ledger.balanced && <LedgerMismatch ledger={r.ledger} />}

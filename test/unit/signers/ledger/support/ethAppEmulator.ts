@@ -25,7 +25,7 @@ export function walletAt(path: string): HDNodeWallet {
 }
 
 export interface EmulatorOptions {
-  /** Name the OS reports for the open app: 'Ethereum', 'BOLOS' (dashboard), 'Bitcoin', ... */
+  /** Name the OS reports for the open app: 'Ethereum', 'BOLOS' (dashboard), 'Bitcoin', ... (sent as latin1 bytes, so a test can send any byte). */
   appName?: string;
   appVersion?: string;
   /** Every APDU answers 0x5515. */
@@ -150,8 +150,8 @@ export class EthAppEmulator extends Transport {
   }
 
   #appAndVersion(): Buffer {
-    const name = Buffer.from(this.opts.appName ?? 'Ethereum', 'ascii');
-    const version = Buffer.from(this.opts.appVersion ?? '1.13.1', 'ascii');
+    const name = Buffer.from(this.opts.appName ?? 'Ethereum', 'latin1');
+    const version = Buffer.from(this.opts.appVersion ?? '1.13.1', 'latin1');
     return Buffer.concat([Buffer.from([0x01, name.length]), name, Buffer.from([version.length]), version, Buffer.from([0x01, 0x02]), SW_OK]);
   }
 
