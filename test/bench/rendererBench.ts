@@ -227,7 +227,7 @@ export function syntheticMain(historyRows: number, marketCount: number = NAMED.l
     'positions:list': async () => ({ positions: POSITIONS, at: now }),
     'orders:listOpen': async () => ({ orders: [] }),
     'orders:listTriggers': async () => ({ triggers: [] }),
-    'withdraw:list': async () => ({ withdrawals: [] }),
+    'withdraw:list': async () => ({ withdrawals: [], damaged: [] }),
     'history:orders': async (r) => page(r.offset, r.limit, historyRows, orderRow),
     // History › Orders shows one row per order (main groups the log): each synthetic order is one group.
     'history:orderGroups': async (r) => page(r.offset, r.limit, historyRows, orderGroup),

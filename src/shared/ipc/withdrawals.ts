@@ -42,4 +42,15 @@ export const TrackedWithdrawalViewSchema = z.object({
   note: z.string().nullable(),
 });
 export type TrackedWithdrawalView = z.infer<typeof TrackedWithdrawalViewSchema>;
-export const TrackedWithdrawalsSchema = z.object({ withdrawals: z.array(TrackedWithdrawalViewSchema) });
+/**
+ * A file in the withdrawals folder that cannot be read as a whole record (a hand edit, a FIFO, a link, a
+ * folder, a broken write by something else): listed apart with why, never sent, never hiding the others.
+ * Never its content (it may hold a signed body); main cleans the name and the reason (shared/safeText.ts).
+ */
+export const DamagedWithdrawalViewSchema = z.object({
+  name: z.string().max(512),
+  reason: z.string().max(2_000),
+  changed_at: unixMs,
+});
+export type DamagedWithdrawalView = z.infer<typeof DamagedWithdrawalViewSchema>;
+export const TrackedWithdrawalsSchema = z.object({ withdrawals: z.array(TrackedWithdrawalViewSchema), damaged: z.array(DamagedWithdrawalViewSchema) });

@@ -355,6 +355,23 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     expect(list.withdrawals[0]).toMatchObject({ intent_id: tracked.intent_id, phase: 'DONE', status: 'COMPLETED' });
     // The signed body never crosses to the renderer.
     expect(JSON.stringify(list)).not.toMatch(/signature|"body"/);
+    expect(list.damaged).toEqual([]);
+
+    // Files in the withdrawals folder that are not records (issue 36): listed apart with why, names
+    // cleaned of control characters, contents never shown, and the healthy record still listed.
+    const folder = path.join(h.dataDir, 'withdrawals');
+    expect(fs.existsSync(path.join(folder, `${tracked.intent_id}.json`))).toBe(true);
+    fs.writeFileSync(path.join(folder, 'edited\u001b]52;c;cGF5bWU=\u0007.json'), '{"intent_id": "x", "body": {"signature": "0xdeadbeef"', { mode: 0o600 });
+    fs.mkdirSync(path.join(folder, 'a-folder.json'));
+    const after = await h.call('withdraw:list', {});
+    expect(after.withdrawals.map((w) => w.intent_id)).toEqual([tracked.intent_id]);
+    expect(after.damaged.map((d) => d.name).sort()).toEqual(['a-folder.json', 'edited]52;c;cGF5bWU=.json']);
+    expect(after.damaged.find((d) => d.name.startsWith('edited'))!.reason).toMatch(/not valid JSON/);
+    expect(after.damaged.find((d) => d.name === 'a-folder.json')!.reason).toMatch(/not a regular file|folder|directory/);
+    const text = JSON.stringify(after);
+    for (const bad of ['deadbeef', '\u001b', '\\u001b', '\u0007']) expect(text).not.toContain(bad);
+    fs.rmSync(path.join(folder, 'edited\u001b]52;c;cGF5bWU=\u0007.json'));
+    fs.rmdirSync(path.join(folder, 'a-folder.json'));
   });
 
   it('revokes the key with the reviewed RevokeAgent, deleting it from the keychain', async () => {

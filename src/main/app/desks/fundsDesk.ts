@@ -5,9 +5,10 @@
  * connected custody signer, stores it and sends it (a second submit of one review can never sign twice).
  */
 import type { AccountHealthView, BalanceView, DepositInfo, IpcResponse, TrackedWithdrawalView, WithdrawPreview } from '../../../shared/ipc.js';
+import { oneLineText } from '../../../shared/safeText.js';
 import { OperationError } from '../../services/errors.js';
 import { balanceOf, depositInfo } from '../../services/money/funds.js';
-import { listTrackedWithdrawals, prepareWithdraw, submitWithdraw, type PreparedWithdraw } from '../../services/money/withdrawals/index.js';
+import { listWithdrawalsChecked, prepareWithdraw, submitWithdraw, type PreparedWithdraw } from '../../services/money/withdrawals/index.js';
 import { readAccountHealth } from '../../services/reads/accountHealth.js';
 import { simFaucet } from '../../services/sim/faucet.js';
 import type { DeskContext } from '../deskContext.js';
@@ -74,7 +75,9 @@ export class FundsDesk {
     return view;
   }
 
-  async trackedWithdrawals(): Promise<{ withdrawals: TrackedWithdrawalView[] }> {
-    return { withdrawals: listTrackedWithdrawals(this.session.ctx(), { wallet: this.session.wallet.requireAddress() }).map(trackedWithdrawalView) };
+  /** The wallet's tracked withdrawals, and apart the record files that cannot be read (shown, never sent). */
+  async trackedWithdrawals(): Promise<IpcResponse<'withdraw:list'>> {
+    const { records, damaged } = listWithdrawalsChecked(this.session.ctx(), { wallet: this.session.wallet.requireAddress() });
+    return { withdrawals: records.map(trackedWithdrawalView), damaged: damaged.map((d) => ({ name: oneLineText(d.name), reason: oneLineText(d.reason), changed_at: d.changedAt })) };
   }
 }

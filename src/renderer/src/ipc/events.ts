@@ -6,7 +6,7 @@
 import { limitsKey } from '../features/limits/limitsQueries';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { IpcEventPayload, MarketView, TrackedWithdrawalView, TransferView } from '../../../shared/ipc';
+import type { IpcEventPayload, IpcResponse, MarketView, TrackedWithdrawalView, TransferView } from '../../../shared/ipc';
 import { putMarks } from '../features/markets/markStore';
 import { fmt } from '../lib/decimal';
 import { announceRiskWarning, playIfEnabled } from '../features/notifications/sounds';
@@ -162,7 +162,7 @@ export function useIpcEvents(client: QueryClient): void {
 
     offs.push(
       api.on('withdrawals', (p) => {
-        client.setQueryData(qk.withdrawals, (prev: IpcEventPayload<'withdrawals'> | undefined) => ({ withdrawals: mergeWithdrawals(prev?.withdrawals, p.withdrawals) }));
+        client.setQueryData(qk.withdrawals, (prev: IpcResponse<'withdraw:list'> | undefined) => ({ withdrawals: mergeWithdrawals(prev?.withdrawals, p.withdrawals), damaged: prev?.damaged ?? [] }));
         invalidate(qk.balance);
         invalidate(['history', 'withdrawals']);
       }),

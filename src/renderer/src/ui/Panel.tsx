@@ -2,7 +2,11 @@ import type { ReactNode } from 'react';
 import { useId } from 'react';
 
 /** A titled region of the terminal; the title names the region for assistive tech and Playwright. */
-export function Panel({ title, actions, children, className, bodyClassName, name }: { title?: ReactNode; name?: string; actions?: ReactNode; children: ReactNode; className?: string; bodyClassName?: string }) {
+/**
+ * A titled panel. `scrollable`: the body may scroll with nothing focusable in it (a read-only table), so
+ * it takes focus itself and scrolls from the keyboard.
+ */
+export function Panel({ title, actions, children, className, bodyClassName, name, scrollable }: { title?: ReactNode; name?: string; actions?: ReactNode; children: ReactNode; className?: string; bodyClassName?: string; scrollable?: boolean }) {
   const id = useId();
   return (
     <section className={`panel${className ? ' ' + className : ''}`} aria-labelledby={title && !name ? id : undefined} aria-label={name}>
@@ -16,7 +20,9 @@ export function Panel({ title, actions, children, className, bodyClassName, name
           {actions && <div className="panel-actions">{actions}</div>}
         </header>
       )}
-      <div className={`panel-body${bodyClassName ? ' ' + bodyClassName : ''}`}>{children}</div>
+      <div className={`panel-body${bodyClassName ? ' ' + bodyClassName : ''}`} tabIndex={scrollable ? 0 : undefined}>
+        {children}
+      </div>
     </section>
   );
 }

@@ -27,4 +27,4 @@ export { submitWithdraw, withdraw, type WithdrawInput, type WithdrawOutcome } fr
 export { rejectionError, unsuccessfulError } from './send.js';
 export { SIGNED_WITHDRAWAL_FORMAT, signWithdrawalForLater, submitSignedWithdrawal, verifySignedWithdrawal, type SignedWithdrawalFile, type SubmitSignedOutcome } from './signedFile.js';
 export { MAX_MATCH_ATTEMPTS, applyRow, matchLanded } from './reconcile.js';
-export { listTrackedWithdrawals, resumeWithdrawals } from './resume.js';
+export { listTrackedWithdrawals, listWithdrawalsChecked, resumeWithdrawals } from './resume.js';

@@ -40,3 +40,13 @@ export async function resumeWithdrawals(
 export function listTrackedWithdrawals(ctx: ServiceContext, filter: { wallet?: string; open?: boolean } = {}): TrackedWithdrawal[] {
   return storeOf(ctx).list(filter).reverse();
 }
+
+/**
+ * Stored withdrawals of this profile (newest first) and, apart, the files of the withdrawals folder that
+ * cannot be read as records (newest change first): the app lists both, so a damaged file is seen, not
+ * silently left out, and never hides the others.
+ */
+export function listWithdrawalsChecked(ctx: ServiceContext, filter: { wallet?: string; open?: boolean } = {}): { records: TrackedWithdrawal[]; damaged: DamagedWithdrawalRecord[] } {
+  const { records, damaged } = storeOf(ctx).listChecked(filter);
+  return { records: [...records].reverse(), damaged: [...damaged].sort((a, b) => b.changedAt - a.changedAt) };
+}

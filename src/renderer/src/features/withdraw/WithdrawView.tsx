@@ -4,7 +4,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { WithdrawPreview } from '../../../../shared/ipc';
+import type { DamagedWithdrawalView, IpcResponse, WithdrawPreview } from '../../../../shared/ipc';
 import { mergeWithdrawals } from '../../ipc/events';
 import { IpcQueryError, perps, unwrap } from '../../ipc/client';
 import { qk, useBalance, useTrackedWithdrawals, useWallet } from '../../ipc/queries';
@@ -41,7 +41,7 @@ export function WithdrawView() {
   const submit = useMutation({
     mutationFn: (review_id: string) => unwrap(perps().withdraw.submit({ review_id })),
     onSuccess: (w) => {
-      client.setQueryData(qk.withdrawals, (prev: { withdrawals: typeof w[] } | undefined) => ({ withdrawals: mergeWithdrawals(prev?.withdrawals, [w]) }));
+      client.setQueryData(qk.withdrawals, (prev: IpcResponse<'withdraw:list'> | undefined) => ({ withdrawals: mergeWithdrawals(prev?.withdrawals, [w]), damaged: prev?.damaged ?? [] }));
       void client.invalidateQueries({ queryKey: qk.balance });
       setSelected(w.intent_id);
       setPreview(null);
@@ -52,6 +52,7 @@ export function WithdrawView() {
   });
 
   const list = tracked.data?.withdrawals ?? [];
+  const damaged = tracked.data?.damaged ?? [];
   const current = list.find((w) => w.intent_id === selected) ?? list[0];
   const signer = wallet.data?.signer;
   const notConnected = review.error instanceof IpcQueryError && review.error.code === 'SIGNER_NOT_CONNECTED';
@@ -118,6 +119,7 @@ export function WithdrawView() {
               {current && <WithdrawTimeline withdrawal={current} />}
             </div>
           </Panel>
+          {damaged.length > 0 && <DamagedWithdrawals damaged={damaged} />}
           {list.length > 1 && (
             <Panel title="Recent withdrawals">
               <table className="dt" aria-label="Tracked withdrawals">
@@ -203,5 +205,46 @@ export function WithdrawView() {
         />
       </Dialog>
     </div>
+  );
+}
+
+/**
+ * Files of the withdrawals folder that cannot be read as records (issue 36): each is named with why, and
+ * said to be never sent, so a record damaged on disk is seen rather than silently left out. Nothing to act
+ * on here: the file stays for the trader to inspect (its content may hold a signed body; it is never shown).
+ */
+function DamagedWithdrawals({ damaged }: { damaged: DamagedWithdrawalView[] }) {
+  return (
+    <Panel title="Damaged withdrawal records" scrollable>
+      <div className="section">
+        <p className="muted" role="note">
+          {damaged.length === 1 ? 'One file' : `${damaged.length} files`} in the withdrawals folder cannot be read as a withdrawal record. Perps Desk never sends or resends them; the other
+          withdrawals are tracked as usual.
+        </p>
+      </div>
+      <table className="dt" aria-label="Damaged withdrawal records">
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">Changed</th>
+            <th scope="col">State</th>
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          {damaged.map((d) => (
+            <tr key={d.name} aria-label={`Damaged withdrawal record ${d.name}`}>
+              <td className="num">{d.name}</td>
+              <td className="faint">{fmtDateTime(d.changed_at)}</td>
+              <td>
+                <Badge tone="sell">damaged</Badge>
+              </td>
+              {/* The reason wraps: at 1024x680 a one-line reason ran past the panel's edge. */}
+              <td style={{ whiteSpace: 'normal', minWidth: '16em' }}>{d.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Panel>
   );
 }
