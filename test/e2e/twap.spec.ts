@@ -116,8 +116,12 @@ test('a TWAP running when the app quits asks, after the restart, to resume or st
   await expect(prompt).toBeVisible({ timeout: 15_000 });
   await expect(prompt).toContainText('Filled 0.01 of 0.04 · 1 of 4 slices sent');
   await screenshotBothSizes(page, 'twap-restart-prompt');
-  // Waiting: nothing is sent while the person decides.
-  await page.waitForTimeout(10_000);
+  // Waiting: nothing is sent while the person decides, not even once the time of the slice after the
+  // missed one has passed on the service's clock (this simulator runs on the wall clock), jitter included.
+  const waiting = (await app.call('twap:list', {})).twaps[0]!;
+  const jitter = (waiting.interval_ms * waiting.randomize_time_pct) / 100;
+  const pastNextSlice = waiting.created_at + (waiting.slices_sent + 1) * waiting.interval_ms + jitter + 1_000;
+  await expect.poll(() => Date.now(), { timeout: 30_000 }).toBeGreaterThan(pastNextSlice);
   expect((await app.call('twap:list', {})).twaps[0]).toMatchObject({ status: 'interrupted', slices_sent: 1 });
   await prompt.getByRole('button', { name: 'Resume' }).click();
   await expect(prompt).toBeHidden();
