@@ -312,7 +312,7 @@ describe('offline-signed withdrawal', SLOW, () => {
 
     expect(await history()).toEqual(before);
     const open = await perps(['withdraw', '--wallet', main.address, '--resume', '--json'], onlineEnv());
-    expect(open.json).toEqual({ withdrawals: [] });
+    expect(open.json).toEqual({ withdrawals: [], damaged: [] });
   });
 
   it('a signed withdrawal changed on the way is refused before it is sent', async () => {
