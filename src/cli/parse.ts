@@ -7,7 +7,7 @@ import { DecimalError, decimalTextProblem, parseDecimalText, type Decimal, type 
 import { durationTextProblem, parseDuration } from '../shared/duration/duration.js';
 import { ValidationError } from '../main/services/errors.js';
 
-/** A decimal option (a price, a size, an amount, seconds) by the one decimal grammar, naming the flag. */
+/** A decimal option (a price, a size, an amount) by the one decimal grammar, naming the flag. Times are durations, below. */
 export function parseDecimalOption(value: string, flag: string, options: DecimalTextOptions = {}): Decimal {
   try {
     return parseDecimalText(value, flag, options);
@@ -47,12 +47,6 @@ export function positiveDurationOption(value: string | undefined, flag: string):
   const ms = parseDurationOption(value, flag);
   if (ms <= 0) throw new ValidationError(`must be longer than 0s, got '${value}'`, { field: flag });
   return ms;
-}
-
-/** A non-negative number given as decimal text (seconds, days): the grammar, then a JS number for timers. */
-export function parseNumberOption(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  return parseDecimalOption(value, flag).toNumber();
 }
 
 export function parseIntegerOption(value: string | undefined, flag: string): number | undefined {
