@@ -97,7 +97,7 @@ function lifetimeDaysOf(value: string | undefined): number | undefined {
  */
 function expiresInDaysReplaced(): Option {
   return new Option('--expires-in-days <days>').hideHelp().argParser((value: string) => {
-    throw new ValidationError(`--expires-in-days is now --expires-in with a unit: write --expires-in ${/^\d+$/.test(value) ? value : '90'}d`, { field: 'expires-in-days', code: 'USAGE' });
+    throw new ValidationError(`replaced by --expires-in, a duration with a unit: write --expires-in ${/^\d+$/.test(value) ? value : '90'}d`, { field: 'expires-in-days', code: 'USAGE' });
   });
 }
 

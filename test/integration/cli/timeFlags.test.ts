@@ -91,7 +91,7 @@ describe('38.4: every time flag takes the duration grammar', () => {
     for (const cmd of ['authorize', 'renew']) {
       const r = await perps(['--json', 'keys', cmd, '--wallet', '0x' + '1'.repeat(40), '--agent', '0x' + '2'.repeat(40), '--expires-in-days', '30', '--dry-run']);
       expect(r.code, r.stdout).toBe(2);
-      expect(r.json.error.message).toBe('expires-in-days: --expires-in-days is now --expires-in with a unit: write --expires-in 30d');
+      expect(r.json.error.message).toBe('expires-in-days: replaced by --expires-in, a duration with a unit: write --expires-in 30d');
     }
     const over = await perps(['--json', 'keys', 'authorize', '--wallet', '0x' + '1'.repeat(40), '--agent', '0x' + '2'.repeat(40), '--expires-in', '180d1s', '--dry-run']);
     expect(over.code, over.stdout).toBe(2);
