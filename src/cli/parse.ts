@@ -7,7 +7,7 @@ import { DecimalError, decimalTextProblem, parseDecimalText, type Decimal, type 
 import { durationTextProblem, parseDuration } from '../shared/duration/duration.js';
 import { ValidationError } from '../main/services/errors.js';
 
-/** A decimal option (a price, a size, an amount, seconds) by the one decimal grammar, naming the flag. */
+/** A decimal option (a price, a size, an amount) by the one decimal grammar, naming the flag. Times are durations, below. */
 export function parseDecimalOption(value: string, flag: string, options: DecimalTextOptions = {}): Decimal {
   try {
     return parseDecimalText(value, flag, options);
@@ -24,10 +24,29 @@ export function parseDurationOption(value: string, flag: string): number {
   return parseDuration(value, flag);
 }
 
-/** A non-negative number given as decimal text (seconds, days): the grammar, then a JS number for timers. */
-export function parseNumberOption(value: string | undefined, flag: string): number | undefined {
+/**
+ * The argParser of the time flag --FLAG (--timeout, --poll, --receipt-timeout, --window, --duration, ...):
+ * the one duration grammar, checked as commander reads the flag, so `--timeout 30` (seconds? minutes?)
+ * is refused (exit 2, "timeout: '30' is not a duration: a number needs a unit, such as 30s ...") whatever
+ * else the command line holds, before anything runs. A ValidationError, not commander's own usage error:
+ * it names the field like every other refused value, and commander would echo the raw text (control
+ * characters included) into its message. The text is kept; the action converts it
+ * (parseDurationOption) into the unit it has always used.
+ */
+export function durationFlag(flag: string): (value: string) => string {
+  return (value) => {
+    const problem = durationTextProblem(value);
+    if (problem !== null) throw new ValidationError(problem, { field: flag });
+    return value;
+  };
+}
+
+/** An optional time flag in milliseconds, above zero ("0s" waits for nothing: refused). */
+export function positiveDurationOption(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  return parseDecimalOption(value, flag).toNumber();
+  const ms = parseDurationOption(value, flag);
+  if (ms <= 0) throw new ValidationError(`must be longer than 0s, got '${value}'`, { field: flag });
+  return ms;
 }
 
 export function parseIntegerOption(value: string | undefined, flag: string): number | undefined {
@@ -36,12 +55,9 @@ export function parseIntegerOption(value: string | undefined, flag: string): num
   return Number(value);
 }
 
-/** --timeout in seconds, as milliseconds. */
+/** --timeout (a duration such as 30s or 5m), as milliseconds. */
 export function timeoutOf(value: string | undefined): number | undefined {
-  const s = parseNumberOption(value, 'timeout');
-  if (s === undefined) return undefined;
-  if (s <= 0) throw new ValidationError('must be a positive number of seconds', { field: 'timeout' });
-  return s * 1000;
+  return positiveDurationOption(value, 'timeout');
 }
 
 /** --json and --csv both claim stdout. */

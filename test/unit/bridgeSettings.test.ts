@@ -58,15 +58,25 @@ describe('RPC URLs in refusals', () => {
 });
 
 describe('receipt wait', () => {
-  it('explicit seconds, else PERPS_RECEIPT_TIMEOUT, else the client default', () => {
+  it('explicit, else PERPS_RECEIPT_TIMEOUT, else the client default: a duration of the one grammar, in ms', () => {
     expect(resolveReceiptTimeoutMs(setup())).toBeUndefined();
-    expect(resolveReceiptTimeoutMs(setup({ PERPS_RECEIPT_TIMEOUT: '90' }))).toBe(90_000);
-    expect(resolveReceiptTimeoutMs(setup({ PERPS_RECEIPT_TIMEOUT: '90' }), '1.5')).toBe(1_500);
+    expect(resolveReceiptTimeoutMs(setup({ PERPS_RECEIPT_TIMEOUT: '90s' }))).toBe(90_000);
+    expect(resolveReceiptTimeoutMs(setup({ PERPS_RECEIPT_TIMEOUT: '90s' }), '2m')).toBe(120_000);
+    expect(resolveReceiptTimeoutMs(setup(), '24h')).toBe(86_400_000);
   });
 
-  it.each(['0', '-1', 'soon', '1e3', '86401'])('%s seconds is refused before anything starts (exit 2)', (v) => {
+  it.each(['0s', '-1s', 'soon', '1e3s', '1.5s', '24h1s', '2d'])('%s is refused before anything starts (exit 2)', (v) => {
     const d = describeFailure(thrown(() => resolveReceiptTimeoutMs(setup(), v)));
     expect(d.exitCode).toBe(2);
     expect(d.message).toMatch(/receipt-timeout/);
+  });
+
+  it.each(['90', '1'])('a bare %s (seconds? minutes?) is refused with the unit hint, from the flag and from the environment', (v) => {
+    const flag = describeFailure(thrown(() => resolveReceiptTimeoutMs(setup(), v)));
+    expect(flag.exitCode).toBe(2);
+    expect(flag.message).toContain(`receipt-timeout: '${v}' is not a duration: a number needs a unit, such as ${v}s (seconds) or ${v}m (minutes)`);
+    const env = describeFailure(thrown(() => resolveReceiptTimeoutMs(setup({ PERPS_RECEIPT_TIMEOUT: v }))));
+    expect(env.exitCode).toBe(2);
+    expect(env.message).toMatch(/^PERPS_RECEIPT_TIMEOUT: .* a number needs a unit/);
   });
 });

@@ -111,6 +111,39 @@ describe('duration grammar: examples', () => {
     },
   );
 
+  it.each(['30', '90', '0', '1000'])('a bare number %j is refused with the unit hint (is it seconds or minutes?)', (text) => {
+    expect(isDurationText(text)).toBe(false);
+    expect(() => parseDuration(text, 'timeout')).toThrow(`timeout: '${text}' is not a duration: a number needs a unit, such as ${text}s (seconds) or ${text}m (minutes)`);
+  });
+
+  it('milliseconds are not a unit: 500ms is refused, naming the smallest unit', () => {
+    expect(() => parseDuration('500ms', 'poll')).toThrow("poll: '500ms' is not a duration: the smallest unit is a second, such as 1s (no ms)");
+  });
+
+  it.each(['1e3s', '1E3s', '-5s', '0x10s', '0b1s', '0o7s', '1_000s', '1,000s', 'Infinitys', 'NaNs', '٣s', '３s', '5s\n', '\t5s', '5\u0000s'])('hostile text %j is refused', (text) => {
+    expect(isDurationText(text)).toBe(false);
+    expect(() => parseDuration(text, 'timeout')).toThrow(/^timeout: /);
+  });
+
+  it.each(['5s\u001b[2J', '\u001b]52;c;aGk=\u00075s', '\u202e5s', '5\u200es', '\u009b5s'])('control and bidi characters in %j are refused without being echoed', (text) => {
+    let message = '';
+    try {
+      parseDuration(text, 'timeout');
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toBe('timeout: a duration has no control or invisible formatting characters');
+  });
+
+  it('overflow: a span past a safe integer of ms is refused, not rounded; past 24 characters the text is not read', () => {
+    expect(() => parseDuration('99999999999999999999s')).toThrow(/too long a duration/);
+    expect(() => parseDuration('9007199254740993d')).toThrow(/too long a duration/);
+    expect(() => parseDuration('1'.repeat(25) + 's')).toThrow(/at most 24 characters/);
+    // The largest whole number of days below 2^53 ms is still exact; one more day is refused.
+    expect(parseDuration('104249991d')).toBe(104_249_991 * 86_400_000);
+    expect(() => parseDuration('104249992d')).toThrow(/too long a duration/);
+  });
+
   it('says why 1h99m is refused', () => {
     expect(() => parseDuration('1h99m')).toThrow(/99m after a larger unit must be below 60/);
   });

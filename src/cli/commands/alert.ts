@@ -29,6 +29,7 @@ import { loggingVenueSocketPool } from '../../main/venue/venueSocketPool.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, forTerminal, runAction, type Output } from '../output.js';
 import { oneLineText } from '../../shared/safeText.js';
+import { durationFlag } from '../parse.js';
 
 /** How often position alerts' wallets are read (the app's own slow positions refresh). */
 const POSITIONS_POLL_MS = 5_000;
@@ -169,7 +170,7 @@ export function registerAlertCommands(program: Command): void {
     .option('--above <price>', 'the mark crosses up to this price')
     .option('--below <price>', 'the mark crosses down to this price')
     .option('--move <pct>', 'the mark moves this many percent (up or down) within --window')
-    .option('--window <span>', 'the window of --move: seconds, or a span such as 90s, 10m, 1h30m (at most 24h)')
+    .option('--window <duration>', 'the window of --move: a duration such as 90s, 10m or 1h30m (1s to 24h)', durationFlag('window'))
     .option('--funding-above <rate>', "the venue's hourly funding rate (a raw fraction: 0.0001 is 0.01 %) rises to this")
     .option('--funding-below <rate>', "the venue's hourly funding rate falls to this (0 or below: funding turns negative)")
     .option('--pnl-above <usdc>', "the unrealized PnL of --wallet's position in the market rises to this")

@@ -42,7 +42,7 @@ import { addCompanionOptions, companionContextOf, jsonSafe, openTransactionSigne
 import { printDryRun } from '../dryRun.js';
 import { globalsOf } from '../globals.js';
 import { formatFields, formatTable, runAction, type Output } from '../output.js';
-import { parseIntegerOption, parseNumberOption } from '../parse.js';
+import { durationFlag, parseIntegerOption, positiveDurationOption } from '../parse.js';
 import { createProgress, type Progress } from '../progress.js';
 
 interface TransferOpts extends CompanionUrlOptions {
@@ -150,15 +150,9 @@ function describeSendProgress(p: BridgeSendProgress): string {
   }
 }
 
-function secondsOption(value: string | undefined, flag: string): number | undefined {
-  // The decimal grammar has no sign: a negative number of seconds is refused as text.
-  const s = parseNumberOption(value, flag);
-  return s === undefined ? undefined : Math.round(s * 1000);
-}
-
 async function track(ctx: TrackDeps, srcTx: string, opts: { timeout?: string; poll?: string }, progress: Progress) {
-  const timeoutMs = secondsOption(opts.timeout, 'timeout');
-  const pollIntervalMs = secondsOption(opts.poll, 'poll');
+  const timeoutMs = positiveDurationOption(opts.timeout, 'timeout');
+  const pollIntervalMs = positiveDurationOption(opts.poll, 'poll');
   return trackBridgeOrder({ bridge: ctx.bridge, sleep: ctx.sleep }, srcTx, {
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
@@ -228,9 +222,9 @@ export function registerBridgeCommands(program: Command): void {
     .option('--src-usd <usd>', 'USD value of the amount sent (with --dst-usd: estimate points before sending)')
     .option('--dst-usd <usd>', 'USD value of the amount received')
     .option('--wait', 'follow the order until done (exit 0), refunded or failed (exit 1)')
-    .option('--timeout <seconds>', 'with --wait: stop waiting after this long (the order goes on)')
-    .option('--poll <seconds>', 'with --wait: seconds between status reads (default 3)')
-    .option('--receipt-timeout <seconds>', 'stop waiting for the source transaction\'s receipt after this long (env PERPS_RECEIPT_TIMEOUT; default 300); the error then names the src_tx to track')
+    .option('--timeout <duration>', 'with --wait: stop waiting after this long, a duration such as 30s or 5m (the order goes on)', durationFlag('timeout'))
+    .option('--poll <duration>', 'with --wait: the time between status reads, a duration such as 3s or 1m (default 3s)', durationFlag('poll'))
+    .option('--receipt-timeout <duration>', 'stop waiting for the source transaction\'s receipt after this long, a duration such as 90s or 5m (env PERPS_RECEIPT_TIMEOUT, same form; default 5m); the error then names the src_tx to track', durationFlag('receipt-timeout'))
     .option('--dry-run', 'quote, encode and check everything, then print the transactions that would be signed; sign and send nothing')
     .action(async (opts: SendOpts, cmd: Command) => {
       const g = globalsOf(cmd);
@@ -304,8 +298,8 @@ export function registerBridgeCommands(program: Command): void {
   addCompanionOptions(bridge.command('track').description('the bridge order of a source transaction (pending, done, refunded, failed)'), { bridge: true })
     .requiredOption('--src-tx <hash>', 'the source-chain transaction hash')
     .option('--wait', 'follow it until done (exit 0), refunded or failed (exit 1)')
-    .option('--timeout <seconds>', 'with --wait: stop waiting after this long')
-    .option('--poll <seconds>', 'with --wait: seconds between status reads (default 3)')
+    .option('--timeout <duration>', 'with --wait: stop waiting after this long, a duration such as 30s or 5m', durationFlag('timeout'))
+    .option('--poll <duration>', 'with --wait: the time between status reads, a duration such as 3s or 1m (default 3s)', durationFlag('poll'))
     .action(async (opts: TrackOpts, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;

@@ -2,23 +2,25 @@
  * `perps keys new|authorize|submit|list|revoke|renew`: trading keys (agents).
  *
  *   keys new --wallet ADDR [--name N]                      prints the new key's address
- *   keys authorize --wallet ADDR --agent ADDR --signer SPEC [--expires-in-days N] [--chain-id N] [--out FILE]
+ *   keys authorize --wallet ADDR --agent ADDR --signer SPEC [--expires-in 90d] [--chain-id N] [--out FILE]
  *                                                          signs AuthorizeAgent and registers it, or writes the
  *                                                          ready register body to FILE (offline ceremony: no
  *                                                          network is used, the expiry counts from this clock)
  *   keys submit FILE                                       registers such a body
  *   keys list --wallet ADDR
  *   keys revoke --wallet ADDR --agent ADDR --signer SPEC
- *   keys renew --wallet ADDR --agent ADDR --signer SPEC [--expires-in-days N]
+ *   keys renew --wallet ADDR --agent ADDR --signer SPEC [--expires-in 90d]
  *
  * authorize, revoke and renew prepare (every check, the nonce, the exact typed data) and then sign and
  * send; with --dry-run they print what would be signed instead and need no --signer (dryRun.ts).
  * Authorizing an agent this data folder does not hold is the key ceremony's legitimate case (the key was
  * made on the trading machine): it goes ahead, with a warning that says so.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import {
   checkAddress,
+  DEFAULT_KEY_LIFETIME_DAYS,
+  MAX_KEY_LIFETIME_DAYS,
   checkLifetimeDays,
   createTradingKey,
   listTradingKeys,
@@ -38,15 +40,16 @@ import { contextOf, globalsOf, signingContextOf, type GlobalOptions } from '../g
 import { formatFields, formatTable, formatTime, runAction } from '../output.js';
 import { writePrivateFile } from '../outFile.js';
 import { readJsonFile } from '../jsonFile.js';
-import { parseIntegerOption, parseNumberOption } from '../parse.js';
+import { durationFlag, parseDurationOption, parseIntegerOption } from '../parse.js';
 import { openSigner, parseSignerSpec, signerOptionsOf } from '../signerSpec.js';
 import type { Signer } from '../../main/signers/signer.js';
 import type { ServiceContext } from '../../main/services/serviceContext.js';
+import { ValidationError } from '../../main/services/errors.js';
 
 interface AuthorizeOpts {
   wallet: string;
   agent: string;
-  expiresInDays?: string;
+  expiresIn?: string;
   chainId?: string;
   out?: string;
   name?: string;
@@ -65,6 +68,37 @@ function signerRequired(g: GlobalOptions, dryRun: boolean | undefined): void {
   // Parsed first so a missing or malformed --signer is a usage error before any network call. A dry run
   // signs nothing, so it needs none (one given is still checked).
   if (dryRun !== true || g.signer !== undefined) signerSpecUpFront(g);
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * --expires-in (a duration of the one grammar, like every time flag) as the days the key services take;
+ * past the service's maximum it is refused here, naming this flag, before anything is signed.
+ */
+function lifetimeDaysOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDurationOption(value, 'expires-in');
+  if (ms <= 0) throw new ValidationError(`must be longer than 0s, got '${value}'`, { field: 'expires-in', code: 'INVALID_EXPIRY' });
+  if (ms > MAX_KEY_LIFETIME_DAYS * DAY_MS) {
+    throw new ValidationError(`'${value}' is more than the ${MAX_KEY_LIFETIME_DAYS} days the service allows`, {
+      field: 'expires-in',
+      code: 'INVALID_EXPIRY',
+      hint: `Choose at most ${MAX_KEY_LIFETIME_DAYS}d; renew the key before it expires.`,
+    });
+  }
+  return ms / DAY_MS;
+}
+
+/**
+ * The flag --expires-in replaced: a bare number of days was the one time flag without a unit. Hidden,
+ * and refused with the new spelling, so a script written for it stops with the fix instead of
+ * "unknown option".
+ */
+function expiresInDaysReplaced(): Option {
+  return new Option('--expires-in-days <days>').hideHelp().argParser((value: string) => {
+    throw new ValidationError(`replaced by --expires-in, a duration with a unit: write --expires-in ${/^\d+$/.test(value) ? value : '90'}d`, { field: 'expires-in-days', code: 'USAGE' });
+  });
 }
 
 export function registerKeysCommands(program: Command): void {
@@ -91,7 +125,8 @@ export function registerKeysCommands(program: Command): void {
     .description('sign AuthorizeAgent with the main wallet and register the key (or, with --out, write the signed register body)')
     .requiredOption('--wallet <address>', 'main wallet')
     .requiredOption('--agent <address>', 'trading key address')
-    .option('--expires-in-days <days>', 'key lifetime in days (default 90, at most 180)')
+    .option('--expires-in <duration>', `how long the key lives: a duration such as 90d or 30d12h (default ${DEFAULT_KEY_LIFETIME_DAYS}d, at most ${MAX_KEY_LIFETIME_DAYS}d)`, durationFlag('expires-in'))
+    .addOption(expiresInDaysReplaced())
     .option('--chain-id <id>', 'signature chain id (default: the profile chain id)')
     .option('--out <file>', 'write the ready register body here instead of registering it (submit it later with `perps keys submit`)')
     .option('--name <name>', 'register body name (at most 64 characters)')
@@ -103,7 +138,7 @@ export function registerKeysCommands(program: Command): void {
         signerRequired(g, opts.dryRun);
         const wallet = checkAddress(opts.wallet, 'wallet');
         const agent = checkAddress(opts.agent, 'agent');
-        const expiresInDays = checkLifetimeDays(parseNumberOption(opts.expiresInDays, 'expires-in-days'));
+        const expiresInDays = checkLifetimeDays(lifetimeDaysOf(opts.expiresIn));
         const chainId = parseIntegerOption(opts.chainId, 'chain-id');
         // With --out this is the offline half of the ceremony: nothing is fetched (see signingContextOf).
         const ctx = opts.out !== undefined ? signingContextOf(g) : contextOf(g);
@@ -217,16 +252,17 @@ export function registerKeysCommands(program: Command): void {
     .description('re-register a stored trading key to refresh its expiry')
     .requiredOption('--wallet <address>', 'main wallet')
     .requiredOption('--agent <address>', 'trading key address')
-    .option('--expires-in-days <days>', 'new lifetime in days from now (default 90, at most 180)')
+    .option('--expires-in <duration>', `new lifetime from now: a duration such as 90d or 30d12h (default ${DEFAULT_KEY_LIFETIME_DAYS}d, at most ${MAX_KEY_LIFETIME_DAYS}d)`, durationFlag('expires-in'))
+    .addOption(expiresInDaysReplaced())
     .option('--chain-id <id>', 'signature chain id (default: the profile chain id)')
     .option('--dry-run', DRY_RUN_HELP)
-    .action(async (opts: { wallet: string; agent: string; expiresInDays?: string; chainId?: string; dryRun?: boolean }, cmd: Command) => {
+    .action(async (opts: { wallet: string; agent: string; expiresIn?: string; chainId?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {
         signerRequired(g, opts.dryRun);
         const wallet = checkAddress(opts.wallet, 'wallet');
         checkAddress(opts.agent, 'agent');
-        const expiresInDays = checkLifetimeDays(parseNumberOption(opts.expiresInDays, 'expires-in-days'));
+        const expiresInDays = checkLifetimeDays(lifetimeDaysOf(opts.expiresIn));
         const chainId = parseIntegerOption(opts.chainId, 'chain-id');
         const ctx = contextOf(g);
         const prepared = await prepareRenew(ctx, { wallet, agent: opts.agent, expiresInDays, ...(chainId !== undefined ? { chainId } : {}) });

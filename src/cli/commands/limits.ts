@@ -10,6 +10,7 @@ import { limitText, limitsLog, setLimits, showLimits, type LimitsShow } from '..
 import { LIMIT_LABELS, LIMIT_NAMES, type LimitName } from '../../shared/risk/riskLimits.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatTable, formatTime, runAction } from '../output.js';
+import { durationFlag } from '../parse.js';
 
 /** The show document's --json shape: { limits, pending: [{ limit, value, effective_at }], lockout: { until } | null, room }. */
 export function limitsDocument(s: LimitsShow): Record<string, unknown> {
@@ -98,7 +99,7 @@ export function registerLimitsCommands(program: Command): void {
     .option('--max-orders-per-minute <n>', 'maximum orders sent in any minute, or none')
     .option('--market <symbol>', 'apply --max-position-notional and --max-leverage to this market')
     .option('--reset-time <HH:MM>', 'when the day resets, UTC (default 00:00)')
-    .option('--cooldown <duration>', 'how long a loosening waits, e.g. 24h (chosen with the first limit; default 24h)')
+    .option('--cooldown <duration>', 'how long a loosening waits: a duration such as 24h or 1d12h (chosen with the first limit; default 24h)', durationFlag('cooldown'))
     .action(async (opts: SetOptions, cmd: Command) => {
       const g = globalsOf(cmd);
       await runAction({ json: g.json === true }, async (out) => {

@@ -11,7 +11,7 @@ import { prepareMargin, submitMargin, type MarginResult } from '../../main/servi
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, runAction } from '../output.js';
-import { timeoutOf } from '../parse.js';
+import { durationFlag, timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
 
 function human(r: MarginResult): string {
@@ -32,7 +32,7 @@ export function registerMarginCommands(program: Command): void {
     .requiredOption('--market <symbol>', 'market of the position')
     .requiredOption('--amount <signed-decimal>', 'USDC: positive adds from free balance, negative removes (e.g. --amount=-10)')
     .option('--wait', 'follow the request until APPLIED or REJECTED')
-    .option('--timeout <seconds>', 'with --wait: give up after this long')
+    .option('--timeout <duration>', 'with --wait: give up after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--dry-run', 'check it and print what would be signed; sign and send nothing')
     .action(async (opts: { wallet: string; market: string; amount: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);

@@ -58,7 +58,7 @@ import { scaleMeanPrice } from '../../shared/orders/usdSizing.js';
 import { scalePrices } from '../../shared/orders/scaleLadder.js';
 import { reportCancel, reportPlacement, sizeText, trackedView } from '../orders/reports.js';
 import { formatFields, runAction, type Output } from '../output.js';
-import { timeoutOf } from '../parse.js';
+import { durationFlag, timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
 import { registerOcoCommand } from './orderOco.js';
 
@@ -175,7 +175,7 @@ export function registerOrderCommands(program: Command): void {
     .option('--sl <decimal>', 'attach a stop-loss trigger at this price (bracket)')
     .option('--slippage-bps <n>', "tolerance of a computed bound, default the market's slippage_bps")
     .option('--wait', 'follow the orders until filled or resting (market orders until terminal)')
-    .option('--timeout <seconds>', 'with --wait: give up after this long')
+    .option('--timeout <duration>', 'with --wait: give up after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--allow-far-price', ALLOW_FAR_PRICE_HELP)
     .option('--allow-large', ALLOW_LARGE_HELP)
     .option('--dry-run', DRY_RUN_HELP)
@@ -226,7 +226,7 @@ export function registerOrderCommands(program: Command): void {
     .option('--reduce-only', 'only reduce the position (exempt from min_order_value); with a TP/SL armed, it is lifted first and re-armed once the ladder rests')
     .option(LEVERAGE_FLAG, "leverage of the legs, 1..max_leverage, or max (the market's max_leverage read from /markets; refused with --reduce-only). Default: your default for the market, else 1x")
     .option('--wait', 'follow the legs until resting or filled')
-    .option('--timeout <seconds>', 'with --wait: give up after this long')
+    .option('--timeout <duration>', 'with --wait: give up after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--allow-far-price', ALLOW_FAR_PRICE_HELP)
     .option('--allow-large', ALLOW_LARGE_HELP)
     .option('--dry-run', DRY_RUN_HELP)
@@ -269,7 +269,7 @@ export function registerOrderCommands(program: Command): void {
     .argument('<file>', 'JSON: an array of legs, or { "orders": [...] }')
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .option('--wait', 'follow the orders until filled or resting')
-    .option('--timeout <seconds>', 'with --wait: give up after this long')
+    .option('--timeout <duration>', 'with --wait: give up after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--allow-far-price', ALLOW_FAR_PRICE_HELP)
     .option('--allow-large', ALLOW_LARGE_HELP)
     .option('--dry-run', DRY_RUN_HELP)
@@ -294,7 +294,7 @@ export function registerOrderCommands(program: Command): void {
     .argument('<id>', 'order id')
     .option('--wait', 'follow it until FILLED, CANCELLED, REJECTED, ... (through order-history when the wallet is known)')
     .option('--wallet <address>', 'the owning wallet (lets --wait use one list read per poll)')
-    .option('--timeout <seconds>', 'with --wait: give up after this long')
+    .option('--timeout <duration>', 'with --wait: give up after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .action(async (id: string, opts: { wait?: boolean; wallet?: string; timeout?: string }, cmd: Command) => {
       const g = globalsOf(cmd);
       const json = g.json === true;
@@ -324,7 +324,7 @@ export function registerOrderCommands(program: Command): void {
     .argument('<id>', 'order id')
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .option('--type <type>', 'limit or trigger (read from open-orders when omitted)')
-    .option('--timeout <seconds>', 'give up confirming after this long')
+    .option('--timeout <duration>', 'give up confirming after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--dry-run', DRY_RUN_HELP)
     .action(async (id: string, opts: { wallet: string; type?: string; timeout?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
@@ -352,7 +352,7 @@ export function registerOrderCommands(program: Command): void {
     .description('cancel every open order of the wallet (resting, armed triggers, bracket legs), optionally on one market')
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .option('--market <symbol>', 'only this market')
-    .option('--timeout <seconds>', 'give up confirming after this long')
+    .option('--timeout <duration>', 'give up confirming after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--dry-run', DRY_RUN_HELP)
     .action(async (opts: { wallet: string; market?: string; timeout?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
@@ -385,7 +385,7 @@ export function registerOrderCommands(program: Command): void {
     .option('--size <decimal>', 'new size (default: the size the order has left, kept as it is; "0" only on a TP/SL trigger: the whole position)')
     .option('--trigger-price <decimal>', 'new trigger price (trigger orders; default unchanged)')
     .option('--wait', 'follow the new order until it is live (or the modify was dropped)')
-    .option('--timeout <seconds>', 'with --wait: give up after this long')
+    .option('--timeout <duration>', 'with --wait: give up after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--dry-run', DRY_RUN_HELP)
     .action(async (id: string, opts: { wallet: string; price: string; size?: string; triggerPrice?: string; wait?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);

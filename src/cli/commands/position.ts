@@ -46,7 +46,7 @@ import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, runAction, type Output } from '../output.js';
 import { exitFields } from '../orders/reports.js';
-import { parseIntegerOption, timeoutOf } from '../parse.js';
+import { durationFlag, parseIntegerOption, timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
 import { askYesNo, atTerminal } from '../prompt.js';
 import { registerTrailCommand } from './positionTrail.js';
@@ -101,7 +101,7 @@ export function registerPositionCommands(program: Command): void {
     .option('--price <decimal>', 'a limit close: a reduce-only LIMIT GTC at this price (it rests; the command ends once it rests)')
     .option('--slippage-bps <n>', "tolerance of a market close's bound, default the market's slippage_bps")
     .option('--allow-far-price', "send a limit price that crosses the mark by more than the market's slippage bound")
-    .option('--timeout <seconds>', 'give up waiting after this long')
+    .option('--timeout <duration>', 'give up waiting after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--dry-run', DRY_RUN_HELP)
     .action(
       async (
@@ -144,7 +144,7 @@ export function registerPositionCommands(program: Command): void {
     .description('close every open position at market (each: its armed triggers cancelled first, then one reduce-only market order)')
     .requiredOption('--wallet <address>', 'main wallet (its trading key signs)')
     .option('--slippage-bps <n>', "tolerance of every closing order's bound, default each market's slippage_bps")
-    .option('--timeout <seconds>', 'give up waiting after this long')
+    .option('--timeout <duration>', 'give up waiting after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--yes', 'close without asking (on a terminal close-all shows what it closes and asks first)')
     .option('--dry-run', DRY_RUN_HELP)
     .action(async (opts: { wallet: string; slippageBps?: string; timeout?: string; dryRun?: boolean; yes?: boolean }, cmd: Command) => {
@@ -184,7 +184,7 @@ export function registerPositionCommands(program: Command): void {
     .option(LEVERAGE_FLAG, "leverage of the new entry, 1..max_leverage, or max (the market's max_leverage read from /markets). Default: your default for the market, `perps config leverage`, else 1x")
     .option('--slippage-bps <n>', "tolerance of both market orders' bounds")
     .option('--allow-large', 'send a new entry whose notional is above your cap (`perps config max-notional`)')
-    .option('--timeout <seconds>', 'give up waiting after this long')
+    .option('--timeout <duration>', 'give up waiting after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--dry-run', DRY_RUN_HELP)
     .action(async (opts: { wallet: string; market: string; size?: string; leverage?: string; slippageBps?: string; allowLarge?: boolean; timeout?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);
@@ -231,7 +231,7 @@ export function registerPositionCommands(program: Command): void {
     .option('--tp <price|none>', "take-profit trigger price (a long's above the mark, a short's below); none removes it")
     .option('--sl <price|none>', "stop-loss trigger price (a long's below the mark, a short's above); none removes it")
     .option('--slippage-bps <n>', "tolerance of the fire price around the trigger price, default your default, else the market's slippage_bps")
-    .option('--timeout <seconds>', 'give up waiting after this long')
+    .option('--timeout <duration>', 'give up waiting after this long, a duration such as 30s or 5m', durationFlag('timeout'))
     .option('--dry-run', 'check everything and print what would be signed (the cancels, modifies and orders, their typed data); sign and send nothing')
     .action(async (opts: { wallet: string; market: string; tp?: string; sl?: string; slippageBps?: string; timeout?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globalsOf(cmd);

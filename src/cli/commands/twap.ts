@@ -40,7 +40,7 @@ import type { ServiceContext } from '../../main/services/serviceContext.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';
 import { formatFields, formatTable, formatTime, runAction, type Output } from '../output.js';
-import { parseDecimalOption, parseDurationOption, parseIntegerOption } from '../parse.js';
+import { durationFlag, parseDecimalOption, parseDurationOption, parseIntegerOption } from '../parse.js';
 import { checkSizeOrUsd, resolveUsd, type ResolvedUsd } from '../orders/usdSize.js';
 
 interface StartOpts {
@@ -194,7 +194,7 @@ export function registerTwapCommands(program: Command): void {
     .requiredOption('--side <side>', 'buy or sell')
     .option('--total-size <decimal>', 'the total to execute, at most sz_decimals places (or --usd)')
     .option('--usd <amount>', 'the total in USD instead: the amount over the mark now, rounded down to sz_decimals (slices then follow the size)')
-    .requiredOption('--duration <span>', 'a span such as 90s, 10m, 1h30m or 1d (units largest first; after the first, h < 24, m and s < 60)')
+    .requiredOption('--duration <duration>', 'how long the TWAP runs: a duration such as 90s, 10m, 1h30m or 1d (units largest first; after the first, h < 24, m and s < 60)', durationFlag('duration'))
     .requiredOption('--slices <n>', 'number of market slices, at least 2, at least 5 s apart')
     .option('--randomize-time <pct>', 'move each slice by up to this percentage of the interval (0..40)')
     .option('--randomize-size <pct>', 'vary each slice by up to this percentage of the even share (0..50); the total stays exact')

@@ -43,7 +43,7 @@ import { formatFields, formatTable, formatTime, runAction } from '../output.js';
 import { cents, fixedPlaces, percent } from '../numbers.js';
 import { writePrivateFile } from '../outFile.js';
 import { readJsonFile } from '../jsonFile.js';
-import { parseNumberOption } from '../parse.js';
+import { durationFlag, timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
 import { openSigner, parseSignerSpec, signerOptionsOf } from '../signerSpec.js';
 import { noteForgottenPaperWallet } from '../paperRestartNote.js';
@@ -108,7 +108,7 @@ export function registerWithdrawCommands(program: Command): void {
     .option('--wait', 'follow it until COMPLETED (exit 0), or REJECTED / REFUNDED / FAILED (exit 1)')
     .option('--resume', 'only resend unconfirmed stored withdrawals (unchanged) and report the open ones')
     .option('--out <file>', 'sign only: write the signed withdrawal to this file (no network), for `perps withdraw submit FILE` on an online machine')
-    .option('--timeout <seconds>', 'with --wait: give up waiting after this long (tracking resumes next time)')
+    .option('--timeout <duration>', 'with --wait: give up waiting after this long, a duration such as 30s or 5m (tracking resumes next time)', durationFlag('timeout'))
     .option('--dry-run', 'check it and print what would be signed (the review, the typed data and its digest); sign, send and write nothing (no --signer needed)')
     .action(async (opts: WithdrawOpts, cmd: Command) => {
       const g = globalsOf(cmd);
@@ -116,8 +116,7 @@ export function registerWithdrawCommands(program: Command): void {
       await runAction({ json }, async (out) => {
         if (opts.wallet === undefined) throw new ValidationError("required option '--wallet <address>' not specified", { code: 'USAGE' });
         const wallet = opts.wallet;
-        const timeoutSec = parseNumberOption(opts.timeout, 'timeout');
-        const timeoutMs = timeoutSec !== undefined ? timeoutSec * 1000 : undefined;
+        const timeoutMs = timeoutOf(opts.timeout);
         const dryRun = opts.dryRun === true;
         if (dryRun && (opts.resume === true || opts.wait === true)) {
           throw new ValidationError('--dry-run only prints what would be signed; --wait and --resume send', { field: 'dry-run', code: 'USAGE' });
@@ -211,7 +210,7 @@ export function registerWithdrawCommands(program: Command): void {
     .description('submit a withdrawal signed with `perps withdraw --out FILE` (verified and recorded before it is sent)')
     .argument('<file>', 'signed withdrawal (JSON)')
     .option('--wait', 'follow it until COMPLETED (exit 0), or REJECTED / REFUNDED / FAILED (exit 1)')
-    .option('--timeout <seconds>', 'with --wait: give up waiting after this long (tracking resumes next time)')
+    .option('--timeout <duration>', 'with --wait: give up waiting after this long, a duration such as 30s or 5m (tracking resumes next time)', durationFlag('timeout'))
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const g = globalsOf(cmd);
       // The parent `withdraw` knows --wait and --timeout too and, options not being positional, claims
@@ -219,8 +218,7 @@ export function registerWithdrawCommands(program: Command): void {
       const opts = cmd.optsWithGlobals<{ wait?: boolean; timeout?: string }>();
       const json = g.json === true;
       await runAction({ json }, async (out) => {
-        const timeoutSec = parseNumberOption(opts.timeout, 'timeout');
-        const timeoutMs = timeoutSec !== undefined ? timeoutSec * 1000 : undefined;
+        const timeoutMs = timeoutOf(opts.timeout);
         const raw = await readJsonFile(file, { what: 'a signed withdrawal', field: 'file', code: 'INVALID_WITHDRAWAL_FILE' });
         const ctx = contextOf(g);
         const progress = createProgress({ json });

@@ -11,9 +11,11 @@
  *  - no leading zeros ("05m"), no fractions ("1.5h"), no sign, no bare number (is "90" seconds or
  *    minutes?), no upper case, no spaces.
  *
- * Pure and shared, so the command line and the renderer accept exactly the same texts.
+ * Pure and shared, so the command line (every time flag: --timeout, --poll, --receipt-timeout, --window,
+ * --duration, --cooldown, --expires-in) and the renderer accept exactly the same texts.
  */
 import { InputRuleError, fieldMessage } from '../errorKinds.js';
+import { oneLineText } from '../safeText.js';
 
 const UNITS = [
   ['d', 86_400_000],
@@ -42,6 +44,11 @@ export class DurationError extends InputRuleError {
 export function durationTextProblem(text: unknown): string | null {
   if (typeof text !== 'string') return `expected a duration string, got ${typeof text}`;
   if (text.length > MAX_DURATION_INPUT_LENGTH) return `at most ${MAX_DURATION_INPUT_LENGTH} characters`;
+  // Never echo what a terminal would act on (an escape sequence, a bidi override) back in the message.
+  if (oneLineText(text) !== text) return 'a duration has no control or invisible formatting characters';
+  // A bare number is the one mistake worth its own words: seconds or minutes, the reader cannot tell.
+  if (/^\d+$/.test(text)) return `'${text}' is not a duration: a number needs a unit, such as ${text}s (seconds) or ${text}m (minutes)`;
+  if (/^\d+ms$/.test(text)) return `'${text}' is not a duration: the smallest unit is a second, such as 1s (no ms)`;
   const m = DURATION_TEXT.exec(text);
   if (m === null || text === '') return `'${text}' is not a duration: ${DURATION_GRAMMAR}`;
   let first = true;

@@ -387,7 +387,7 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
     proxy = await RpcProxy.start();
     h = await AppHarness.start('companion-failures', {
       // A one-second receipt wait, so a receipt that never comes is given up on quickly.
-      env: { [MAIN]: main.privateKey, PERPS_RECEIPT_TIMEOUT: '1' },
+      env: { [MAIN]: main.privateKey, PERPS_RECEIPT_TIMEOUT: '1s' },
       core: {
         fetch: switchable,
         companion: { pollIntervalMs: 100, rpcPollingIntervalMs: 50 },

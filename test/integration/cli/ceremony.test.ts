@@ -170,7 +170,7 @@ describe('key ceremony (offline main wallet)', SLOW, () => {
 
     const register = path.join(carry, 'register.json');
     const signed = await perps(
-      ['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', `keystore:${keystore}`, '--expires-in-days', '30', '--out', register, '--json'],
+      ['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', `keystore:${keystore}`, '--expires-in', '30d', '--out', register, '--json'],
       offlineEnv({ PERPS_KEYSTORE_PASSWORD: PASSWORD }),
     );
     expect(signed.code, signed.stderr).toBe(0);

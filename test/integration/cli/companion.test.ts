@@ -122,7 +122,7 @@ describe('perps bridge / points / swap', () => {
 
   it('bridge send --wait ends refunded (exit 1, the result document still printed); track --wait of a failed order exits 1', async () => {
     await w.forceOutcome({ next: true }, 'refunded');
-    const r = await perpsWhileAdvancing(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast', '--wait', '--poll', '1']);
+    const r = await perpsWhileAdvancing(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast', '--wait', '--poll', '1s']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.json.order).toMatchObject({ state: 'refunded' });
     expect(r.json.src_tx).toMatch(/^0x[0-9a-f]{64}$/);
@@ -130,7 +130,7 @@ describe('perps bridge / points / swap', () => {
     const sent = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast']);
     expect(sent.code, sent.stderr).toBe(0);
     await w.forceOutcome({ src_tx: sent.json.src_tx as string }, 'failed');
-    const failed = await perpsWhileAdvancing(['bridge', 'track', '--src-tx', sent.json.src_tx as string, '--wait', '--poll', '1']);
+    const failed = await perpsWhileAdvancing(['bridge', 'track', '--src-tx', sent.json.src_tx as string, '--wait', '--poll', '1s']);
     expect(failed.code).toBe(1);
     expect(failed.json.state).toBe('failed');
   });
@@ -257,7 +257,7 @@ describe('perps bridge / points / swap', () => {
     proxy.hook = (c) => (c.method === 'eth_getTransactionReceipt' ? { result: null } : undefined);
     let r: Run;
     try {
-      r = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast', '--rpc-url', proxy.url('arbitrum'), '--receipt-timeout', '1']);
+      r = await perps(['--signer', 'env:PERPS_TEST_WALLET_KEY', 'bridge', 'send', ...ethToBase, '--protocols', 'rail_fast', '--rpc-url', proxy.url('arbitrum'), '--receipt-timeout', '1s']);
     } finally {
       proxy.hook = null;
     }

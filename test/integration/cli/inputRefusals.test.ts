@@ -166,7 +166,7 @@ describe.concurrent('26.16 and 26.18: one decimal grammar and one duration gramm
       expect(place.code, place.stdout).toBe(2);
       expect(fieldOf(place)).toMatch(/size/);
     }
-    for (const timeout of ['1e3', ' 5', '5.', '-1']) {
+    for (const timeout of ['1e3', ' 5', '5.', '-1', '30', '1e3s', '-5s', '0s']) {
       const r = await perps(['order', 'place', '--wallet', t.wallet, '--market', SYM, '--side', 'buy', '--type', 'limit', '--price', '3200', '--size', '0.01', '--wait', '--timeout', timeout]);
       expect(r.code, `${timeout} ${r.stdout}`).toBe(2);
       expect(fieldOf(r)).toBe('timeout');

@@ -130,7 +130,7 @@ describe('perps keys', SLOW, () => {
   it('usage and validation errors exit 2 and sign and send nothing', async () => {
     const before = nonceFile();
     const [tooLong, missing, noSigner, ledger, badAddress, unknown] = await Promise.all([
-      perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--expires-in-days', '181', '--json']),
+      perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--expires-in', '181d', '--json']),
       perps(['keys', 'authorize', '--wallet', main.address, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json']),
       perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--json']),
       perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'ledger:no-such-scheme:0', '--json']),
@@ -155,7 +155,7 @@ describe('perps keys', SLOW, () => {
 
   it('--dry-run prints what authorize, renew and revoke would sign (exit 0, no --signer needed); nothing is sent', async () => {
     const listBefore = await perps(['keys', 'list', '--wallet', main.address, '--json']);
-    const auth = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--expires-in-days', '30', '--dry-run', '--json']);
+    const auth = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--expires-in', '30d', '--dry-run', '--json']);
     expect(auth.code, auth.stderr).toBe(0);
     expect(auth.json).toMatchObject({
       dry_run: true,
@@ -191,7 +191,7 @@ describe('perps keys', SLOW, () => {
   });
 
   it('authorize, list, revoke', async () => {
-    const auth = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--expires-in-days', '30', '--json']);
+    const auth = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--expires-in', '30d', '--json']);
     expect(auth.code).toBe(0);
     expect(auth.json).toMatchObject({ agent, wallet: main.address, stored_locally: true });
     expect(auth.stderr).toMatch(/automation only/);

@@ -17,7 +17,7 @@ import { ProfileError, type Profile } from '../../profiles/profiles.js';
 import type { SettingsStore } from '../../settings/settingsStore.js';
 import type { FetchFn } from '../../api/http.js';
 import { EvmRpcClient, redactUrl } from '../../api/evm/evmRpc.js';
-import { decimalInput } from '../decimalInput.js';
+import { durationTextProblem, parseDuration } from '../../../shared/duration/duration.js';
 import { ValidationError } from '../errors.js';
 import { EVM_CHAIN_IDS, parseEvmChainId, parsePartnerCode } from '../chains/chainIds.js';
 import { withCompanionFailures } from './companionFailures.js';
@@ -172,22 +172,25 @@ export async function setCheckedRpcUrl(input: ResolveInput, chain: string, url: 
   return probed;
 }
 
-/** Longest receipt wait a user can ask for (a day): more is a unit mistake (milliseconds typed as seconds). */
-const MAX_RECEIPT_TIMEOUT_S = 86_400;
+/** Longest receipt wait a user can ask for (a day): more is a unit mistake. */
+const MAX_RECEIPT_TIMEOUT_MS = 86_400_000;
 
 /**
- * How long a send waits for its source transaction's receipt, in ms: explicit seconds (--receipt-timeout),
- * else PERPS_RECEIPT_TIMEOUT (seconds), else undefined for the RPC client's default. A bridge whose receipt
- * does not come in time is still followed at the bridge, so a short wait loses nothing.
+ * How long a send waits for its source transaction's receipt, in ms: --receipt-timeout, else
+ * PERPS_RECEIPT_TIMEOUT, both a duration of the one grammar ("90s", "5m"; a bare number is refused: seconds
+ * or minutes?), else undefined for the RPC client's default. A bridge whose receipt does not come in time
+ * is still followed at the bridge, so a short wait loses nothing.
  */
-export function resolveReceiptTimeoutMs(input: ResolveInput, explicitSeconds?: string): number | undefined {
+export function resolveReceiptTimeoutMs(input: ResolveInput, explicit?: string): number | undefined {
   const env = input.env ?? process.env;
-  const raw = nonEmpty(explicitSeconds) ?? nonEmpty(env['PERPS_RECEIPT_TIMEOUT']);
+  const raw = nonEmpty(explicit) ?? nonEmpty(env['PERPS_RECEIPT_TIMEOUT']);
   if (raw === undefined) return undefined;
-  const field = explicitSeconds !== undefined ? 'receipt-timeout' : 'PERPS_RECEIPT_TIMEOUT';
-  const s = decimalInput(raw, field);
-  if (s.lte(0) || s.gt(MAX_RECEIPT_TIMEOUT_S)) throw new ValidationError(`must be more than 0 and at most ${MAX_RECEIPT_TIMEOUT_S} seconds, got ${raw}`, { field });
-  return s.mul(1000).ceil().toNumber();
+  const field = explicit !== undefined ? 'receipt-timeout' : 'PERPS_RECEIPT_TIMEOUT';
+  const problem = durationTextProblem(raw);
+  if (problem !== null) throw new ValidationError(problem, { field });
+  const ms = parseDuration(raw, field);
+  if (ms <= 0 || ms > MAX_RECEIPT_TIMEOUT_MS) throw new ValidationError(`must be longer than 0s and at most 24h, got ${raw}`, { field });
+  return ms;
 }
 
 export function clearRpcUrl(input: ResolveInput, chain: string): boolean {
