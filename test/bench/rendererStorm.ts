@@ -169,19 +169,6 @@ export async function commits(page: Page): Promise<number> {
   return page.evaluate(`window.__benchCommits ?? 0`) as Promise<number>;
 }
 
-/**
- * Starts counting the page's animation frames (a requestAnimationFrame loop, only while counting so it
- * adds no frames outside the measured play); the returned function stops and answers how many.
- */
-export async function countFrames(page: Page): Promise<() => Promise<number>> {
-  await page.evaluate(`(() => {
-    const counter = (window.__benchFrames = { frames: 0, on: true });
-    const frame = () => { if (!counter.on) return; counter.frames++; requestAnimationFrame(frame); };
-    requestAnimationFrame(frame);
-  })()`);
-  return () => page.evaluate(`(() => { window.__benchFrames.on = false; return window.__benchFrames.frames; })()`) as Promise<number>;
-}
-
 export async function enableThreadMetrics(cdp: CDPSession): Promise<void> {
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
 }
