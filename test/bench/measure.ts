@@ -10,8 +10,14 @@
  *    when the second measurement misses too. Both are printed. A report-only line (Gate.reportOnly) never
  *    causes a second measurement: it cannot fail, so measuring it twice would only spend time;
  *  - the spread is printed beside the median: the interquartile range and the whole range of the
- *    per-round numbers, so a reader sees how steady the measurement was.
+ *    per-round numbers, so a reader sees how steady the measurement was;
+ *  - a side may measure several numbers in one go (a Measurement record: the storm's CPU time, layouts,
+ *    style recalculations and React commits of the SAME play), so gates on different quantities of one
+ *    side are judged on the same rounds instead of playing the side once per quantity.
  */
+
+/** What a side measures in one round: one number, or several named numbers taken from one run of it. */
+export type Measurement = number | Readonly<Record<string, number>>;
 
 export interface Target {
   op: '<=' | '<' | '>=';
@@ -23,13 +29,13 @@ export function meets(x: number, t: Target): boolean {
 }
 
 /** One number a gate compares against its target, computed from one round's measurements. */
-export interface Gate<S extends string> {
+export interface Gate<S extends string, M extends Measurement = number> {
   /** What is compared, as printed ("Order leg signing / bare secp256k1 signature"). */
   name: string;
-  of: (round: Readonly<Record<S, number>>) => number;
+  of: (round: Readonly<Record<S, M>>) => number;
   target: Target;
-  /** Context printed beside the verdict, from the median of each side over the rounds. */
-  detail?: (medians: Readonly<Record<S, number>>) => string;
+  /** Context printed beside the verdict, from the median of each side over the rounds (per name for a record). */
+  detail?: (medians: Readonly<Record<S, M>>) => string;
   /** How the number reads: 'x' for a ratio (the default), '%' for a share, '' for a plain number. */
   unit?: 'x' | '%' | '';
   /**
@@ -39,10 +45,10 @@ export interface Gate<S extends string> {
   reportOnly?: boolean;
 }
 
-export interface MeasureSpec<S extends string> {
-  /** Each side is measured once per round and returns its measurement (a time, a rate, a count). */
-  sides: Readonly<Record<S, () => number | Promise<number>>>;
-  gates: readonly Gate<S>[];
+export interface MeasureSpec<S extends string, M extends Measurement = number> {
+  /** Each side is measured once per round and returns its measurement (a time, a rate, a count, or several). */
+  sides: Readonly<Record<S, () => M | Promise<M>>>;
+  gates: readonly Gate<S, M>[];
   rounds: number;
   /** Untimed work before each round (fresh inputs for it, such as orders signed for this round). */
   beforeRound?: (round: number) => void | Promise<void>;
@@ -98,16 +104,23 @@ export function roundOrder<S extends string>(sides: readonly S[], round: number)
   return [...sides.slice(k), ...sides.slice(0, k)];
 }
 
+/** Throws unless every number of a measurement is finite (a NaN would pass or fail a gate silently). */
+function checkFinite(side: string, value: Measurement, round: number): void {
+  const entries: [string, number][] = typeof value === 'number' ? [['', value]] : Object.entries(value);
+  const bad = entries.find(([, v]) => !Number.isFinite(v));
+  if (bad) throw new Error(`bench side '${side}' measured ${bad[0] ? `${bad[0]} ` : ''}${bad[1]} in round ${round}`);
+}
+
 /** Measures every side over spec.rounds interleaved rounds; returns each round's measurements. */
-export async function measureRounds<S extends string>(spec: MeasureSpec<S>): Promise<Record<S, number>[]> {
+export async function measureRounds<S extends string, M extends Measurement = number>(spec: MeasureSpec<S, M>): Promise<Record<S, M>[]> {
   const names = Object.keys(spec.sides) as S[];
-  const rounds: Record<S, number>[] = [];
+  const rounds: Record<S, M>[] = [];
   for (let r = 0; r < spec.rounds; r++) {
     await spec.beforeRound?.(r);
-    const round = {} as Record<S, number>;
+    const round = {} as Record<S, M>;
     for (const side of roundOrder(names, r)) {
       const value = await spec.sides[side]();
-      if (!Number.isFinite(value)) throw new Error(`bench side '${side}' measured ${value} in round ${r + 1}`);
+      checkFinite(side, value, r + 1);
       round[side] = value;
     }
     rounds.push(round);
@@ -115,10 +128,17 @@ export async function measureRounds<S extends string>(spec: MeasureSpec<S>): Pro
   return rounds;
 }
 
-function attemptOf<S extends string>(gate: Gate<S>, rounds: readonly Record<S, number>[]): Attempt {
+/** The median of one side's measurements over the rounds: of the number, or of each named number. */
+function medianOfSide<M extends Measurement>(values: readonly M[]): M {
+  const first = values[0]!;
+  if (typeof first === 'number') return median(values as readonly number[]) as M;
+  return Object.fromEntries(Object.keys(first).map((k) => [k, median(values.map((v) => (v as Readonly<Record<string, number>>)[k]!))])) as M;
+}
+
+function attemptOf<S extends string, M extends Measurement>(gate: Gate<S, M>, rounds: readonly Record<S, M>[]): Attempt {
   const spread = spreadOf(rounds.map((r) => gate.of(r)));
   const sides = Object.keys(rounds[0]!) as S[];
-  const medians = Object.fromEntries(sides.map((s) => [s, spreadOf(rounds.map((r) => r[s])).median])) as Record<S, number>;
+  const medians = Object.fromEntries(sides.map((s) => [s, medianOfSide(rounds.map((r) => r[s]))])) as Record<S, M>;
   return { spread, passed: meets(spread.median, gate.target), detail: gate.detail?.(medians) ?? '' };
 }
 
@@ -126,7 +146,7 @@ function attemptOf<S extends string>(gate: Gate<S>, rounds: readonly Record<S, n
  * Measures and judges every gate of the spec. When a gate misses its target, all sides are measured
  * again (the same number of rounds) and each gate that missed is judged on that second measurement.
  */
-export async function measureGates<S extends string>(spec: MeasureSpec<S>): Promise<GateResult[]> {
+export async function measureGates<S extends string, M extends Measurement = number>(spec: MeasureSpec<S, M>): Promise<GateResult[]> {
   const first = await measureRounds(spec);
   const results: GateResult[] = spec.gates.map((g) => {
     const a = attemptOf(g, first);

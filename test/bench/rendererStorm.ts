@@ -122,15 +122,51 @@ export async function play(page: Page): Promise<number> {
   return page.evaluate(() => (globalThis as unknown as { __benchPlay: () => Promise<number> }).__benchPlay());
 }
 
-/** The renderer main thread's CPU time so far, in ms (Performance.enable in the threadTicks domain). */
-export async function threadMs(cdp: CDPSession): Promise<{ task: number; script: number; layout: number; style: number }> {
+/**
+ * The renderer main thread's CPU time so far, in ms (Performance.enable in the threadTicks domain), and
+ * the work it did, counted: layouts and style recalculations (CDP's LayoutCount and RecalcStyleCount),
+ * which no CPU speed or machine load changes.
+ */
+export async function threadMs(cdp: CDPSession): Promise<{ task: number; script: number; layout: number; style: number; layouts: number; styles: number }> {
   const { metrics } = await cdp.send('Performance.getMetrics');
-  const get = (name: string) => {
+  const value = (name: string) => {
     const m = metrics.find((x) => x.name === name);
     if (!m) throw new Error(`CDP Performance metrics have no ${name}`);
-    return m.value * 1000;
+    return m.value;
   };
-  return { task: get('TaskDuration'), script: get('ScriptDuration'), layout: get('LayoutDuration'), style: get('RecalcStyleDuration') };
+  const ms = (name: string) => value(name) * 1000;
+  return { task: ms('TaskDuration'), script: ms('ScriptDuration'), layout: ms('LayoutDuration'), style: ms('RecalcStyleDuration'), layouts: value('LayoutCount'), styles: value('RecalcStyleCount') };
+}
+
+/**
+ * A stand-in for the React DevTools global hook, installed before the page's scripts run: React (the
+ * production build too) hands every commit to `__REACT_DEVTOOLS_GLOBAL_HOOK__.onCommitFiberRoot`, so
+ * window.__benchCommits counts the app's commits with no bench code shipped in the app. A page without
+ * React (the floor) never touches it and counts 0.
+ */
+const COMMIT_COUNTER = `(() => {
+  window.__benchCommits = 0;
+  let nextId = 1;
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    isDisabled: false,
+    supportsFiber: true,
+    renderers: new Map(),
+    inject(internals) { const id = nextId++; this.renderers.set(id, internals); return id; },
+    checkDCE() {},
+    onScheduleFiberRoot() {},
+    onCommitFiberRoot() { window.__benchCommits++; },
+    onPostCommitFiberRoot() {},
+    onCommitFiberUnmount() {},
+  };
+})();`;
+
+export async function installCommitCounter(page: Page): Promise<void> {
+  await page.addInitScript({ content: COMMIT_COUNTER });
+}
+
+/** React commits the page made so far (0 on a page without React, or without installCommitCounter). */
+export async function commits(page: Page): Promise<number> {
+  return page.evaluate(`window.__benchCommits ?? 0`) as Promise<number>;
 }
 
 export async function enableThreadMetrics(cdp: CDPSession): Promise<void> {

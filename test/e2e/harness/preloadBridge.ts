@@ -60,15 +60,18 @@ const SHIM = `
 })();
 `;
 
-/** Runs the built preload in every document of `page`; its invoke calls window.__perpsIpcInvoke. */
-export async function installPreload(page: Page): Promise<void> {
-  const preload = fs.readFileSync(path.join(REPO_ROOT, 'out/preload/index.cjs'), 'utf8');
+/**
+ * Runs the built preload in every document of `page`; its invoke calls window.__perpsIpcInvoke. `outDir`
+ * is the build's out/ folder (the renderer bench measures another build's with BENCH_RENDERER_DIR).
+ */
+export async function installPreload(page: Page, outDir: string = path.join(REPO_ROOT, 'out')): Promise<void> {
+  const preload = fs.readFileSync(path.join(outDir, 'preload/index.cjs'), 'utf8');
   await page.addInitScript({ content: SHIM.replace('__PRELOAD__', () => preload) });
 }
 
-export async function installPreloadBridge(page: Page, ipc: TestIpcMain): Promise<void> {
+export async function installPreloadBridge(page: Page, ipc: TestIpcMain, outDir?: string): Promise<void> {
   await page.exposeBinding('__perpsIpcInvoke', (source, channel: string, payload: unknown) => ipc.invoke(channel, payload, source.frame.url()));
-  await installPreload(page);
+  await installPreload(page, outDir);
 }
 
 /** Sends a main-to-renderer event, as webContents.send does. */

@@ -70,6 +70,29 @@ describe('measureGates', () => {
   it('refuses a measurement that is not a finite number', async () => {
     await expect(measureGates({ rounds: 1, gates: [gate], sides: scripted({ app: [Number.NaN], bare: [1] }) })).rejects.toThrow(/'app' measured NaN/);
   });
+
+  it('judges several numbers of one play on the same rounds: each gate the median of its own per-round number', async () => {
+    // One storm play per side and round gives both its layouts and its commits; the layouts gate reads
+    // app / floor, the commits gate the app's commits per frame. Round 2 is disturbed on the app side.
+    const plays = { app: [{ layouts: 30, commits: 60, frames: 60 }, { layouts: 90, commits: 300, frames: 30 }, { layouts: 33, commits: 66, frames: 60 }], floor: [{ layouts: 10, commits: 0, frames: 60 }, { layouts: 10, commits: 0, frames: 60 }, { layouts: 11, commits: 0, frames: 60 }] };
+    const next = { app: 0, floor: 0 };
+    const calls: string[] = [];
+    const sides = { app: () => (calls.push('app'), plays.app[next.app++]!), floor: () => (calls.push('floor'), plays.floor[next.floor++]!) };
+    type Play = Readonly<Record<'layouts' | 'commits' | 'frames', number>>;
+    const layouts = { name: 'layouts app / floor', of: (r: Record<'app' | 'floor', Play>) => r.app.layouts / r.floor.layouts, target: { op: '<=' as const, value: 3.5 }, detail: (m: Record<'app' | 'floor', Play>) => `${m.app.layouts} vs ${m.floor.layouts}` };
+    const commits = { name: 'commits per frame', of: (r: Record<'app' | 'floor', Play>) => r.app.commits / r.app.frames, target: { op: '<=' as const, value: 2 }, unit: '' as const };
+    const [l, c] = await measureGates({ rounds: 3, gates: [layouts, commits], sides });
+    expect(calls).toEqual(['app', 'floor', 'floor', 'app', 'app', 'floor']);
+    expect(l!.attempts[0]!.spread).toMatchObject({ median: 3, min: 3, max: 9 });
+    expect(l!.attempts[0]!.detail).toBe('33 vs 10');
+    expect(c!.attempts[0]!.spread).toMatchObject({ median: 1.1, max: 10 });
+    expect([l!.passed, c!.passed]).toEqual([true, true]);
+  });
+
+  it('refuses a record measurement with a number that is not finite, naming it', async () => {
+    const layouts = { name: 'layouts', of: (r: Record<'app', Readonly<Record<string, number>>>) => r.app['layouts']!, target: { op: '<=' as const, value: 1 } };
+    await expect(measureGates({ rounds: 1, gates: [layouts], sides: { app: () => ({ layouts: 3, commits: Number.NaN }) } })).rejects.toThrow(/'app' measured commits NaN in round 1/);
+  });
 });
 
 describe('rounds and spread', () => {

@@ -7,8 +7,9 @@
  * nothing is sent to the venue) and an “×” (remove). A drop on the wrong side is refused with the reason (chartDrag.ts) and the line goes back. Each
  * action goes through a review (or the TP/SL dialog) unless the review setting is off.
  *
- * The grips are HTML over the canvas, moved every frame to their line's y (the price scale moves with
- * data and zoom), so a drag never fights the chart's own panning.
+ * The grips are HTML over the canvas, moved to their line's y on the frames after anything that can move
+ * the price scale (data, zoom, scroll, resize, a pointer on the chart, a line held or let go), so a drag
+ * never fights the chart's own panning.
  */
 import type { IChartApi, IPriceLine, ISeriesApi } from 'lightweight-charts';
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
@@ -31,6 +32,12 @@ export interface TradableLine {
   position?: PositionView;
   alert?: AlertView;
 }
+
+/**
+ * Frames the grips are placed on after something that can move them: the chart draws a change on its own
+ * next frame, so a few frames cover it however the two frame callbacks are ordered.
+ */
+const WAKE_FRAMES = 4;
 
 interface Drag {
   key: string;
@@ -69,24 +76,29 @@ export function ChartTrading({
   const describe = describeOrder(places);
   const linesRef = useRef(lines);
   linesRef.current = lines;
+  /** Places the grips on the next frames (set by the frame loop's effect). */
+  const wake = useRef<() => void>(() => {});
+  const chartHeld = useUi((u) => u.chartHeld);
 
-  // Each frame: grips follow their lines; a held line stays where it was dropped (the chart redraws its
-  // lines whenever positions or orders change). A frame in which nothing moved writes nothing: a style
-  // write invalidates the page's style, and the layer's height read after one forced a whole layout every
-  // frame, the trade view's largest cost in a mark storm (issue 29). The height comes from a
-  // ResizeObserver instead, and each grip and held line is written only when its place changes.
+  // Grips follow their lines; a held line stays where it was dropped (the chart redraws its lines whenever
+  // positions or orders change). A frame in which nothing moved writes nothing: a style write invalidates
+  // the page's style, and the layer's height read after one forced a whole layout every frame, the trade
+  // view's largest cost in a mark storm (issue 29). The height comes from a ResizeObserver instead, and
+  // each grip and held line is written only when its place changes.
+  //
+  // The loop runs only for WAKE_FRAMES frames after something that can move a line's y: the series' data
+  // (autoscale), the visible range (zoom, scroll, its kinetic glide), the chart's size, a pointer or wheel
+  // on the chart or the grips (a price-axis drag, a grip's drag), the lines, a line held or let go. A loop
+  // on every frame kept the page drawing 60 frames a second with nothing moving (2.7% of the main thread
+  // idle, issue 37).
   useEffect(() => {
     let frame = 0;
+    let awake = 0;
     let height = layer.current?.clientHeight ?? 0;
-    const resize = new ResizeObserver((entries) => {
-      const el = entries[entries.length - 1]?.target;
-      if (el instanceof HTMLElement) height = el.clientHeight;
-    });
-    if (layer.current) resize.observe(layer.current);
     const placed = new WeakMap<HTMLDivElement, string>();
     let heldAt: string | null = null;
     const loop = () => {
-      frame = requestAnimationFrame(loop);
+      frame = --awake > 0 ? requestAnimationFrame(loop) : 0;
       const h = held.current ?? getUi().chartHeld;
       // A line let go since the last frame (its review closed) goes back to its own price.
       if (lastHeld.current && lastHeld.current !== h?.key) {
@@ -115,12 +127,39 @@ export function ChartTrading({
         }
       }
     };
-    frame = requestAnimationFrame(loop);
+    const wakeUp = () => {
+      awake = WAKE_FRAMES;
+      if (!frame) frame = requestAnimationFrame(loop);
+    };
+    wake.current = wakeUp;
+    const resize = new ResizeObserver((entries) => {
+      const el = entries[entries.length - 1]?.target;
+      if (el instanceof HTMLElement) height = el.clientHeight;
+      wakeUp();
+    });
+    if (layer.current) resize.observe(layer.current);
+    const time = chart.timeScale();
+    series.subscribeDataChanged(wakeUp);
+    time.subscribeVisibleLogicalRangeChange(wakeUp);
+    time.subscribeSizeChange(wakeUp);
+    const surfaces = [chart.chartElement(), layer.current].filter((el): el is HTMLDivElement => el !== null);
+    const inputs = ['pointerdown', 'pointermove', 'pointerup', 'wheel', 'dblclick'] as const;
+    for (const el of surfaces) for (const type of inputs) el.addEventListener(type, wakeUp, { capture: true, passive: true });
+    wakeUp();
     return () => {
       cancelAnimationFrame(frame);
+      frame = 0;
+      wake.current = () => {};
       resize.disconnect();
+      series.unsubscribeDataChanged(wakeUp);
+      time.unsubscribeVisibleLogicalRangeChange(wakeUp);
+      time.unsubscribeSizeChange(wakeUp);
+      for (const el of surfaces) for (const type of inputs) el.removeEventListener(type, wakeUp, { capture: true });
     };
-  }, [series, priceLines]);
+  }, [chart, series, priceLines]);
+
+  // New or moved lines, and a line held by a review or let go, are placed on the next frames.
+  useEffect(() => wake.current(), [lines, chartHeld]);
 
   // The “+” beside the price axis follows the crosshair.
   useEffect(() => {
@@ -146,6 +185,7 @@ export function ChartTrading({
   /** Lets a dragged line go: the frame loop puts it back at its own price. */
   const release = () => {
     held.current = null;
+    wake.current();
   };
 
   const confirm = settings.data?.confirm_orders ?? true;
