@@ -14,6 +14,7 @@
  */
 import { Command, CommanderError, Help } from 'commander';
 import { version } from '../../package.json';
+import { jsonForTerminal, terminalText } from '../shared/safeText.js';
 import { addGlobalOptions } from './globalOptions.js';
 
 /** Registers a module's commands on the program: the function each command file exports. */
@@ -94,6 +95,10 @@ function programWith(registrars: readonly Registrar[]): { program: Command; stub
   const program = new Command();
   const stubTerms = new WeakMap<Command, string>();
   program.name('perps').description('Perps Desk command line').version(version, '-V, --version', 'print the version of Perps Desk').showHelpAfterError();
+  // Commander quotes what was typed in its errors (an unknown option, a refused argument): a pasted escape
+  // sequence would reach the terminal as typed. Its errors are printed as terminal text, like every other
+  // output (issue 36); subcommands share this setting (commander copies it to each as it is created).
+  program.configureOutput({ outputError: (text, write) => write(terminalText(text)) });
   // A stub has no options of its own; the table says how the loaded command would be listed.
   program.configureHelp({
     subcommandTerm(this: Help, cmd: Command): string {
@@ -169,7 +174,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
       if (err.code === 'commander.missingMandatoryOptionValue' && err.message.includes("'--wallet")) process.stderr.write('hint: set a default wallet once with `perps config wallet ADDR`, then --wallet is optional\n');
       if (json) {
         const { failureDocument } = await import('./output.js');
-        process.stdout.write(JSON.stringify(failureDocument({ code: 'USAGE', kind: 'validation', message: err.message.replace(/^error: /, ''), exitCode: 2 }), null, 2) + '\n');
+        process.stdout.write(jsonForTerminal(JSON.stringify(failureDocument({ code: 'USAGE', kind: 'validation', message: err.message.replace(/^error: /, ''), exitCode: 2 }), null, 2)) + '\n');
       }
       process.exitCode = 2;
       return;
