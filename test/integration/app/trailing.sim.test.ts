@@ -97,7 +97,10 @@ describe('a trailing stop on the app position row', () => {
     await openLong();
     if ((await ethRow())?.sl?.trigger_price !== '3380') {
       const runner = await trailFromCli();
-      await h.waitFor('the 3,380 stop armed', async () => (await ethRow())?.trailing?.running && (await ethRow())?.sl?.trigger_price === '3380');
+      await h.waitFor('the 3,380 stop armed', async () => {
+        const row = await ethRow();
+        return row?.trailing?.running === true && row.sl?.trigger_price === '3380';
+      });
       runner.requestStop();
       await runner.running;
     }

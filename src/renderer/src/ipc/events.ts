@@ -80,6 +80,11 @@ export function mergeWithdrawals(prev: readonly TrackedWithdrawalView[] | undefi
   return [...byId.values()].sort((a, b) => (b.created_at ?? b.updated_at) - (a.created_at ?? a.updated_at));
 }
 
+/** The cached withdraw:list with `next` merged in; the damaged records listed apart stay as main last said. */
+export function withWithdrawals(prev: IpcResponse<'withdraw:list'> | undefined, next: readonly TrackedWithdrawalView[]): IpcResponse<'withdraw:list'> {
+  return { withdrawals: mergeWithdrawals(prev?.withdrawals, next), damaged: prev?.damaged ?? [] };
+}
+
 /** The toast announcing how a bridge or swap ended (null for a phase that is not an end). */
 function transferEndToast(t: TransferView): Parameters<typeof pushToast>[0] | null {
   const what = t.kind === 'bridge' ? `Bridge ${t.from_chain} → ${t.to_chain}` : `Swap on ${t.from_chain}`;
@@ -162,7 +167,7 @@ export function useIpcEvents(client: QueryClient): void {
 
     offs.push(
       api.on('withdrawals', (p) => {
-        client.setQueryData(qk.withdrawals, (prev: IpcResponse<'withdraw:list'> | undefined) => ({ withdrawals: mergeWithdrawals(prev?.withdrawals, p.withdrawals), damaged: prev?.damaged ?? [] }));
+        client.setQueryData(qk.withdrawals, (prev: IpcResponse<'withdraw:list'> | undefined) => withWithdrawals(prev, p.withdrawals));
         invalidate(qk.balance);
         invalidate(['history', 'withdrawals']);
       }),

@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { DamagedWithdrawalView, IpcResponse, WithdrawPreview } from '../../../../shared/ipc';
-import { mergeWithdrawals } from '../../ipc/events';
+import { withWithdrawals } from '../../ipc/events';
 import { IpcQueryError, perps, unwrap } from '../../ipc/client';
 import { qk, useBalance, useTrackedWithdrawals, useWallet } from '../../ipc/queries';
 import { dec, fmtUsd, isDecimalText } from '../../lib/decimal';
@@ -41,7 +41,7 @@ export function WithdrawView() {
   const submit = useMutation({
     mutationFn: (review_id: string) => unwrap(perps().withdraw.submit({ review_id })),
     onSuccess: (w) => {
-      client.setQueryData(qk.withdrawals, (prev: IpcResponse<'withdraw:list'> | undefined) => ({ withdrawals: mergeWithdrawals(prev?.withdrawals, [w]), damaged: prev?.damaged ?? [] }));
+      client.setQueryData(qk.withdrawals, (prev: IpcResponse<'withdraw:list'> | undefined) => withWithdrawals(prev, [w]));
       void client.invalidateQueries({ queryKey: qk.balance });
       setSelected(w.intent_id);
       setPreview(null);
