@@ -239,7 +239,9 @@ export async function submitModify(ctx: TradingContext, prepared: PreparedModify
     const found = await findReplacement(ctx, wallet, row, fields, new Set(prepared.openIds));
     if (!found) {
       if (err instanceof WriteLandedUnknownResultError) return result;
+      // transient: no usable answer; it may still have landed (services/algos/engine/mayHaveLanded.ts).
       throw new OperationError('MODIFY_UNCONFIRMED', `the modify of ${row.order_id} got no answer (${(err as Error).message}) and no replacement order shows up`, {
+        kind: 'transient',
         hint: 'Check `perps orders open --wallet ADDR` before modifying again.',
         cause: err,
       });

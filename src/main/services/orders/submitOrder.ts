@@ -121,7 +121,9 @@ export async function submitOrder(ctx: TradingContext, prepared: PreparedOrder, 
     reconciled = true;
     if (!landed && placed.every((p) => p.status === 'UNKNOWN' && p.reason === null)) {
       // Nothing of it shows up: most likely it never landed. Still not safe to sign it again blindly.
+      // transient: no usable answer; it may still have landed (services/algos/engine/mayHaveLanded.ts).
       throw new OperationError('SUBMIT_UNCONFIRMED', `POST /orders failed (${(err as Error).message}) and none of the legs appears in order-history`, {
+        kind: 'transient',
         hint: 'Most likely nothing was placed. Check `perps history orders --wallet ADDR` before placing again.',
         cause: err,
       });
