@@ -10,6 +10,7 @@
  */
 import type { Profile } from '../profiles/profiles.js';
 import type { CompanionDesks } from './companion/companionDesks.js';
+import { AlgoHost } from './algos/algoHost.js';
 import type { BackgroundWork } from './backgroundWork.js';
 import { AlertsDesk } from './desks/alertsDesk.js';
 import { RiskDesk } from './desks/riskDesk.js';
@@ -51,10 +52,13 @@ export interface Desks {
 export class AppCore {
   readonly desks: Desks;
   private readonly session: Session;
+  /** The one host of the long-running algorithms (TWAP, trailing stops, OCO pairs): each desk registers its kind. */
+  private readonly algos: AlgoHost;
 
   constructor(options: AppCoreOptions) {
     this.session = new Session(options);
     const s = this.session;
+    this.algos = new AlgoHost(s);
     this.desks = {
       app: new AppDesk(s),
       wallet: new WalletDesk(s),
@@ -66,9 +70,9 @@ export class AppCore {
       history: new HistoryDesk(s),
       portfolio: new PortfolioDesk(s),
       settings: new SettingsDesk(s),
-      twap: new TwapDesk(s),
+      twap: new TwapDesk(s, this.algos),
       alerts: new AlertsDesk(s),
-      trail: new TrailDesk(s),
+      trail: new TrailDesk(s, this.algos),
       risk: new RiskDesk(s),
     };
   }
@@ -78,11 +82,15 @@ export class AppCore {
     return this.session.start();
   }
 
-  /** Lets go of running TWAPs (after their current slice), stops evaluating alerts, stops the pumps, closes the wallet's devices and stops (and saves) the simulator. */
+  /**
+   * Lets go of the running algorithms (a TWAP after its current slice; trailing stops and OCO pairs leave
+   * what rests at the service), stops evaluating alerts, stops the pumps, closes the wallet's devices and
+   * stops (and saves) the simulator.
+   */
   async stop(): Promise<void> {
-    await this.desks.twap.close();
+    await this.algos.close();
+    this.desks.twap.close();
     await this.desks.alerts.close();
-    this.desks.trail.letGo();
     return this.session.stop();
   }
 

@@ -10,25 +10,43 @@
  */
 import type { TrailResult } from '../../../shared/ipc/trail.js';
 import { liveRunner } from '../../services/algos/runLock.js';
-import { openTrailRunner, prepareTrail, startTrail, trailingViews, trailStoreOf, turnOffTrail, type TrailRunner } from '../../services/algos/trailing/index.js';
-import { toAppError } from '../../services/errors.js';
-import type { WorkRegistration } from '../backgroundWork.js';
+import { openTrailRunner, prepareTrail, startTrail, trailingViews, trailStoreOf, turnOffTrail } from '../../services/algos/trailing/index.js';
+import type { AlgoEventListener } from '../../services/algos/engine/index.js';
+import type { AlgoHost } from '../algos/algoHost.js';
 import type { DeskContext } from '../deskContext.js';
 
-export class TrailDesk {
-  private readonly runners = new Map<string, { runner: TrailRunner; market: string }>();
-  /** A stop trailing here is background work: closing the window keeps the app (and the trailing) in the tray. */
-  private readonly work: WorkRegistration;
+const POSITIONS_CHANGED = [{ type: 'positions.changed' }] as const;
 
-  constructor(private readonly session: DeskContext) {
-    this.work = session.backgroundWork.register({
-      kind: 'trailing_stop',
-      list: () => [...this.runners.entries()].map(([id, r]) => ({ id, label: `Trailing stop on ${r.market}` })),
-    });
-    session.onReset(() => {
-      this.letGo();
-      // After the switch: the new wallet's trailing stops are taken up once it is open.
-      setTimeout(() => this.resumeAll(), 0);
+export class TrailDesk {
+  constructor(
+    private readonly session: DeskContext,
+    private readonly host: AlgoHost,
+  ) {
+    host.register({
+      kind: 'trailing',
+      work: 'trailing_stop',
+      tag: '[trail]',
+      label: (item) => `Trailing stop on ${item.market}`,
+      // What happened while away, trailing ending on its own, and a failure are news; a moved stop is not.
+      notify: {
+        attention: { category: 'trigger_fires', title: (_e, market) => `${market} trailing stop` },
+        stopped: { category: 'trigger_fires', title: (_e, market) => `${market} trailing stop` },
+        failed: { category: 'trigger_fires', title: (_e, market) => `${market} trailing stop stopped`, body: (e) => `${e.text} The last level stays armed.` },
+      },
+      // A moved stop (and what was caught up) changes the position row.
+      raise: { acted: POSITIONS_CHANGED, attention: POSITIONS_CHANGED },
+      perWallet: true,
+      resume: {
+        candidates: (ctx, wallet) => {
+          const store = trailStoreOf(ctx);
+          return store
+            .list(ctx.profile.name)
+            .records.filter((r) => r.status === 'trailing' && r.wallet.toLowerCase() === wallet.toLowerCase() && !liveRunner(store.dir, r.id))
+            .map((r) => ({ id: r.id, market: r.market }));
+        },
+        open: (ctx, id, onAlgoEvent) => openTrailRunner(ctx, id, withEvents(onAlgoEvent)),
+      },
+      onEnded: () => this.session.raise({ type: 'positions.changed' }),
     });
   }
 
@@ -41,8 +59,8 @@ export class TrailDesk {
     const ctx = this.session.ctx();
     const wallet = this.session.wallet.requireAddress();
     const prepared = await prepareTrail(ctx, { wallet, market: req.market, distance: req.distance, ...(req.activate !== undefined ? { activate: req.activate } : {}) });
-    const runner = await startTrail(ctx, prepared, await ctx.tradingSigner(prepared.wallet), { onEvent: (text) => this.said(req.market, text) });
-    this.keep(runner, req.market);
+    const runner = await startTrail(ctx, prepared, await ctx.tradingSigner(prepared.wallet), withEvents(this.host.listener('trailing')));
+    this.host.keep('trailing', runner, { market: req.market, wallet: prepared.wallet });
     this.session.raise({ type: 'positions.changed' });
     return this.result(req.market);
   }
@@ -50,53 +68,15 @@ export class TrailDesk {
   /** Stops trailing; the armed level stays. */
   async off(req: { market: string }): Promise<TrailResult> {
     const r = turnOffTrail(this.session.ctx(), { market: req.market, wallet: this.session.wallet.requireAddress() });
-    this.runners.get(r.id)?.runner.requestStop();
+    // Asked here: its end is the answer, not news. Not waited for: the record already says it is off.
+    void this.host.stop('trailing', r.id, 'interrupt');
     this.session.raise({ type: 'positions.changed' });
     return this.result(req.market);
   }
+}
 
-  /** Takes up this wallet's trailing stops that no process trails now. */
-  resumeAll(): void {
-    const address = this.session.wallet.address();
-    if (!address || !this.session.profile) return;
-    let ctx;
-    try {
-      ctx = this.session.ctx();
-    } catch {
-      return;
-    }
-    const store = trailStoreOf(ctx);
-    for (const r of store.list(ctx.profile.name).records) {
-      if (r.status !== 'trailing' || r.wallet.toLowerCase() !== address.toLowerCase() || this.runners.has(r.id) || liveRunner(store.dir, r.id)) continue;
-      this.keep(openTrailRunner(ctx, r.id, { onEvent: (text) => this.said(r.market, text) }), r.market);
-    }
-  }
-
-  private keep(runner: TrailRunner, market: string): void {
-    this.runners.set(runner.id, { runner, market });
-    this.work.changed();
-    runner
-      .run()
-      .catch((err: unknown) => {
-        const e = toAppError(err);
-        this.session.logger.error(`[trail] ${market}: ${e.code}: ${e.message}`);
-        this.session.notify('trigger_fires', `${market} trailing stop stopped`, `${e.message} The last level stays armed.`);
-      })
-      .finally(() => {
-        this.runners.delete(runner.id);
-        this.work.changed();
-        this.session.raise({ type: 'positions.changed' });
-      });
-  }
-
-  /** What is worth a notification: what happened while away, and trailing ending. */
-  private said(market: string, text: string): void {
-    if (/^While the desk was away|trailing ended/.test(text)) this.session.notify('trigger_fires', `${market} trailing stop`, text);
-    if (/^stop moved|^While the desk was away/.test(text)) this.session.raise({ type: 'positions.changed' });
-  }
-
-  /** Stops trailing here (app closing, wallet switch); the last levels stay armed at the service. */
-  letGo(): void {
-    for (const r of this.runners.values()) r.runner.requestStop();
-  }
+/** A runner's options carrying the host's typed-event listener (a variable, so a runner not yet on the engine compiles too). */
+function withEvents(onAlgoEvent: AlgoEventListener) {
+  const options = { onAlgoEvent };
+  return options;
 }

@@ -11,9 +11,7 @@
  *  - the `twap` stream carries each TWAP's progress (filled of target, average price against the arrival
  *    mark, next slice, per-slice fills with prices for the chart), throttled, latest per TWAP.
  */
-import { RISK_PAUSE_NOTE } from '../../services/twap/twapRunner.js';
 import type { TwapList, TwapPreview, TwapView } from '../../../shared/ipc/twap.js';
-import { toAppError } from '../../services/errors.js';
 import {
   cancelTwap,
   damagedTwapView,
@@ -30,19 +28,10 @@ import {
 } from '../../services/twap/index.js';
 import { withNote } from '../../services/twap/twapRecord.js';
 import { OperationError } from '../../services/errors.js';
+import type { AlgoHost } from '../algos/algoHost.js';
 import type { DeskContext } from '../deskContext.js';
 import { Throttle } from '../throttle.js';
 import { requireConfirmations } from './confirmations.js';
-import type { WorkRegistration } from '../backgroundWork.js';
-
-/** How long quitting waits for a running slice to finish (a market IOC settles in well under that). */
-const CLOSE_WAIT_MS = 10_000;
-
-interface Running {
-  runner: TwapRunner;
-  profile: string;
-  done: Promise<TwapRecord | null>;
-}
 
 /** How the tray names a running TWAP: "TWAP buy 2 BTC-PERP, 3 of 10 slices sent". */
 export function runningTwapLabel(id: string, r: TwapRecord | null): string {
@@ -52,28 +41,37 @@ export function runningTwapLabel(id: string, r: TwapRecord | null): string {
 }
 
 export class TwapDesk {
-  private readonly running = new Map<string, Running>();
   private readonly stream: Throttle<TwapView>;
-  private readonly work: WorkRegistration;
   /** The latest record of each TWAP this app runs (what the tray lists); a runner may report before launch records it. */
   private readonly latest = new Map<string, TwapRecord>();
 
-  constructor(private readonly session: DeskContext) {
+  constructor(
+    private readonly session: DeskContext,
+    private readonly host: AlgoHost,
+  ) {
     this.stream = new Throttle({
       intervalMs: session.timings.throttleMs,
       key: (v) => v.id,
       emit: (twaps) => session.send('twap', { twaps }),
       onError: (err) => session.logger.error(`[twap] delivering progress failed: ${(err as Error).message}`),
     });
-    // Every TWAP this app runs is background work: closing the window keeps the app (and it) running in the tray.
-    this.work = session.backgroundWork.register({
+    host.register({
       kind: 'twap',
-      list: () => [...this.running.keys()].map((id) => ({ id, label: runningTwapLabel(id, this.latest.get(id) ?? null) })),
-    });
-    // A TWAP runs on its own profile's services: closing that profile lets go of it (it reads interrupted).
-    session.onReset(() => {
-      const open = session.profile?.name ?? null;
-      for (const r of this.running.values()) if (r.profile !== open) r.runner.requestStop('interrupt');
+      work: 'twap',
+      tag: '[twap]',
+      label: (item) => runningTwapLabel(item.id, this.latest.get(item.id) ?? null),
+      // A pause the person did not ask for here (a risk limit, a terminal's `perps twap pause`) and a failure are news.
+      notify: {
+        paused: { category: 'alerts', title: (_e, market) => `TWAP ${market} paused` },
+        failed: { category: 'alerts', title: (_e, market) => `TWAP ${market} stopped` },
+      },
+      perWallet: false,
+      // Never resumed on its own: one that was running when its process ended waits for the person (interrupted).
+      onError: (runner, e) => {
+        const r = (runner as TwapRunner).store.update(runner.id, (x) => ({ ...x, notes: withNote(x, `interrupted by an error (${e.code}): ${e.message}; resume or stop it`) }));
+        this.publish(null, r);
+      },
+      onEnded: (item) => this.latest.delete(item.id),
     });
   }
 
@@ -104,43 +102,21 @@ export class TwapDesk {
     }
   }
 
-  private onUpdate(): (r: TwapRecord) => void {
+  /** What a TWAP runner of this app is built with: its progress to the stream, its typed events to the host. */
+  private options() {
     let before: TwapRecord | null = null;
-    return (r) => {
-      // A risk limit paused it (issue 39): say so where the trader will see it, not only in its notes.
-      const note = r.notes.at(-1);
-      if (r.status === 'paused' && before !== null && before.status !== 'paused' && note?.includes(RISK_PAUSE_NOTE)) this.session.notify('alerts', `TWAP ${r.market} paused by a risk limit`, note);
+    const onUpdate = (r: TwapRecord): void => {
       this.publish(before, r);
       before = r;
       this.latest.set(r.id, r);
-      if (this.running.has(r.id)) this.work.changed();
+      if (this.host.isRunning('twap', r.id)) this.host.changed('twap');
     };
+    return { onUpdate, onAlgoEvent: this.host.listener('twap') };
   }
 
-  /** Runs a claimed runner in the background; an unexpected failure is logged and noted on the TWAP, which then reads interrupted. */
-  private launch(runner: TwapRunner): void {
-    const profile = this.session.requireProfile().name;
-    const done = runner
-      .run()
-      .then((r) => r as TwapRecord | null)
-      .catch((err: unknown) => {
-        const e = toAppError(err);
-        this.session.logger.error(`[twap] TWAP ${runner.id} stopped on an error: ${e.code}: ${e.message}`);
-        try {
-          const r = runner.store.update(runner.id, (x) => ({ ...x, notes: withNote(x, `interrupted by an error (${e.code}): ${e.message}; resume or stop it`) }));
-          this.publish(null, r);
-        } catch (noteErr) {
-          this.session.logger.error(`[twap] noting the error on TWAP ${runner.id} failed: ${(noteErr as Error).message}`);
-        }
-        return null;
-      })
-      .finally(() => {
-        this.running.delete(runner.id);
-        this.latest.delete(runner.id);
-        this.work.changed();
-      });
-    this.running.set(runner.id, { runner, profile, done });
-    this.work.changed();
+  /** Runs a claimed runner in the background, on the host. */
+  private launch(runner: TwapRunner, r: TwapRecord): void {
+    this.host.keep('twap', runner, { market: r.market, wallet: r.wallet });
   }
 
   async preview(req: {
@@ -178,9 +154,11 @@ export class TwapDesk {
     const ctx = this.session.ctx();
     requireConfirmations(this.session.reviews.peek<'twap', TwapPlan>(req.preview_id, 'twap', this.session.scope()).payload.view.confirmations, req.confirm);
     const { payload: plan } = this.session.reviews.take<'twap', TwapPlan>(req.preview_id, 'twap', this.session.scope());
-    const runner = await startTwap(ctx, plan, { allowLarge: plan.view.confirmations.some((c) => c.code === 'LARGE_ORDER'), onUpdate: this.onUpdate() });
-    this.launch(runner);
-    return this.view(this.store().require(runner.id, ctx.profile.name));
+    const options = { ...this.options(), allowLarge: plan.view.confirmations.some((c) => c.code === 'LARGE_ORDER') };
+    const runner = await startTwap(ctx, plan, options);
+    const r = this.store().require(runner.id, ctx.profile.name);
+    this.launch(runner, r);
+    return this.view(r);
   }
 
   /** The wallet's TWAPs, and beside them the damaged ones (those of this wallet, or whose wallet cannot be read). */
@@ -202,34 +180,24 @@ export class TwapDesk {
 
   async pause(req: { id: string }): Promise<TwapView> {
     this.mine(req.id);
-    const here = this.running.get(req.id);
-    if (here) {
-      here.runner.requestStop('pause');
-      await here.done;
-      return this.view(this.mine(req.id));
-    }
+    if (await this.host.stop('twap', req.id, 'pause')) return this.view(this.mine(req.id));
     return this.view(pauseTwap(this.session.ctx(), req.id));
   }
 
   async resume(req: { id: string }): Promise<TwapView> {
-    this.mine(req.id);
-    if (this.running.has(req.id)) throw new OperationError('TWAP_LOCKED', `TWAP ${req.id} is already running in this app`);
-    const runner = openTwapRunner(this.session.ctx(), req.id, { onUpdate: this.onUpdate() });
+    const r = this.mine(req.id);
+    if (this.host.isRunning('twap', req.id)) throw new OperationError('TWAP_LOCKED', `TWAP ${req.id} is already running in this app`);
+    const runner = openTwapRunner(this.session.ctx(), req.id, this.options());
     // Claimed now, so a TWAP another process runs is refused here (TWAP_LOCKED), not in the background.
     runner.claim();
-    this.launch(runner);
+    this.launch(runner, r);
     return this.view(this.mine(req.id));
   }
 
   async cancel(req: { id: string }): Promise<TwapView> {
     this.mine(req.id);
-    const here = this.running.get(req.id);
-    if (here) {
-      here.runner.requestStop('cancel');
-      await here.done;
-      return this.view(this.mine(req.id));
-    }
-    const r = await cancelTwap(this.session.ctx(), req.id, { onUpdate: this.onUpdate() });
+    if (await this.host.stop('twap', req.id, 'cancel')) return this.view(this.mine(req.id));
+    const r = await cancelTwap(this.session.ctx(), req.id, this.options());
     this.latest.delete(req.id);
     return this.view(r);
   }
@@ -237,19 +205,14 @@ export class TwapDesk {
   /** Ends an interrupted (or paused) TWAP instead of resuming it; its in-flight slice is settled first. */
   async stop(req: { id: string }): Promise<TwapView> {
     this.mine(req.id);
-    if (this.running.has(req.id)) throw new OperationError('TWAP_RUNNING', `TWAP ${req.id} is running; stop is for an interrupted or paused TWAP`, { hint: 'Cancel it instead.' });
-    const r = await cancelTwap(this.session.ctx(), req.id, { as: 'stopped', onUpdate: this.onUpdate() });
+    if (this.host.isRunning('twap', req.id)) throw new OperationError('TWAP_RUNNING', `TWAP ${req.id} is running; stop is for an interrupted or paused TWAP`, { hint: 'Cancel it instead.' });
+    const r = await cancelTwap(this.session.ctx(), req.id, { ...this.options(), as: 'stopped' });
     this.latest.delete(req.id);
     return this.view(r);
   }
 
-  /** Quitting: every TWAP this app runs is let go after its current slice (it reads interrupted on the next start). */
-  async close(): Promise<void> {
-    const all = [...this.running.values()];
-    for (const r of all) r.runner.requestStop('interrupt');
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(all.map((r) => r.done)), new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
-    clearTimeout(timer);
+  /** Quitting: the host lets every TWAP go after its current slice (it reads interrupted on the next start); the stream closes after. */
+  close(): void {
     this.stream.close();
   }
 }
