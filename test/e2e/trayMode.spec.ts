@@ -20,13 +20,13 @@ test('the tray-mode switch in Settings: on by default, turned off and kept', asy
   const panel = page.getByRole('region', { name: 'Running in the background' });
   const box = page.getByRole('checkbox', { name: 'Keep running in the tray while work is active' });
   await expect(box).toBeChecked();
-  await expect(panel).toContainText('keeps the app running in the system tray');
+  await expect(panel).toContainText('keeps the app running in the system tray, still watching them');
   await box.scrollIntoViewIfNeeded();
   await screenshotBothSizes(page, 'tray-mode-settings-on');
 
   await box.uncheck();
   await expect.poll(async () => app!.call('settings:getTray', {})).toEqual({ keep_running_in_tray: false });
-  await expect(panel).toContainText('quits the app, after asking: that work then stops');
+  await expect(panel).toContainText('quits the app, after asking: that work then stops, and what rests at the service (a trailing stop’s level, both legs of an OCO pair) stays there, unwatched');
   await box.scrollIntoViewIfNeeded();
   await screenshotBothSizes(page, 'tray-mode-settings-off');
 

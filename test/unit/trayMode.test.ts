@@ -63,6 +63,14 @@ describe('the quit confirmation', () => {
     );
     expect(quitConfirmation([trail])!.detail).toBe('1 trailing stop:\n  • Trailing stop ETH long, 1.5% behind 2,480\nThe trailing stop stops trailing; its last stop level stays armed at the service.');
   });
+  it('says an OCO pair is no longer watched once the app quits, its legs resting, and taken up when the app runs again (#38: pairs run in the app)', () => {
+    const oco = { kind: 'oco' as const, id: 'o1', label: 'OCO ETH: buy 0.05 at 3,300 / sell at 3,500' };
+    const words = quitConfirmation([oco])!;
+    expect(words.message).toBe('Quit Perps Desk? 1 OCO pair will stop.');
+    expect(words.detail).toBe(
+      '1 OCO pair:\n  • OCO ETH: buy 0.05 at 3,300 / sell at 3,500\nThe OCO pair is no longer watched: both orders keep resting at the service, and a fill of one while the app is closed cancels the other when the app runs again.',
+    );
+  });
 });
 
 describe('the tray menu', () => {

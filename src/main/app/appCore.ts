@@ -19,6 +19,7 @@ import { FundsDesk } from './desks/fundsDesk.js';
 import { HistoryDesk } from './desks/historyDesk.js';
 import { KeysDesk } from './desks/keysDesk.js';
 import { MarketsDesk } from './desks/marketsDesk.js';
+import { OcoDesk } from './desks/ocoDesk.js';
 import { OrdersDesk } from './desks/ordersDesk.js';
 import { PortfolioDesk } from './desks/portfolioDesk.js';
 import { PositionsDesk } from './desks/positionsDesk.js';
@@ -46,6 +47,7 @@ export interface Desks {
   twap: TwapDesk;
   alerts: AlertsDesk;
   trail: TrailDesk;
+  oco: OcoDesk;
   risk: RiskDesk;
 }
 
@@ -73,6 +75,7 @@ export class AppCore {
       twap: new TwapDesk(s, this.algos),
       alerts: new AlertsDesk(s),
       trail: new TrailDesk(s, this.algos),
+      oco: new OcoDesk(s, this.algos),
       risk: new RiskDesk(s),
     };
   }
@@ -90,6 +93,7 @@ export class AppCore {
   async stop(): Promise<void> {
     await this.algos.close();
     this.desks.twap.close();
+    this.desks.oco.close();
     await this.desks.alerts.close();
     return this.session.stop();
   }

@@ -1,6 +1,6 @@
 /**
- * The work main does on its own while nobody looks at the window (a TWAP's slices; alerts, trailing stops
- * and OCO pairs as they arrive): what keeps the app in the tray when its window closes, what the tray menu
+ * The work main does on its own while nobody looks at the window (a TWAP's slices, alerts, trailing stops,
+ * OCO pairs): what keeps the app in the tray when its window closes, what the tray menu
  * lists, and what the quit confirmation names. Each kind of work registers one provider that lists what
  * is active right now; nothing here knows how any of them works.
  *
@@ -24,7 +24,7 @@ export const WORK_KINDS: Record<BackgroundWorkKind, WorkKindInfo> = {
   twap: { one: 'TWAP', many: 'TWAPs', onQuit: 'pauses after its current slice and waits on the next start for you to resume or stop it' },
   alert: { one: 'alert', many: 'alerts', onQuit: 'is not watched until the app runs again' },
   trailing_stop: { one: 'trailing stop', many: 'trailing stops', onQuit: 'stops trailing; its last stop level stays armed at the service' },
-  oco: { one: 'OCO pair', many: 'OCO pairs', onQuit: 'is not watched: both orders keep resting at the service, and a fill of one cancels the other only once the app runs again' },
+  oco: { one: 'OCO pair', many: 'OCO pairs', onQuit: 'is no longer watched: both orders keep resting at the service, and a fill of one while the app is closed cancels the other when the app runs again' },
 };
 
 /** One piece of active work, as the tray menu lists it. */

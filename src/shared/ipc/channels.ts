@@ -138,6 +138,11 @@ export const CHANNEL_NAMES = [
   'twap:resume',
   'twap:cancel',
   'twap:stop',
+  // OCO pairs: review, start, list (with the damaged ones), cancel both legs
+  'oco:preview',
+  'oco:start',
+  'oco:list',
+  'oco:cancel',
   // alerts: evaluated by main on the venue's stream; the page lists, adds, removes and drags them
   'alerts:list',
   'alerts:add',
@@ -193,7 +198,7 @@ export type PreloadedChannel = (typeof PRELOADED_CHANNELS)[number];
  * each, coalesced so the latest value per key wins; the prompt events are requests that need an answer
  * (through a prompt:* channel) and are never coalesced.
  */
-export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'trades', 'simFeed', 'alerts', 'alertFired', 'riskLimits', 'panicRequest', 'portfolioProgress'] as const;
+export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'oco', 'trades', 'simFeed', 'alerts', 'alertFired', 'riskLimits', 'panicRequest', 'portfolioProgress'] as const;
 export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest', 'trezorPrompt'] as const;
 export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
 

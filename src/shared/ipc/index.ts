@@ -147,6 +147,7 @@ import {
 } from './settings.js';
 import { ReviewIdRequestSchema, SigningReviewSchema } from './signing.js';
 import { SimFeedViewSchema, SimPricesSchema } from './simFeed.js';
+import { OcoEventSchema, OcoIdRequestSchema, OcoListSchema, OcoPreviewRequestSchema, OcoPreviewSchema, OcoStartRequestSchema, OcoViewSchema } from './oco.js';
 import { TrailOffRequestSchema, TrailResultSchema, TrailStartRequestSchema } from './trail.js';
 import { TraySettingsPatchSchema, TraySettingsSchema } from './tray.js';
 import {
@@ -204,6 +205,7 @@ export * from './risk.js';
 export * from './twap.js';
 export * from './portfolio.js';
 export * from './trail.js';
+export * from './oco.js';
 export * from './alerts.js';
 export * from './trezor.js';
 export * from './hotkeys.js';
@@ -344,6 +346,11 @@ const CHANNELS = {
   'twap:resume': { request: TwapIdRequestSchema, response: TwapViewSchema },
   'twap:cancel': { request: TwapIdRequestSchema, response: TwapViewSchema },
   'twap:stop': { request: TwapIdRequestSchema, response: TwapViewSchema },
+  // ---- OCO pairs (oco.ts) ----
+  'oco:preview': { request: OcoPreviewRequestSchema, response: OcoPreviewSchema },
+  'oco:start': { request: OcoStartRequestSchema, response: OcoViewSchema },
+  'oco:list': { request: empty, response: OcoListSchema },
+  'oco:cancel': { request: OcoIdRequestSchema, response: OcoViewSchema },
   // ---- alerts (alerts.ts) ----
   'alerts:list': { request: empty, response: AlertListSchema },
   'alerts:add': { request: AlertAddRequestSchema, response: AlertViewSchema },
@@ -421,6 +428,8 @@ export const IPC_EVENTS = {
   riskWarning: RiskWarningEventSchema,
   /** TWAP progress, the latest view per TWAP that changed (twap.ts). */
   twap: TwapEventSchema,
+  /** OCO pairs, the latest view per pair that changed (oco.ts). */
+  oco: OcoEventSchema,
   /** The watched market's trades tape (markets:watchTrades), newest first, latest per market. */
   trades: TradesEventSchema,
   /** The simulator's live feed changed (following a venue: live or down). */

@@ -14,6 +14,7 @@ import { fundingHandlers } from './funding.js';
 import { historyHandlers } from './history.js';
 import { keysHandlers } from './keys.js';
 import { marketsHandlers } from './markets.js';
+import { ocoHandlers } from './oco.js';
 import { ordersHandlers } from './orders.js';
 import { portfolioHandlers } from './portfolio.js';
 import { positionsHandlers } from './positions.js';
@@ -52,6 +53,7 @@ export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Hand
     ...twapHandlers(d.twap),
     ...alertsHandlers(d.alerts),
     ...trailHandlers(d.trail),
+    ...ocoHandlers(d.oco),
     ...riskHandlers(d.risk),
   };
   return { ...handlers, 'app:firstScreen': firstScreenHandler(handlers) };

@@ -18,6 +18,8 @@ import { PositionsTable } from '../features/positions/PositionsTable';
 import { Button } from '../ui/Button';
 import { RecentFills } from '../features/history/RecentFills';
 import { TwapPanel } from '../features/twap/TwapPanel';
+import { OcoPanel } from '../features/oco/OcoPanel';
+import { useOcos } from '../features/oco/ocoQueries';
 import { AlertsPanel } from '../features/alerts/AlertsPanel';
 import { useAlerts } from '../features/alerts/alertQueries';
 import { TwapRestartPrompt } from '../features/twap/TwapRestartPrompt';
@@ -28,7 +30,7 @@ import { Tabs } from '../ui/Tabs';
 
 export { MarketList } from '../features/markets/MarketList';
 
-type BottomTab = 'positions' | 'open' | 'triggers' | 'twap' | 'alerts' | 'activity' | 'fills';
+type BottomTab = 'positions' | 'open' | 'triggers' | 'twap' | 'oco' | 'alerts' | 'activity' | 'fills';
 
 /**
  * The chart (lightweight-charts, a quarter of the first script) loads in its own chunk just after the
@@ -64,11 +66,14 @@ export function BottomPanel() {
   const triggers = useTriggers();
   const activity = useActivity();
   const twaps = useTwaps();
+  const ocos = useOcos();
   const alerts = useAlerts();
   // A damaged alert counts too: it needs the person's attention (it is never evaluated).
   const activeAlerts = alerts.data ? alerts.data.alerts.filter((a) => a.status === 'active').length + alerts.data.damaged.length : undefined;
   // A damaged TWAP counts too: it needs the person's attention (it never runs).
   const activeTwaps = twaps.data ? twaps.data.twaps.filter((t) => t.status === 'running' || t.status === 'paused' || t.status === 'interrupted').length + twaps.data.damaged.length : undefined;
+  // A damaged pair counts too: it needs the person's attention (it is never watched).
+  const activeOcos = ocos.data ? ocos.data.pairs.filter((p) => p.status === 'working').length + ocos.data.damaged.length : undefined;
   const [closingAll, setClosingAll] = useState(false);
   const openCount = open.data?.orders.reduce((n, o) => n + 1 + o.legs.length, 0);
   const positionCount = positions.data?.positions.length ?? 0;
@@ -84,6 +89,7 @@ export function BottomPanel() {
           { id: 'open', name: named('Open orders', openCount), label: <>Open orders<Count n={openCount} /></>, short: <>Orders<Count n={openCount} /></> },
           { id: 'triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
           { id: 'twap', label: <>TWAP<Count n={activeTwaps} /></> },
+          { id: 'oco', name: named('OCO pairs', activeOcos), label: <>OCO<Count n={activeOcos} /></> },
           { id: 'alerts', label: <>Alerts<Count n={activeAlerts} /></> },
           // Narrow, this session's activity count is in the tab's name only (the visible label stays part of the name).
           { id: 'activity', name: named('Activity', activity.length), label: <>Activity<Count n={activity.length} /></>, short: 'Activity' },
@@ -102,6 +108,7 @@ export function BottomPanel() {
         {tab === 'open' && <OpenOrdersTable />}
         {tab === 'triggers' && <TriggersTable />}
         {tab === 'twap' && <TwapPanel />}
+        {tab === 'oco' && <OcoPanel />}
         {tab === 'alerts' && <AlertsPanel />}
         {tab === 'activity' && <ActivityTable />}
         {tab === 'fills' && <RecentFills />}

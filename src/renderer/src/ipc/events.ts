@@ -20,6 +20,7 @@ import { pushPrompt } from './prompts';
 import { qk } from './queries';
 import { cqk, putTransfers } from './companionQueries';
 import { putTwaps } from '../features/twap/twapQueries';
+import { putOcos } from '../features/oco/ocoQueries';
 import { announceAlertFiring, putAlerts } from '../features/alerts/alertQueries';
 import { putPortfolioProgress } from '../features/portfolio/PortfolioProgress';
 import { simFeedKey } from '../features/simFeed/simFeedQueries';
@@ -237,6 +238,8 @@ export function useIpcEvents(client: QueryClient): void {
 
     // TWAP progress (main runs them): the panel, the chart's fill markers and the restart prompt read it.
     offs.push(api.on('twap', (p) => putTwaps(client, p.twaps)));
+    // OCO pairs (main watches them): the OCO tab reads it.
+    offs.push(api.on('oco', (p) => putOcos(client, p.pairs)));
 
     // Alerts (main evaluates them): the list follows main's store; each firing is announced once (main
     // raises the native notification itself).

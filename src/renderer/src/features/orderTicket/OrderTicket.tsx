@@ -1,19 +1,18 @@
 /**
- * The order ticket: market, limit and trigger orders, scale ladders (ScaleSection) and TWAPs (TwapSection); GTC, IOC and post-only; reduce-only; leverage; a
+ * The order ticket: market, limit and trigger orders, scale ladders (ScaleSection), TWAPs (TwapSection) and OCO pairs (OcoSection); GTC, IOC and post-only; reduce-only; leverage; a
  * bracket TP/SL; a live notional, fee and margin preview from the market's own rates; every check run
  * before anything is signed; then the exact signing preview from main before the user confirms.
  */
 import { stopToleranceBpsFor } from '../../../../shared/orders/stopTolerance';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { MarketView, OrderPreview, PlaceOrdersResult, TwapPreview } from '../../../../shared/ipc';
+import type { MarketView, OcoPreview, OrderPreview, PlaceOrdersResult, TwapPreview } from '../../../../shared/ipc';
 import { setUi, useUi } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
 import { useBalance, usePositions, useSettings } from '../../ipc/queries';
-import { dec, fmt, fmtPct, fmtUsd, placesOfStep } from '../../lib/decimal';
+import { dec, fmt, fmtUsd, placesOfStep } from '../../lib/decimal';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
-import { KV, KVList } from '../../ui/Panel';
 import { Segmented } from '../../ui/Segmented';
 import { ErrorLine, Loading } from '../../ui/States';
 import { fieldError, isShownAtField } from '../../lib/fieldErrors';
@@ -23,8 +22,10 @@ import { usePlaceOrder } from './placeOrder';
 import { useStickyTicketHead } from './stickyHead';
 import { checkTwap, initialTwap, twapRequest, type TwapFields } from '../twap/twapTicket';
 import { checkScale, initialScale, scaleIntent, type ScaleFields } from './scaleTicket';
-import { liquidationText } from '../risk/liquidation';
-import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketPositionAfter, type TicketState, type Tpsl } from './ticketModel';
+import { TicketEstimate } from './TicketEstimate';
+import { checkOcoLegs } from '../../../../shared/algos/ocoLegs';
+import { initialOco, OCO_FIELDS, ocoRequest, type OcoFields } from '../oco/ocoTicket';
+import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
 
 /** `prev` with `patch` applied; `prev` itself when the patch changes nothing, so React skips the render. */
 function patched<T extends object>(prev: T, patch: Partial<T>): T {
@@ -44,22 +45,6 @@ const FORM_ERROR_ID = 'ticket-form-error';
 /** The review dialogs and the scale and TWAP fields: not on the ticket's first frame, loaded right after it. */
 const ticketExtras = loaderOf(() => import('./ticketExtras'));
 
-/** The position the order would leave, with its liquidation estimate (after this fill, with this leverage). */
-function TicketPositionAfterRows({ after, market }: { after: TicketPositionAfter | null; market: MarketView }) {
-  if (after === null) return <KV k="Position after">flat</KV>;
-  const places = placesOfStep(market.tick_size);
-  return (
-    <>
-      <KV k="Position after (est.)">
-        {after.size.isNegative() ? 'SHORT' : 'LONG'} {fmt(after.size.abs())} @ {fmt(after.entry_price, { places })}
-      </KV>
-      <KV k="Liq. price after (est.)" tone="liq">
-        {liquidationText(after.size.toFixed(), after.liquidation_price?.toFixed() ?? null, market)}
-      </KV>
-    </>
-  );
-}
-
 export function OrderTicket({ market }: { market: MarketView }) {
   const extras = useAfterFirstPaint(ticketExtras);
   const settings = useSettings();
@@ -72,6 +57,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const [scale, setScale] = useState<ScaleFields>(initialScale);
   const [twap, setTwap] = useState<TwapFields>(initialTwap);
   const [twapPreview, setTwapPreview] = useState<TwapPreview | null>(null);
+  const [oco, setOco] = useState<OcoFields>(initialOco);
+  const [ocoPreview, setOcoPreview] = useState<OcoPreview | null>(null);
   const sizeRef = useRef<HTMLInputElement>(null);
   const headRef = useRef<HTMLDivElement>(null);
   useStickyTicketHead(headRef);
@@ -89,6 +76,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
   useEffect(() => {
     setT((prev) => patched(prev, { price: '', triggerPrice: '', tp: '', sl: '', size: '', leverage: Math.min(prev.leverage, market.max_leverage) }));
     setScale((prev) => patched(prev, { from: '', to: '', total: '' }));
+    setOco((prev) => patched(prev, { buy: '', sell: '' }));
   }, [market.symbol, market.max_leverage]);
   useEffect(() => {
     if (settings.data) setT((prev) => patched(prev, { leverage: Math.min(settings.data.default_leverage, market.max_leverage) }));
@@ -132,6 +120,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
   );
   const isTwap = t.type === 'TWAP';
   const twapCheck = useMemo(() => (isTwap ? checkTwap(twap, t.size, market, mark) : null), [isTwap, twap, t.size, market, mark]);
+  const isOco = t.type === 'OCO';
+  const ocoCheck = useMemo(() => (isOco ? checkOcoLegs({ ...oco, size: t.size }, market, mark) : null), [isOco, oco, t.size, market, mark]);
   const confirm = settings.data?.confirm_orders ?? true;
   // Placed in full: clear what would repeat the order (size, TP/SL) so a second click cannot duplicate it.
   const onPlaced = (r: PlaceOrdersResult) => {
@@ -157,17 +147,20 @@ export function OrderTicket({ market }: { market: MarketView }) {
     // A TWAP always opens its review: it keeps sending orders for minutes or hours after this click.
     onSuccess: (p) => setTwapPreview(p),
   });
+  // An OCO pair always opens its review: it is watched, and acts, long after this click.
+  const ocoPreviewMutation = useMutation({ mutationFn: () => unwrap(perps().oco.preview(ocoRequest(oco, { market, size: t.size, leverage: t.leverage }))), onSuccess: (p) => setOcoPreview(p) });
+  const ocoRefused = ocoPreviewMutation.error;
 
   const refPrice = check.reference ?? dec(mark);
   const max = maxSize(balance.data?.free_balance, t.leverage, refPrice, market);
   const isTrigger = t.type === 'TRIGGER';
   const buy = t.side === 'BUY';
-  const showBracket = !isTrigger && !isScale && !isTwap && !t.reduceOnly;
-  const submitLabel = `${isTwap ? 'TWAP ' : ''}${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}${scaleCheck?.rungs ? ` · ${scaleCheck.rungs.length} legs` : ''}`;
-  const ready = scaleCheck ? scaleCheck.ok : twapCheck ? twapCheck.ok : check.ok;
+  const showBracket = !isTrigger && !isScale && !isTwap && !isOco && !t.reduceOnly;
+  const submitLabel = isOco ? `Review OCO ${market.symbol}` : `${isTwap ? 'TWAP ' : ''}${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}${scaleCheck?.rungs ? ` · ${scaleCheck.rungs.length} legs` : ''}`;
+  const ready = scaleCheck ? scaleCheck.ok : twapCheck ? twapCheck.ok : ocoCheck ? ocoCheck.ok : check.ok;
   // Main's refusal of the preview, at the field it names when the ticket shows that field.
   const refused = previewMutation.error;
-  const formError = !isScale && !isTwap ? check.errors.form : undefined;
+  const formError = !isScale && !isTwap && !isOco ? check.errors.form : undefined;
   const shownFields = [...(!(isTrigger && t.closeWhole) && !isScale ? [SIZE_FIELD] : []), ...(t.type === 'LIMIT' || isTrigger ? [PRICE_FIELD] : []), ...(isTrigger ? [TRIGGER_FIELD] : [])];
 
   return (
@@ -178,20 +171,24 @@ export function OrderTicket({ market }: { market: MarketView }) {
         e.preventDefault();
         if (!ready) return;
         if (isTwap) twapPreviewMutation.mutate();
+        else if (isOco) ocoPreviewMutation.mutate();
         else previewMutation.mutate();
       }}
     >
       {/* The side and the order type stay in view while the column scrolls down the ticket (stickyHead.ts). */}
       <div className="ticket-head" ref={headRef}>
-        <Segmented<Side>
-          label="Side"
-          value={t.side}
-          onChange={(side) => set({ side })}
-          options={[
-            { value: 'BUY', label: 'Buy / Long', tone: 'buy', name: 'Buy' },
-            { value: 'SELL', label: 'Sell / Short', tone: 'sell', name: 'Sell' },
-          ]}
-        />
+        {/* An OCO pair has both sides: a buy below the mark and a sell above it. */}
+        {!isOco && (
+          <Segmented<Side>
+            label="Side"
+            value={t.side}
+            onChange={(side) => set({ side })}
+            options={[
+              { value: 'BUY', label: 'Buy / Long', tone: 'buy', name: 'Buy' },
+              { value: 'SELL', label: 'Sell / Short', tone: 'sell', name: 'Sell' },
+            ]}
+          />
+        )}
         <Segmented<OrderType>
           label="Order type"
           size="sm"
@@ -205,6 +202,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
             { value: 'TRIGGER', label: 'TP/SL', name: 'Trigger' },
             { value: 'SCALE', label: 'Scale' },
             { value: 'TWAP', label: 'TWAP' },
+            { value: 'OCO', label: 'OCO', name: 'OCO (one cancels the other)' },
           ]}
         />
       </div>
@@ -259,6 +257,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
           hint={`Tick ${market.tick_size}`}
         />
       )}
+      {ocoCheck &&
+        (extras ? <extras.OcoSection market={market} mark={mark} fields={oco} check={ocoCheck} refused={{ buy: fieldError(ocoRefused, OCO_FIELDS.buy), sell: fieldError(ocoRefused, OCO_FIELDS.sell) }} onChange={(patch) => setOco((prev) => ({ ...prev, ...patch }))} /> : <Loading label="OCO fields" />)}
       {twapCheck &&
         (extras ? <extras.TwapSection market={market} fields={twap} check={twapCheck} onChange={(patch) => setTwap((prev) => ({ ...prev, ...patch }))} /> : <Loading label="TWAP fields" />)}
       {t.type === 'MARKET' && (
@@ -281,12 +281,12 @@ export function OrderTicket({ market }: { market: MarketView }) {
       {!(isTrigger && t.closeWhole) && !isScale && (
         <TextField
           ref={sizeRef}
-          label={isTwap ? `Total size (${market.symbol})` : `Size (${market.symbol})`}
+          label={isTwap ? `Total size (${market.symbol})` : isOco ? `Size of each leg (${market.symbol})` : `Size (${market.symbol})`}
           inputMode="decimal"
           value={t.size}
           onChange={(e) => set({ size: e.target.value })}
           suffix={market.symbol}
-          error={(t.size ? (twapCheck ? twapCheck.errors.size : check.errors.size) : undefined) ?? fieldError(refused, SIZE_FIELD)}
+          error={(t.size ? (twapCheck ? twapCheck.errors.size : ocoCheck ? ocoCheck.errors.size : check.errors.size) : undefined) ?? fieldError(isOco ? ocoRefused : refused, SIZE_FIELD)}
           hint={check.notional ? `≈ ${fmtUsd(check.notional)}` : `Step ${market.sz_decimals === 0 ? '1' : '0.' + '0'.repeat(market.sz_decimals - 1) + '1'}`}
         />
       )}
@@ -342,7 +342,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
         />
       )}
 
-      {!isTrigger && (
+      {!isTrigger && !isOco && (
         <Checkbox label="Reduce-only" checked={t.reduceOnly} onChange={(e) => set({ reduceOnly: e.target.checked, ...(e.target.checked ? { bracket: false } : {}) })} />
       )}
       {showBracket && <Checkbox label="Attach take-profit / stop-loss" checked={t.bracket} onChange={(e) => set({ bracket: e.target.checked })} />}
@@ -357,34 +357,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
         </div>
       )}
 
-      <div className="ticket-summary">
-        {scaleCheck ? (
-          <KVList label="Order estimate">
-            <KV k="Notional (all legs)">{fmtUsd(scaleCheck.notional)}</KV>
-            <KV k="Fees if all fill">{fmtUsd(scaleCheck.fee)}</KV>
-            {!t.reduceOnly && <KV k="Margin required">{fmtUsd(scaleCheck.margin)}</KV>}
-            <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
-            {market.min_order_value && <KV k="Min order value (each leg)">{fmtUsd(market.min_order_value)}</KV>}
-          </KVList>
-        ) : twapCheck ? (
-          <KVList label="Order estimate">
-            <KV k="Notional (at the mark)">{fmtUsd(dec(t.size) && dec(mark) ? dec(t.size)!.mul(dec(mark)!) : null)}</KV>
-            <KV k="Slices">{twapCheck.intervalS !== null ? `${twap.slices} × ~${fmt(twapCheck.sliceSize?.toDecimalPlaces(market.sz_decimals) ?? null)}` : '—'}</KV>
-            <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
-            {market.min_order_value && <KV k="Min order value (each slice)">{fmtUsd(market.min_order_value)}</KV>}
-          </KVList>
-        ) : (
-        <KVList label="Order estimate">
-          <KV k="Notional">{fmtUsd(check.notional)}</KV>
-          <KV k={`Fee (${check.feeKind} ${fmtPct(check.feeRate, 3)})`}>{fmtUsd(check.fee)}</KV>
-          {!isTrigger && !t.reduceOnly && <KV k="Margin required">{fmtUsd(check.margin)}</KV>}
-          {check.positionAfter !== undefined && <TicketPositionAfterRows after={check.positionAfter} market={market} />}
-          <KV k="Free balance">{fmtUsd(balance.data?.free_balance)}</KV>
-          {market.min_order_value && <KV k="Min order value">{fmtUsd(market.min_order_value)}</KV>}
-        </KVList>
-        )}
-      </div>
-      {!isScale && !isTwap && check.guards.map((g) => (
+      <TicketEstimate t={t} market={market} mark={mark} freeBalance={balance.data?.free_balance} check={check} scaleCheck={scaleCheck} twapCheck={twapCheck} twapSlices={twap.slices} ocoCheck={ocoCheck} />
+      {!isScale && !isTwap && !isOco && check.guards.map((g) => (
         <p key={g.code} className="notice notice-warn ticket-guard" role="status">
           <code className="err-code">{g.code}</code> {g.message}
         </p>
@@ -398,15 +372,17 @@ export function OrderTicket({ market }: { market: MarketView }) {
         )}
         {refused && !isShownAtField(refused, shownFields) && <ErrorLine error={refused} />}
         {isTwap && twapPreviewMutation.error && <ErrorLine error={twapPreviewMutation.error} />}
+        {isOco && ocoRefused && !isShownAtField(ocoRefused, [OCO_FIELDS.buy, OCO_FIELDS.sell, SIZE_FIELD]) && <ErrorLine error={ocoRefused} />}
         {direct.error && <ErrorLine error={direct.error} />}
         {!market.is_active && <p className="notice notice-warn">This market is not active.</p>}
-        <Button type="submit" variant={buy ? 'buy' : 'sell'} size="lg" className="btn-block" aria-describedby={formError ? FORM_ERROR_ID : undefined} disabled={!ready || !market.is_active} busy={previewMutation.isPending || direct.isPending || twapPreviewMutation.isPending}>
+        <Button type="submit" variant={isOco ? 'primary' : buy ? 'buy' : 'sell'} size="lg" className="btn-block" aria-describedby={formError ? FORM_ERROR_ID : undefined} disabled={!ready || !market.is_active} busy={previewMutation.isPending || direct.isPending || twapPreviewMutation.isPending || ocoPreviewMutation.isPending}>
           {submitLabel}
         </Button>
       </div>
       {/* Keyed by preview: each preview starts with a fresh placement state. A review asked for in the
           moment before the dialogs' chunk is in opens as soon as it is. */}
       {extras && <extras.TwapReviewDialog key={twapPreview?.preview_id ?? 'no-twap'} preview={twapPreview} onClose={() => setTwapPreview(null)} onStarted={() => set({ size: '' })} />}
+      {extras && <extras.OcoReviewDialog key={ocoPreview?.preview_id ?? 'no-oco'} preview={ocoPreview} onClose={() => setOcoPreview(null)} onStarted={() => setOco(initialOco)} />}
       {extras && <extras.OrderPreviewDialog key={preview?.preview_id ?? 'none'} preview={preview} onClose={() => setPreview(null)} onPlaced={onPlaced} />}
     </form>
   );
