@@ -19,13 +19,16 @@ export const DEV_SERVER_URL = 'http://localhost:5173';
 /* eslint-disable @typescript-eslint/no-explicit-any -- the report is the child's JSON */
 export interface BootRun {
   code: number | null;
+  /** The home the run used (its data folder is `userData`), and its main wallet's key: a restart passes them back. */
+  home: string;
+  mainKey: string;
   stdout: string;
   stderr: string;
   report: any;
   userData: string;
 }
 
-export type BootMode = 'app' | 'dev-activate' | 'vault-guard' | 'tray-idle' | 'tray-twap' | 'tray-off';
+export type BootMode = 'app' | 'dev-activate' | 'vault-guard' | 'tray-idle' | 'tray-twap' | 'tray-off' | 'oco-run' | 'oco-resume';
 
 export interface BootOptions {
   /** app.isPackaged in the fake Electron (default false: a checkout). */
@@ -36,6 +39,10 @@ export interface BootOptions {
   execArgv?: readonly string[];
   /** Extra environment (NODE_OPTIONS, PERPS_BOOT_*). */
   env?: Record<string, string>;
+  /** The home (and so the data folder) of an earlier run, to start the app again on it. */
+  home?: string;
+  /** The main wallet's key of an earlier run (else a new throwaway one). */
+  mainKey?: string;
 }
 
 const copies: AppCopy[] = [];
@@ -61,15 +68,17 @@ export function bootTempDir(label: string): string {
 export async function bootApp(mode: BootMode, options: BootOptions = {}): Promise<BootRun> {
   const copy = makeAppCopy();
   copies.push(copy);
-  const home = bootTempDir('data');
+  const home = options.home ?? bootTempDir('data');
+  const mainKey = options.mainKey ?? Wallet.createRandom().privateKey;
   const userData = path.join(home, 'Perps Desk');
   const reportFile = path.join(home, 'report.json');
+  fs.rmSync(reportFile, { force: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PERPS_BOOT_USER_DATA: userData,
     PERPS_BOOT_APP_VERSION: (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version,
     // A throwaway main wallet for wallet:connectEnv (read from the app process's environment).
-    PERPS_BOOT_MAIN_KEY: Wallet.createRandom().privateKey,
+    PERPS_BOOT_MAIN_KEY: mainKey,
   };
   delete env['NODE_OPTIONS'];
   delete env['ELECTRON_RENDERER_URL'];
@@ -86,7 +95,7 @@ export async function bootApp(mode: BootMode, options: BootOptions = {}): Promis
     );
   });
   const report = fs.existsSync(reportFile) ? JSON.parse(fs.readFileSync(reportFile, 'utf8')) : null;
-  return { code, stdout, stderr, report, userData };
+  return { code, stdout, stderr, report, userData, home, mainKey };
 }
 
 /** What to print when an assertion fails: the child's own account of the run. */

@@ -16,7 +16,7 @@ import type { OcoRecord } from '../../../shared/algos/ocoRecord.js';
 import type { DamagedRecord } from '../../services/algos/algoStore.js';
 import { cancelOcoPair, listOcos, ocoStoreOf, openOcoRunner, prepareOco, startOco, type PreparedOco } from '../../services/algos/oco/index.js';
 import { liveRunner } from '../../services/algos/runLock.js';
-import { OperationError } from '../../services/errors.js';
+import { AppError, OperationError, toAppError } from '../../services/errors.js';
 import type { AlgoHost } from '../algos/algoHost.js';
 import type { DomainEvent } from '../domainEvents.js';
 import type { DeskContext } from '../deskContext.js';
@@ -127,7 +127,9 @@ export class OcoDesk {
   }
 
   async preview(req: OcoPreviewRequest): Promise<OcoPreview> {
-    const prepared = await prepareOco(this.session.ctx(), { wallet: this.wallet(), market: req.market, buy: req.buy, sell: req.sell, size: req.size, ...(req.leverage !== undefined ? { leverage: req.leverage } : {}) });
+    const prepared = await prepareOco(this.session.ctx(), { wallet: this.wallet(), market: req.market, buy: req.buy, sell: req.sell, size: req.size, ...(req.leverage !== undefined ? { leverage: req.leverage } : {}) }).catch((err: unknown) => {
+      throw atRequestField(err);
+    });
     const entry = this.session.reviews.put('oco', this.session.scope(), this.session.reviewTtl('orders'), prepared);
     const v = prepared.view;
     return { market: v.market, mark: v.mark, leverage: v.leverage, legs: [v.legs[0]!, v.legs[1]!], summary: v.summary, preview_id: entry.id, valid_until: entry.validUntil };
@@ -175,6 +177,20 @@ export class OcoDesk {
   close(): void {
     this.stream.close();
   }
+}
+
+/**
+ * A refusal names its field as the layer that refused it does ("oco.buy", "sell leg.limit_price",
+ * "buy leg.size"); the page shows it at the field of the request it sent (buy, sell, size, leverage).
+ */
+export function atRequestField(err: unknown): unknown {
+  const e = toAppError(err);
+  if (e.kind !== 'validation' || !e.field) return err;
+  const [head, tail] = e.field.includes('.') ? [e.field.slice(0, e.field.lastIndexOf('.')), e.field.slice(e.field.lastIndexOf('.') + 1)] : ['', e.field];
+  const leg = /^(buy|sell) leg$/.exec(head)?.[1];
+  const field = tail === 'limit_price' && leg ? leg : ['buy', 'sell', 'size', 'leverage'].includes(tail) ? tail : null;
+  if (field === null || field === e.field) return err;
+  return new AppError(e.code, e.kind, e.message, { field, ...(e.hint !== undefined ? { hint: e.hint } : {}), ...(e.details !== undefined ? { details: e.details } : {}), cause: err });
 }
 
 export function damagedOcoView(d: DamagedRecord<{ market: string | null }>): DamagedOcoView {

@@ -24,7 +24,7 @@ import { checkTwap, initialTwap, twapRequest, type TwapFields } from '../twap/tw
 import { checkScale, initialScale, scaleIntent, type ScaleFields } from './scaleTicket';
 import { TicketEstimate } from './TicketEstimate';
 import { checkOcoLegs } from '../../../../shared/algos/ocoLegs';
-import { initialOco, OCO_FIELDS, ocoRequest, type OcoFields } from '../oco/ocoTicket';
+import { initialOco, OCO_FIELDS, ocoFieldError, ocoRequest, type OcoFields } from '../oco/ocoTicket';
 import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
 
 /** `prev` with `patch` applied; `prev` itself when the patch changes nothing, so React skips the render. */
@@ -258,7 +258,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
         />
       )}
       {ocoCheck &&
-        (extras ? <extras.OcoSection market={market} mark={mark} fields={oco} check={ocoCheck} refused={{ buy: fieldError(ocoRefused, OCO_FIELDS.buy), sell: fieldError(ocoRefused, OCO_FIELDS.sell) }} onChange={(patch) => setOco((prev) => ({ ...prev, ...patch }))} /> : <Loading label="OCO fields" />)}
+        (extras ? <extras.OcoSection market={market} mark={mark} fields={oco} check={ocoCheck} refused={{ buy: ocoFieldError(ocoRefused, OCO_FIELDS.buy), sell: ocoFieldError(ocoRefused, OCO_FIELDS.sell) }} onChange={(patch) => setOco((prev) => ({ ...prev, ...patch }))} /> : <Loading label="OCO fields" />)}
       {twapCheck &&
         (extras ? <extras.TwapSection market={market} fields={twap} check={twapCheck} onChange={(patch) => setTwap((prev) => ({ ...prev, ...patch }))} /> : <Loading label="TWAP fields" />)}
       {t.type === 'MARKET' && (
