@@ -19,8 +19,8 @@ describe('checkOcoLegs', () => {
     expect(checkOcoLegs({ buy: '3300', sell: '3500', size: '0.001' }, ETH, '3400').errors.size).toBe('The buy leg would be worth 3.3 USD, below the minimum 10');
   });
   it('names a leg past the mark OCO_LEG_WOULD_FILL at that leg', () => {
-    expect(checkOcoLegs({ buy: '3400', sell: '3500', size: '0.05' }, ETH, '3400').errors).toEqual({ buy: expect.stringMatching(/^OCO_LEG_WOULD_FILL: the buy must be below the mark 3400/) });
-    expect(checkOcoLegs({ buy: '3300', sell: '3399.9', size: '0.05' }, ETH, '3400').errors).toEqual({ sell: expect.stringMatching(/^OCO_LEG_WOULD_FILL: the sell must be above the mark 3400/) });
+    expect(checkOcoLegs({ buy: '3400', sell: '3500', size: '0.05' }, ETH, '3400').errors).toEqual({ buy: expect.stringMatching(/^OCO_LEG_WOULD_FILL: the buy must be below the mark 3,400/) });
+    expect(checkOcoLegs({ buy: '3300', sell: '3399.9', size: '0.05' }, ETH, '3400').errors).toEqual({ sell: expect.stringMatching(/^OCO_LEG_WOULD_FILL: the sell must be above the mark 3,400/) });
   });
   it('is ok exactly when the buy is below the mark, the sell above it, both on the tick', () => {
     fc.assert(

@@ -6,6 +6,7 @@
  * rounded: what fails is said at its field. Main checks everything again against the mark it reads then.
  */
 import { Decimal, decimalTextProblem, parseDecimalText } from '../decimal/decimal.js';
+import { groupedDecimal } from '../decimal/display.js';
 import { checkNotional, checkPrice, checkSize } from '../protocol/marketRules.js';
 import type { Market } from '../protocol/schemas/config.js';
 
@@ -53,8 +54,8 @@ export function checkOcoLegs(input: OcoLegsInput, market: OcoLegsMarket, mark: s
       continue;
     }
     prices[side] = got.value;
-    if (m && side === 'buy' && got.value.gte(m)) errors.buy = `${OCO_LEG_WOULD_FILL}: the buy must be below the mark ${m.toFixed()}; at or above it, it fills at once`;
-    if (m && side === 'sell' && got.value.lte(m)) errors.sell = `${OCO_LEG_WOULD_FILL}: the sell must be above the mark ${m.toFixed()}; at or below it, it fills at once`;
+    if (m && side === 'buy' && got.value.gte(m)) errors.buy = `${OCO_LEG_WOULD_FILL}: the buy must be below the mark ${groupedDecimal(m.toFixed())}; at or above it, it fills at once`;
+    if (m && side === 'sell' && got.value.lte(m)) errors.sell = `${OCO_LEG_WOULD_FILL}: the sell must be above the mark ${groupedDecimal(m.toFixed())}; at or below it, it fills at once`;
   }
   const size = number(input.size, 'size of each leg');
   let sized: Decimal | null = null;

@@ -89,7 +89,7 @@ export function BottomPanel() {
           { id: 'open', name: named('Open orders', openCount), label: <>Open orders<Count n={openCount} /></>, short: <>Orders<Count n={openCount} /></> },
           { id: 'triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
           { id: 'twap', label: <>TWAP<Count n={activeTwaps} /></> },
-          { id: 'oco', name: named('OCO pairs', activeOcos), label: <>OCO<Count n={activeOcos} /></> },
+          { id: 'oco', label: <>OCO<Count n={activeOcos} /></> },
           { id: 'alerts', label: <>Alerts<Count n={activeAlerts} /></> },
           // Narrow, this session's activity count is in the tab's name only (the visible label stays part of the name).
           { id: 'activity', name: named('Activity', activity.length), label: <>Activity<Count n={activity.length} /></>, short: 'Activity' },

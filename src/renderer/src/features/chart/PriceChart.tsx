@@ -310,7 +310,7 @@ export function PriceChart({ market }: { market: MarketView }) {
       <ChartSummary id={summaryId} market={market} position={positions.data?.positions.find((p) => p.market === market.symbol)} lines={overlay} />
       <div className="chart-bar">
         <Segmented<Interval> label="Candle interval" size="sm" value={interval} onChange={setInterval} options={INTERVALS.map((i) => ({ value: i, label: i }))} />
-        <span className="chart-lines faint" aria-label="Chart lines">
+        <span className="chart-lines faint" role="note" aria-label="Chart lines">
           {[
             ...overlay.filter((l) => !l.key.startsWith('ladder-')).map((l) => `${l.title} ${l.text ?? fmt(l.price, { places })}`),
             ...(ladder && ladder.market === market.symbol ? [`Scale ladder ${ladder.rungs.length} legs ${fmt(ladder.rungs[0]?.price, { places })}–${fmt(ladder.rungs.at(-1)?.price, { places })}`] : []),

@@ -14,10 +14,10 @@ import { useOcoCancel, useOcos } from './ocoQueries';
 
 const STATUS_TONE: Record<OcoView['status'], 'buy' | 'sell' | 'warn' | 'info' | undefined> = { working: 'info', done: 'buy', cancelled: undefined, failed: 'sell' };
 
-/** A leg as a trader reads it: "Buy 0.05 @ 3,300 · open" (filled part when there is one). */
+/** A leg as a trader reads it: "Buy 0.05 @ 3,300 · open" (how much filled when part of it did). */
 function legText(l: OcoView['legs'][number]): string {
-  const filled = l.filled_size !== '0' ? `, filled ${fmt(l.filled_size)}` : '';
-  return `${l.side === 'BUY' ? 'Buy' : 'Sell'} ${fmt(l.size)} @ ${fmt(l.price)} · ${l.status}${filled}`;
+  const part = l.filled_size !== '0' && l.status !== 'filled' ? ` (${fmt(l.filled_size)} filled)` : '';
+  return `${l.side === 'BUY' ? 'Buy' : 'Sell'} ${fmt(l.size)} @ ${fmt(l.price)} · ${l.status}${part}`;
 }
 
 /** The latest note without its timestamp (the time is in the title). */
@@ -41,16 +41,19 @@ function OcoRow({ p }: { p: OcoView }) {
       </td>
       <td>
         <Badge tone={STATUS_TONE[p.status]}>{p.status}</Badge>
-        {p.runner && <Badge>{p.runner.this_process ? 'watched here' : `terminal ${p.runner.pid}`}</Badge>}
+        {p.runner && <div className="faint oco-watch">{p.runner.this_process ? 'watched here' : `watched by terminal ${p.runner.pid}`}</div>}
       </td>
-      {p.legs.map((l, i) => (
-        <td key={l.side} className="num" aria-label={`Leg ${i + 1}`}>
-          <span className={l.side === 'BUY' ? 'buy' : 'sell'}>{legText(l)}</span>
-          {p.winner === i && <Badge tone="buy">filled first</Badge>}
-        </td>
-      ))}
-      <td className="oco-note" title={note.at}>
-        {note.text}
+      {/* Both legs and what the pair did last, stacked: the row reads whole in the smallest window. */}
+      <td className="oco-legs">
+        {p.legs.map((l, i) => (
+          <div key={l.side} className="num" aria-label={`Leg ${i + 1}`}>
+            <span className={l.side === 'BUY' ? 'buy' : 'sell'}>{legText(l)}</span>
+            {p.winner === i && <span className="faint"> · filled first</span>}
+          </div>
+        ))}
+        <div className="faint oco-note" aria-label="Last" title={note.at}>
+          {note.text}
+        </div>
       </td>
       <td className="dt-sticky">
         <span className="row" style={{ gap: 4, justifyContent: 'flex-end' }}>
@@ -77,7 +80,7 @@ function DamagedOcoRow({ d }: { d: DamagedOcoView }) {
       <td>
         <Badge tone="sell">damaged</Badge>
       </td>
-      <td colSpan={3}>
+      <td>
         <div className="twap-damage" aria-label="Damage">
           {d.damage}
         </div>
@@ -100,9 +103,7 @@ export function OcoPanel() {
         <tr>
           <th scope="col">Market</th>
           <th scope="col">Status</th>
-          <th scope="col">Buy leg</th>
-          <th scope="col">Sell leg</th>
-          <th scope="col">Last</th>
+          <th scope="col">Legs · last</th>
           <th scope="col" className="r dt-sticky">
             Actions
           </th>
