@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { SimBed } from '../../support/simBed.js';
 
 const MAIN = 'PERPS_OCO_APP_MAIN_KEY';
 
@@ -18,8 +19,7 @@ describe('OCO pairs in the app: cancel', () => {
   let sim: RunningSimulator;
   const env = { [MAIN]: Wallet.createRandom().privateKey };
   const control = async (route: string, body: unknown): Promise<void> => {
-    const res = await fetch(sim.urls.control_url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(res.status, route).toBe(200);
+    await new SimBed(sim).control(route, body);
   };
   const ethOrders = async () => (await h.call('orders:listOpen', { market: 'ETH' })).orders;
 
