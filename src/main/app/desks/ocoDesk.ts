@@ -143,7 +143,8 @@ export class OcoDesk {
     this.labels.set(r.id, ocoLabel(r));
     this.host.keep('oco', runner, { market: r.market, wallet: r.wallet });
     this.session.raise({ type: 'orders.changed' });
-    return this.view(r);
+    // Read again once it runs: the page merges views by updated_at, and the run's first write is newer.
+    return this.view(ocoStoreOf(ctx).require(runner.id, ctx.profile.name));
   }
 
   /** The wallet's pairs, newest first, and the damaged ones (of this wallet, or whose wallet cannot be read). */

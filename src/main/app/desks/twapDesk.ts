@@ -156,9 +156,9 @@ export class TwapDesk {
     const { payload: plan } = this.session.reviews.take<'twap', TwapPlan>(req.preview_id, 'twap', this.session.scope());
     const options = { ...this.options(), allowLarge: plan.view.confirmations.some((c) => c.code === 'LARGE_ORDER') };
     const runner = await startTwap(ctx, plan, options);
-    const r = this.store().require(runner.id, ctx.profile.name);
-    this.launch(runner, r);
-    return this.view(r);
+    this.launch(runner, this.store().require(runner.id, ctx.profile.name));
+    // Read again once it runs: the page merges views by updated_at, and the run's first write is newer.
+    return this.view(this.store().require(runner.id, ctx.profile.name));
   }
 
   /** The wallet's TWAPs, and beside them the damaged ones (those of this wallet, or whose wallet cannot be read). */
