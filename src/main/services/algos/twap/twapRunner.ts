@@ -27,15 +27,15 @@
  * pause or cancel asked by another process is written into the file and read before each slice.
  */
 import { randomBytes } from 'node:crypto';
-import { Decimal, canonical } from '../../../shared/decimal/index.js';
-import type { TrackedOrder } from '../orders/orderTracker.js';
-import { OrderTracker, untilTerminal } from '../orders/orderTracker.js';
-import type { TradingContext } from '../orders/orderContext.js';
-import { prepareLegs } from '../orders/prepareOrder.js';
-import { submitOrder } from '../orders/submitOrder.js';
-import { OperationError, toAppError } from '../errors.js';
-import { isTransientFailure } from '../../api/errors.js';
-import { serviceAlgoClock, type AlgoClock } from '../algos/algoClock.js';
+import { Decimal, canonical } from '../../../../shared/decimal/index.js';
+import type { TrackedOrder } from '../../orders/orderTracker.js';
+import { OrderTracker, untilTerminal } from '../../orders/orderTracker.js';
+import type { TradingContext } from '../../orders/orderContext.js';
+import { prepareLegs } from '../../orders/prepareOrder.js';
+import { submitOrder } from '../../orders/submitOrder.js';
+import { OperationError, toAppError } from '../../errors.js';
+import { isTransientFailure } from '../../../api/errors.js';
+import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
 import { fillsOfOrder, findSliceOrder, twapSentAtService } from './sliceLookup.js';
 import { acquireRunLock, type RunLock } from './twapLock.js';
 import type { TwapPlan } from './twapPlan.js';

@@ -1,8 +1,8 @@
 /**
  * A TWAP as it is persisted (the schema and its whole-record check are pure, in
- * src/shared/twap/twapRecord.ts) and the small rules the scheduler reads it by.
+ * src/shared/algos/twap/twapRecord.ts) and the small rules the scheduler reads it by.
  */
-import type { StoredTwapStatus, TwapRecord, TwapSliceRecord } from '../../../shared/twap/twapRecord.js';
+import type { StoredTwapStatus, TwapRecord, TwapSliceRecord } from '../../../../shared/algos/twap/twapRecord.js';
 
 export {
   STORED_TWAP_STATUSES,
@@ -18,7 +18,7 @@ export {
   type TwapRecord,
   type TwapSliceRecord,
   type TwapStopReason,
-} from '../../../shared/twap/twapRecord.js';
+} from '../../../../shared/algos/twap/twapRecord.js';
 
 /** The slice states that have an order, or may have one, at the service. */
 export function sliceInFlight(s: Pick<TwapSliceRecord, 'status'>): boolean {
