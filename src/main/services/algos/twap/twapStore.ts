@@ -21,7 +21,7 @@ export function withFileLock<T>(file: string, work: () => T): T {
   return withAlgoFileLock(file, 'TWAP', work);
 }
 
-type TwapSummary = ReturnType<typeof damagedRecordSummary>;
+export type TwapSummary = ReturnType<typeof damagedRecordSummary>;
 
 /** A stored TWAP whose record failed its check: shown, never acted on. */
 export type DamagedTwap = DamagedRecord<TwapSummary>;
