@@ -25,15 +25,22 @@ import { runSigningBench } from './signingBench.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 let failed = false;
 
+let sectionStart = performance.now();
+
+/** Prints a section's lines, and how long the section took (where CI's bench time goes; REPORT only). */
 function report(results: readonly GateResult[]): void {
   for (const r of results) {
     console.log(formatResult(r));
     if (!r.passed && !r.reportOnly) failed = true;
   }
+  const now = performance.now();
+  console.log(`   (${((now - sectionStart) / 1000).toFixed(0)} s)`);
+  sectionStart = now;
 }
 
 // The CLI and the simulator bench run the built command line: build it from these sources first.
 await buildCli();
+sectionStart = performance.now();
 
 report(await runSigningBench());
 

@@ -19,6 +19,7 @@ import { registerHandlers } from '../../../src/main/ipc/registerHandlers.js';
 import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
 import type { ChannelName, IpcRequest, IpcResponse, IpcResult } from '../../../src/shared/ipc.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { SimBed } from '../../support/simBed.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
 import { emit, installPreloadBridge, TestIpcMain } from './preloadBridge.js';
 
@@ -180,18 +181,14 @@ export class E2eApp {
     await emit(this.page, channel, payload);
   }
 
-  /** POSTs to the simulator's control API (/sim/...). */
+  /** POSTs to the simulator's control API (/sim/...): the one simulator bed's (test/support/simBed.ts). */
   async control(route: string, body: unknown): Promise<unknown> {
-    const res = await fetch(`${this.sim.urls.control_url}/${route.replace(/^\//, '')}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { success: boolean; data?: unknown; error?: { message: string } };
-    if (!json.success) throw new Error(`/sim/${route} failed: ${json.error?.message ?? res.status}`);
-    return json.data;
+    return new SimBed(this.sim).control('/' + route.replace(/^\//, ''), body);
   }
 
   /** POSTs to the simulator's companion control API (chains' balances, the bridge's outcomes). */
   async companionControl(route: string, body: unknown): Promise<void> {
-    const res = await fetch(`${this.sim.urls.companion_control_url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+    await new SimBed(this.sim).companionControl(route, body);
   }
 
   /** Moves simulated time (jobs due in the window run in order). */

@@ -3,7 +3,6 @@
  * the app does it (the shared EIP-712 builders and the secp256k1 signer): these tests exercise the
  * client, so they use the client-side code, not the simulator's conformance helpers.
  */
-import { expect } from 'vitest';
 import { TradingApiClient, type TradingApiClientOptions } from '../../../src/main/api/index.js';
 import { PrivateKey } from '../../../src/main/signers/secp256k1.js';
 import { VenueInfoClient, joinMarkets } from '../../../src/main/venue/index.js';
@@ -22,7 +21,8 @@ import {
 } from '../../../src/shared/eip712/index.js';
 import { accountIdFromWallet } from '../../../src/shared/identity/index.js';
 import type { CancelBody, MarginBody, Market, ModifyBody, OrderLeg, RegisterBody, RevokeBody, WithdrawBody } from '../../../src/shared/protocol/index.js';
-import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import type { RunningSimulator } from '../../../src/sim/index.js';
+import { SimBed, startSimBed } from '../../support/simBed.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** Wallet-signed actions accept any chainId above 0 that the body repeats; the trading chainId is pinned (998 on testnet). */
@@ -32,18 +32,20 @@ function clientFor(sim: RunningSimulator, options: Partial<TradingApiClientOptio
   return new TradingApiClient({ baseUrl: sim.urls.base_url, timeoutMs: 5_000, retry: { attempts: 5, baseDelayMs: 5, maxDelayMs: 20 }, ...options });
 }
 
-export class SimWorld {
+export class SimWorld extends SimBed {
   private lastNonce = 0;
   markets: Market[] = [];
 
   private constructor(
-    readonly sim: RunningSimulator,
+    sim: RunningSimulator,
     readonly api: TradingApiClient,
     readonly info: VenueInfoClient,
-  ) {}
+  ) {
+    super(sim);
+  }
 
   static async boot(apiOptions: Partial<TradingApiClientOptions> = {}): Promise<SimWorld> {
-    const sim = await startSimulator({ port: 0, seed: 1, manualClock: true });
+    const sim = await startSimBed({ seed: 1, manualClock: true });
     const api = clientFor(sim, apiOptions);
     const world = new SimWorld(sim, api, new VenueInfoClient({ url: sim.urls.venue_info_url }));
     world.markets = await api.markets();
@@ -68,27 +70,8 @@ export class SimWorld {
     return this.lastNonce;
   }
 
-  async control(path: string, body: unknown): Promise<unknown> {
-    const res = await fetch(this.sim.urls.control_url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { data?: unknown };
-    expect(res.status, `${path}: ${JSON.stringify(json)}`).toBe(200);
-    return json.data;
-  }
-
   advance(ms: number): Promise<unknown> {
     return this.control('/advance', { ms });
-  }
-
-  setMark(symbol: string, price: string): Promise<unknown> {
-    return this.control('/mark', { market: symbol, price });
-  }
-
-  chaos(settings: { error_rate?: number; latency_ms?: number; persist_lag_ms?: number; drop_rate?: number }): Promise<unknown> {
-    return this.control('/chaos', settings);
-  }
-
-  resetChaos(): Promise<unknown> {
-    return this.chaos({ error_rate: 0, latency_ms: 0, persist_lag_ms: 0, drop_rate: 0 });
   }
 
   market(symbol: string): Market {

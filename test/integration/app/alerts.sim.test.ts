@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import type { IpcEventPayload } from '../../../src/shared/ipc.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { SimBed } from '../../support/simBed.js';
 import { AlertStore, type StoredAlert } from '../../../src/main/services/alerts/alertStore.js';
 import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
 
@@ -24,8 +25,7 @@ describe('alerts in the app (sim profile, through IPC)', () => {
   let sim: RunningSimulator;
 
   const control = async (route: string, body: unknown): Promise<void> => {
-    const res = await fetch(sim.urls.control_url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(res.status, route).toBe(200);
+    await new SimBed(sim).control(route, body);
   };
   const firings = () => h.eventsOf<IpcEventPayload<'alertFired'>>('alertFired').flatMap((e) => e.payload.firings);
   const alertNotifications = () => h.notifications.filter((n) => n.title.startsWith('Alert: '));

@@ -53,17 +53,19 @@ describe('order book (sim profile)', () => {
     expect(await h.call('markets:watchBook', { market: 'BTC', n_sig_figs: 3 })).toEqual({ watching: 'BTC', live: true });
     await h.waitFor('a BTC book', () => books().some((b) => b.market === 'BTC'));
     const switchedAt = h.events.length;
-    await new Promise((r) => setTimeout(r, 1_500));
-    const after = h.events.slice(switchedAt).filter((e) => e.channel === 'event:book').map((e) => (e.payload as BookView).market);
-    expect(after.every((m) => m === 'BTC')).toBe(true);
+    const booksSince = (at: number) => h.events.slice(at).filter((e) => e.channel === 'event:book').map((e) => (e.payload as BookView).market);
+    // Three more BTC books: had the ETH feed stayed on, its books would be among them.
+    await h.waitFor('three more BTC books', () => booksSince(switchedAt).filter((m) => m === 'BTC').length >= 3);
+    expect(booksSince(switchedAt).every((m) => m === 'BTC')).toBe(true);
 
     // A watch and a stop sent together end stopped: the calls are applied in the order they were sent.
     const [watched, stopped] = await Promise.all([h.call('markets:watchBook', { market: 'ETH' }), h.call('markets:watchBook', { market: null })]);
     expect(watched.watching).toBe('ETH');
     expect(stopped).toEqual({ watching: null, live: false });
     const stoppedAt = h.events.length;
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(h.events.slice(stoppedAt).filter((e) => e.channel === 'event:book')).toEqual([]);
+    // The venue keeps streaming the marks on the same connection: three of their updates after the stop, and no book among them.
+    await h.waitFor('three mark updates after the stop', () => h.events.slice(stoppedAt).filter((e) => e.channel === 'event:marks').length >= 3);
+    expect(booksSince(stoppedAt)).toEqual([]);
   });
 
   it('the book, the trades tape and the marks share one venue connection, which outlives either feed', async () => {

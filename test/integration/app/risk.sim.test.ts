@@ -16,6 +16,7 @@ import { Decimal, canonical, roundToStep } from '../../../src/shared/decimal/ind
 import type { IpcEventPayload, MarketView, PositionView } from '../../../src/shared/ipc.js';
 import { liquidationPrice } from '../../../src/shared/protocol/index.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { SimBed } from '../../support/simBed.js';
 import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
 
 const MAIN = 'PERPS_RISK_MAIN_KEY';
@@ -28,8 +29,7 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
   let liq: Decimal;
 
   const control = async (route: string, body: unknown): Promise<void> => {
-    const res = await fetch(sim.urls.control_url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(res.status, route).toBe(200);
+    await new SimBed(sim).control(route, body);
   };
   /** A mark on the tick grid at `factor` times the estimate. */
   const markAt = (factor: string): string => canonical(roundToStep(liq.mul(factor), eth.tick_size, 'nearest'));
@@ -147,7 +147,8 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
     await bannerShows(false);
     await moveMark(markAt('1.04'));
     await bannerShows(true);
-    await new Promise((r) => setTimeout(r, 500));
+    // The same look at the positions decides the notification and then publishes the banner
+    // (pumps/liquidationWatch.ts): once this banner is here, a notification it raised was sent before it.
     expect(warningsSent()).toBe(before + 1);
 
     // Recovered (past 12.5 %), then crossing again: a second notification.
@@ -164,7 +165,7 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
     await bannerShows(false);
     await moveMark(markAt('1.05'));
     await bannerShows(true);
-    await new Promise((r) => setTimeout(r, 500));
+    // Decided before the banner was published (see above): silent means none was sent.
     expect(warningsSent()).toBe(before);
     await h.call('notifications:set', { liquidation_warning: true });
 

@@ -73,18 +73,18 @@ describe('trades tape (sim profile)', () => {
     expect(await h.call('markets:watchTrades', { market: 'BTC' })).toEqual({ watching: 'BTC', live: true });
     await h.waitFor('a BTC tape', () => tapes().some((t) => t.market === 'BTC'));
     const switchedAt = h.events.length;
-    await new Promise((r) => setTimeout(r, 1_500));
-    const after = h.events.slice(switchedAt).filter((e) => e.channel === 'event:trades');
-    expect(after.length).toBeGreaterThan(0);
-    expect(after.every((e) => (e.payload as TradesEvent).market === 'BTC')).toBe(true);
+    const tapesSince = (at: number) => h.events.slice(at).filter((e) => e.channel === 'event:trades').map((e) => (e.payload as TradesEvent).market);
+    // Three more BTC tapes: had the ETH feed stayed on, its tapes would be among them.
+    await h.waitFor('three more BTC tapes', () => tapesSince(switchedAt).filter((m) => m === 'BTC').length >= 3);
+    expect(tapesSince(switchedAt).every((m) => m === 'BTC')).toBe(true);
 
     expect((await h.fail('markets:watchTrades', { market: 'NOPE' })).reason).toBe('UNKNOWN_MARKET');
     const [watched, stopped] = await Promise.all([h.call('markets:watchTrades', { market: 'ETH' }), h.call('markets:watchTrades', { market: null })]);
     expect(watched.watching).toBe('ETH');
     expect(stopped).toEqual({ watching: null, live: false });
-    await new Promise((r) => setTimeout(r, 300));
     const stoppedAt = h.events.length;
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(h.events.slice(stoppedAt).filter((e) => e.channel === 'event:trades')).toEqual([]);
+    // The venue keeps streaming the marks on the same connection: three of their updates after the stop, and no tape among them.
+    await h.waitFor('three mark updates after the stop', () => h.events.slice(stoppedAt).filter((e) => e.channel === 'event:marks').length >= 3);
+    expect(tapesSince(stoppedAt)).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { prepareTrail, startTrail } from '../../../src/main/services/algos/trail
 import { createServiceContext } from '../../../src/main/services/serviceContext.js';
 import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { SimBed } from '../../support/simBed.js';
 import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
 
 const MAIN = 'PERPS_TRAIL_APP_MAIN_KEY';
@@ -22,8 +23,7 @@ describe('a trailing stop on the app position row', () => {
 
   const env = { [MAIN]: Wallet.createRandom().privateKey };
   const control = async (route: string, body: unknown): Promise<void> => {
-    const res = await fetch(sim.urls.control_url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(res.status, route).toBe(200);
+    await new SimBed(sim).control(route, body);
   };
   const boot = (label: string, extra: { dataDir?: string; core?: { keychainService: string } } = {}) =>
     AppHarness.start(label, {

@@ -36,8 +36,24 @@ async function until(what: string, check: () => boolean, timeoutMs = 20_000): Pr
   }
 }
 
-/** Lets the watchers see a few more stream updates (the simulator pushes the asset context on every change and on its tick). */
-const settle = () => new Promise((r) => setTimeout(r, 2_500));
+/**
+ * The marker: a repeating alert on SOL (above 150) that the test crosses on purpose. The watchers read one
+ * ordered stream, so once the marker's firing is logged, a watcher has evaluated every mark set before it:
+ * what did not fire by then did not fire on those marks (an event, never a fixed sleep).
+ */
+let markerId = '';
+let markerFirings = 0;
+const markerLines = (text: string) => text.split('\n').filter((l) => l.includes(markerId));
+const withoutMarker = (text: string) => text.split('\n').filter((l) => l !== '' && !l.includes(markerId));
+const markerArmed = () => (JSON.parse(fs.readFileSync(path.join(w.dataDir, 'alerts.json'), 'utf8')) as { alerts: { id: string; armed: boolean | null }[] }).alerts.find((x) => x.id === markerId)?.armed === true;
+async function sync(): Promise<void> {
+  // Below the band first, seen (re-armed, written to the store), then across: each mark is evaluated, none coalesced away.
+  await w.setMark('SOL', '100');
+  await until('the marker re-armed', markerArmed);
+  await w.setMark('SOL', '200');
+  markerFirings += 1;
+  await until(`marker firing ${markerFirings}`, () => logLines().filter((l) => l['id'] === markerId).length === markerFirings);
+}
 
 describe('perps alert', () => {
   it('refuses bad input with exit 2 and a clear error, storing nothing', async () => {
@@ -69,6 +85,8 @@ describe('perps alert', () => {
     const again = perpsJson(await run(['--json', 'alert', 'add', '--market', 'BTC', '--below', '59000', '--repeat']));
     expect(again).toMatchObject({ rule: { kind: 'price_below', level: '59000' }, repeat: true, armed: true });
     const funding = perpsJson(await run(['--json', 'alert', 'add', '--market', 'ETH', '--funding-below', '0']));
+    await w.setMark('SOL', '100');
+    markerId = (perpsJson(await run(['--json', 'alert', 'add', '--market', 'SOL', '--above', '150', '--repeat', '--note', 'marker'])) as { id: string }).id;
     const human = await run(['alert', 'list']);
     expect(human.stdout).toMatch(new RegExp(`^${once.id}  ETH mark above 3500 +once +armed +- +breakout: take profit$`, 'm'));
     const mode = fs.statSync(path.join(w.dataDir, 'alerts.json')).mode & 0o777;
@@ -77,14 +95,14 @@ describe('perps alert', () => {
     const a = new PerpsChild(w, ['alert', 'watch']);
     const b = new PerpsChild(w, ['--json', 'alert', 'watch']);
     try {
-      await a.waitForStderr(/^watching 3 alert\(s\) of profile 'sim' on the venue's stream/m);
+      await a.waitForStderr(/^watching 4 alert\(s\) of profile 'sim' on the venue's stream/m);
       await b.waitForStderr(/^$|watching/m).catch(() => undefined); // --json prints no notes: just give it time to connect
-      await settle();
-      expect(a.stdout + b.stdout).toBe('');
+      await sync();
+      expect([...withoutMarker(a.stdout), ...withoutMarker(b.stdout)]).toEqual([]);
 
       await w.setMark('ETH', '3512.5');
-      await until('the ETH firing', () => /ALERT/.test(a.stdout) || b.stdout.includes('"price_above"'));
-      await settle();
+      await until('the ETH firing', () => a.stdout.includes(once.id) || b.stdout.includes(once.id));
+      await sync();
       const printed = [...a.stdout.split('\n'), ...b.stdout.split('\n')].filter((l) => l.includes(once.id));
       expect(printed).toHaveLength(1);
       expect(printed[0]).toMatch(new RegExp(`(ALERT ${once.id} ETH mark 3512.5 is at or above 3500 \\| breakout: take profit$)|("id":"${once.id}")`));
@@ -93,21 +111,21 @@ describe('perps alert', () => {
 
       // Down and back up: a one-shot alert is done.
       await w.setMark('ETH', '3400');
-      await settle();
+      await sync();
       await w.setMark('ETH', '3600');
-      await settle();
+      await sync();
       expect(logLines().filter((l) => l['id'] === once.id)).toHaveLength(1);
 
       // The repeating alert: fires, a wobble inside the band (59 BTC) does not re-arm, going back past it does.
       await w.setMark('BTC', '58990');
       await until('the first BTC firing', () => logLines().some((l) => l['id'] === again.id));
       await w.setMark('BTC', '59050');
-      await settle();
+      await sync();
       await w.setMark('BTC', '58900');
-      await settle();
+      await sync();
       expect(logLines().filter((l) => l['id'] === again.id)).toHaveLength(1);
       await w.setMark('BTC', '59100');
-      await settle();
+      await sync();
       await w.setMark('BTC', '58800');
       await until('the second BTC firing', () => logLines().filter((l) => l['id'] === again.id).length === 2);
 
@@ -116,7 +134,7 @@ describe('perps alert', () => {
       // The venue pushes the asset context with its next update: a print moves the mark.
       await w.setMark('ETH', '3601');
       await until('the funding firing', () => logLines().some((l) => l['id'] === funding.id));
-      await settle();
+      await sync();
     } finally {
       a.child.kill('SIGINT');
       b.child.kill('SIGINT');
@@ -127,11 +145,13 @@ describe('perps alert', () => {
     // Every firing was printed by exactly one of the two watchers, and logged once.
     const printedIds = [...ad.stdout.matchAll(/ALERT ([0-9a-f]{12})/g)].map((m) => m[1]).concat(bd.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id));
     expect(printedIds.sort()).toEqual(logLines().map((l) => l['id'] as string).sort());
-    expect(logLines()).toHaveLength(4);
+    expect(logLines()).toHaveLength(4 + markerFirings);
+    expect(markerLines(ad.stdout).length + markerLines(bd.stdout).length).toBe(markerFirings);
 
     const listed = perpsJson(await run(['--json', 'alert', 'list'])).alerts;
     expect(listed.find((x: { id: string }) => x.id === once.id)).toMatchObject({ status: 'done', fired_count: 1, last_fired_value: '3512.5' });
     expect(listed.find((x: { id: string }) => x.id === again.id)).toMatchObject({ status: 'active', fired_count: 2 });
+    expect(perpsJson(await run(['--json', 'alert', 'rm', markerId])).removed.id).toBe(markerId);
     const rm = perpsJson(await run(['--json', 'alert', 'rm', again.id]));
     expect(rm.removed.id).toBe(again.id);
     expect(perpsJson(await run(['--json', 'alert', 'list'])).alerts.map((x: { id: string }) => x.id)).not.toContain(again.id);

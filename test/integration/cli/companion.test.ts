@@ -1,16 +1,15 @@
 /**
- * `perps bridge`, `perps points` and `perps swap`, run as the real bin/perps.js in a child process with
+ * `perps bridge`, `perps points` and `perps swap`, run by the CLI's own main in this process (test/support/perpsWorld.ts) with
  * --json against a simulator on loopback. The simulator's clock is manual and lives in this process: the
- * test moves it between commands (and while a `--wait` child polls), so bridge orders settle on demand.
+ * test moves it between commands (and while a `--wait` run polls), so bridge orders settle on demand.
  * Contract checked: exactly one JSON document on stdout, exit 0 on success, 1 when the operation failed
  * (including a bridge that ended refunded or failed), 2 on bad usage or a refused input.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../support/paths.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { CompanionWorld, ETH, tokenOf } from '../companion/companionWorld.js';
 import { PROXY_KEY, RpcProxy, closedPort, recordingServer } from '../companion/bridgeRpcProxy.js';
 
@@ -26,23 +25,15 @@ interface Run {
 }
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function perps(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(REPO_ROOT, 'bin/perps.js'), ...globals, '--json', ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, PERPS_TEST_WALLET_KEY: wallet.privateKey, ...env }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        // Exactly one JSON document: parsing the whole of stdout must succeed.
-        resolve({ code, stdout, stderr, json: JSON.parse(stdout) as J });
-      },
-    );
-  });
+// No keychain here: the wallet signs from the environment (`--signer env:PERPS_TEST_WALLET_KEY`).
+const run = perpsOn(() => ({ sim: w.sim, dataDir: w.dataDir, keychainService: 'perps-desk-test-companion-unused' }));
+
+/** `perps --json ARGS`: exactly one JSON document on stdout (perpsOn parses the whole of it). */
+function perps(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return run(['--json', ...args], { PERPS_TEST_WALLET_KEY: wallet.privateKey, ...env });
 }
 
-/** Runs a command that waits on the simulated clock, moving that clock until the child exits. */
+/** Runs a command that waits on the simulated clock, moving that clock until it exits. */
 async function perpsWhileAdvancing(args: string[], stepMs = 10_000): Promise<Run> {
   let done = false;
   const run = perps(args).finally(() => {

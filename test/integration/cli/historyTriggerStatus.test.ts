@@ -1,29 +1,20 @@
 /**
  * Order history reads a bracket's TP/SL legs as a trader would (issue 35: an armed leg read "open"):
- * `perps orders history` (table and --json) against the simulator over HTTP, the real bin/perps.js.
+ * `perps orders history` (table and --json) against the simulator over HTTP, the CLI's own main in process (test/support/perpsWorld.ts).
  * A leg whose entry filled reads "armed" (waiting on its trigger price), its way there "awaiting entry >
  * armed"; a leg whose LIMIT entry still rests reads "awaiting entry". Both come from the spec's fields
  * only (status, order_type, parent_order_id).
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeOrders } from '../../../src/main/services/orders/index.js';
 import { waitForPosition } from '../../../src/main/services/positions/index.js';
-import { REPO_ROOT } from '../../support/paths.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { TradingWorld, priceAt, sizeFor } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
 const SYM = 'ETH';
 
-function perps(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), ...globals, ...args], { cwd: REPO_ROOT, env: { ...process.env, PERPS_KEYCHAIN_SERVICE: w.keychainService }, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const perps = perpsOn(() => w);
 
 beforeAll(async () => {
   w = await TradingWorld.boot('cli-history-triggers', { manualClock: false });

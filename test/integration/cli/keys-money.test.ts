@@ -1,16 +1,15 @@
 /**
- * The real `perps` program (bin/perps.js in a child process) against a simulator over loopback HTTP,
+ * The real `perps` program (src/cli/main.ts's main, in this process: test/support/perpsInProcess.ts) against a simulator over loopback HTTP,
  * with --json: stdout must be exactly one JSON document, and the exit code 0 (success), 1 (the operation
  * failed) or 2 (bad usage or validation; nothing signed or sent). Keys go to the real OS keychain under a
  * test-only service name.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TypedDataEncoder, Wallet, encryptKeystoreJsonSync } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
-import { REPO_ROOT } from '../../support/paths.js';
+import { perpsInProcess } from '../../support/perpsInProcess.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
 import { SimHarness } from '../support/keysMoney.js';
 
@@ -36,9 +35,9 @@ afterAll(async () => {
   await h.stop();
 });
 
-function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/** The variables a run sets over this process's environment. */
+function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
-    ...process.env,
     PERPS_BASE_URL: h.urls.base_url,
     PERPS_VENUE_URL: h.urls.venue_info_url,
     PERPS_DATA_DIR: dataDir,
@@ -48,24 +47,20 @@ function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
-function perps(args: string[], env: NodeJS.ProcessEnv = baseEnv()): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), ...args], { env, cwd: REPO_ROOT, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      let json: Run['json'] = {};
-      if (args.includes('--json')) {
-        try {
-          json = JSON.parse(stdout) as Run['json'];
-        } catch {
-          throw new Error(`stdout is not one JSON document (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
-        }
-      }
-      resolve({ code, stdout, stderr, json });
-    });
-  });
+async function perps(args: string[], env: Record<string, string> = baseEnv()): Promise<Run> {
+  const r = await perpsInProcess(args, env);
+  let json: Run['json'] = {};
+  if (args.includes('--json')) {
+    try {
+      json = JSON.parse(r.stdout) as Run['json'];
+    } catch {
+      throw new Error(`stdout is not one JSON document (exit ${r.code}):\n${r.stdout}\nstderr:\n${r.stderr}`);
+    }
+  }
+  return { ...r, json };
 }
 
-/** Each run starts a Node process with the TypeScript CLI (~2 s); a describe block runs several. */
+/** A describe block runs several commands against one simulator. */
 const SLOW = { timeout: 120_000 };
 
 function nonceFile(dir = dataDir): string {

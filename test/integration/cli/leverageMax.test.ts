@@ -2,12 +2,13 @@
  * `--leverage max` (issue 35): the market's max_leverage as GET /markets gives it, signed and stated
  * before signing, on `order place`, `order scale`, `order oco`, `twap start` and `position reverse`; refused
  * (exit 2, nothing sent) where no leverage is signed (reduce-only, a trigger) and as an every-market default
- * in `perps config leverage`. The real bin/perps.js against the simulator over HTTP.
+ * in `perps config leverage`. The CLI's own main in process (test/support/perpsWorld.ts) against the simulator over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { TradingWorld, type Trader, priceAt, sizeFor } from '../orders/tradingWorld.js';
-import { PerpsChild, perpsJson } from '../twap/twapWorld.js';
+import { perpsJson } from '../twap/twapWorld.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 
 let w: TradingWorld;
 let t: Trader;
@@ -20,9 +21,7 @@ afterAll(async () => {
   await w?.stop();
 });
 
-async function perps(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new PerpsChild(w, args).done;
-}
+const perps = perpsOn(() => w);
 
 /** Every leg's signed leverage anywhere in a dry-run document. */
 function legLeverages(doc: unknown): unknown[] {

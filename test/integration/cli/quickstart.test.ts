@@ -1,11 +1,10 @@
 /**
- * `perps quickstart` and `perps sim faucet`, run as the real bin/perps.js in a child process against a
- * simulator on loopback (wall clock: a child process cannot advance a manual one), with the real keychain.
+ * `perps quickstart` and `perps sim faucet`, run by the CLI's own main in this process (test/support/perpsInProcess.ts)
+ * against a simulator on loopback on the wall clock, with the real keychain.
  * What a newcomer relies on: one command gives a paper wallet whose key is in the OS keychain, an
  * authorized trading key and credited paper funds, and the next command trades; the paper wallet is
  * refused everywhere but the simulator (exit 2, nothing created, nothing signed).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Wallet } from 'ethers';
@@ -14,7 +13,7 @@ import { PrivateKey } from '../../../src/main/signers/secp256k1.js';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { accountIdFromWallet } from '../../../src/shared/identity/index.js';
 import { rawKeytar } from '../../support/keychain.js';
-import { REPO_ROOT } from '../../support/paths.js';
+import { perpsInProcess } from '../../support/perpsInProcess.js';
 import { TradingWorld, sizeFor } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
@@ -27,20 +26,11 @@ interface Run {
 }
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function perps(args: string[], profile: 'sim' | 'mainnet' = 'sim', baseUrl = w.sim.urls.base_url): Promise<Run> {
+async function perps(args: string[], profile: 'sim' | 'mainnet' = 'sim', baseUrl = w.sim.urls.base_url): Promise<Run> {
   // The mainnet runs point at the same simulator: whatever they would send must never get that far.
   const globals = ['--profile', profile, '--base-url', baseUrl, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(REPO_ROOT, 'bin/perps.js'), ...globals, ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, PERPS_KEYCHAIN_SERVICE: w.keychainService }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr, json: args.includes('--json') ? (JSON.parse(stdout) as J) : {} });
-      },
-    );
-  });
+  const r = await perpsInProcess([...globals, ...args], { PERPS_KEYCHAIN_SERVICE: w.keychainService });
+  return { ...r, code: r.code ?? 1, json: args.includes('--json') ? (JSON.parse(r.stdout) as J) : {} };
 }
 
 /** The paper wallets this data folder records (settings.json), as the app and the CLI read them. */

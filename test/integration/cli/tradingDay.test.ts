@@ -1,6 +1,6 @@
 /**
  * Issue 35, items 3 and 5 and the command-line parts of item 4, as a trader's shell sees them: the real
- * `perps` program run in this process (test/support/perpsInProcess.ts) against a simulator on loopback.
+ * `perps` program run in this process (test/support/perpsWorld.ts) against a simulator on loopback.
  * Nothing implicit (an OCO signs the default leverage and says so; a typed price is never a market
  * order's bound), and the command line of a trading day (a default wallet, symbols in any case, aliases,
  * USD sizing, phrases, fill prices and PnL of exits, local time in tables).
@@ -11,28 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountIdFromWallet } from '../../../src/shared/identity/index.js';
 import { REPO_ROOT } from '../../support/paths.js';
 import { Decimal } from '../../../src/shared/decimal/index.js';
-import { perpsInProcess } from '../../support/perpsInProcess.js';
-import type { PerpsRun } from '../../support/perpsCli.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { TradingWorld, priceAt, sizeFor } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
 
-type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { J } from '../../support/perpsWorld.js';
 
 /** `perps ARGS` on the world's simulator and data folder; with --json its one document is parsed. */
-async function perps(args: string[]): Promise<PerpsRun & { json: J }> {
-  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
-  const r = await perpsInProcess([...globals, ...args], { PERPS_KEYCHAIN_SERVICE: w.keychainService });
-  let json: J = {};
-  if (args.includes('--json')) {
-    try {
-      json = JSON.parse(r.stdout) as J;
-    } catch {
-      throw new Error(`stdout is not one JSON document (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
-    }
-  }
-  return { ...r, json };
-}
+const perps = perpsOn(() => w);
 
 beforeAll(async () => {
   w = await TradingWorld.boot('cli-trading-day', { manualClock: false });

@@ -10,12 +10,12 @@
  */
 import fs from 'node:fs';
 import { Wallet } from 'ethers';
-import { expect } from 'vitest';
 import { createCompanionContext, type CompanionContext, type CompanionContextOptions } from '../../../src/main/services/companion/index.js';
 import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { openNodeSettings, type SettingsStore } from '../../../src/main/settings/settingsStore.js';
 import { WalletTransactionSigner } from '../../../src/main/signers/transactions/index.js';
-import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import type { RunningSimulator } from '../../../src/sim/index.js';
+import { SimBed, startSimBed } from '../../support/simBed.js';
 import { defaultCompanionConfig } from '../../../src/sim/companion/index.js';
 import { tempDir } from '../../support/keychain.js';
 
@@ -44,19 +44,21 @@ export function routerOf(chain: string, kind: 'bridge' | 'aggregator'): string {
   return a;
 }
 
-export class CompanionWorld {
+export class CompanionWorld extends SimBed {
   readonly requests: RecordedRequest[] = [];
   /** Runs before each recorded request is sent (tests use it to change the sim mid-flow). */
   beforeRequest: ((r: RecordedRequest) => void | Promise<void>) | null = null;
 
   private constructor(
-    readonly sim: RunningSimulator,
+    sim: RunningSimulator,
     readonly dataDir: string,
     readonly settings: SettingsStore,
-  ) {}
+  ) {
+    super(sim);
+  }
 
   static async boot(label: string, options: { seed?: number; config?: unknown } = {}): Promise<CompanionWorld> {
-    const sim = await startSimulator({ port: 0, seed: options.seed ?? 11, manualClock: true, ...(options.config ? { config: options.config } : {}) });
+    const sim = await startSimBed({ seed: options.seed ?? 11, manualClock: true, ...(options.config ? { config: options.config } : {}) });
     const dataDir = tempDir(label);
     return new CompanionWorld(sim, dataDir, openNodeSettings(dataDir));
   }
@@ -103,13 +105,6 @@ export class CompanionWorld {
   /** Requests whose path starts with `prefix` (e.g. '/bridge/v1'), since index `from`. */
   sent(prefix: string, from = 0): RecordedRequest[] {
     return this.requests.slice(from).filter((r) => r.path.startsWith(prefix));
-  }
-
-  async companionControl(path: string, body: unknown): Promise<unknown> {
-    const res = await fetch(this.sim.urls.companion_control_url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await res.json()) as unknown;
-    expect(res.status, `${path}: ${JSON.stringify(json)}`).toBe(200);
-    return json;
   }
 
   /** Native (wei) or ERC-20 (smallest units) funds on a simulated chain. */

@@ -5,35 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileAtomic, writeFileAtomicSync } from '../../../src/main/files/atomicWrite.js';
-import { tempDir } from '../../support/keychain.js';
+import { hostileFolder } from '../../support/hostileFolder.js';
 
-const root = tempDir('atomic-writer');
-const attacker = path.join(root, 'attacker');
-fs.mkdirSync(attacker);
-let umask: number;
-
-beforeEach(() => {
-  // The most permissive umask: a file's mode must come from the writer, not from the environment.
-  umask = process.umask(0);
-});
-afterEach(() => {
-  process.umask(umask);
-});
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-
-function folder(label: string): string {
-  return fs.mkdtempSync(path.join(root, `${label}-`));
-}
-
-function loot(name: string): string {
-  return path.join(attacker, name);
-}
-
-function mode(p: string): number {
-  return fs.lstatSync(p).mode & 0o777;
-}
+const { folder, loot, mode } = hostileFolder('atomic-writer');
 
 describe('the atomic writer', () => {
   it('the atomic writer (both forms), also for a dangling link and for a folder at the path', async () => {

@@ -7,38 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Wallet } from 'ethers';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NonceSource } from '../../../src/main/nonces/nonceSource.js';
 import { fileSink } from '../../../src/main/signers/offlineSigner.js';
 import { startSimulator } from '../../../src/sim/index.js';
 import { STATE_FILE_VERSION } from '../../../src/sim/state/persistence.js';
-import { tempDir } from '../../support/keychain.js';
+import { hostileFolder } from '../../support/hostileFolder.js';
 
-const root = tempDir('atomic-writes');
-const attacker = path.join(root, 'attacker');
-fs.mkdirSync(attacker);
-let umask: number;
-
-beforeEach(() => {
-  // The most permissive umask: a file's mode must come from the writer, not from the environment.
-  umask = process.umask(0);
-});
-afterEach(() => {
-  process.umask(umask);
-});
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-
-function folder(label: string): string {
-  return fs.mkdtempSync(path.join(root, `${label}-`));
-}
-
-function loot(name: string): string {
-  return path.join(attacker, name);
-}
-
-function mode(p: string): number {
-  return fs.lstatSync(p).mode & 0o777;
-}
+const { folder, loot, mode } = hostileFolder('atomic-writes');
 
 describe('a link at the old predictable temporary name receives nothing', () => {
   it('nonces.json', async () => {

@@ -10,7 +10,6 @@
  */
 import fs from 'node:fs';
 import { Wallet } from 'ethers';
-import { expect } from 'vitest';
 import { createServiceContext, type ServiceContext } from '../../../src/main/services/serviceContext.js';
 import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { authorizeTradingKey } from '../../../src/main/services/keys/authorize.js';
@@ -19,7 +18,8 @@ import type { TypedData } from '../../../src/shared/eip712/index.js';
 import { Decimal, canonical } from '../../../src/shared/decimal/index.js';
 import { accountIdFromWallet } from '../../../src/shared/identity/index.js';
 import type { ListedOrder, Market } from '../../../src/shared/protocol/index.js';
-import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import type { RunningSimulator } from '../../../src/sim/index.js';
+import { SimBed, startSimBed } from '../../support/simBed.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
 import { readMark } from '../../../src/main/services/orders/orderContext.js';
 
@@ -42,16 +42,18 @@ export function ethersSigner(wallet: Wallet): Signer {
   };
 }
 
-export class TradingWorld {
+export class TradingWorld extends SimBed {
   readonly requests: RecordedRequest[] = [];
   markets: Market[] = [];
 
   private constructor(
-    readonly sim: RunningSimulator,
+    sim: RunningSimulator,
     readonly ctx: ServiceContext,
     readonly keychainService: string,
     readonly dataDir: string,
-  ) {}
+  ) {
+    super(sim);
+  }
 
   /**
    * manualClock (default true): waits advance the simulated clock. With false the simulator follows the
@@ -59,9 +61,8 @@ export class TradingWorld {
    */
   static async boot(label: string, options: { seed?: number; config?: unknown; manualClock?: boolean } = {}): Promise<TradingWorld> {
     const manual = options.manualClock ?? true;
-    const sim = await startSimulator({ port: 0, seed: options.seed ?? 7, manualClock: manual, ...(options.config ? { config: options.config } : {}) });
     // The venue's random walk would move marks under the tests' feet; marks move only through /sim/mark.
-    await fetch(sim.urls.control_url + '/freeze-marks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const sim = await startSimBed({ seed: options.seed ?? 7, manualClock: manual, freezeMarks: true, ...(options.config ? { config: options.config } : {}) });
     const keychainService = testService(label);
     const dataDir = tempDir(label);
     const requests: RecordedRequest[] = [];
@@ -106,28 +107,9 @@ export class TradingWorld {
     return m;
   }
 
-  async control(path: string, body: unknown): Promise<unknown> {
-    const res = await fetch(this.sim.urls.control_url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { data?: unknown };
-    expect(res.status, `${path}: ${JSON.stringify(json)}`).toBe(200);
-    return json.data;
-  }
-
   /** Moves simulated time (manual clock) or waits that long (wall clock). */
   async advance(ms: number): Promise<void> {
     await this.ctx.sleep(ms);
-  }
-
-  setMark(symbol: string, price: string): Promise<unknown> {
-    return this.control('/mark', { market: symbol, price });
-  }
-
-  chaos(settings: { error_rate?: number; latency_ms?: number; persist_lag_ms?: number; drop_rate?: number }): Promise<unknown> {
-    return this.control('/chaos', settings);
-  }
-
-  resetChaos(): Promise<unknown> {
-    return this.chaos({ error_rate: 0, latency_ms: 0, persist_lag_ms: 0, drop_rate: 0 });
   }
 
   mark(symbol: string): Promise<Decimal> {

@@ -5,7 +5,8 @@
  * that a refused request signed nothing.
  */
 import { Wallet } from 'ethers';
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../../src/sim/index.js';
+import type { RunningSimulator, SimulatorOptions } from '../../../src/sim/index.js';
+import { SimBed, startSimBed } from '../../support/simBed.js';
 import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { createServiceContext, type ServiceContext } from '../../../src/main/services/serviceContext.js';
 import { EnvKeySigner } from '../../../src/main/signers/envKeySigner.js';
@@ -19,28 +20,17 @@ import type { TrackedWithdrawal } from '../../../src/main/services/money/withdra
 
 export const DAY_MS = 86_400_000;
 
-export class SimHarness {
-  private constructor(readonly sim: RunningSimulator) {}
+export class SimHarness extends SimBed {
+  private constructor(sim: RunningSimulator) {
+    super(sim);
+  }
 
   /**
    * Marks are frozen: keys and money do not need a moving market, and a frozen venue lets the manual
    * clock jump days (key expiry) without stepping through millions of venue ticks.
    */
   static async boot(options: SimulatorOptions = {}): Promise<SimHarness> {
-    const h = new SimHarness(await startSimulator({ port: 0, seed: 7, manualClock: true, ...options }));
-    await h.control('/freeze-marks', {});
-    return h;
-  }
-
-  get urls(): RunningSimulator['urls'] {
-    return this.sim.urls;
-  }
-
-  async control(path: string, body: unknown): Promise<unknown> {
-    const res = await fetch(this.sim.urls.control_url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { success: boolean; data?: unknown; error?: { message: string } };
-    if (res.status !== 200 || !json.success) throw new Error(`control ${path}: HTTP ${res.status}: ${json.error?.message ?? JSON.stringify(json)}`);
-    return json.data;
+    return new SimHarness(await startSimBed({ seed: 7, manualClock: true, freezeMarks: true, ...options }));
   }
 
   advance(ms: number): Promise<unknown> {
@@ -51,10 +41,6 @@ export class SimHarness {
   async fund(wallet: string, amount: string): Promise<void> {
     await this.control('/deposit', { wallet, amount });
     await this.advance(this.sim.config.timings.deposit_confirm_ms);
-  }
-
-  chaos(settings: Record<string, number>): Promise<unknown> {
-    return this.control('/chaos', settings);
   }
 
   /** Everything a withdrawal needs to go from REQUESTED to a terminal status. */

@@ -4,6 +4,8 @@
  * client-side and exactly once. The same runner for the app and the command line (`perps order oco` runs
  * it in the foreground); one process runs a pair at a time (the algorithms' run lock).
  *
+ * It runs on the algorithms' one engine (algos/engine/algoRunner.ts): this file is only its step.
+ *
  * Exactly once, like a TWAP slice (src/shared/algos/ocoRecord.ts): both legs are written `sending` before
  * the batch goes out and looked up in order-history after a crash (algos/sentOrderLookup.ts); the cancel
  * of the other leg is written before it is sent, and after a crash the other leg's status is read first:
@@ -25,7 +27,6 @@ import { Decimal, canonical } from '../../../../shared/decimal/index.js';
 import { groupedDecimal } from '../../../../shared/decimal/display.js';
 import { checkOcoRecord, ocoClientOrderId, damagedOcoSummary, type OcoLeg, type OcoRecord } from '../../../../shared/algos/ocoRecord.js';
 import type { ListedOrder } from '../../../../shared/protocol/index.js';
-import { isTransientFailure } from '../../../api/errors.js';
 import type { Signer } from '../../../signers/signer.js';
 import { OperationError, ValidationError, toAppError } from '../../errors.js';
 import { submitCancel, prepareCancelOrders } from '../../orders/cancelOrders.js';
@@ -34,8 +35,10 @@ import { readMark, walletIds, type TradingContext } from '../../orders/orderCont
 import { prepareLegs, type PreparedOrder } from '../../orders/prepareOrder.js';
 import { submitOrder } from '../../orders/submitOrder.js';
 import { assertPreparedFor, type PreparedBase } from '../../signing/prepared.js';
-import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
+import { serviceAlgoClock } from '../algoClock.js';
 import { AlgoStore, type AlgoRecordKind, type DamagedRecord } from '../algoStore.js';
+import { AlgoRunner, type AlgoRunnerOptions, type AlgoStep } from '../engine/algoRunner.js';
+import { writeOutcome } from '../engine/mayHaveLanded.js';
 import { acquireRunLock, type AlgoNaming, type RunLock } from '../runLock.js';
 import { SENT_SLACK_MS, findSentOrder, latestHistoryRow } from '../sentOrderLookup.js';
 
@@ -132,17 +135,7 @@ export async function prepareOco(ctx: TradingContext, input: OcoInput): Promise<
   };
 }
 
-export interface OcoRunnerOptions {
-  clock?: AlgoClock;
-  pollMs?: number;
-  reconcileGraceMs?: number;
-  onUpdate?: (r: OcoRecord) => void;
-  onEvent?: (text: string) => void;
-}
-
-function withNote(r: OcoRecord, at: number, text: string): string[] {
-  return [...r.notes, `${new Date(at).toISOString()} ${text}`].slice(-100);
-}
+export type OcoRunnerOptions = AlgoRunnerOptions<OcoRecord>;
 
 /** Writes the pair with both legs `sending`, then sends the batch once; returns its runner (lock held). */
 export async function startOco(ctx: TradingContext, prepared: PreparedOco, signer: Signer, options: OcoRunnerOptions & { store?: OcoStore } = {}): Promise<OcoRunner> {
@@ -162,11 +155,13 @@ export async function startOco(ctx: TradingContext, prepared: PreparedOco, signe
     try {
       placed = await submitOrder(ctx, prepared.order, signer, { wait: false });
     } catch (err) {
-      const e = toAppError(err);
-      if (e.kind === 'validation' || (e.kind === 'rejected' && e.code !== 'SUBMIT_UNCONFIRMED' && e.code !== 'LANDED_RESULT_UNKNOWN')) {
-        runner.finish('failed', `the pair was refused: ${e.message}`, (x) => x.legs.map((l) => ({ ...l, status: 'rejected', reason: e.code })) as [OcoLeg, OcoLeg]);
+      const outcome = writeOutcome(err);
+      if (outcome === 'refused') {
+        const e = toAppError(err);
+        await runner.finish('failed', `the pair was refused: ${e.message}`, (x) => x.legs.map((l) => ({ ...l, status: 'rejected', reason: e.code })) as [OcoLeg, OcoLeg]);
         throw err;
       }
+      if (outcome === 'bug') throw err;
       // No usable answer: the runner looks the legs up in order-history before anything else.
       return runner;
     }
@@ -201,44 +196,22 @@ export function legDisagreement(r: Pick<OcoRecord, 'market' | 'sent_at' | 'creat
   return null;
 }
 
-export class OcoRunner {
-  private readonly clock: AlgoClock;
-  private readonly pollMs: number;
-  private readonly graceMs: number;
-  private readonly abort = new AbortController();
-  private stopping = false;
+const legsWith = (x: OcoRecord, i: number, patch: Partial<OcoLeg>): [OcoLeg, OcoLeg] => x.legs.map((y, j) => (j === i ? { ...y, ...patch } : y)) as [OcoLeg, OcoLeg];
 
-  constructor(
-    private readonly ctx: TradingContext,
-    readonly store: OcoStore,
-    readonly id: string,
-    private readonly options: OcoRunnerOptions,
-    private lock: RunLock | null,
-  ) {
-    this.clock = options.clock ?? serviceAlgoClock(ctx);
-    this.pollMs = options.pollMs ?? 1_000;
-    this.graceMs = options.reconcileGraceMs ?? 10_000;
+/** The OCO step on the algorithms' engine: a stop leaves both legs (or what is left) resting. */
+export class OcoRunner extends AlgoRunner<OcoRecord, OcoSummary> {
+  constructor(ctx: TradingContext, store: OcoStore, id: string, options: OcoRunnerOptions, lock: RunLock | null) {
+    super(ctx, store, id, 'oco', OCO_NAMING, options, lock);
+    this.eventMarket = store.require(id, ctx.profile.name).market;
   }
 
-  /** Stops watching; both legs (or what is left) keep resting. */
-  requestStop(): void {
-    this.stopping = true;
-    this.abort.abort(new OperationError('OCO_STOPPING', `OCO pair ${this.id} is stopping`, { kind: 'transient' }));
+  protected isActive(r: OcoRecord): boolean {
+    return r.status === 'working';
   }
 
-  private record(): OcoRecord {
-    return this.store.require(this.id, this.ctx.profile.name);
-  }
-
-  private update(change: (r: OcoRecord) => OcoRecord): OcoRecord {
-    const next = this.store.update(this.id, change);
-    this.options.onUpdate?.(next);
-    return next;
-  }
-
-  private say(r: OcoRecord, at: number, text: string, change: (x: OcoRecord) => OcoRecord = (x) => x): OcoRecord {
-    this.options.onEvent?.(text);
-    return this.update((x) => ({ ...change(x), notes: withNote(x, at, text) }));
+  protected async step(r: OcoRecord): Promise<AlgoStep<OcoRecord>> {
+    const ended = await this.look(r);
+    return ended ? { done: ended } : { wait: this.pollMs };
   }
 
   /** The batch's answer: each leg's order id, or its rejection. */
@@ -253,65 +226,34 @@ export class OcoRunner {
     }));
   }
 
-  finish(status: 'done' | 'cancelled' | 'failed', text: string, legs?: (x: OcoRecord) => [OcoLeg, OcoLeg]): OcoRecord {
-    const now = Date.now();
-    this.options.onEvent?.(text);
-    return this.update((x) => ({ ...x, status, ...(legs ? { legs: legs(x) } : {}), notes: withNote(x, now, text) }));
+  /** Ends the pair with `status`, at the service clock's time (written, then said). */
+  async finish(status: 'done' | 'cancelled' | 'failed', text: string, legs?: (x: OcoRecord) => [OcoLeg, OcoLeg]): Promise<OcoRecord> {
+    return this.note(text, (x) => ({ ...x, status, ...(legs ? { legs: legs(x) } : {}) }), status === 'failed' ? 'failed' : 'stopped');
   }
 
-  run(): Promise<OcoRecord> {
-    return this.runLocked();
-  }
-
-  private async runLocked(): Promise<OcoRecord> {
-    this.lock ??= acquireRunLock(this.store.dir, this.id, OCO_NAMING);
-    try {
-      for (;;) {
-        const r = this.record();
-        if (r.status !== 'working') return r;
-        if (this.stopping) return r;
-        try {
-          const ended = await this.look(r);
-          if (ended) return ended;
-        } catch (err) {
-          if (!isTransientFailure(err) && toAppError(err).kind !== 'transient') throw err;
-        }
-        await this.wait(this.pollMs);
-      }
-    } finally {
-      this.lock.release();
-    }
-  }
-
-  private async wait(ms: number): Promise<void> {
-    if (this.abort.signal.aborted) return;
-    try {
-      await this.clock.sleep(ms, this.abort.signal);
-    } catch (err) {
-      if (!this.abort.signal.aborted) throw err;
-    }
-  }
-
-  /** Settles legs whose order id is not known (sent before a crash or with a lost answer). */
+  /** Settles legs whose order id is not known (sent before a crash or with a lost answer): the engine's one lookup. */
   private async settleSending(start: OcoRecord): Promise<OcoRecord> {
     let r = start;
+    const sentAt = r.sent_at ?? r.created_at;
     for (const [i, l] of r.legs.entries()) {
       if (l.status !== 'sending') continue;
-      const hit = await findSentOrder(this.ctx, {
-        wallet: r.wallet,
-        market: r.market,
-        clientOrderId: l.client_order_id,
-        sentAt: r.sent_at ?? r.created_at,
-        claimed: new Set(r.legs.map((x) => x.order_id).filter((x): x is string => x !== null)),
-        matches: (row) => row.order_type === 'LIMIT' && row.side === l.side.toLowerCase() && new Decimal(row.limit_price).eq(l.price) && new Decimal(row.size).eq(l.size),
-      });
-      const now = await this.clock.now();
-      if (hit && !('ambiguous' in hit)) {
-        r = this.say(r, now, `leg ${i + 1} (${l.side.toLowerCase()} at ${groupedDecimal(l.price)}) is order ${hit.order_id}, found in order-history`, (x) => ({ ...x, legs: x.legs.map((y, j) => (j === i ? { ...y, status: 'open', order_id: hit.order_id } : y)) as [OcoLeg, OcoLeg] }));
-      } else if (hit) {
+      const hit = await this.settleLostAnswer(sentAt + this.graceMs, () =>
+        findSentOrder(this.ctx, {
+          wallet: r.wallet,
+          market: r.market,
+          clientOrderId: l.client_order_id,
+          sentAt,
+          claimed: new Set(r.legs.map((x) => x.order_id).filter((x): x is string => x !== null)),
+          matches: (row) => row.order_type === 'LIMIT' && row.side === l.side.toLowerCase() && new Decimal(row.limit_price).eq(l.price) && new Decimal(row.size).eq(l.size),
+        }),
+      );
+      if (hit && 'ambiguous' in hit) {
         return this.finish('failed', `leg ${i + 1} cannot be told from ${hit.ambiguous.length} identical orders in order-history; nothing more is sent for this pair. Check the account's open orders.`);
-      } else if (now >= (r.sent_at ?? r.created_at) + this.graceMs) {
-        r = this.say(r, now, `leg ${i + 1} is not in order-history ${Math.round(this.graceMs / 1000)} s after it was sent: it never reached the service`, (x) => ({ ...x, legs: x.legs.map((y, j) => (j === i ? { ...y, status: 'unsent', reason: 'not_found' } : y)) as [OcoLeg, OcoLeg] }));
+      }
+      if (hit) {
+        r = await this.note(`leg ${i + 1} (${l.side.toLowerCase()} at ${groupedDecimal(l.price)}) is order ${hit.order_id}, found in order-history`, (x) => ({ ...x, legs: legsWith(x, i, { status: 'open', order_id: hit.order_id }) }));
+      } else {
+        r = await this.note(`leg ${i + 1} is not in order-history ${Math.round(this.graceMs / 1000)} s after it was sent: it never reached the service`, (x) => ({ ...x, legs: legsWith(x, i, { status: 'unsent', reason: 'not_found' }) }), 'attention');
       }
     }
     return r;
@@ -321,10 +263,9 @@ export class OcoRunner {
   private async look(start: OcoRecord): Promise<OcoRecord | null> {
     let r = await this.settleSending(start);
     if (r.status !== 'working') return r;
-    if (r.legs.some((l) => l.status === 'sending')) return null;
     // Each leg's latest state from order-history (every status change is a row there).
     const rows = await Promise.all(r.legs.map((l) => (l.order_id ? latestHistoryRow(this.ctx, r.wallet, r.market, l.order_id, r.created_at) : Promise.resolve(null))));
-    const now = await this.clock.now();
+    const now = await this.now();
     // Every order id the record holds must be its leg at the service before anything is read from it or sent.
     for (const [i, l] of r.legs.entries()) {
       if (l.order_id === null || l.status === 'rejected' || l.status === 'unsent') continue;
@@ -364,7 +305,7 @@ export class OcoRunner {
       if (filled.length === 2) return this.finish('done', 'both legs filled before either could be cancelled; check the position', (x) => x.legs);
       const winner = filled[0] as 0 | 1;
       const w = r.legs[winner]!;
-      r = this.say(r, now, `leg ${winner + 1} (${w.side.toLowerCase()} at ${groupedDecimal(w.price)}) filled ${w.filled_size}; cancelling the other`, (x) => ({ ...x, winner }));
+      r = this.noteAt(now, `leg ${winner + 1} (${w.side.toLowerCase()} at ${groupedDecimal(w.price)}) filled ${w.filled_size}; cancelling the other`, (x) => ({ ...x, winner }));
     }
     return this.cancelOther(r, rows);
   }
@@ -372,25 +313,32 @@ export class OcoRunner {
   /** Marks the pair damaged (it disagrees with the service) and returns the error that refuses it: nothing is sent. */
   private refuse(reason: string): Error {
     this.store.markDamaged(this.id, reason);
-    this.options.onEvent?.(`OCO pair ${this.id} disagrees with the service: ${reason}; nothing is sent for it`);
+    this.emit('attention', `OCO pair ${this.id} disagrees with the service: ${reason}; nothing is sent for it`);
     const s = this.store.inspect(this.id, this.ctx.profile.name);
     if (s && 'damaged' in s) return this.store.damagedError(s.damaged);
     return new ValidationError(`OCO pair ${this.id} disagrees with the service: ${reason}; nothing was sent`, { code: 'OCO_RECORD_DAMAGED' });
   }
 
-  /** The other leg is cancelled exactly once: its status is read first, the cancel written before it is sent. */
+  /**
+   * The other leg is cancelled: its status is read first, and the cancel written before it is sent. A cancel
+   * already sent is waited for (never sent again while it may still land); if the service still lists the
+   * leg resting once the grace period is over, that cancel did not land (refused, or lost before it reached
+   * the service), so it is sent again and the notes say so. A second cancel cannot cancel anything twice:
+   * the service refuses a cancel of an order that no longer rests.
+   */
   private async cancelOther(r: OcoRecord, rows: (ListedOrder | null)[]): Promise<OcoRecord | null> {
     const i = r.winner === 0 ? 1 : 0;
     const other = r.legs[i]!;
     const row = rows[i];
-    const now = await this.clock.now();
+    const now = await this.now();
     if (other.status === 'cancelled' || other.status === 'rejected' || other.status === 'unsent') {
       return this.finish('done', `leg ${r.winner! + 1} filled; the other leg is ${other.status}; the pair is done`);
     }
     if (other.status === 'filled' || (row && FILLED.has(row.status))) return this.finish('done', 'the other leg filled too before its cancel landed; check the position');
     if (r.cancel_sent_at !== null) {
-      // Sent already (before a crash, or moments ago): wait for it to show, never send it twice.
+      // Sent already (before a crash, or moments ago): it may still land; wait for it to show.
       if (now - r.cancel_sent_at < this.graceMs) return null;
+      this.noteAt(now, `the cancel of leg ${i + 1} sent ${Math.round((now - r.cancel_sent_at) / 1000)} s ago has not landed: the service still lists order ${other.order_id} resting; sending the cancel again`, (x) => x, 'attention');
     }
     const prepared = await prepareCancelOrders(this.ctx, { wallet: r.wallet, targets: [{ order_id: other.order_id!, order_type: 'LIMIT' }] });
     const signer = await this.ctx.tradingSigner(r.wallet);
@@ -398,7 +346,7 @@ export class OcoRunner {
     const res = await submitCancel(this.ctx, prepared, signer, { confirm: true });
     const leg = res.results[0];
     if (leg?.confirmed && leg.final_status !== 'FILLED') {
-      return this.finish('done', `leg ${i + 1} (${other.side.toLowerCase()} at ${groupedDecimal(other.price)}) cancelled; the pair is done`, (x) => x.legs.map((y, j) => (j === i ? { ...y, status: 'cancelled' } : y)) as [OcoLeg, OcoLeg]);
+      return this.finish('done', `leg ${i + 1} (${other.side.toLowerCase()} at ${groupedDecimal(other.price)}) cancelled; the pair is done`, (x) => legsWith(x, i, { status: 'cancelled' }));
     }
     return null;
   }
