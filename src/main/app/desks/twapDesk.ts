@@ -60,9 +60,10 @@ export class TwapDesk {
       work: 'twap',
       tag: '[twap]',
       label: (item) => runningTwapLabel(item.id, this.latest.get(item.id) ?? null),
-      // A pause the person did not ask for here (a risk limit, a terminal's `perps twap pause`) and a failure are news.
+      // A pause the person did not ask for (a risk limit), a slice that never reached the book, and a failure are news.
       notify: {
-        paused: { category: 'alerts', title: (_e, market) => `TWAP ${market} paused` },
+        paused: { category: 'alerts', title: (_e, market) => `TWAP ${market} paused`, when: (e) => e.reason !== 'requested' },
+        attention: { category: 'alerts', title: (_e, market) => `TWAP ${market} needs a look` },
         failed: { category: 'alerts', title: (_e, market) => `TWAP ${market} stopped` },
       },
       perWallet: false,
