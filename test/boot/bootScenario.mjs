@@ -399,6 +399,7 @@ async function ocoScenario(electron) {
     const open = valueOf(await perps.orders.listOpen({}), 'orders:listOpen');
     report.oco.openOrdersAfterDone = open.orders.length;
     report.oco.trayAfterDone = trayNow(boot);
+    report.oco.notificationsAfterDone = [...boot.notifications];
     step('filled');
 
     // A second pair around the new mark, left running through the quit.
@@ -410,6 +411,10 @@ async function ocoScenario(electron) {
     app.quit();
     report.oco.quitDialog = await withTimeout(box, 10_000, 'the quit confirmation');
     boot.answerMessageBoxes(0);
+    await withTimeout(boot.quitted(), 60_000, 'quit');
+    report.oco.notificationsAfterQuit = [...boot.notifications];
+    step('quit');
+    return;
   } else {
     const id = process.env.PERPS_BOOT_OCO_ID;
     // Taken up once the wallet opened: watched here.
