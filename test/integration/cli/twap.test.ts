@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTwapId, twapStoreOf } from '../../../src/main/services/algos/twap/index.js';
 import { TradingWorld } from '../orders/tradingWorld.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { PerpsChild, byCloid, pausedRecord, perpsJson, simOrders } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
@@ -23,7 +24,12 @@ afterAll(async () => {
   await w?.stop();
 });
 
-const run = (args: string[]) => new PerpsChild(w, args).done;
+/**
+ * One-shot commands (status, list, resume refused, pause, cancel) run the CLI's main in this process: a
+ * child's start-up (seconds on a busy machine) raced the TWAPs' wall-clock schedules. Foreground runners
+ * that are signalled stay children (PerpsChild).
+ */
+const run = perpsOn(() => w);
 
 describe.concurrent('perps twap', () => {
   it('--dry-run prints the schedule and slice 1 as it would be signed now; bad input is exit 2; nothing is sent', async () => {
