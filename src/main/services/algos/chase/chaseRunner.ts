@@ -150,7 +150,7 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
   private seenSeq = 0;
   private wakers: (() => void)[] = [];
   private release: (() => void) | null = null;
-  /** performance.now() of the last read of the order's state. */
+  /** When (service clock) the order's state was last read. */
   private lastRead = -Infinity;
   /** The price a post-only rejection refused, and when: not sent again on the same book. */
   private rejected: { price: string; at: number } | null = null;
@@ -249,7 +249,7 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       }
     }
 
-    if (r.order && performance.now() - this.lastRead >= this.pollMs) {
+    if (r.order && now - this.lastRead >= this.pollMs) {
       const read = await this.readOrder(r, r.order);
       if ('done' in read) return read;
       r = read.record;
@@ -258,6 +258,8 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
 
     if (!r.order) {
       if (chaseFilled(r).gte(r.size)) return { done: await this.finish('filled', `filled ${r.size} ${r.market}; the chase is done`) };
+      // The first order was prepared (and reviewed) from the book the info API gave: it goes out at once.
+      if (this.first !== null && r.sends === 0) return this.place(r, 'post', null);
       if (!book) {
         await this.sleepOrBook(this.pollMs);
         return { wait: 0 };
@@ -292,8 +294,13 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     const believed = remainingSize(r.size, new Decimal(r.filled_before).plus(o.filled_size).toFixed());
     // The fill as listed now, read while the Modify for what the runner believes is left is signed.
     const [row, signed] = await Promise.all([this.openRow(r, orderId), this.signModify(orderId, clientOrderId, to, believed)]);
-    this.lastRead = performance.now();
-    if (!row) return stepOf(await this.readOrder(r, o));
+    if (!row) {
+      // Not open (yet, or any more): how it stands is read, and the next look waits a moment.
+      const read = await this.readOrder(r, o);
+      if ('done' in read) return read;
+      if (read.record.order) await this.sleepOrBook(PENDING_LOOK_MS);
+      return { wait: 0 };
+    }
     if (row.is_modifying) {
       await this.sleepOrBook(PENDING_LOOK_MS);
       return { wait: 0 };
@@ -308,7 +315,10 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     const body = size === believed ? signed : await this.signModify(orderId, clientOrderId, to, size);
     const sentAt = await this.now();
     // Written (and fsynced) before the Modify goes out: a crash from here on is settled, never resent.
-    this.update((x) => ({ ...this.withFill(x, row), sends: n, moving: { client_order_id: clientOrderId, from_order_id: orderId, to_price: to, size, sent_at: sentAt, new_order_id: null } }));
+    const filledNow = canonical(new Decimal(row.filled_size));
+    const fillNote = filledNow === o.filled_size ? null : `order ${orderId} filled ${filledNow} of ${o.size}; chasing the remainder ${size}`;
+    this.update((x) => ({ ...this.withFill(x, row), sends: n, moving: { client_order_id: clientOrderId, from_order_id: orderId, to_price: to, size, sent_at: sentAt, new_order_id: null }, notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes }));
+    if (fillNote) this.emit('acted', fillNote, sentAt);
     const sending = explainingForbidden(this.ctx, { wallet: r.wallet, agent: this.signer.address }, () => this.ctx.api.modify(orderId, body));
     const handedAt = performance.now();
     this.emit('acted', `re-pricing ${px(o.price)} -> ${px(to)}: Modify of order ${orderId} sent (${size} ${r.market})`, sentAt);
@@ -409,10 +419,13 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
   // ---- placing an order -----------------------------------------------------------------------------
 
   /** Places the next order: post-only at the target, or (crossing) an IOC within the market's slippage bound. Written before it is sent. */
-  private async place(r: ChaseRecord, kind: 'post' | 'taker', book: { best: BestPrices; receivedAt: number }): Promise<AlgoStep<ChaseRecord>> {
+  private async place(r: ChaseRecord, kind: 'post' | 'taker', book: { best: BestPrices; receivedAt: number } | null): Promise<AlgoStep<ChaseRecord>> {
     const size = remainingSize(r.size, r.filled_before);
     let price: string;
-    if (kind === 'post') {
+    if (book === null) {
+      if (this.first === null) throw new OperationError('CHASE_NO_BOOK', 'no book to price the order on', { kind: 'internal' });
+      price = this.first.order.legs[0]!.limit_price;
+    } else if (kind === 'post') {
       const target = chaseTarget(r.side, book.best, r.offset_ticks, this.market.tick_size);
       // The same price on the book the venue just refused it on would be refused again: wait for the next book.
       if (target === null || (this.rejected && this.rejected.price === target && book.receivedAt <= this.rejected.at) || wouldTake(r.side, target, book.best)) {
@@ -497,7 +510,7 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
   /** Reads the live order as the service lists it: its fill, or how it ended (and then what the chase does next). */
   private async readOrder(r: ChaseRecord, o: ChaseOrder): Promise<ReadResult> {
     const orderId = o.order_id!;
-    this.lastRead = performance.now();
+    this.lastRead = await this.now();
     const row = await this.openRow(r, orderId);
     if (row) {
       const filled = canonical(new Decimal(row.filled_size));
