@@ -1,5 +1,5 @@
 /** TWAP records as the scheduler stores them, for tests that plant one in a data folder (then damage it). */
-import { newTwapId, pendingSliceRecord, type TwapRecord } from '../../src/main/services/twap/index.js';
+import { newTwapId, pendingSliceRecord, type TwapRecord } from '../../src/main/services/algos/twap/index.js';
 
 /** A paused 2-slice TWAP of 0.02 ETH, as the scheduler stores one (nothing sent yet). */
 export function pausedRecord(wallet: string): TwapRecord {

@@ -1,5 +1,5 @@
 /**
- * The whole-record check of a stored TWAP (src/shared/twap/twapRecord.ts checkTwapRecord): examples of
+ * The whole-record check of a stored TWAP (src/shared/algos/twap/twapRecord.ts checkTwapRecord): examples of
  * the damage issue #26 names, then properties over random healthy records: every one passes and
  * round-trips through JSON unchanged, and every mutation that breaks an invariant (a negative fill, an
  * index out of place, a duplicated slice, a forged client order id, a negative or changed size, a fill
@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/shared/decimal/index.js';
-import { checkTwapRecord, pendingSliceRecord, sliceClientOrderId, sliceIndexOfClientOrderId, type TwapRecord, type TwapSliceRecord } from '../../src/shared/twap/twapRecord.js';
+import { checkTwapRecord, pendingSliceRecord, sliceClientOrderId, sliceIndexOfClientOrderId, type TwapRecord, type TwapSliceRecord } from '../../src/shared/algos/twap/twapRecord.js';
 
 const ID = 'a1b2c3d4e5f6';
 

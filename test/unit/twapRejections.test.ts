@@ -1,10 +1,10 @@
 /**
- * Which slice rejections stop a TWAP (src/main/services/twap/twapRejections.ts): a followed market whose
+ * Which slice rejections stop a TWAP (src/main/services/algos/twap/twapRejections.ts): a followed market whose
  * live data is held or refused (market_data_frozen, issue 26) is momentary like an unreachable venue, so
  * the TWAP goes on with the next slice; a reason that would meet every slice stops it.
  */
 import { describe, expect, it } from 'vitest';
-import { explainStop, isMomentaryRejection } from '../../src/main/services/twap/twapRejections.js';
+import { explainStop, isMomentaryRejection } from '../../src/main/services/algos/twap/twapRejections.js';
 
 describe('TWAP slice rejections', () => {
   it('a frozen or unreachable market is momentary; margin and unknown reasons stop the TWAP', () => {

@@ -1,5 +1,5 @@
 /**
- * The TWAP schedule (src/shared/twap/twapSchedule.ts): examples, then properties over random inputs:
+ * The TWAP schedule (src/shared/algos/twap/twapSchedule.ts): examples, then properties over random inputs:
  * the sizes sum exactly to the total on the size grid, every slice within its size bound (plus one size
  * step of rounding), times in order, within their time bound of the nominal grid, the first not before
  * the start and the last before the duration is over; the same seed gives the same schedule.
@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/shared/decimal/index.js';
-import { TwapScheduleError, twapSchedule, type TwapScheduleInput } from '../../src/shared/twap/twapSchedule.js';
+import { TwapScheduleError, twapSchedule, type TwapScheduleInput } from '../../src/shared/algos/twap/twapSchedule.js';
 
 function refusal(input: TwapScheduleInput): TwapScheduleError {
   try {

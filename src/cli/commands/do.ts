@@ -19,7 +19,7 @@ import { describeCommand, isTradeCommand, orderIntentOf, parsePhrase, phraseText
 import { ValidationError } from '../../main/services/errors.js';
 import { cancelAll, prepareCancelAll, prepareOrder, type GuardAllowance } from '../../main/services/orders/index.js';
 import { prepareClose, prepareCloseAll, submitCloseAll, submitClose } from '../../main/services/positions/index.js';
-import { prepareTwap, startTwap } from '../../main/services/twap/index.js';
+import { prepareTwap, startTwap } from '../../main/services/algos/twap/index.js';
 import type { ServiceContext } from '../../main/services/serviceContext.js';
 import type { PreparedBase } from '../../main/services/signing/prepared.js';
 import { printReview } from '../dryRun.js';

@@ -1,6 +1,6 @@
 /**
  * `perps twap start|list|status|pause|resume|cancel`: TWAPs run by the same scheduler as the app's
- * (src/main/services/twap).
+ * (src/main/services/algos/twap).
  *
  *   twap start --wallet ADDR --market SYM --side buy|sell (--total-size DEC | --usd AMOUNT) --duration D --slices N
  *              [--randomize-time PCT] [--randomize-size PCT] [--reduce-only] [--slippage-bps N]
@@ -35,7 +35,7 @@ import {
   twapView,
   type TwapRecord,
   type TwapRunner,
-} from '../../main/services/twap/index.js';
+} from '../../main/services/algos/twap/index.js';
 import type { ServiceContext } from '../../main/services/serviceContext.js';
 import { printDryRun } from '../dryRun.js';
 import { contextOf, globalsOf } from '../globals.js';

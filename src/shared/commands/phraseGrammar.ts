@@ -19,7 +19,7 @@
 import { decimalTextProblem, parseDecimalText, roundToStep, canonical, Decimal } from '../decimal/decimal.js';
 import { durationTextProblem, formatDuration, parseDuration } from '../duration/duration.js';
 import { checkPrice, checkSize } from '../protocol/marketRules.js';
-import { TWAP_MAX_DURATION_MS, TWAP_MAX_SLICES, TWAP_MIN_INTERVAL_MS, TWAP_MIN_SLICES } from '../twap/twapSchedule.js';
+import { TWAP_MAX_DURATION_MS, TWAP_MAX_SLICES, TWAP_MIN_INTERVAL_MS, TWAP_MIN_SLICES } from '../algos/twap/twapSchedule.js';
 import { describeCommand, type CommandIntent, type CommandSide } from './commandIntents.js';
 import { COMMAND_VIEWS, viewNamed } from './commandViews.js';
 import { lookupMarket, type CommandMarket } from './marketWords.js';

@@ -16,7 +16,7 @@ import {
   TWAP_MAX_TIME_RANDOMIZATION_PCT,
   TWAP_MIN_INTERVAL_MS,
   TWAP_MIN_SLICES,
-} from '../twap/twapSchedule.js';
+} from '../algos/twap/twapSchedule.js';
 
 const unixMs = z.number().int().nonnegative();
 const opaqueId = z.string().min(1).max(64);
@@ -169,7 +169,7 @@ export const TwapViewSchema = z.object({
 export type TwapView = z.infer<typeof TwapViewSchema>;
 
 /**
- * A stored TWAP whose record failed its check (src/shared/twap/twapRecord.ts: the schema and the
+ * A stored TWAP whose record failed its check (src/shared/algos/twap/twapRecord.ts: the schema and the
  * invariants every record this app writes keeps): listed so the person sees it, never run, resumed,
  * paused or cancelled. What could still be read of it (each field only if it is valid on its own) says
  * which TWAP it was; `damage` says what is wrong.

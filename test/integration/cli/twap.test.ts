@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTwapId, twapStoreOf } from '../../../src/main/services/twap/index.js';
+import { newTwapId, twapStoreOf } from '../../../src/main/services/algos/twap/index.js';
 import { TradingWorld } from '../orders/tradingWorld.js';
 import { PerpsChild, byCloid, pausedRecord, perpsJson, simOrders } from '../twap/twapWorld.js';
 

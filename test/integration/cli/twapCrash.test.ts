@@ -14,8 +14,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
-import { seededRandom } from '../../../src/shared/twap/twapSchedule.js';
-import { TWAPS_FOLDER } from '../../../src/main/services/twap/twapStore.js';
+import { seededRandom } from '../../../src/shared/algos/twap/twapSchedule.js';
+import { TWAPS_FOLDER } from '../../../src/main/services/algos/twap/twapStore.js';
 import { TradingWorld, type Trader } from '../orders/tradingWorld.js';
 import { PerpsChild, byCloid, perpsJson, simOrders } from '../twap/twapWorld.js';
 

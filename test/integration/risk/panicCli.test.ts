@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeOrders } from '../../../src/main/services/orders/submitOrder.js';
 import { waitForPosition } from '../../../src/main/services/positions/index.js';
-import { prepareTwap, startTwap } from '../../../src/main/services/twap/index.js';
+import { prepareTwap, startTwap } from '../../../src/main/services/algos/twap/index.js';
 import { prepareTrail, startTrail } from '../../../src/main/services/algos/trailing/index.js';
 import { PANIC_FOLDER, type PanicRecord } from '../../../src/main/services/risk/panic.js';
 import { REPO_ROOT } from '../../support/paths.js';

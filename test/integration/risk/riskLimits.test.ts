@@ -226,7 +226,7 @@ describe('risk limits in the prepare step', () => {
 
 describe('algorithms meet the limits in the same prepare step', () => {
   it('a TWAP whose next slice would break a limit pauses with the limit as its reason; the slice is not sent', async () => {
-    const { prepareTwap, startTwap } = await import('../../../src/main/services/twap/index.js');
+    const { prepareTwap, startTwap } = await import('../../../src/main/services/algos/twap/index.js');
     const t = await w.trader();
     await w.setMark('ETH', '3400');
     // Each slice is 0.01 ETH (34 USD): a position limit of 50 USD lets one slice through, not two.

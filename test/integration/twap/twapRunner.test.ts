@@ -23,9 +23,9 @@ import {
   type TwapClock,
   type TwapInput,
   type TwapRecord,
-} from '../../../src/main/services/twap/index.js';
-import { runLockFile } from '../../../src/main/services/twap/twapLock.js';
-import { SLICE_ORDER_AMBIGUOUS } from '../../../src/main/services/twap/twapRunner.js';
+} from '../../../src/main/services/algos/twap/index.js';
+import { runLockFile } from '../../../src/main/services/algos/twap/twapLock.js';
+import { SLICE_ORDER_AMBIGUOUS } from '../../../src/main/services/algos/twap/twapRunner.js';
 import { createServiceContext, type ServiceContext } from '../../../src/main/services/serviceContext.js';
 import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { TradingWorld, type Trader } from '../orders/tradingWorld.js';

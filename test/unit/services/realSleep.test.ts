@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { realSleep } from '../../../src/main/api/retry.js';
 import { createServiceContext } from '../../../src/main/services/serviceContext.js';
-import { serviceTwapClock } from '../../../src/main/services/twap/twapRunner.js';
+import { serviceTwapClock } from '../../../src/main/services/algos/twap/twapRunner.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perps-sleep-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

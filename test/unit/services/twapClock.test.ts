@@ -6,7 +6,7 @@
  * apart on a 5 s schedule).
  */
 import { describe, expect, it } from 'vitest';
-import { serviceTwapClock } from '../../../src/main/services/twap/twapRunner.js';
+import { serviceTwapClock } from '../../../src/main/services/algos/twap/twapRunner.js';
 
 describe('serviceTwapClock', () => {
   it('never returns a time earlier than one it returned before', async () => {

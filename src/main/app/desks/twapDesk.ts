@@ -1,5 +1,5 @@
 /**
- * twap:* — TWAPs in the app. The scheduler is the command line's (src/main/services/twap); the app runs
+ * twap:* — TWAPs in the app. The scheduler is the command line's (src/main/services/algos/twap); the app runs
  * it in main, so a TWAP keeps going while the page reloads or moves to another view.
  *
  *  - preview prepares the TWAP (schedule, arrival mark, slice 1's exact order) and keeps it under a
@@ -25,8 +25,8 @@ import {
   type TwapPlan,
   type TwapRecord,
   type TwapRunner,
-} from '../../services/twap/index.js';
-import { withNote } from '../../services/twap/twapRecord.js';
+} from '../../services/algos/twap/index.js';
+import { withNote } from '../../services/algos/twap/twapRecord.js';
 import { OperationError } from '../../services/errors.js';
 import type { AlgoHost } from '../algos/algoHost.js';
 import type { DeskContext } from '../deskContext.js';

@@ -30,9 +30,9 @@ import { walletIds, type TradingContext } from '../orders/orderContext.js';
 import { prepareCloseAll, submitCloseAll } from '../positions/closeAll.js';
 import { readPreferences } from '../settings/preferences.js';
 import { stopToleranceBpsFor } from '../../../shared/orders/stopTolerance.js';
-import { cancelTwap } from '../twap/twapControl.js';
-import { isTerminalTwap } from '../twap/twapRecord.js';
-import { twapStoreOf } from '../twap/twapRunner.js';
+import { cancelTwap } from '../algos/twap/twapControl.js';
+import { isTerminalTwap } from '../algos/twap/twapRecord.js';
+import { twapStoreOf } from '../algos/twap/twapRunner.js';
 
 export const PANIC_FOLDER = 'panic';
 const STEPS = ['algos', 'cancel', 'close', 'done'] as const;

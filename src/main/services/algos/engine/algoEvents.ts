@@ -28,6 +28,11 @@ export interface AlgoEvent {
   at: number;
   /** The market it trades, where the runner knows it. */
   market?: string;
+  /**
+   * Why, as a stable code a front end may branch on (never the text): the record's stop or end reason
+   * (`target_reached`, `position_closed`, `stop_failed`, ...) or what paused it (`risk_limit`, `requested`).
+   */
+  reason?: string;
 }
 
 export type AlgoEventListener = (event: AlgoEvent) => void;

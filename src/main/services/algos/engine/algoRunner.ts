@@ -188,9 +188,9 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
   }
 
   /** Emits an event (its text is already in the notes, or needs none). */
-  protected emit(type: AlgoEventType, text: string, at = Date.now()): void {
+  protected emit(type: AlgoEventType, text: string, at = Date.now(), reason?: string): void {
     this.options.onEvent?.(text);
-    this.options.onAlgoEvent?.({ kind: this.kind, id: this.id, type, text, at, ...(this.eventMarket !== undefined ? { market: this.eventMarket } : {}) });
+    this.options.onAlgoEvent?.({ kind: this.kind, id: this.id, type, text, at, ...(this.eventMarket !== undefined ? { market: this.eventMarket } : {}), ...(reason !== undefined ? { reason } : {}) });
   }
 
   /** A lifecycle event the runner itself raises: typed listeners only (the command line prints the error itself). */
@@ -199,15 +199,15 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
   }
 
   /** Writes `text` as a note (with `change` in the same write), then emits it as an event of `type`. */
-  protected async note(text: string, change: (r: R) => R = (x) => x, type: AlgoEventType = 'acted'): Promise<R> {
+  protected async note(text: string, change: (r: R) => R = (x) => x, type: AlgoEventType = 'acted', reason?: string): Promise<R> {
     const at = await this.clock.now();
-    return this.noteAt(at, text, change, type);
+    return this.noteAt(at, text, change, type, reason);
   }
 
   /** `note` at a time already read from the service clock. */
-  protected noteAt(at: number, text: string, change: (r: R) => R = (x) => x, type: AlgoEventType = 'acted'): R {
+  protected noteAt(at: number, text: string, change: (r: R) => R = (x) => x, type: AlgoEventType = 'acted', reason?: string): R {
     const next = this.update((x) => ({ ...change(x), notes: withAlgoNote(x.notes, at, text) }));
-    this.emit(type, text, at);
+    this.emit(type, text, at, reason);
     return next;
   }
 

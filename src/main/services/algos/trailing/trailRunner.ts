@@ -27,43 +27,42 @@
  * On a start after time away, the candles since the runner last looked give the best price the desk
  * missed; the stop is moved to where it should be now (never to or past the mark), and what happened is
  * written to the record's `away` for the app and the command line to say.
+ *
+ * The lifecycle (claim, run once, stop, waits on the service clock, notes, the lost-answer loop) is the
+ * algorithms' engine (../engine): this file is the trailing stop's `begin` and `step`. Its events: a move
+ * is `acted`; what happened while away, an adopted or corrected stop, a move that did not go through and a
+ * failed stop are `attention` (the trader should know now; the runner did its part); trailing that ends
+ * because the position closed or its stop was removed is `stopped`. A record that disagrees with the
+ * service ends the run with an error, which the engine raises as `failed`.
  */
 import { Decimal, canonical } from '../../../../shared/decimal/index.js';
 import { groupedDecimal } from '../../../../shared/decimal/display.js';
 import { bestSeenInCandles, better, formatTrailDistance, nextHighWater, ratchet, type RatchetDecision } from '../../../../shared/algos/trailing.js';
 import { moveClientOrderId, type TrailRecord } from '../../../../shared/algos/trailRecord.js';
 import type { ListedOrder, Market } from '../../../../shared/protocol/index.js';
-import { isTransientFailure } from '../../../api/errors.js';
 import type { CandleInterval } from '../../../venue/schemas.js';
-import { OperationError, ValidationError, toAppError } from '../../errors.js';
+import { ValidationError, toAppError } from '../../errors.js';
 import { prepareModify, submitModify } from '../../orders/modifyOrder.js';
 import { readMark, walletIds, type TradingContext } from '../../orders/orderContext.js';
 import { slippageBound, slippageBpsFor } from '../../orders/slippage.js';
 import { readPosition } from '../../positions/positionWaits.js';
 import { stopToleranceFor } from '../../settings/preferences.js';
-import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
+import { AlgoRunner, MAX_ALGO_NOTES, withAlgoNote, writeOutcome, type AlgoRunnerOptions, type AlgoStep } from '../engine/index.js';
+import type { AlgoStore } from '../algoStore.js';
 import type { RunLock } from '../runLock.js';
 import { findSentOrder, historyRowsOf } from '../sentOrderLookup.js';
-import { acquireTrailLock, type TrailStore } from './trailStore.js';
+import { TRAIL_NAMING, type TrailStore, type TrailSummary } from './trailStore.js';
 
-export interface TrailRunnerOptions {
-  clock?: AlgoClock;
-  /** Between two looks at the mark. Default 1 s (the stop moves at most once a second anyway). */
-  pollMs?: number;
-  /** How long after it was sent a move whose answer was lost is looked for before it counts as never sent. Default 10 s. */
-  reconcileGraceMs?: number;
+export interface TrailRunnerOptions extends AlgoRunnerOptions<TrailRecord> {
   /** How long a modify is followed to its outcome. Default 20 s. */
   modifyTimeoutMs?: number;
-  /** Every change of the record, as written. */
-  onUpdate?: (record: TrailRecord) => void;
-  /** A line worth saying (a move, what happened while away). */
-  onEvent?: (text: string) => void;
 }
 
-export const MAX_TRAIL_NOTES = 100;
+export const MAX_TRAIL_NOTES = MAX_ALGO_NOTES;
 
+/** The notes of `r` with `note` added at `at` (the engine's one stamped, capped format). */
 export function withTrailNote(r: TrailRecord, at: number, note: string): string[] {
-  return [...r.notes, `${new Date(at).toISOString()} ${note}`].slice(-MAX_TRAIL_NOTES);
+  return withAlgoNote(r.notes, at, note);
 }
 
 /** The position's armed whole-position stop-losses on `market` (reduce-only TRIGGER, size 0, armed). */
@@ -86,7 +85,7 @@ export function stopDisagreement(stop: NonNullable<TrailRecord['stop']>, row: Li
  * Marks the record damaged because it disagrees with the service, and returns the error that refuses it
  * (TRAIL_RECORD_DAMAGED, validation): nothing is sent for it from here on.
  */
-export function refuseDisagreeing(store: TrailStore, id: string, profile: string, reason: string): ValidationError {
+export function refuseDisagreeing(store: AlgoStore<TrailRecord, TrailSummary>, id: string, profile: string, reason: string): ValidationError {
   store.markDamaged(id, reason);
   const s = store.inspect(id, profile);
   if (s && 'damaged' in s) return store.damagedError(s.damaged);
@@ -107,84 +106,40 @@ function awayFor(ms: number): string {
   return `${Math.round(min / 60)} h`;
 }
 
-export class TrailRunner {
-  private readonly clock: AlgoClock;
-  private readonly pollMs: number;
-  private readonly graceMs: number;
-  private readonly modifyTimeoutMs: number;
-  private readonly abort = new AbortController();
-  private stopping = false;
-  private running: Promise<TrailRecord> | null = null;
-  private market: Market | null = null;
+type Away = { best: string; since: number };
 
-  constructor(
-    private readonly ctx: TradingContext,
-    readonly store: TrailStore,
-    readonly id: string,
-    private readonly options: TrailRunnerOptions = {},
-    private lock: RunLock | null = null,
-  ) {
-    this.clock = options.clock ?? serviceAlgoClock(ctx);
-    this.pollMs = options.pollMs ?? 1_000;
-    this.graceMs = options.reconcileGraceMs ?? 10_000;
+export class TrailRunner extends AlgoRunner<TrailRecord, TrailSummary> {
+  private readonly modifyTimeoutMs: number;
+  private market: Market | null = null;
+  /** The best price missed while nothing ran, until the first look has caught up on it. */
+  private away: Away | null = null;
+
+  constructor(ctx: TradingContext, store: TrailStore, id: string, options: TrailRunnerOptions = {}, lock: RunLock | null = null) {
+    super(ctx, store, id, 'trailing', TRAIL_NAMING, options, lock);
     this.modifyTimeoutMs = options.modifyTimeoutMs ?? 20_000;
   }
 
-  /** Takes the position's run lock now (TRAIL_LOCKED when another process trails it); run() does it otherwise. */
-  claim(): void {
-    this.lock ??= acquireTrailLock(this.store, this.id);
+  protected isActive(r: TrailRecord): boolean {
+    return r.status === 'trailing';
   }
 
-  /** Stops trailing after the look in progress; the last level stays armed at the service. */
-  requestStop(): void {
-    this.stopping = true;
-    this.abort.abort(new OperationError('TRAIL_STOPPING', `trailing stop ${this.id} is stopping`, { kind: 'transient' }));
+  /** Settles a move in flight, holds the high-water mark to what the venue shows, and reads what was missed. */
+  protected override async begin(start: TrailRecord): Promise<{ record: TrailRecord } | { done: TrailRecord }> {
+    if (start.status !== 'trailing') return { done: start };
+    this.eventMarket = start.market;
+    this.market = await this.ctx.config.market(start.market);
+    let r = start;
+    if (r.moving) r = await this.reconcileMoving(r);
+    r = await this.boundHighWater(r);
+    this.away = await this.missed(r);
+    return { record: r };
   }
 
-  /** Trails until stopped, turned off, or the position or its stop is gone; resolves with the record as left. */
-  run(): Promise<TrailRecord> {
-    this.running ??= this.runLocked();
-    return this.running;
-  }
-
-  private record(): TrailRecord {
-    return this.store.require(this.id, this.ctx.profile.name);
-  }
-
-  private update(change: (r: TrailRecord) => TrailRecord): TrailRecord {
-    const next = this.store.update(this.id, change);
-    this.options.onUpdate?.(next);
-    return next;
-  }
-
-  private async note(text: string, patch: Partial<TrailRecord> = {}): Promise<TrailRecord> {
-    const now = await this.clock.now();
-    this.options.onEvent?.(text);
-    return this.update((x) => ({ ...x, ...patch, notes: withTrailNote(x, now, text) }));
-  }
-
-  private async runLocked(): Promise<TrailRecord> {
-    this.claim();
-    try {
-      let r = this.record();
-      if (r.status !== 'trailing') return r;
-      this.market = await this.ctx.config.market(r.market);
-      if (r.moving) r = await this.reconcileMoving(r);
-      r = await this.boundHighWater(r);
-      const seen = await this.missed(r);
-      return await this.loop(seen);
-    } finally {
-      this.lock!.release();
-    }
-  }
-
-  private async wait(ms: number): Promise<void> {
-    if (this.abort.signal.aborted) return;
-    try {
-      await this.clock.sleep(Math.max(0, ms), this.abort.signal);
-    } catch (err) {
-      if (!this.abort.signal.aborted) throw err;
-    }
+  /** One look; a look that got no answer is tried again by the engine, catching up on time away included. */
+  protected async step(r: TrailRecord): Promise<AlgoStep<TrailRecord>> {
+    const ended = await this.look(r, this.away);
+    this.away = null;
+    return ended ? { done: ended } : { wait: this.pollMs };
   }
 
   /**
@@ -199,11 +154,15 @@ export class TrailRunner {
     const candles = await this.ctx.venue.candleSnapshot({ coin: this.market!.venue_symbol, interval: candleInterval(now - since), startTime: since, endTime: now });
     const bound = nextHighWater(r.side, bestSeenInCandles(r.side, candles, since), await readMark(this.ctx, this.market!));
     if (!better(r.side, r.high_water, bound)) return r;
-    return this.note(`the stored ${r.side === 'LONG' ? 'high' : 'low'} of ${px(r.high_water)} is beyond any price the venue shows since the stop was armed (${r.side === 'LONG' ? 'at most' : 'at least'} ${px(bound)}); trailing goes on from ${px(bound)}`, { high_water: bound });
+    return this.note(
+      `the stored ${r.side === 'LONG' ? 'high' : 'low'} of ${px(r.high_water)} is beyond any price the venue shows since the stop was armed (${r.side === 'LONG' ? 'at most' : 'at least'} ${px(bound)}); trailing goes on from ${px(bound)}`,
+      (x) => ({ ...x, high_water: bound }),
+      'attention',
+    );
   }
 
   /** The best price since the runner last looked, from the candles (null when they show nothing better). */
-  private async missed(r: TrailRecord): Promise<{ best: string; since: number } | null> {
+  private async missed(r: TrailRecord): Promise<Away | null> {
     const now = await this.clock.now();
     const since = r.last_seen_at;
     // Written at every look: a second ago missed nothing the next look at the mark will not see.
@@ -218,26 +177,8 @@ export class TrailRunner {
     return { best, since };
   }
 
-  private async loop(first: { best: string; since: number } | null): Promise<TrailRecord> {
-    let away = first;
-    for (;;) {
-      let r = this.record();
-      if (this.stopping || r.status !== 'trailing') return r;
-      try {
-        const step = await this.look(r, away);
-        away = null;
-        if (step) return step;
-      } catch (err) {
-        if (!isTransientFailure(err) && toAppError(err).kind !== 'transient') throw err;
-        r = this.record();
-        // Offline for a moment: the armed level protects the position meanwhile; try again on the next look.
-      }
-      await this.wait(this.pollMs);
-    }
-  }
-
   /** One look: the position, its armed stop, the mark; maybe a move. Returns the record when trailing ends. */
-  private async look(start: TrailRecord, away: { best: string; since: number } | null): Promise<TrailRecord | null> {
+  private async look(start: TrailRecord, away: Away | null): Promise<TrailRecord | null> {
     let r = start;
     const market = this.market!;
     const { accountId } = walletIds(r.wallet);
@@ -250,16 +191,18 @@ export class TrailRunner {
     const ours = r.stop ? armed.find((o) => o.order_id === r.stop!.order_id) : undefined;
     if (ours) {
       // The service lists our order at another level than the record says: the record was changed from
-      // outside. It is damaged: nothing is moved from it.
+      // outside. It is damaged: nothing is moved from it (the run ends: `failed`).
       const disagreement = stopDisagreement(r.stop!, ours);
       if (disagreement) throw refuseDisagreeing(this.store, this.id, this.ctx.profile.name, disagreement);
     }
     if (!ours) {
       if (armed.length === 1) {
         const o = armed[0]!;
-        r = await this.note(`${r.stop ? `the stop ${r.stop.order_id} is no longer armed; ` : ''}trailing the armed stop-loss ${o.order_id} at ${px(o.trigger_price ?? '?')}`, {
-          stop: { order_id: o.order_id, trigger_price: canonical(o.trigger_price ?? '0'), fire_price: canonical(o.limit_price) },
-        });
+        r = await this.note(
+          `${r.stop ? `the stop ${r.stop.order_id} is no longer armed; ` : ''}trailing the armed stop-loss ${o.order_id} at ${px(o.trigger_price ?? '?')}`,
+          (x) => ({ ...x, stop: { order_id: o.order_id, trigger_price: canonical(o.trigger_price ?? '0'), fire_price: canonical(o.limit_price) } }),
+          'attention',
+        );
       } else if (armed.length > 1) {
         return this.end(r, 'stop_removed', `${r.market} has ${armed.length} armed stop-losses (${armed.map((o) => o.order_id).join(', ')}); it is not clear which to trail, so trailing ended (every one stays armed)`);
       } else if (r.stop) {
@@ -300,7 +243,7 @@ export class TrailRunner {
   }
 
   /** The first look after time away: moves the stop to where it should be now and says what happened. */
-  private async catchUp(start: TrailRecord, away: { best: string; since: number }, d: RatchetDecision, now: number, mark: string): Promise<null> {
+  private async catchUp(start: TrailRecord, away: Away, d: RatchetDecision, now: number, mark: string): Promise<null> {
     let r = this.update((x) => ({ ...x, high_water: d.highWater, last_seen_at: now }));
     const extreme = r.side === 'LONG' ? 'high' : 'low';
     const parts = [`While the desk was away (${awayFor(now - away.since)}), ${r.market} made a ${extreme} of ${px(away.best)}; the mark is ${px(mark)} now.`];
@@ -316,14 +259,22 @@ export class TrailRunner {
       parts.push(`The stop stays at ${px(before)}: ${why}.`);
     }
     const text = parts.join(' ');
-    await this.note(text, { away: text });
+    await this.note(text, (x) => ({ ...x, away: text }), 'attention', 'away');
     return null;
   }
 
+  /**
+   * Trailing ends: `stopped` when the position closed or its stop went (nothing is left to trail), and
+   * `attention` for a failed stop: the run did its part, but the position is open with no stop-loss now.
+   */
   private async end(r: TrailRecord, reason: 'position_closed' | 'stop_removed' | 'stop_failed', text: string): Promise<TrailRecord> {
     const now = await this.clock.now();
-    this.options.onEvent?.(text);
-    return this.update((x) => ({ ...x, status: 'ended', end_reason: reason, moving: null, last_seen_at: Math.max(x.last_seen_at, now), notes: withTrailNote(x, now, text) }));
+    return this.noteAt(now, text, (x) => ({ ...x, status: 'ended', end_reason: reason, moving: null, last_seen_at: Math.max(x.last_seen_at, now) }), reason === 'stop_failed' ? 'attention' : 'stopped', reason);
+  }
+
+  /** A move that did not happen: the stop stays where it is, and the trader should know. */
+  private notMoved(text: string, change: (x: TrailRecord) => TrailRecord = (x) => x): Promise<TrailRecord> {
+    return this.note(text, change, 'attention', 'not_moved');
   }
 
   /** Moves the stop to `to` by a Modify of the armed trigger, written as `moving` first. True when it moved. */
@@ -342,7 +293,7 @@ export class TrailRunner {
       const e = toAppError(err);
       if (e.kind === 'transient' || e.kind === 'internal') throw err;
       // Refused before anything was signed (the mark moved past it, a modify in flight): the next look decides again.
-      await this.note(`not moved to ${px(to)}: ${e.message}`);
+      await this.notMoved(`not moved to ${px(to)}: ${e.message}`);
       return false;
     }
     const signer = await this.ctx.tradingSigner(r.wallet);
@@ -353,20 +304,21 @@ export class TrailRunner {
     try {
       res = await submitModify(this.ctx, prepared, signer, { wait: true, waitTimeoutMs: this.modifyTimeoutMs });
     } catch (err) {
-      const e = toAppError(err);
-      if (e.kind === 'validation' || (e.kind === 'rejected' && e.code !== 'MODIFY_UNCONFIRMED' && e.code !== 'LANDED_RESULT_UNKNOWN')) {
-        await this.note(`move to ${px(to)} refused: ${e.message}`, { moving: null, moves: r.moves + 1 });
+      const outcome = writeOutcome(err);
+      if (outcome === 'refused') {
+        await this.notMoved(`move to ${px(to)} refused: ${toAppError(err).message}`, (x) => ({ ...x, moving: null, moves: r.moves + 1 }));
         return false;
       }
-      if (e.kind === 'internal') throw err;
+      if (outcome === 'bug') throw err;
       // No usable answer: it may have landed. Settle it from order history before anything else.
       r = await this.reconcileMoving(this.record());
       return r.stop?.trigger_price === to;
     }
     if (res.outcome === 'applied' && res.new_order_id) {
-      this.update((x) => ({ ...x, moving: null, moves: x.moves + 1, last_move_at: sentAt, stop: { order_id: res.new_order_id!, trigger_price: to, fire_price: fire }, notes: withTrailNote(x, sentAt, `moved ${stop.trigger_price} -> ${to} (${why}) as order ${res.new_order_id}`) }));
+      const newId = res.new_order_id;
+      this.update((x) => ({ ...x, moving: null, moves: x.moves + 1, last_move_at: sentAt, stop: { order_id: newId, trigger_price: to, fire_price: fire }, notes: withAlgoNote(x.notes, sentAt, `moved ${stop.trigger_price} -> ${to} (${why}) as order ${newId}`) }));
       // Said once written: what is said has been persisted.
-      this.options.onEvent?.(`stop moved ${px(stop.trigger_price)} -> ${px(to)} (${why})`);
+      this.emit('acted', `stop moved ${px(stop.trigger_price)} -> ${px(to)} (${why})`, sentAt, 'moved');
       return true;
     }
     if (res.outcome === 'pending' || res.status === 'UNKNOWN') {
@@ -374,7 +326,7 @@ export class TrailRunner {
       return r.stop?.trigger_price === to;
     }
     const what = res.outcome === 'dropped' ? `dropped by the service (the stop fired meanwhile, or the order cap); ${px(stop.trigger_price)} stays armed` : `rejected (${res.final?.reason ?? res.reason ?? 'no reason given'}); ${px(stop.trigger_price)} stays armed`;
-    await this.note(`move to ${px(to)} ${what}`, { moving: null, moves: r.moves + 1 });
+    await this.notMoved(`move to ${px(to)} ${what}`, (x) => ({ ...x, moving: null, moves: r.moves + 1 }));
     return false;
   }
 
@@ -383,44 +335,33 @@ export class TrailRunner {
     const m = start.moving!;
     const closing = start.side === 'LONG' ? 'sell' : 'buy';
     const claimed = new Set([m.from_order_id, ...(start.stop ? [start.stop.order_id] : [])]);
-    const deadline = m.sent_at + this.graceMs;
-    let interval = 250;
-    for (;;) {
-      let hit = null;
-      try {
-        hit = await findSentOrder(this.ctx, {
-          wallet: start.wallet,
-          market: start.market,
-          clientOrderId: m.client_order_id,
-          sentAt: m.sent_at,
-          claimed,
-          matches: (row) => row.order_type === 'TRIGGER' && row.side === closing && row.reduce_only && row.trigger_price !== undefined && row.trigger_price !== null && new Decimal(row.trigger_price).eq(m.to_trigger) && new Decimal(row.size).isZero(),
-        });
-      } catch (err) {
-        if (!isTransientFailure(err)) throw err;
-      }
-      if (hit && 'ambiguous' in hit) {
-        // Not guessed: the next look trails whatever SL the service lists as armed.
-        return this.note(`the move to ${px(m.to_trigger)} cannot be told from ${hit.ambiguous.length} identical orders in order-history; the armed stop-loss the service lists is trailed`, { moving: null, moves: start.moves + 1 });
-      }
-      if (hit && hit.row.status !== 'open' && hit.row.status !== 'triggered' && hit.row.status !== 'filled') {
-        return this.note(`the move to ${px(m.to_trigger)} (order ${hit.order_id}) was ${hit.row.status}${hit.row.reason ? ` (${hit.row.reason})` : ''}; the stop stays at ${px(m.from_trigger)}`, { moving: null, moves: start.moves + 1 });
-      }
-      if (hit) {
-        return this.note(`the move to ${px(m.to_trigger)} sent before the restart landed as order ${hit.order_id} (found in order-history)`, {
-          moving: null,
-          moves: start.moves + 1,
-          last_move_at: m.sent_at,
-          stop: { order_id: hit.order_id, trigger_price: m.to_trigger, fire_price: m.fire_price },
-        });
-      }
-      if ((await this.clock.now()) >= deadline) {
-        return this.note(`the move to ${px(m.to_trigger)} is not in order-history ${Math.round(this.graceMs / 1000)} s after it was sent: it never reached the service; the stop stays at ${px(m.from_trigger)}`, { moving: null, moves: start.moves + 1 });
-      }
-      // The grace period runs to its end: a move must be settled, not guessed.
-      await this.clock.sleep(interval);
-      interval = Math.min(2_000, interval * 2);
+    const settled = (x: TrailRecord): TrailRecord => ({ ...x, moving: null, moves: start.moves + 1 });
+    const hit = await this.settleLostAnswer(m.sent_at + this.graceMs, () =>
+      findSentOrder(this.ctx, {
+        wallet: start.wallet,
+        market: start.market,
+        clientOrderId: m.client_order_id,
+        sentAt: m.sent_at,
+        claimed,
+        matches: (row) => row.order_type === 'TRIGGER' && row.side === closing && row.reduce_only && row.trigger_price !== undefined && row.trigger_price !== null && new Decimal(row.trigger_price).eq(m.to_trigger) && new Decimal(row.size).isZero(),
+      }),
+    );
+    if (hit === null) {
+      return this.notMoved(`the move to ${px(m.to_trigger)} is not in order-history ${Math.round(this.graceMs / 1000)} s after it was sent: it never reached the service; the stop stays at ${px(m.from_trigger)}`, settled);
     }
+    if ('ambiguous' in hit) {
+      // Not guessed: the next look trails whatever SL the service lists as armed.
+      return this.notMoved(`the move to ${px(m.to_trigger)} cannot be told from ${hit.ambiguous.length} identical orders in order-history; the armed stop-loss the service lists is trailed`, settled);
+    }
+    if (hit.row.status !== 'open' && hit.row.status !== 'triggered' && hit.row.status !== 'filled') {
+      return this.notMoved(`the move to ${px(m.to_trigger)} (order ${hit.order_id}) was ${hit.row.status}${hit.row.reason ? ` (${hit.row.reason})` : ''}; the stop stays at ${px(m.from_trigger)}`, settled);
+    }
+    return this.note(
+      `the move to ${px(m.to_trigger)} sent before the restart landed as order ${hit.order_id} (found in order-history)`,
+      (x) => ({ ...settled(x), last_move_at: m.sent_at, stop: { order_id: hit.order_id, trigger_price: m.to_trigger, fire_price: m.fire_price } }),
+      'acted',
+      'moved',
+    );
   }
 }
 

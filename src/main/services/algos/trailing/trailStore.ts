@@ -12,7 +12,7 @@ import { acquireRunLock, type AlgoNaming, type RunLock } from '../runLock.js';
 
 export const TRAILING_FOLDER = 'trailing';
 
-type TrailSummary = ReturnType<typeof damagedTrailSummary>;
+export type TrailSummary = ReturnType<typeof damagedTrailSummary>;
 
 const TRAIL_KIND: AlgoRecordKind<TrailRecord, TrailSummary> = {
   folder: TRAILING_FOLDER,

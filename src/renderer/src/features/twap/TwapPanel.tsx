@@ -5,6 +5,7 @@
  * (the app quit or crashed while it ran) offers resume or stop and is never resumed on its own. A TWAP
  * whose stored record is damaged is listed too, with what is wrong and no actions: it is never run.
  */
+import { noteText } from '../../../../shared/algos/algoNotes';
 import type { DamagedTwapView, TwapView } from '../../../../shared/ipc';
 import { selectMarket } from '../../app/uiStore';
 import { dec, fmt } from '../../lib/decimal';
@@ -48,7 +49,8 @@ function TwapRow({ t, now }: { t: TwapView; now: number }) {
   const total = dec(t.total_size);
   const pct = filled && total && total.gt(0) ? filled.div(total).mul(100).toNumber() : 0;
   const name = `${t.market} TWAP ${t.id}`;
-  const missedNote = t.notes.filter((n) => n.startsWith('missed')).at(-1);
+  // Notes are stamped with their time (shared/algos/algoNotes.ts): the text after it is what is read.
+  const missedNote = t.notes.map(noteText).filter((n) => n.startsWith('missed')).at(-1);
   return (
     <tr aria-label={name}>
       <td>

@@ -4,7 +4,7 @@
  * prepares it (main's twap:preview applies the schedule rules again and checks every slice's order).
  */
 import type { IpcRequest, MarketView } from '../../../../shared/ipc';
-import { TWAP_MAX_DURATION_MS, TWAP_MAX_SIZE_RANDOMIZATION_PCT, TWAP_MAX_SLICES, TWAP_MAX_TIME_RANDOMIZATION_PCT, TWAP_MIN_INTERVAL_MS, TWAP_MIN_SLICES } from '../../../../shared/twap/twapSchedule';
+import { TWAP_MAX_DURATION_MS, TWAP_MAX_SIZE_RANDOMIZATION_PCT, TWAP_MAX_SLICES, TWAP_MAX_TIME_RANDOMIZATION_PCT, TWAP_MIN_INTERVAL_MS, TWAP_MIN_SLICES } from '../../../../shared/algos/twap/twapSchedule';
 import { checkSize } from '../../../../shared/protocol/marketRules';
 import { formatDuration, isDurationText, parseDuration } from '../../../../shared/duration/duration';
 import { dec, isDecimalText, typedDecimal, type DecimalValue } from '../../lib/decimal';

@@ -1,8 +1,9 @@
 /**
  * A TWAP as it is persisted (the schema and its whole-record check are pure, in
- * src/shared/twap/twapRecord.ts) and the small rules the scheduler reads it by.
+ * src/shared/algos/twap/twapRecord.ts) and the small rules the scheduler reads it by.
  */
-import type { StoredTwapStatus, TwapRecord, TwapSliceRecord } from '../../../shared/twap/twapRecord.js';
+import { MAX_ALGO_NOTES, withAlgoNote } from '../../../../shared/algos/algoNotes.js';
+import type { StoredTwapStatus, TwapRecord, TwapSliceRecord } from '../../../../shared/algos/twap/twapRecord.js';
 
 export {
   STORED_TWAP_STATUSES,
@@ -18,7 +19,7 @@ export {
   type TwapRecord,
   type TwapSliceRecord,
   type TwapStopReason,
-} from '../../../shared/twap/twapRecord.js';
+} from '../../../../shared/algos/twap/twapRecord.js';
 
 /** The slice states that have an order, or may have one, at the service. */
 export function sliceInFlight(s: Pick<TwapSliceRecord, 'status'>): boolean {
@@ -30,8 +31,13 @@ export function isTerminalTwap(status: StoredTwapStatus): boolean {
 }
 
 /** Notes kept per TWAP (the oldest are dropped): enough to explain a run, never an unbounded file. */
-export const MAX_NOTES = 100;
+export const MAX_NOTES = MAX_ALGO_NOTES;
 
-export function withNote(record: TwapRecord, note: string): string[] {
-  return [...record.notes, note].slice(-MAX_NOTES);
+/**
+ * The notes of `record` with `note` added, stamped at `at` in the one format every algorithm's notes share
+ * (src/shared/algos/algoNotes.ts). The runner passes the service clock's time; a change made where no
+ * runner is (a pause of a TWAP nothing runs) stamps this machine's time, like the record's updated_at.
+ */
+export function withNote(record: TwapRecord, note: string, at: number = Date.now()): string[] {
+  return withAlgoNote(record.notes, at, note);
 }

@@ -6,8 +6,8 @@
  * it meanwhile; a cancel or stop first settles a slice that was in flight when it was interrupted
  * (looked up, never resent), so its fills are counted.
  */
-import { OperationError } from '../errors.js';
-import type { TradingContext } from '../orders/orderContext.js';
+import { OperationError } from '../../errors.js';
+import type { TradingContext } from '../../orders/orderContext.js';
 import { acquireRunLock, liveRunner } from './twapLock.js';
 import { isTerminalTwap, sliceInFlight, withNote, type TwapRecord } from './twapRecord.js';
 import { openTwapRunner, twapStoreOf, type TwapRunnerOptions } from './twapRunner.js';

@@ -9,11 +9,11 @@
  * reported as ambiguous, never picked from: taking the wrong one would count another order's fills as
  * this slice's, and calling the slice unsent could send its size twice.
  */
-import { Decimal } from '../../../shared/decimal/index.js';
-import type { Fill, ListedOrder } from '../../../shared/protocol/index.js';
-import { listsSentFields } from '../orders/listedOrderFields.js';
-import type { TradingContext } from '../orders/orderContext.js';
-import { SENT_SLACK_MS, findSentOrder, type SentOrderFinding } from '../algos/sentOrderLookup.js';
+import { Decimal } from '../../../../shared/decimal/index.js';
+import type { Fill, ListedOrder } from '../../../../shared/protocol/index.js';
+import { listsSentFields } from '../../orders/listedOrderFields.js';
+import type { TradingContext } from '../../orders/orderContext.js';
+import { SENT_SLACK_MS, findSentOrder, type SentOrderFinding } from '../sentOrderLookup.js';
 import { sliceIndexOfClientOrderId, type TwapRecord, type TwapSliceRecord } from './twapRecord.js';
 
 /** Clock skew and persistence lag allowed between the slice's sent_at and what the service stamps. */

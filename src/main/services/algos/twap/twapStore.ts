@@ -4,14 +4,14 @@
  * whole). The scheduler writes a slice as `sending` here before its order goes out (twapRunner.ts), which
  * is what makes a restart safe.
  *
- * The check is src/shared/twap/twapRecord.ts checkTwapRecord (the schema and the invariants). A record
+ * The check is src/shared/algos/twap/twapRecord.ts checkTwapRecord (the schema and the invariants). A record
  * that fails is damaged: `list` returns it beside the healthy ones, and everything that would act on it
  * (run, resume, pause, cancel, update) is refused with TWAP_RECORD_DAMAGED, so damage never sends anything.
  */
-import { damagedRecordSummary } from '../../../shared/twap/twapRecord.js';
-import { withAlgoFileLock } from '../algos/algoFileLock.js';
-import { AlgoStore, type AlgoRecordKind, type DamagedRecord } from '../algos/algoStore.js';
-import { ValidationError } from '../errors.js';
+import { damagedRecordSummary } from '../../../../shared/algos/twap/twapRecord.js';
+import { withAlgoFileLock } from '../algoFileLock.js';
+import { AlgoStore, type AlgoRecordKind, type DamagedRecord } from '../algoStore.js';
+import { ValidationError } from '../../errors.js';
 import { checkTwapRecord, type TwapRecord } from './twapRecord.js';
 
 export const TWAPS_FOLDER = 'twaps';
@@ -21,7 +21,7 @@ export function withFileLock<T>(file: string, work: () => T): T {
   return withAlgoFileLock(file, 'TWAP', work);
 }
 
-type TwapSummary = ReturnType<typeof damagedRecordSummary>;
+export type TwapSummary = ReturnType<typeof damagedRecordSummary>;
 
 /** A stored TWAP whose record failed its check: shown, never acted on. */
 export type DamagedTwap = DamagedRecord<TwapSummary>;

@@ -1,5 +1,5 @@
 /**
- * A TWAP as it is persisted in the data folder (src/main/services/twap/twapStore.ts), and the one check a
+ * A TWAP as it is persisted in the data folder (src/main/services/algos/twap/twapStore.ts), and the one check a
  * stored record passes before anything reads it: the schema AND the invariants a record this app wrote
  * always keeps. A record can be damaged by a disk fault, a bug or a hand edit; one that fails here is
  * shown as damaged and never run, resumed or cancelled, so damage can never make a TWAP send more than
@@ -13,10 +13,10 @@
  * time passed while nothing ran become `missed`: reported, never sent late.
  */
 import { z } from 'zod';
-import { Decimal } from '../decimal/index.js';
-import { decimalOut } from '../fieldSchemas.js';
-import { TWAP_SLICE_STATUSES, TWAP_STOP_REASONS } from '../ipc/twap.js';
-import { SIDES } from '../protocol/schemas/orders.js';
+import { Decimal } from '../../decimal/index.js';
+import { decimalOut } from '../../fieldSchemas.js';
+import { TWAP_SLICE_STATUSES, TWAP_STOP_REASONS } from '../../ipc/twap.js';
+import { SIDES } from '../../protocol/schemas/orders.js';
 
 // Signed on purpose: a negative fill is damage the invariants below name, not a shape error.
 const dec = decimalOut;

@@ -1,5 +1,5 @@
 /**
- * Preparing a TWAP: the input checked against the live market, the schedule made (src/shared/twap/
+ * Preparing a TWAP: the input checked against the live market, the schedule made (src/shared/algos/twap/
  * twapSchedule.ts), and what a person reviews before it starts. Nothing is sent.
  *
  *  - every slice must be worth min_order_value at the price it would be bounded by now (reduce-only
@@ -13,18 +13,18 @@
  *    order rule, the trading key): the review shows it, and --dry-run prints it.
  */
 import { randomInt } from 'node:crypto';
-import { Decimal, canonical } from '../../../shared/decimal/index.js';
-import type { TwapPlanView } from '../../../shared/ipc/twap.js';
-import { exceedsNotionalCap } from '../../../shared/orders/priceGuard.js';
-import type { ReviewConfirmation } from '../../../shared/orders/review.js';
-import { feeEstimate, feeRateOf, initialMargin, orderNotional, type Market, type Side } from '../../../shared/protocol/index.js';
-import { TwapScheduleError, twapInterval, twapSchedule, type PlannedSlice } from '../../../shared/twap/twapSchedule.js';
-import { ValidationError } from '../errors.js';
-import { parseSide, type LegInput } from '../orders/buildOrder.js';
-import { readMark, walletIds, type TradingContext } from '../orders/orderContext.js';
-import { prepareLegs, type GuardAllowance, type PreparedOrder } from '../orders/prepareOrder.js';
-import { slippageBound } from '../orders/slippage.js';
-import { defaultLeverageFor, readPreferences } from '../settings/preferences.js';
+import { Decimal, canonical } from '../../../../shared/decimal/index.js';
+import type { TwapPlanView } from '../../../../shared/ipc/twap.js';
+import { exceedsNotionalCap } from '../../../../shared/orders/priceGuard.js';
+import type { ReviewConfirmation } from '../../../../shared/orders/review.js';
+import { feeEstimate, feeRateOf, initialMargin, orderNotional, type Market, type Side } from '../../../../shared/protocol/index.js';
+import { TwapScheduleError, twapInterval, twapSchedule, type PlannedSlice } from '../../../../shared/algos/twap/twapSchedule.js';
+import { ValidationError } from '../../errors.js';
+import { parseSide, type LegInput } from '../../orders/buildOrder.js';
+import { readMark, walletIds, type TradingContext } from '../../orders/orderContext.js';
+import { prepareLegs, type GuardAllowance, type PreparedOrder } from '../../orders/prepareOrder.js';
+import { slippageBound } from '../../orders/slippage.js';
+import { defaultLeverageFor, readPreferences } from '../../settings/preferences.js';
 
 export interface TwapInput {
   wallet: string;

@@ -1,7 +1,7 @@
 /**
  * A TWAP's schedule, pure: when each slice goes and how big it is. The service has no TWAP order type, so
  * the client sends a total size as market slices spread over a duration; main's scheduler
- * (src/main/services/twap) runs this schedule, the review shows it, and the renderer can draw it.
+ * (src/main/services/algos/twap) runs this schedule, the review shows it, and the renderer can draw it.
  *
  *  - N slices (at least 2) over D ms: the nominal interval is I = floor(D / N) (at least 5 s), slice i is
  *    due at i x I from the start, so the first goes at once and the last before D is over.
@@ -17,9 +17,9 @@
  * The randomness is seeded, so a schedule is reproduced from its seed; the scheduler persists the
  * schedule it reviewed anyway (what was reviewed is what runs).
  */
-import { Decimal, canonical, decimalPlaces, parseDecimalText, DecimalError } from '../decimal/decimal.js';
-import { splitOnStep } from '../orders/splitOnStep.js';
-import { InputRuleError } from '../errorKinds.js';
+import { Decimal, canonical, decimalPlaces, parseDecimalText, DecimalError } from '../../decimal/decimal.js';
+import { splitOnStep } from '../../orders/splitOnStep.js';
+import { InputRuleError } from '../../errorKinds.js';
 
 export const TWAP_MIN_SLICES = 2;
 /** More slices than this is a different tool (and a very large file of progress). */

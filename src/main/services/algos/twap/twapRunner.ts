@@ -25,25 +25,35 @@
  * every slice is done, on cancel, or when a slice is rejected for a reason that will not change
  * (twapRejections.ts), which the TWAP then names. One process runs a TWAP at a time (twapLock.ts); a
  * pause or cancel asked by another process is written into the file and read before each slice.
+ *
+ * The lifecycle (claim, run once, stop ranking, waits on the service clock, stamped notes, the lost-answer
+ * loop) is the algorithms' engine (../engine): this file is the TWAP's `begin` (settle what was in flight,
+ * mark what was missed) and `step` (one slice, or a wait for the next). Its typed events: a slice sent or
+ * filled is `acted`; a pause (asked, or by a risk limit: reason `risk_limit`) is `paused`; completed,
+ * cancelled and let go (interrupted) are `stopped`; failed and over target are `failed`; missed slices, a
+ * slice refused or not found, an order still unfinished are `attention`.
  */
 import { randomBytes } from 'node:crypto';
-import { Decimal, canonical } from '../../../shared/decimal/index.js';
-import type { TrackedOrder } from '../orders/orderTracker.js';
-import { OrderTracker, untilTerminal } from '../orders/orderTracker.js';
-import type { TradingContext } from '../orders/orderContext.js';
-import { prepareLegs } from '../orders/prepareOrder.js';
-import { submitOrder } from '../orders/submitOrder.js';
-import { OperationError, toAppError } from '../errors.js';
-import { isTransientFailure } from '../../api/errors.js';
-import { serviceAlgoClock, type AlgoClock } from '../algos/algoClock.js';
+import { Decimal, canonical } from '../../../../shared/decimal/index.js';
+import type { TrackedOrder } from '../../orders/orderTracker.js';
+import { OrderTracker, untilTerminal } from '../../orders/orderTracker.js';
+import type { TradingContext } from '../../orders/orderContext.js';
+import { prepareLegs } from '../../orders/prepareOrder.js';
+import { submitOrder } from '../../orders/submitOrder.js';
+import { OperationError, toAppError } from '../../errors.js';
+import { isTransientFailure } from '../../../api/errors.js';
+import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
+import { AlgoRunner, writeOutcome, type AlgoEventType, type AlgoRunnerOptions, type AlgoStep, type StopKind } from '../engine/index.js';
 import { fillsOfOrder, findSliceOrder, twapSentAtService } from './sliceLookup.js';
-import { acquireRunLock, type RunLock } from './twapLock.js';
+import { TWAP_NAMING, acquireRunLock, type RunLock } from './twapLock.js';
 import type { TwapPlan } from './twapPlan.js';
 import { sliceLeg } from './twapPlan.js';
-import { isTerminalTwap, pendingSliceRecord, sliceInFlight, withNote, type TwapRecord, type TwapSliceRecord, type TwapStopReason } from './twapRecord.js';
+import { isTerminalTwap, pendingSliceRecord, sliceInFlight, type TwapRecord, type TwapSliceRecord, type TwapStopReason } from './twapRecord.js';
 import { explainStop, isMomentaryRejection } from './twapRejections.js';
-import { TwapStore } from './twapStore.js';
+import { TwapStore, type TwapSummary } from './twapStore.js';
 import { twapTotals } from './twapView.js';
+
+export type { StopKind } from '../engine/index.js';
 
 /** The TWAP's time: the service's clock (slice times are judged by it), and a wait on it. */
 export type TwapClock = AlgoClock;
@@ -51,19 +61,10 @@ export type TwapClock = AlgoClock;
 /** The service clock of a context, never running backwards (algos/algoClock.ts). */
 export const serviceTwapClock = serviceAlgoClock;
 
-export interface TwapRunnerOptions {
-  clock?: TwapClock;
-  /** Longest wait between two looks at the TWAP's file (a pause or cancel from another process). Default 1 s. */
-  pollMs?: number;
-  /** How long after it was sent a slice whose answer was lost is looked for in order-history before it counts as never sent. Default 10 s. */
-  reconcileGraceMs?: number;
-  /** How long a slice's order is followed to its outcome at a time. Default 60 s. */
+export interface TwapRunnerOptions extends AlgoRunnerOptions<TwapRecord> {
+  /** How a slice's order is followed to its outcome at a time. Default 60 s. */
   followTimeoutMs?: number;
-  /** Every change of the TWAP, as written. */
-  onUpdate?: (record: TwapRecord) => void;
 }
-
-export type StopKind = 'pause' | 'cancel' | 'interrupt';
 
 export function newTwapId(): string {
   return randomBytes(6).toString('hex');
@@ -126,8 +127,14 @@ export function openTwapRunner(ctx: TradingContext, id: string, options: TwapRun
   return new TwapRunner(ctx, store, id, options, null);
 }
 
-/** How a TWAP's note starts when a risk limit paused it (the app's alert looks for it). */
+/**
+ * How a TWAP's note starts when a risk limit paused it. Front ends decide from the typed event
+ * (`paused` with reason RISK_PAUSE_REASON), never from this text.
+ */
 export const RISK_PAUSE_NOTE = 'paused by a risk limit';
+
+/** The reason of the `paused` event a risk limit raises (a pause that was asked has reason `requested`). */
+export const RISK_PAUSE_REASON = 'risk_limit';
 
 /** A slice's reason when its order cannot be told from look-alikes in history (rows without client order ids). */
 export const SLICE_ORDER_AMBIGUOUS = 'order_ambiguous';
@@ -141,78 +148,83 @@ function ambiguityDetail(slice: number, total: number): string {
   return `slice ${slice}/${total}: its order cannot be told from another identical order in order-history (the service lists no client order ids); the TWAP stopped so nothing is sent twice or counted wrong. Check the account's order history.`;
 }
 
+/** The record with slice `index` patched. */
+function withSlice(index: number, patch: Partial<TwapSliceRecord>): (r: TwapRecord) => TwapRecord {
+  return (r) => ({ ...r, slices: r.slices.map((s) => (s.index === index ? { ...s, ...patch } : s)) });
+}
+
 type SliceOutcome = { stop: null } | { stop: 'risk_paused'; detail: string } | { stop: 'completed'; reason: TwapStopReason; detail: string } | { stop: 'failed' | 'over_target'; detail: string } | { stop: 'retry' };
 
-export class TwapRunner {
-  private readonly clock: TwapClock;
-  private readonly pollMs: number;
-  private readonly graceMs: number;
+export class TwapRunner extends AlgoRunner<TwapRecord, TwapSummary> {
+  declare readonly store: TwapStore;
   private readonly followTimeoutMs: number;
-  private readonly abort = new AbortController();
-  private stopKind: StopKind | null = null;
   private readonly tracker: OrderTracker;
-  private running: Promise<TwapRecord> | null = null;
 
-  constructor(
-    private readonly ctx: TradingContext,
-    readonly store: TwapStore,
-    readonly id: string,
-    private readonly options: TwapRunnerOptions,
-    private lock: RunLock | null,
-  ) {
-    this.clock = options.clock ?? serviceTwapClock(ctx);
-    this.pollMs = options.pollMs ?? 1_000;
-    this.graceMs = options.reconcileGraceMs ?? 10_000;
+  constructor(ctx: TradingContext, store: TwapStore, id: string, options: TwapRunnerOptions, lock: RunLock | null) {
+    super(ctx, store, id, 'twap', TWAP_NAMING, options, lock);
     this.followTimeoutMs = options.followTimeoutMs ?? 60_000;
     const r = store.require(id, ctx.profile.name);
+    this.eventMarket = r.market;
     this.tracker = new OrderTracker({ api: ctx.api, wallet: r.wallet, sleep: (ms, signal) => this.clock.sleep(ms, signal) });
   }
 
-  /** Stops the run before its next slice (a slice being sent finishes first): pause, cancel, or just let go (interrupt). */
-  requestStop(kind: StopKind): void {
-    // A cancel outranks a pause, which outranks letting go.
-    const rank = { interrupt: 0, pause: 1, cancel: 2 } as const;
-    if (this.stopKind === null || rank[kind] > rank[this.stopKind]) this.stopKind = kind;
-    this.abort.abort(new OperationError('TWAP_STOPPING', `TWAP ${this.id} is stopping (${kind})`, { kind: 'transient' }));
+  // ---- what the engine asks of a TWAP ----------------------------------------------------------------
+
+  protected isActive(r: TwapRecord): boolean {
+    return r.status === 'running';
   }
 
-  /** Takes the TWAP's run lock now (TWAP_LOCKED when another process runs it); run() does it otherwise. */
-  claim(): void {
-    this.lock ??= acquireRunLock(this.store.dir, this.id);
+  /** A pause or cancel asked by another process (or the app) is written into the record. */
+  protected override requestedInRecord(r: TwapRecord): StopKind | null {
+    return r.requested;
   }
 
-  /** Runs the TWAP until it stops (see the module comment); resolves with the record as it was left. */
-  run(): Promise<TwapRecord> {
-    this.running ??= this.runLocked();
-    return this.running;
+  /** Running again: what was in flight is settled (never resent), and slices whose time passed are missed. */
+  protected override async begin(): Promise<{ record: TwapRecord } | { done: TwapRecord }> {
+    let r = this.update((x) => ({ ...x, status: 'running', requested: null }));
+    r = await this.reconcileInFlight(r);
+    const stopped = await this.stoppedOnAmbiguity(r);
+    if (stopped) return { done: stopped };
+    return { record: this.markOverdue(r, await this.clock.now(), true) };
   }
 
-  private async runLocked(): Promise<TwapRecord> {
-    this.claim();
-    try {
-      let r = this.update((x) => ({ ...x, status: 'running', requested: null }));
-      r = await this.reconcileInFlight(r);
-      const stopped = this.stoppedOnAmbiguity(r);
-      if (stopped) return stopped;
-      r = this.markOverdue(r, await this.clock.now(), true);
-      return await this.loop(r);
-    } finally {
-      this.lock!.release();
+  /** One turn: settle what is in flight, or end, or wait for the next slice, or send it. */
+  protected async step(r: TwapRecord): Promise<AlgoStep<TwapRecord>> {
+    if (r.slices.some(sliceInFlight)) {
+      const settled = await this.reconcileInFlight(r);
+      const stopped = await this.stoppedOnAmbiguity(settled);
+      return stopped ? { done: stopped } : { wait: 0 };
     }
+    const { filled } = twapTotals(r);
+    if (filled.gte(r.total_size)) return { done: await this.complete('target_reached', `filled ${canonical(filled)} of ${r.total_size}`) };
+    const next = r.slices.find((s) => s.status === 'pending');
+    if (!next) return { done: await this.complete('schedule_done', `every slice is done; filled ${canonical(filled)} of ${r.total_size}`) };
+    const now = await this.clock.now();
+    if (now < next.due_at) return { wait: Math.min(next.due_at - now, this.pollMs) };
+    const after = this.markOverdue(r, now, false);
+    if (after !== r) return { wait: 0 };
+    const outcome = await this.executeSlice(r, next);
+    if (outcome.stop === 'retry') return { wait: this.pollMs };
+    if (outcome.stop === 'completed') return { done: await this.complete(outcome.reason, outcome.detail) };
+    if (outcome.stop === 'failed') return { done: await this.end('failed', 'rejected', outcome.detail) };
+    if (outcome.stop === 'over_target') return { done: await this.end('failed', 'over_target', outcome.detail) };
+    if (outcome.stop === 'risk_paused') return { done: await this.note(outcome.detail, (x) => ({ ...x, status: 'paused', requested: null }), 'paused', RISK_PAUSE_REASON) };
+    return { wait: 0 };
   }
 
-  private update(change: (r: TwapRecord) => TwapRecord): TwapRecord {
-    const next = this.store.update(this.id, change);
-    this.options.onUpdate?.(next);
-    return next;
+  /** A stop asked here or through the record: cancel ends it, pause pauses it, letting go leaves it to be resumed. */
+  protected override async onStop(kind: StopKind): Promise<TwapRecord> {
+    if (kind === 'cancel') return this.end('cancelled', 'cancelled', 'cancelled before its next slice');
+    if (kind === 'pause') return this.note('paused', (x) => ({ ...x, status: 'paused', requested: null }), 'paused', 'requested');
+    // Let go: the record stays `running` and, with its lock released, reads as interrupted (a decision is needed).
+    return this.note('interrupted: its process stopped running it', (x) => ({ ...x, requested: null }), 'stopped', 'interrupted');
   }
 
-  private updateSlice(index: number, patch: Partial<TwapSliceRecord>, note?: string): TwapRecord {
-    return this.update((r) => ({
-      ...r,
-      slices: r.slices.map((s) => (s.index === index ? { ...s, ...patch } : s)),
-      ...(note ? { notes: withNote(r, note) } : {}),
-    }));
+  // ---- the TWAP's own rules --------------------------------------------------------------------------
+
+  /** Writes a slice's change with a note (stamped) and says it as an event of `type`. */
+  private noteSlice(index: number, patch: Partial<TwapSliceRecord>, text: string, type: AlgoEventType, reason?: string): Promise<TwapRecord> {
+    return this.note(text, withSlice(index, patch), type, reason);
   }
 
   private label(r: TwapRecord, s: TwapSliceRecord): string {
@@ -231,71 +243,21 @@ export class TwapRunner {
     const ids = new Set(missed.map((s) => s.index));
     const why = starting ? 'the TWAP was not running when they were due' : 'they came due together with a later slice';
     const note = `missed ${missed.map((s) => `slice ${s.index + 1}`).join(', ')} (${missed.length === 1 ? 'due' : 'due from'} ${new Date(missed[0]!.due_at).toISOString()}): ${why}; not sent late, not made up`;
-    return this.update((x) => ({ ...x, slices: x.slices.map((s) => (ids.has(s.index) && s.status === 'pending' ? { ...s, status: 'missed', reason: starting ? 'not_running' : 'overdue' } : s)), notes: withNote(x, note) }));
+    return this.noteAt(now, note, (x) => ({ ...x, slices: x.slices.map((s) => (ids.has(s.index) && s.status === 'pending' ? { ...s, status: 'missed', reason: starting ? 'not_running' : 'overdue' } : s)) }), 'attention', 'slices_missed');
   }
 
-  private async loop(start: TwapRecord): Promise<TwapRecord> {
-    let r = start;
-    for (;;) {
-      if (this.stopKind) return this.finish(this.stopKind);
-      r = this.store.require(this.id, this.ctx.profile.name);
-      if (r.requested) return this.finish(r.requested);
-      if (r.slices.some(sliceInFlight)) {
-        r = await this.reconcileInFlight(r);
-        const stopped = this.stoppedOnAmbiguity(r);
-        if (stopped) return stopped;
-        continue;
-      }
-      const { filled } = twapTotals(r);
-      if (filled.gte(r.total_size)) return this.complete('target_reached', `filled ${canonical(filled)} of ${r.total_size}`);
-      const next = r.slices.find((s) => s.status === 'pending');
-      if (!next) return this.complete('schedule_done', `every slice is done; filled ${canonical(filled)} of ${r.total_size}`);
-      const now = await this.clock.now();
-      if (now < next.due_at) {
-        await this.wait(Math.min(next.due_at - now, this.pollMs));
-        continue;
-      }
-      const after = this.markOverdue(r, now, false);
-      if (after !== r) continue;
-      const outcome = await this.executeSlice(r, next);
-      if (outcome.stop === 'retry') await this.wait(this.pollMs);
-      else if (outcome.stop === 'completed') return this.complete(outcome.reason, outcome.detail);
-      else if (outcome.stop === 'failed') return this.end('failed', 'rejected', outcome.detail);
-      else if (outcome.stop === 'over_target') return this.end('failed', 'over_target', outcome.detail);
-      else if (outcome.stop === 'risk_paused') return this.update((x) => ({ ...x, status: 'paused', requested: null, notes: withNote(x, outcome.detail) }));
-    }
-  }
-
-  private async wait(ms: number): Promise<void> {
-    if (this.abort.signal.aborted) return;
-    try {
-      await this.clock.sleep(Math.max(0, ms), this.abort.signal);
-    } catch (err) {
-      if (!this.abort.signal.aborted) throw err;
-    }
-  }
-
-  private finish(kind: StopKind): TwapRecord {
-    if (kind === 'cancel') return this.end('cancelled', 'cancelled', 'cancelled before its next slice');
-    if (kind === 'pause') return this.update((x) => ({ ...x, status: 'paused', requested: null, notes: withNote(x, 'paused') }));
-    // Let go: the record stays `running` and, with its lock released, reads as interrupted (a decision is needed).
-    return this.update((x) => ({ ...x, requested: null, notes: withNote(x, 'interrupted: its process stopped running it') }));
-  }
-
-  private complete(reason: TwapStopReason, detail: string): TwapRecord {
+  private complete(reason: TwapStopReason, detail: string): Promise<TwapRecord> {
     return this.end('completed', reason, detail);
   }
 
-  private end(status: 'completed' | 'cancelled' | 'failed', reason: TwapStopReason, detail: string): TwapRecord {
-    return this.update((x) => ({
-      ...x,
-      status,
-      requested: null,
-      stop_reason: reason,
-      stop_detail: detail,
-      slices: x.slices.map((s) => (s.status === 'pending' ? { ...s, status: 'skipped' } : s)),
-      notes: withNote(x, `${status}: ${detail}`),
-    }));
+  /** Ends the TWAP: completed and cancelled are `stopped` events, failed is `failed`; the stop reason goes with it. */
+  private end(status: 'completed' | 'cancelled' | 'failed', reason: TwapStopReason, detail: string): Promise<TwapRecord> {
+    return this.note(
+      `${status}: ${detail}`,
+      (x) => ({ ...x, status, requested: null, stop_reason: reason, stop_detail: detail, slices: x.slices.map((s) => (s.status === 'pending' ? { ...s, status: 'skipped' } : s)) }),
+      status === 'failed' ? 'failed' : 'stopped',
+      reason,
+    );
   }
 
   // ---- one slice -------------------------------------------------------------------------------------
@@ -345,7 +307,7 @@ export class TwapRunner {
       // once there is room (or after the reset) sends it, or counts it missed if its time has passed.
       if (e.code === 'RISK_LIMIT' || e.code === 'RISK_LOCKOUT') return { stop: 'risk_paused', detail: `${RISK_PAUSE_NOTE} before ${label}: ${e.message}` };
       // Refused before anything was signed or sent: nothing of this slice reached the service.
-      this.updateSlice(s.index, { status: 'rejected', reason: e.code }, `${label} not sent: ${e.message}`);
+      await this.noteSlice(s.index, { status: 'rejected', reason: e.code }, `${label} not sent: ${e.message}`, 'attention', 'slice_refused');
       return { stop: 'failed', detail: explainStop(e.code, s.index + 1, r.slices.length, e.message) };
     }
     const leg = prepared.legs[0]!;
@@ -358,33 +320,34 @@ export class TwapRunner {
     }
     const now = await this.clock.now();
     // Written (and fsynced) before the order goes out: a crash from here on is reconciled, never resent.
-    this.updateSlice(s.index, { status: 'sending', sent_size: leg.size, limit_price: leg.limit_price, nonce: prepared.nonces[0]!, sent_at: now });
+    this.update(withSlice(s.index, { status: 'sending', sent_size: leg.size, limit_price: leg.limit_price, nonce: prepared.nonces[0]!, sent_at: now }));
 
     let placed;
     try {
       placed = await submitOrder(this.ctx, prepared, signer, { wait: false });
     } catch (err) {
-      const e = toAppError(err);
-      const refusedOutright = e.kind === 'validation' || (e.kind === 'rejected' && e.code !== 'SUBMIT_UNCONFIRMED' && e.code !== 'LANDED_RESULT_UNKNOWN');
-      if (refusedOutright) {
+      const outcome = writeOutcome(err);
+      if (outcome === 'refused') {
         // The whole request was refused (a 403, a 400, a replayed nonce): the slice did not reach the book.
-        this.updateSlice(s.index, { status: 'rejected', reason: e.code }, `${label} refused: ${e.message}`);
+        const e = toAppError(err);
+        await this.noteSlice(s.index, { status: 'rejected', reason: e.code }, `${label} refused: ${e.message}`, 'attention', 'slice_refused');
         return { stop: 'failed', detail: explainStop(e.code, s.index + 1, r.slices.length, e.message) };
       }
-      if (e.kind === 'internal') throw err;
+      if (outcome === 'bug') throw err;
       // No usable answer: it may have landed. Find it by its client order id before anything else.
-      return this.afterResolving(await this.resolveSending(this.store.require(this.id, this.ctx.profile.name), s.index), s.index);
+      return this.afterResolving(await this.resolveSending(this.record(), s.index), s.index);
     }
     const p = placed.legs[0]!;
     if (p.status === 'REJECTED') {
-      this.updateSlice(s.index, { status: 'rejected', order_id: p.order_id, reason: p.reason }, `${label} rejected: ${p.reason ?? 'no reason given'}`);
+      await this.noteSlice(s.index, { status: 'rejected', order_id: p.order_id, reason: p.reason }, `${label} rejected: ${p.reason ?? 'no reason given'}`, 'attention', 'slice_rejected');
       if (isMomentaryRejection(p.reason)) return { stop: null };
       return { stop: 'failed', detail: explainStop(p.reason ?? 'REJECTED', s.index + 1, r.slices.length) };
     }
     if (p.status === 'UNKNOWN' || p.order_id === null) {
-      return this.afterResolving(await this.resolveSending(this.store.require(this.id, this.ctx.profile.name), s.index), s.index);
+      return this.afterResolving(await this.resolveSending(this.record(), s.index), s.index);
     }
-    const sent = this.updateSlice(s.index, { status: 'sent', order_id: p.order_id });
+    const sent = this.update(withSlice(s.index, { status: 'sent', order_id: p.order_id }));
+    this.emit('acted', `${label} sent as order ${p.order_id}`, now, 'slice_sent');
     const done = await this.follow(sent, s.index);
     const after = done.slices[s.index]!;
     if ((after.status === 'rejected' || after.status === 'failed') && !isMomentaryRejection(after.reason)) {
@@ -425,52 +388,41 @@ export class TwapRunner {
   }
 
   /** Ends the TWAP (failed) when a slice was settled as ambiguous; null otherwise. */
-  private stoppedOnAmbiguity(r: TwapRecord): TwapRecord | null {
+  private async stoppedOnAmbiguity(r: TwapRecord): Promise<TwapRecord | null> {
     const s = r.slices.find(settledAmbiguous);
     return s ? this.end('failed', 'rejected', ambiguityDetail(s.index + 1, r.slices.length)) : null;
   }
 
-  /** A `sending` slice: looked up by its client order id until found or the grace period is over. */
+  /** A `sending` slice: looked up by its client order id until found or the grace period is over (the engine's one loop). */
   private async resolveSending(r: TwapRecord, index: number): Promise<TwapRecord> {
     const s = r.slices[index]!;
     const claimed = new Set(r.slices.filter((x) => x.order_id !== null && x.index !== index).map((x) => x.order_id!));
     const q = { wallet: r.wallet, market: r.market, side: r.side, reduceOnly: r.reduce_only, claimed };
     // Counted from when it was sent: after a long downtime one look settles it (it has persisted by then).
     const deadline = (s.sent_at ?? (await this.clock.now())) + this.graceMs;
-    let interval = 250;
-    for (;;) {
-      let hit = null;
-      try {
-        hit = await findSliceOrder(this.ctx, s, q);
-      } catch (err) {
-        if (!isTransientFailure(err)) throw err;
-      }
-      if (hit && 'ambiguous' in hit) {
-        // Settled as failed, not guessed: the TWAP stops on it (stoppedOnAmbiguity) and the person decides.
-        return this.updateSlice(
-          index,
-          { status: 'failed', reason: SLICE_ORDER_AMBIGUOUS },
-          `${this.label(r, s)}: order-history lists no client order ids, and ${hit.ambiguous.length} orders (${hit.ambiguous.join(', ')}) match what it sent; it cannot be told which is this slice's`,
-        );
-      }
-      if (hit) {
-        const how = hit.by === 'client_order_id' ? 'by its client order id' : 'by the fields it sent (the rows list no client order ids)';
-        const sent = this.updateSlice(index, { status: 'sent', order_id: hit.order_id }, `${this.label(r, s)}: its order ${hit.order_id} was found in order-history ${how}`);
-        return this.follow(sent, index);
-      }
-      if ((await this.clock.now()) >= deadline) {
-        // An order that FAILED (could not be routed) writes no history row either: nothing of it executed.
-        return this.updateSlice(index, { status: 'unsent', reason: 'not_found' }, `${this.label(r, s)}: not found in order-history ${Math.round(this.graceMs / 1000)} s after it was sent; it never reached the book`);
-      }
-      // The grace period runs to its end even while stopping: a slice must be settled, not guessed.
-      await this.clock.sleep(interval);
-      interval = Math.min(2_000, interval * 2);
+    const hit = await this.settleLostAnswer(deadline, () => findSliceOrder(this.ctx, s, q));
+    if (hit === null) {
+      // An order that FAILED (could not be routed) writes no history row either: nothing of it executed.
+      return this.noteSlice(index, { status: 'unsent', reason: 'not_found' }, `${this.label(r, s)}: not found in order-history ${Math.round(this.graceMs / 1000)} s after it was sent; it never reached the book`, 'attention', 'slice_unsent');
     }
+    if ('ambiguous' in hit) {
+      // Settled as failed, not guessed: the TWAP stops on it (stoppedOnAmbiguity) and the person decides.
+      return this.noteSlice(
+        index,
+        { status: 'failed', reason: SLICE_ORDER_AMBIGUOUS },
+        `${this.label(r, s)}: order-history lists no client order ids, and ${hit.ambiguous.length} orders (${hit.ambiguous.join(', ')}) match what it sent; it cannot be told which is this slice's`,
+        'attention',
+        SLICE_ORDER_AMBIGUOUS,
+      );
+    }
+    const how = hit.by === 'client_order_id' ? 'by its client order id' : 'by the fields it sent (the rows list no client order ids)';
+    const sent = await this.noteSlice(index, { status: 'sent', order_id: hit.order_id }, `${this.label(r, s)}: its order ${hit.order_id} was found in order-history ${how}`, 'acted', 'slice_sent');
+    return this.follow(sent, index);
   }
 
   /** Settles the in-flight slices without sending anything (a cancel or stop of a TWAP nobody runs; the caller holds its lock). */
   settleInFlight(): Promise<TwapRecord> {
-    return this.reconcileInFlight(this.store.require(this.id, this.ctx.profile.name));
+    return this.reconcileInFlight(this.record());
   }
 
   /** Settles every slice that has, or may have, an order at the service (a resume, a lost answer). */
@@ -492,7 +444,7 @@ export class TwapRunner {
       [o] = (await this.tracker.waitFor([orderId], { until: untilTerminal, timeoutMs: this.followTimeoutMs })) as [TrackedOrder];
     } catch (err) {
       if (toAppError(err).kind !== 'transient') throw err;
-      return this.update((x) => ({ ...x, notes: withNote(x, `${this.label(r, s)}: order ${orderId} not finished yet (${(err as Error).message}); following it again`) }));
+      return this.note(`${this.label(r, s)}: order ${orderId} not finished yet (${(err as Error).message}); following it again`, (x) => x, 'attention', 'slice_unfinished');
     }
     const fills = await fillsOfOrder(this.ctx, r.wallet, r.market, orderId, s.sent_at ?? 0);
     const fromFills = fills.reduce((a, f) => a.plus(f.size), new Decimal(0));
@@ -501,17 +453,19 @@ export class TwapRunner {
     const avg = o.avg_fill_price ?? (vwap ? canonical(vwap) : null);
     const status = o.status === 'FILLED' ? 'filled' : o.status === 'PARTIALLY_FILLED_CANCELLED' ? 'partial' : o.status === 'REJECTED' ? 'rejected' : o.status === 'FAILED' ? 'failed' : 'unfilled';
     const label = this.label(r, s);
-    const note = status === 'filled' || status === 'partial' ? undefined : `${label}: ${status}${o.reason ? ` (${o.reason})` : ''}`;
-    return this.updateSlice(
-      index,
-      {
-        status,
-        filled_size: canonical(filled),
-        avg_fill_price: filled.isZero() ? null : avg,
-        reason: o.reason,
-        fills: fills.map((f) => ({ tid: f.tid, price: f.price, size: f.size, time: f.filled_at })),
-      },
-      note,
-    );
+    const patch: Partial<TwapSliceRecord> = {
+      status,
+      filled_size: canonical(filled),
+      avg_fill_price: filled.isZero() ? null : avg,
+      reason: o.reason,
+      fills: fills.map((f) => ({ tid: f.tid, price: f.price, size: f.size, time: f.filled_at })),
+    };
+    if (status === 'filled' || status === 'partial') {
+      // A fill is said, not noted: the slice's own row shows it.
+      const next = this.update(withSlice(index, patch));
+      this.emit('acted', `${label}: ${status} ${canonical(filled)}${avg ? ` at ${avg}` : ''}`, await this.clock.now(), `slice_${status}`);
+      return next;
+    }
+    return this.noteSlice(index, patch, `${label}: ${status}${o.reason ? ` (${o.reason})` : ''}`, status === 'unfilled' ? 'acted' : 'attention', `slice_${status}`);
   }
 }

@@ -2,9 +2,9 @@
  * One process runs a TWAP at a time: the algorithms' run lock (algos/runLock.ts) under the TWAP's name,
  * so a second process gets TWAP_LOCKED naming the pid that runs it, and a stale lock is taken over.
  */
-import { acquireRunLock as acquireAlgoRunLock, type AlgoNaming, type RunLock } from '../algos/runLock.js';
+import { acquireRunLock as acquireAlgoRunLock, type AlgoNaming, type RunLock } from '../runLock.js';
 
-export { holderAlive, liveRunner, runLockFile, type RunLock, type RunLockHolder } from '../algos/runLock.js';
+export { holderAlive, liveRunner, runLockFile, type RunLock, type RunLockHolder } from '../runLock.js';
 
 export const TWAP_NAMING: AlgoNaming = {
   what: 'TWAP',

@@ -3,8 +3,8 @@
  * against the arrival mark, the next slice time, whether a process runs it, and each slice with its
  * fills. The app's panel and `perps twap status --json` show the same view.
  */
-import { Decimal, canonical } from '../../../shared/decimal/index.js';
-import type { DamagedTwapView, TwapSliceView, TwapView } from '../../../shared/ipc/twap.js';
+import { Decimal, canonical } from '../../../../shared/decimal/index.js';
+import type { DamagedTwapView, TwapSliceView, TwapView } from '../../../../shared/ipc/twap.js';
 import { isTerminalTwap, type TwapRecord } from './twapRecord.js';
 import type { RunLockHolder } from './twapLock.js';
 import type { DamagedTwap } from './twapStore.js';
