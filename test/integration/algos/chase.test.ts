@@ -27,9 +27,9 @@ let pool: VenueSocketPool;
 /** Actions on the simulator's clock: applied by the runner's next wait once their time comes. */
 let script: { at: number; act: () => Promise<void> }[] = [];
 /** Actions run at the runner's next wait, before time moves. */
-let beforeNextWait: (() => Promise<void>)[] = [];
+const beforeNextWait: (() => Promise<void>)[] = [];
 let stopAt: { at: number; runner: ChaseRunner; kind?: 'interrupt' | 'cancel' } | null = null;
-let bookWaiters: ((e: ChaseBookEvent) => void)[] = [];
+const bookWaiters: ((e: ChaseBookEvent) => void)[] = [];
 let clock: AlgoClock;
 
 beforeAll(async () => {

@@ -211,6 +211,7 @@ describe('checkChaseRecord', () => {
       [{ ...base, status: 'done' }, /done without a reason/],
       [{ ...base, end_reason: 'filled' }, /working with an end reason/],
       [{ ...base, size: '-1' }, /size: must be greater than 0/],
+      [{ ...base, size: 'lots', filled_before: 'x', max_distance: { kind: 'percent', value: 'far' } }, /size: expected a decimal string/],
       [{ ...base, max_distance: { kind: 'percent', value: '150' } }, /below 100/],
       [{ ...base, taker_after_ms: 300_000 }, /taker_after_ms is not before timeout_ms/],
       [{ ...base, extra: 1, version: 2 }, /version/],

@@ -14,13 +14,14 @@
  *    (`cancel_sent_at`) before it is sent.
  */
 import { z } from 'zod';
-import { Decimal } from '../../decimal/index.js';
+import { Decimal, isDecimalString } from '../../decimal/index.js';
 import { addressSchema, decimalOut, marketSymbol } from '../../fieldSchemas.js';
 import { ON_LIMIT_CHOICES } from './chaseFlags.js';
 
 const ms = z.number().int().nonnegative();
-const positive = decimalOut.refine((v) => new Decimal(v).gt(0), 'must be greater than 0');
-const nonNegative = decimalOut.refine((v) => new Decimal(v).gte(0), 'must not be negative');
+// A text that is no decimal is refused by decimalOut; the refinements never read it as a number.
+const positive = decimalOut.refine((v) => isDecimalString(v) && new Decimal(v).gt(0), 'must be greater than 0');
+const nonNegative = decimalOut.refine((v) => isDecimalString(v) && new Decimal(v).gte(0), 'must not be negative');
 const orderId = z.string().min(1).max(100);
 const cloid = z.string().min(1).max(100);
 
@@ -34,7 +35,7 @@ export const CHASE_END_REASONS = ['filled', 'max_distance', 'timeout', 'stopped'
 export type ChaseEndReason = (typeof CHASE_END_REASONS)[number];
 
 export const ChaseMaxDistanceSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('percent'), value: positive.refine((v) => new Decimal(v).lt(100), 'a percent must be below 100') }),
+  z.object({ kind: z.literal('percent'), value: positive.refine((v) => isDecimalString(v) && new Decimal(v).lt(100), 'a percent must be below 100') }),
   z.object({ kind: z.literal('price'), value: positive }),
 ]);
 

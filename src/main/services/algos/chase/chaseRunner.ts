@@ -546,7 +546,7 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
   /** Cancels the live order (written before it is sent) and reads how it ended. */
   private async cancelLive(r: ChaseRecord, o: ChaseOrder): Promise<ChaseRecord> {
     const now = await this.now();
-    let x = this.update((y) => ({ ...y, cancel_sent_at: now }));
+    const x = this.update((y) => ({ ...y, cancel_sent_at: now }));
     try {
       const prepared = await prepareCancelOrders(this.ctx, { wallet: r.wallet, targets: [{ order_id: o.order_id!, order_type: 'LIMIT' }] });
       await submitCancel(this.ctx, prepared, this.signer, { confirm: true });
