@@ -82,6 +82,7 @@ test('an OCO pair from the ticket: refused at the field, reviewed leg by leg, wa
   await expect(sellLeg).toContainText(`${leverage}x`);
   await expect(review).toContainText(`Buy 0.05 ETH at 3,300 or sell 0.05 at 3,500, whichever fills first, each at ${leverage}x`);
   await expect(review).toContainText('Mark now');
+  await expect(review).toContainText('quitting leaves both legs resting, and the pair is taken up again when the app runs');
   await screenshotBothSizes(page, 'oco-review');
   await audited(page, 'OCO review');
   await review.getByRole('button', { name: 'Send OCO pair' }).click();

@@ -71,6 +71,7 @@ export function OcoReviewDialog({ preview, onClose, onStarted }: { preview: OcoP
         {preview.summary.map((s) => (
           <li key={s}>{s}</li>
         ))}
+        <li>In the app the pair is watched by main, with the window closed into the tray too; quitting leaves both legs resting, and the pair is taken up again when the app runs and this wallet opens.</li>
       </ul>
       {start.error && <ErrorLine error={start.error} />}
     </Dialog>
