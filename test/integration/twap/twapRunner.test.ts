@@ -24,6 +24,7 @@ import {
   type TwapInput,
   type TwapRecord,
 } from '../../../src/main/services/algos/twap/index.js';
+import type { AlgoEvent } from '../../../src/main/services/algos/engine/index.js';
 import { runLockFile } from '../../../src/main/services/algos/twap/twapLock.js';
 import { SLICE_ORDER_AMBIGUOUS } from '../../../src/main/services/algos/twap/twapRunner.js';
 import { createServiceContext, type ServiceContext } from '../../../src/main/services/serviceContext.js';
@@ -102,6 +103,50 @@ describe('TWAP scheduler on the simulator clock', () => {
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ order_id: s.order_id, status: 'filled', size: '0.01' });
     }
+  });
+
+  it('says what it does as typed events, after writing it: started, each slice sent and filled (acted), paused when asked, then, resumed, stopped with the stop reason', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const events: AlgoEvent[] = [];
+    const texts: string[] = [];
+    const unwritten: string[] = [];
+    const plan = await prepareTwap(w.ctx, input(t, { totalSize: '0.03', slices: 3, durationMs: 15_000 }));
+    const first = await startTwap(w.ctx, plan, {
+      clock,
+      onEvent: (text) => texts.push(text),
+      onAlgoEvent: (e) => {
+        events.push(e);
+        // What an event says is already in the record (or the slice's own row) when it is said.
+        const r = twapStoreOf(w.ctx).require(e.id, w.ctx.profile.name);
+        if (e.reason === 'slice_sent' && !r.slices.some((s) => s.order_id !== null && e.text.includes(s.order_id))) unwritten.push(e.text);
+        if (e.reason === 'slice_filled' && r.slices.filter((s) => s.status === 'filled').length !== events.filter((x) => x.reason === 'slice_filled').length) unwritten.push(e.text);
+        if ((e.type === 'paused' || e.type === 'stopped') && r.notes.at(-1) !== `${new Date(e.at).toISOString()} ${e.text}`) unwritten.push(e.text);
+        // Pause once the first slice has filled.
+        if (e.reason === 'slice_filled' && !events.some((x) => x.type === 'paused')) first.requestStop('pause');
+      },
+    });
+    const paused = await first.run();
+    expect(paused.status).toBe('paused');
+    const resumed = await openTwapRunner(w.ctx, paused.id, { clock, onAlgoEvent: (e) => events.push(e) }).run();
+    expect(resumed.status).toBe('completed');
+    expect(unwritten).toEqual([]);
+    const seq = events.map((e) => `${e.type}:${e.reason ?? ''}`);
+    expect(seq).toEqual([
+      'started:',
+      'acted:slice_sent',
+      'acted:slice_filled',
+      'paused:requested',
+      'started:',
+      'acted:slice_sent',
+      'acted:slice_filled',
+      'acted:slice_sent',
+      'acted:slice_filled',
+      'stopped:target_reached',
+    ]);
+    for (const e of events) expect(e).toMatchObject({ kind: 'twap', id: paused.id, market: 'ETH', at: expect.any(Number) });
+    // The service clock stamps them, and the command line's text listener hears each one the typed listener does (bar the engine's own started/failed).
+    expect(texts).toEqual(events.slice(0, 4).filter((e) => e.type !== 'started').map((e) => e.text));
   });
 
   it('randomizes slice times and sizes within the bounds set, the total exact', async () => {
