@@ -215,8 +215,14 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     ac.abort();
   }
 
+  /**
+   * A stop asked in this process: `cancel` ends the chase and cancels its order; `pause` (a chase has no
+   * paused state: the app's "Stop, leave the order") ends it and leaves the order resting; `interrupt`
+   * (Ctrl-C, the app letting go) stops chasing and keeps the chase to be resumed.
+   */
   protected override async onStop(kind: StopKind, r: ChaseRecord): Promise<ChaseRecord> {
     if (kind === 'cancel' && r.status === 'working') return this.endAt(r, 'stopped', true);
+    if (kind === 'pause' && r.status === 'working') return this.endAt(r, 'stopped', false);
     const where = r.order?.order_id ? `order ${r.order.order_id} rests at ${px(r.order.price)}` : 'no order rests';
     return this.note(`stopped chasing: ${where}; \`perps order chase --resume ${r.id}\` chases again`, (x) => x, 'stopped');
   }
