@@ -15,7 +15,7 @@
  *    order resting and is taken up again on the next start (backgroundWork.ts says so in the quit dialog);
  *  - the `chase` stream carries each chase's latest view (every re-price), throttled.
  */
-import { Decimal, canonical } from '../../../shared/decimal/index.js';
+import { canonical } from '../../../shared/decimal/index.js';
 import { groupedDecimal } from '../../../shared/decimal/display.js';
 import { parseChaseFlags, type ChaseFlagsText } from '../../../shared/algos/chase/chaseFlags.js';
 import { distanceMoved, followedBest, maxDistancePrice, type BestPrices } from '../../../shared/algos/chase/chasePrice.js';
