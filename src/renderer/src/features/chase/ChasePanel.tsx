@@ -78,10 +78,10 @@ function ChaseRow({ c }: { c: ChaseView }) {
       <td className="dt-sticky">
         {c.status === 'working' && (
           <span className="row" style={{ gap: 4, justifyContent: 'flex-end' }}>
-            <Button size="sm" variant="ghost" busy={stop.isPending && stop.variables?.order === 'leave'} disabled={stop.isPending} onClick={() => stop.mutate({ id: c.id, order: 'leave' })} aria-label={`Stop ${name}, leave the order`}>
+            <Button size="sm" variant="ghost" busy={stop.isPending && stop.variables?.order === 'leave'} disabled={stop.isPending} onClick={() => stop.mutate({ id: c.id, order: 'leave' })} aria-label={`Stop · leave, ${name}: its order keeps resting`}>
               Stop · leave
             </Button>
-            <Button size="sm" variant="danger" busy={stop.isPending && stop.variables?.order === 'cancel'} disabled={stop.isPending} onClick={() => stop.mutate({ id: c.id, order: 'cancel' })} aria-label={`Stop ${name}, cancel the order`}>
+            <Button size="sm" variant="danger" busy={stop.isPending && stop.variables?.order === 'cancel'} disabled={stop.isPending} onClick={() => stop.mutate({ id: c.id, order: 'cancel' })} aria-label={`Stop · cancel, ${name}: its order is cancelled`}>
               Stop · cancel
             </Button>
           </span>

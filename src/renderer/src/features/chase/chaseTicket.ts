@@ -57,6 +57,9 @@ export function checkChase(f: ChaseFields, size: string, market: MarketView, mar
   else if (!isDecimalText(size)) errors.size = 'Not a number (digits with one optional “.” between them, no spaces)';
   else if (!total || total.lte(0)) errors.size = 'Size must be greater than 0';
   else if (checkSize(market, size)) errors.size = `At most ${market.sz_decimals} decimal places`;
+  const m = dec(mark);
+  const value = !errors.size && total && m ? total.mul(m) : null;
+  if (value && market.min_order_value && value.lt(market.min_order_value)) errors.size = `Worth about ${value.toFixed(2)} USDC, below the minimum ${market.min_order_value}`;
   const offset = attempt(() => parseOffsetTicks(f.offsetTicks));
   if ('error' in offset) errors.offsetTicks = offset.error;
   let maxDistanceNow: string | null = null;
@@ -65,7 +68,6 @@ export function checkChase(f: ChaseFields, size: string, market: MarketView, mar
     if ('error' in max) errors.maxDistance = max.error;
     else {
       if (max.value.kind === 'price' && dec(max.value.value)!.lt(market.tick_size)) errors.maxDistance = `Less than one tick (${market.tick_size}): the chase could never follow`;
-      const m = dec(mark);
       if (m) maxDistanceNow = maxDistancePrice(max.value, m.toFixed()).toFixed();
     }
   }
