@@ -52,32 +52,35 @@ function ChaseRow({ c }: { c: ChaseView }) {
         <div className="num">
           <span className={buy ? 'buy' : 'sell'}>{buy ? 'Buy' : 'Sell'}</span> <span className="faint">{c.leverage}x</span>
         </div>
-      </td>
-      <td className="num" aria-label="Filled">
-        {fmt(c.filled)} / {fmt(c.size)}
-      </td>
-      <td className="num">
-        <div aria-label="Price now">{c.order ? `${fmt(c.order.price)}${c.order.kind === 'taker' ? ' IOC' : ''}` : '—'}</div>
-        <div className="faint" aria-label="Start price">
-          from {fmt(c.start_price)}
-        </div>
-      </td>
-      <td className="num" aria-label="Distance">
-        {c.max_distance === null ? (c.distance_used !== null ? `${fmt(c.distance_used)} · no max` : 'no max') : `${c.distance_used !== null ? fmt(c.distance_used) : '—'} of ${fmt(c.max_distance_price)} (${c.max_distance})`}
-      </td>
-      <td className="num r" aria-label="Re-prices">
-        {c.moves}
-      </td>
-      <td className="oco-legs">
         <Badge tone={state.tone}>{state.text}</Badge>
-        {c.runner && !c.runner.this_process && <span className="faint"> · terminal {c.runner.pid}</span>}
+        {c.runner && !c.runner.this_process && <div className="faint oco-watch">terminal {c.runner.pid}</div>}
+      </td>
+      {/* What it has done and where it rests, stacked: the row reads whole in the smallest window. */}
+      <td className="num chase-order">
+        <div>
+          <span aria-label="Filled">
+            {fmt(c.filled)} / {fmt(c.size)}
+          </span>{' '}
+          <span className="faint">filled</span>
+        </div>
+        <div>
+          <span aria-label="Price now">{c.order ? `${fmt(c.order.price)}${c.order.kind === 'taker' ? ' IOC' : ''}` : '—'}</span>{' '}
+          <span className="faint" aria-label="Start price">
+            from {fmt(c.start_price)}
+          </span>
+        </div>
+        <div className="faint">
+          <span aria-label="Distance">{c.max_distance === null ? (c.distance_used !== null ? `${fmt(c.distance_used)} run · no max` : 'no max') : `${c.distance_used !== null ? fmt(c.distance_used) : '—'} of ${fmt(c.max_distance_price)} (${c.max_distance})`}</span>
+          {' · '}
+          <span aria-label="Re-prices">{c.moves}</span> re-price{c.moves === 1 ? '' : 's'}
+        </div>
         <div className="faint oco-note" aria-label="Last" title={note.at}>
           {note.text}
         </div>
       </td>
       <td className="dt-sticky">
         {c.status === 'working' && (
-          <span className="row" style={{ gap: 4, justifyContent: 'flex-end' }}>
+          <span className="chase-actions">
             <Button size="sm" variant="ghost" busy={stop.isPending && stop.variables?.order === 'leave'} disabled={stop.isPending} onClick={() => stop.mutate({ id: c.id, order: 'leave' })} aria-label={`Stop · leave, ${name}: its order keeps resting`}>
               Stop · leave
             </Button>
@@ -99,15 +102,13 @@ function DamagedChaseRow({ d }: { d: DamagedChaseView }) {
       <td>
         <span className="strong">{d.market ?? 'Unknown market'}</span>
         <div className="faint num">{d.id}</div>
+        <Badge tone="sell">damaged</Badge>
       </td>
-      <td colSpan={4}>
+      <td>
         <div className="twap-damage" aria-label="Damage">
           {d.damage}
         </div>
         <div className="faint twap-damage">Never run; nothing is sent for it. Check Open orders for its order; `perps order chase --list` names its file to restore or remove.</div>
-      </td>
-      <td>
-        <Badge tone="sell">damaged</Badge>
       </td>
       <td className="dt-sticky r faint">—</td>
     </tr>
@@ -124,14 +125,8 @@ export function ChasePanel() {
     <table className="dt" aria-label="Chases">
       <thead>
         <tr>
-          <th scope="col">Market</th>
-          <th scope="col">Filled</th>
-          <th scope="col">Price · start</th>
-          <th scope="col">Distance of max</th>
-          <th scope="col" className="r">
-            Re-prices
-          </th>
-          <th scope="col">State · last</th>
+          <th scope="col">Market · state</th>
+          <th scope="col">Filled · price · distance · last</th>
           <th scope="col" className="r dt-sticky">
             Actions
           </th>

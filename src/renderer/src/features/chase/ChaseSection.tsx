@@ -31,16 +31,21 @@ export function ChaseSection({ market, side, fields, check, refused, onChange }:
         <TextField label="Timeout (optional)" value={fields.timeout} onChange={(e) => onChange({ timeout: e.target.value })} placeholder="5m" error={(fields.timeout ? check.errors.timeout : undefined) ?? refused.timeout} hint="30s, 5m, 1h; none: until it fills" />
         <TextField label="Cross after (optional)" value={fields.takerAfter} onChange={(e) => onChange({ takerAfter: e.target.value })} placeholder="2m" error={(fields.takerAfter ? check.errors.takerAfter : undefined) ?? refused.takerAfter} hint="Then IOC for the rest, taker fee" />
       </div>
-      <Segmented<'leave' | 'cancel'>
-        label="At the max distance or timeout"
-        size="sm"
-        value={fields.onLimit}
-        onChange={(onLimit) => onChange({ onLimit })}
-        options={[
-          { value: 'leave', label: 'Leave order', name: 'Leave the order resting' },
-          { value: 'cancel', label: 'Cancel order', name: 'Cancel the order' },
-        ]}
-      />
+      <div className="field">
+        <span className="field-label" aria-hidden="true">
+          At the max distance or timeout
+        </span>
+        <Segmented<'leave' | 'cancel'>
+          label="At the max distance or timeout"
+          size="sm"
+          value={fields.onLimit}
+          onChange={(onLimit) => onChange({ onLimit })}
+          options={[
+            { value: 'leave', label: 'Leave order', name: 'Leave the order resting' },
+            { value: 'cancel', label: 'Cancel order', name: 'Cancel the order' },
+          ]}
+        />
+      </div>
       <p className="ticket-note">
         Post-only (ALO): rests at the best {best}
         {fields.offsetTicks !== '0' && fields.offsetTicks !== '' ? `, ${fields.offsetTicks} ticks inside` : ''} and follows it by Modify, whole ticks, at most once a second, until it fills (maker fee). Run by the app, in the tray too; stop it from the Chase tab.
