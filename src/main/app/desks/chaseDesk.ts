@@ -259,7 +259,11 @@ export class ChaseDesk {
     const failed = this.errors.get(r.id);
     this.errors.delete(r.id);
     if (failed) throw failed;
-    if (after.status === 'working') throw new OperationError('CHASE_NOT_STOPPED', `chase ${r.id} did not stop; it is taken up again`, { kind: 'transient', hint: 'Try again in a moment.' });
+    if (after.status === 'working') {
+      // Not over: it is chased again here rather than left unfollowed.
+      this.host.resumeAll();
+      throw new OperationError('CHASE_NOT_STOPPED', `chase ${r.id} did not stop; it is taken up again`, { kind: 'transient', hint: 'Try again in a moment.' });
+    }
     this.session.raise({ type: 'orders.changed' });
     return this.view(after);
   }
