@@ -147,6 +147,12 @@ test('a chase from the ticket: refused at the field, reviewed, chasing in the Ch
 
   // The chart: a "Chase" line at the order's price, in place of its plain "Buy 0.05" limit line, not draggable.
   const lines = page.getByRole('note', { name: 'Chart lines' });
+  // The page knows the order as an open order (a plain limit line would be drawn for it, but for the chase).
+  // (The order stream polls on the simulator's clock.)
+  await expect(async () => {
+    await app!.advance(200);
+    await expect(page.getByRole('tab', { name: 'Open orders 1' })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(lines).toContainText(`Chase buy 0.05 ${Number(firstPrice).toLocaleString('en-US', { minimumFractionDigits: 1 })}`);
   await expect(lines).not.toContainText('Buy 0.05');
   await expect(page.getByRole('button', { name: /Drag .*0\.05/ })).toHaveCount(0);
@@ -162,6 +168,7 @@ test('a chase from the ticket: refused at the field, reviewed, chasing in the Ch
   const movedPrice = (await row.getByLabel('Price now', { exact: true }).innerText()).replace(/,/g, '');
   expect(Number(movedPrice)).toBeGreaterThan(Number(firstPrice));
   await expect(lines).toContainText(`Chase buy 0.05 ${Number(movedPrice).toLocaleString('en-US', { minimumFractionDigits: 1 })}`);
+  await expect(lines).not.toContainText('Buy 0.05');
   await expect(lines).not.toContainText(`Chase buy 0.05 ${Number(firstPrice).toLocaleString('en-US', { minimumFractionDigits: 1 })}`);
   await screenshotBothSizes(page, 'chase-chart-followed');
 

@@ -46,6 +46,8 @@ export class ChaseDesk {
   private readonly labels = new Map<string, string>();
   /** The latest good book each running chase read: how far the best has gone from its start. */
   private readonly books = new Map<string, BestPrices>();
+  /** Each chase's live order id as last published: a new one (placed, moved) makes the open orders look again. */
+  private readonly orderIds = new Map<string, string | null>();
   /** Why a run this app hosted ended on an error (a stop asked here reports it). */
   private readonly errors = new Map<string, AppError>();
 
@@ -144,6 +146,14 @@ export class ChaseDesk {
 
   /** A chase's change, to the page (the current wallet's only) and the tray. */
   private publish(r: ChaseRecord): void {
+    const orderId = r.order?.order_id ?? null;
+    if (this.orderIds.get(r.id) !== orderId) {
+      this.orderIds.set(r.id, orderId);
+      // The order stream follows the new order (its status, a fill), so the page's open orders list it.
+      if (orderId !== null) this.session.raise({ type: 'orders.submitted', orders: [{ order_id: orderId, hint: { market: r.market, order_type: 'LIMIT', justSubmitted: true } }] });
+      else this.session.raise({ type: 'orders.changed' });
+    }
+    if (r.status !== 'working') this.orderIds.delete(r.id);
     const wallet = this.session.wallet.address();
     if (wallet && wallet.toLowerCase() === r.wallet.toLowerCase()) this.stream.push(this.view(r));
     if (this.labels.has(r.id)) {
