@@ -53,7 +53,7 @@ test('a chase from the ticket: refused at the field, reviewed, chasing in the Ch
   const types = ticket.getByRole('radiogroup', { name: 'Order type' });
   await types.getByRole('radio', { checked: true }).focus();
   await page.keyboard.press('End');
-  const chaseType = ticket.getByRole('radio', { name: 'Chase (post-only limit that follows the best price)' });
+  const chaseType = ticket.getByRole('radio', { name: 'Chase (post-only, follows the best bid or ask)' });
   await expect(chaseType).toBeChecked();
   await expect(chaseType).toBeFocused();
   await expect(ticket).toContainText('Post-only (ALO): rests at the best bid');

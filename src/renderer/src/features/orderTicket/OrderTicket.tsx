@@ -212,7 +212,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
             { value: 'SCALE', label: 'Scale' },
             { value: 'TWAP', label: 'TWAP' },
             { value: 'OCO', label: 'OCO', name: 'OCO (one cancels the other)' },
-            { value: 'CHASE', label: 'Chase', name: 'Chase (post-only limit that follows the best price)' },
+            { value: 'CHASE', label: 'Chase', name: 'Chase (post-only, follows the best bid or ask)' },
           ]}
         />
       </div>
