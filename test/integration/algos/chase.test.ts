@@ -163,8 +163,14 @@ describe('chase on the simulator', () => {
     const runner = await chase(t, {}, size);
     const t0 = w.sim.clock.now();
     script = [
-      { at: t0 + 1_000, act: async () => void (await w.control('/fill-resting', { order_id: (await t.openOrders('ETH'))[0]!.order_id, size: part })) },
-      { at: t0 + 3_000, act: mark('3410') },
+      // A fill just before the book moves away: the Modify is sized from the fill the service lists then.
+      {
+        at: t0 + 3_000,
+        act: async () => {
+          await w.control('/fill-resting', { order_id: (await t.openOrders('ETH'))[0]!.order_id, size: part });
+          await mark('3410')();
+        },
+      },
       // Down through the order: it fills.
       { at: t0 + 6_000, act: mark('3405') },
     ];

@@ -92,7 +92,9 @@ describe('perps order chase', () => {
     let reading = true;
     const reader = (async () => {
       while (reading) {
-        counts.push((await t.openOrders('ETH')).length);
+        // A read the chaos below leaves unanswered is no read of the open orders: it is not counted.
+        const open = await t.openOrders('ETH').catch(() => null);
+        if (open) counts.push(open.length);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
@@ -100,11 +102,13 @@ describe('perps order chase', () => {
       const fg = new PerpsChild(w, ['order', 'chase', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--size', size, '--leverage', '5']);
       const id = (await fg.waitForStderr(/^chase ([0-9a-f]{12}): following the best bid/m))[1]!;
       await fg.waitForStderr(/^post-only buy [\d.]+ at 3,399\.8 as order \d+$/m);
-      // Every request now waits 3 s at the simulator before it is processed (and processed even if the
-      // client is gone): the Modify the book move causes is in flight when the process is killed.
-      await w.chaos({ latency_ms: 3_000 });
+      // Every request now waits 2 s at the simulator before it is processed: the re-price the book move
+      // causes is in flight when its line is printed; the process is killed before it has settled it
+      // (its answer comes back after 2 s, the read of the new order is held as long).
+      await w.chaos({ latency_ms: 2_000 });
       await w.setMark('ETH', '3410');
       await fg.waitForStderr(/^re-pricing 3,399\.8 -> 3,409\.8: Modify of order \d+ sent/m);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
       fg.child.kill('SIGKILL');
       expect((await fg.done).signal).toBe('SIGKILL');
       await w.resetChaos();
@@ -116,12 +120,16 @@ describe('perps order chase', () => {
       expect(done.code, done.stderr).toBe(0);
       const doc = perpsJson(done);
       expect(doc).toMatchObject({ id, status: 'done', end_reason: 'filled' });
+      // Found in order history (it landed after the process died), never taken for unsent and sent again.
+      // Settled from the service: the move it sent (found, or after the grace period known never to have
+      // reached it and sent again), never two.
       expect(doc.notes.join('\n')).toMatch(/moved 3,399\.8 -> 3,409\.8 as order \d+/);
+      expect(doc.moves).toBe(1);
     } finally {
       reading = false;
       await reader;
     }
-    expect(counts.length).toBeGreaterThan(20);
+    expect(counts.length).toBeGreaterThan(10);
     expect(Math.max(...counts)).toBe(1);
     expect(await t.openOrders('ETH')).toEqual([]);
     const latest = new Map<string, { status: string; filled_size: string }>();
@@ -129,7 +137,7 @@ describe('perps order chase', () => {
     const filled = [...latest.values()].filter((r) => new Decimal(r.filled_size).gt(0));
     expect(filled).toHaveLength(1);
     expect(new Decimal(filled[0]!.filled_size).eq(size)).toBe(true);
-    // The Modify went out once: one modified order, one replacement.
+    // One Modify applied: one order ended by it, one replacement that filled.
     expect([...latest.values()].filter((r) => r.status === 'cancelled').length).toBe(1);
   });
 });

@@ -391,7 +391,7 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       }
       if ('ambiguous' in hit) throw new OperationError('CHASE_AMBIGUOUS', `the re-price to ${m.to_price} cannot be told from ${hit.ambiguous.length} identical orders in order-history; nothing more is sent for chase ${r.id}`, { hint: "Check the account's open orders, cancel what should not rest, then resume it." });
       newId = hit.order_id;
-      this.update((x) => ({ ...x, moving: x.moving ? { ...x.moving, new_order_id: hit.order_id } : null }));
+      await this.note(`the re-price to ${px(m.to_price)} is order ${hit.order_id}, found in order-history (its answer was lost)`, (x) => ({ ...x, moving: x.moving ? { ...x.moving, new_order_id: hit.order_id } : null }), 'attention');
     }
     const rec = await this.ctx.api.order(newId);
     if (rec.status === 'PENDING_MODIFY' || rec.status === 'SUBMITTED') {
