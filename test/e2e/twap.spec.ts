@@ -133,6 +133,8 @@ test('a TWAP running when the app quits asks, after the restart, to resume or st
   const view = (await app.call('twap:list', {})).twaps[0]!;
   // Notes are stamped with their time (the algorithms share one format): the text follows the stamp.
   expect(view.notes.some((n) => /^\d{4}-\d\d-\d\dT[\d:.]+Z missed slice 2/.test(n))).toBe(true);
+  // The panel's missed count explains itself with that note's text (the stamp left out).
+  await expect(row.locator('span.warn[title^="missed slice 2"]')).toContainText('1 missed');
   await row.getByRole('button', { name: /^Cancel ETH TWAP/ }).click();
   await expect(row).toContainText('cancelled');
   expect(pageErrors).toEqual([]);

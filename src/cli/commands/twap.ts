@@ -23,6 +23,7 @@ import type { Command } from 'commander';
 import { LEVERAGE_FLAG, leverageChoice, resolveLeverage } from '../orders/leverageFlag.js';
 import { Decimal, canonical } from '../../shared/decimal/index.js';
 import type { DamagedTwapView, TwapView } from '../../shared/ipc/twap.js';
+import { noteText } from '../../shared/algos/algoNotes.js';
 import {
   cancelTwap,
   damagedTwapView,
@@ -92,7 +93,8 @@ export function reporter(out: Output): (r: TwapRecord) => void {
       if (s.status === 'filled' || s.status === 'partial') out.note(`${label} ${s.status} ${s.filled_size} @ ${s.avg_fill_price ?? '-'} | ${progressLine(v)}`);
       else if (s.status === 'sending') out.note(`${label}: ${r.side} ${s.sent_size} ${r.market} at market, bound ${s.limit_price}`);
     }
-    for (const n of r.notes.slice(notesSeen(prev?.notes ?? [], r.notes))) out.note(n);
+    // Said as it happens, like the slice lines above: the stamp is for `twap status`, which shows the history.
+    for (const n of r.notes.slice(notesSeen(prev?.notes ?? [], r.notes))) out.note(noteText(n));
     prev = r;
   };
 }

@@ -13,7 +13,9 @@ import type { AlgoClock } from '../../../src/main/services/algos/algoClock.js';
 import { openTrailRunner, prepareTrail, startTrail, trailStoreOf, turnOffTrail, type TrailRunner } from '../../../src/main/services/algos/trailing/index.js';
 import { prepareModify, submitModify } from '../../../src/main/services/orders/modifyOrder.js';
 import { placeOrders } from '../../../src/main/services/orders/index.js';
-import { waitForPosition } from '../../../src/main/services/positions/index.js';
+import { closePosition, waitForPosition } from '../../../src/main/services/positions/index.js';
+import type { AlgoEvent } from '../../../src/main/services/algos/engine/index.js';
+import { groupedDecimal } from '../../../src/shared/decimal/display.js';
 import { TradingWorld, sizeFor, type Trader } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
@@ -171,6 +173,44 @@ describe('trailing stop on the simulator', () => {
     expect(r.stop!.trigger_price).toBe('3450');
     expect(modifies(before2)).toBe(1);
     expect(await armedStops(t)).toEqual([{ order_id: r.stop!.order_id, trigger_price: '3450' }]);
+  });
+
+  it('says what it does as typed events: a move is acted, what happened while away is attention, the position closed is stopped; each after it is written', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    await openLong(t);
+    const events: AlgoEvent[] = [];
+    const unwritten: string[] = [];
+    const store = trailStoreOf(w.ctx);
+    const onAlgoEvent = (e: AlgoEvent): void => {
+      events.push(e);
+      const r = store.require(e.id, w.ctx.profile.name);
+      // A move is said once the record holds the new stop; anything else (but the engine's own started) once its note is written.
+      const written = e.type === 'started' ? true : e.reason === 'moved' ? e.text.includes(`-> ${groupedDecimal(r.stop!.trigger_price)}`) : r.notes.at(-1) === `${new Date(e.at).toISOString()} ${e.text}`;
+      if (!written) unwritten.push(e.text);
+    };
+    const first = await startTrail(w.ctx, await prepareTrail(w.ctx, { wallet: t.wallet, market: 'ETH', distance: '20' }), await w.ctx.tradingSigner(t.wallet), { clock, onAlgoEvent });
+    const t0 = w.sim.clock.now();
+    script = [{ at: t0 + 1_500, mark: '3450' }];
+    stopAt = { at: t0 + 3_000, runner: first };
+    const left = await first.run();
+    stopAt = null;
+    expect(left.stop!.trigger_price).toBe('3430');
+    // Away: a high of 3500, then back to 3490.
+    await w.advance(60_000);
+    await w.setMark('ETH', '3500');
+    await w.advance(60_000);
+    await w.setMark('ETH', '3490');
+    const second = openTrailRunner(w.ctx, left.id, { clock, onAlgoEvent });
+    stopAt = { at: w.sim.clock.now() + 2_000, runner: second };
+    expect((await second.run()).stop!.trigger_price).toBe('3480');
+    stopAt = null;
+    expect((await closePosition(w.ctx, { wallet: t.wallet, market: 'ETH' })).closed).toBe(true);
+    const ended = await openTrailRunner(w.ctx, left.id, { clock, onAlgoEvent }).run();
+    expect(ended).toMatchObject({ status: 'ended', end_reason: 'position_closed' });
+    expect(events.map((e) => `${e.type}:${e.reason ?? ''}`)).toEqual(['started:', 'acted:moved', 'started:', 'acted:moved', 'attention:away', 'started:', 'stopped:position_closed']);
+    for (const e of events) expect(e).toMatchObject({ kind: 'trailing', id: left.id, market: 'ETH' });
+    expect(unwritten).toEqual([]);
   });
 
   it('two processes never trail one position; off stops it and leaves the level armed', async () => {

@@ -64,6 +64,18 @@ describe.concurrent('perps twap', () => {
     expect([...orders.keys()].sort()).toEqual(v.slices.map((s: { client_order_id: string }) => s.client_order_id).sort());
   });
 
+  it('the foreground log says each note as it happens, without the stamp the record keeps; status shows the stamped history', async () => {
+    const t = await w.trader();
+    const done = await run(['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.02', '--duration', '10s', '--slices', '2', '--leverage', '5']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toMatch(/^completed: filled 0\.02 of 0\.02$/m);
+    expect(done.stderr).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z completed/);
+    const id = /^TWAP ([0-9a-f]{12}):/m.exec(done.stderr)![1]!;
+    const status = await run(['twap', 'status', id]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z completed: filled 0\.02 of 0\.02$/m);
+  });
+
   it('Ctrl-C pauses and says how to resume; resume runs it again; a second process is refused; pause and cancel reach the runner', async () => {
     const t = await w.trader();
     const fg = new PerpsChild(w, ['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.04', '--duration', '20s', '--slices', '4', '--leverage', '5']);

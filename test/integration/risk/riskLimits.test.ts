@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlgoEvent } from '../../../src/main/services/algos/engine/index.js';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { placeOrders } from '../../../src/main/services/orders/submitOrder.js';
 import { prepareLegs } from '../../../src/main/services/orders/prepareOrder.js';
@@ -239,6 +240,23 @@ describe('algorithms meet the limits in the same prepare step', () => {
     expect(record.notes.at(-1)).toMatch(/paused by a risk limit before slice 2\/5.*markets\.ETH\.max_position_notional: the ETH position would be 68 USD, above your limit of 50 USD/);
     const { simOrders } = await import('../twap/twapWorld.js');
     expect((await simOrders(w.sim.urls.base_url, t.wallet)).length).toBe(1);
+  });
+
+  it('a risk-limit pause is a typed event (paused, reason risk_limit) a front end acts on without reading its text', async () => {
+    const { prepareTwap, startTwap, RISK_PAUSE_REASON } = await import('../../../src/main/services/algos/twap/index.js');
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    await setLimits(w.ctx, { wallet: t.wallet, market: 'ETH', limits: { max_position_notional: '50' } });
+    const clock = { now: async () => w.sim.clock.now(), sleep: (ms: number) => w.ctx.sleep(ms) };
+    const plan = await prepareTwap(w.ctx, { wallet: t.wallet, market: 'ETH', side: 'BUY', totalSize: '0.05', durationMs: 25_000, slices: 5, leverage: 5, seed: 1 });
+    const events: AlgoEvent[] = [];
+    const record = await (await startTwap(w.ctx, plan, { clock, onAlgoEvent: (e) => events.push(e) })).run();
+    expect(record.status).toBe('paused');
+    const paused = events.filter((e) => e.type === 'paused');
+    expect(paused).toEqual([{ kind: 'twap', id: record.id, type: 'paused', reason: RISK_PAUSE_REASON, market: 'ETH', at: expect.any(Number), text: expect.stringMatching(/max_position_notional/) }]);
+    expect(RISK_PAUSE_REASON).toBe('risk_limit');
+    // Said once written, at the time it was written.
+    expect(record.notes.at(-1)).toBe(`${new Date(paused[0]!.at).toISOString()} ${paused[0]!.text}`);
   });
 });
 
