@@ -68,6 +68,13 @@ describe('OCO pairs in the app', () => {
     expect(o.done).toMatchObject({ status: 'done', winner: 0, legs: ['filled', 'cancelled'] });
     expect(o.openOrdersAfterDone).toBe(0);
     expect(o.trayAfterDone).toBeNull();
+    // Told once, from the pair's typed `stopped` event: the tray's own notice, then the outcome.
+    expect(o.notificationsAfterDone).toEqual([
+      { title: 'Perps Desk', body: expect.stringMatching(/^Perps Desk keeps running in the tray: 1 active \(1 OCO pair\)/) },
+      { title: 'OCO pair ETH ended', body: 'leg 2 (sell at 3,500) cancelled; the pair is done' },
+    ]);
+    // Letting the second pair go at quit is the answer to the quit, not news.
+    expect(o.notificationsAfterQuit).toEqual(o.notificationsAfterDone);
     // Quitting with a pair watched asks, naming it and what quitting does.
     expect(o.quitDialog.options.message).toBe('Quit Perps Desk? 1 OCO pair will stop.');
     expect(o.quitDialog.options.detail).toBe(
@@ -90,5 +97,6 @@ describe('OCO pairs in the app', () => {
     expect(r.damaged).toEqual([expect.objectContaining({ id: damagedId, status: 'damaged', market: 'ETH', damage: expect.stringMatching(/client order id/) })]);
     expect(r.done).toMatchObject({ status: 'done', winner: 1, legs: ['cancelled', 'filled'] });
     expect(r.openOrdersAfterDone).toBe(0);
+    expect(r.notifications).toContainEqual({ title: 'OCO pair ETH ended', body: 'leg 1 (buy at 3,200) cancelled; the pair is done' });
   }, 300_000);
 });

@@ -111,7 +111,7 @@ describe('the algorithm host', () => {
   it('keeps runners as background work until their run ends, and the answer to a stop asked here is not news', async () => {
     const f = fakeSession();
     const host = new AlgoHost(f.session);
-    host.register({ kind: 'twap', work: 'twap', tag: '[twap]', label: (i) => `TWAP ${i.id}`, notify: { paused: { category: 'alerts', title: (_e, m) => `TWAP ${m} paused` } }, perWallet: false });
+    host.register({ kind: 'twap', work: 'twap', tag: '[twap]', label: (i) => `TWAP ${i.id}`, notify: { paused: { category: 'alerts', title: (_e, m) => `TWAP ${m} paused`, when: (e) => e.reason !== 'requested' } }, perWallet: false });
     const on = host.listener('twap');
     const a = new FakeRunner('aaaaaaaaaaaa');
     const b = new FakeRunner('bbbbbbbbbbbb');
@@ -127,7 +127,9 @@ describe('the algorithm host', () => {
     expect(await stopping).toBe(true);
     expect(a.stops).toEqual(['pause']);
     // b paused by something else (a risk limit): news, and its market comes from the host when the event has none.
-    const { market: _m, ...noMarket } = event({ kind: 'twap', id: 'bbbbbbbbbbbb', type: 'paused', text: 'paused by a risk limit' });
+    // A pause asked elsewhere (a terminal's `perps twap pause`), typed `requested`: not news either.
+    on(event({ kind: 'twap', id: 'bbbbbbbbbbbb', type: 'paused', text: 'paused by a risk limit (words do not decide)', reason: 'requested' }));
+    const { market: _m, ...noMarket } = event({ kind: 'twap', id: 'bbbbbbbbbbbb', type: 'paused', text: 'paused by a risk limit', reason: 'risk_limit' });
     on(noMarket);
     expect(f.notifications).toEqual([{ kind: 'alerts', title: 'TWAP BTC paused', body: 'paused by a risk limit' }]);
     expect(f.work.active().map((w) => w.id)).toEqual(['bbbbbbbbbbbb']);

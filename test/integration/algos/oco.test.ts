@@ -5,28 +5,18 @@
  * then; a cancel written before a crash is not sent twice; a leg that would fill at once is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AlgoClock } from '../../../src/main/services/algos/algoClock.js';
-import { ocoStoreOf, openOcoRunner, prepareOco, startOco, type OcoRunner } from '../../../src/main/services/algos/oco/index.js';
+import { ocoStoreOf, openOcoRunner, prepareOco, startOco } from '../../../src/main/services/algos/oco/index.js';
 import { cancelOrder } from '../../../src/main/services/orders/cancelOrders.js';
+import { ScriptedClock } from './scriptedClock.js';
 import { TradingWorld, type Trader } from '../orders/tradingWorld.js';
 import { simOrders } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
-let script: { at: number; mark: string }[] = [];
-let stopAt: { at: number; runner: OcoRunner } | null = null;
-let clock: AlgoClock;
+let clock: ScriptedClock;
 
 beforeAll(async () => {
   w = await TradingWorld.boot('oco');
-  clock = {
-    now: async () => w.sim.clock.now(),
-    sleep: async (ms) => {
-      await w.ctx.sleep(ms);
-      const now = w.sim.clock.now();
-      while (script.length > 0 && script[0]!.at <= now) await w.setMark('ETH', script.shift()!.mark);
-      if (stopAt && stopAt.at <= now) stopAt.runner.requestStop();
-    },
-  };
+  clock = new ScriptedClock(w);
 }, 60_000);
 afterAll(async () => {
   await w?.stop();
@@ -45,7 +35,7 @@ describe('OCO pair on the simulator', () => {
     await w.setMark('ETH', '3400');
     const from = w.requests.length;
     const runner = await startOco(w.ctx, await prepareOco(w.ctx, input(t)), await w.ctx.tradingSigner(t.wallet), { clock });
-    script = [{ at: w.sim.clock.now() + 2_000, mark: '3290' }];
+    clock.script = [{ at: w.sim.clock.now() + 2_000, mark: '3290' }];
     const r = await runner.run();
     expect(r.status).toBe('done');
     expect(r.winner).toBe(0);
@@ -62,9 +52,9 @@ describe('OCO pair on the simulator', () => {
     const t = await w.trader();
     await w.setMark('ETH', '3400');
     const runner = await startOco(w.ctx, await prepareOco(w.ctx, input(t)), await w.ctx.tradingSigner(t.wallet), { clock });
-    stopAt = { at: w.sim.clock.now() + 1_500, runner };
+    clock.stopAt = { at: w.sim.clock.now() + 1_500, runner };
     const stopped = await runner.run();
-    stopAt = null;
+    clock.stopAt = null;
     expect(stopped.status).toBe('working');
     // Down: the sell leg fills.
     await w.setMark('ETH', '3510');
@@ -80,9 +70,9 @@ describe('OCO pair on the simulator', () => {
     const t2 = await w.trader();
     await w.setMark('ETH', '3400');
     const second = await startOco(w.ctx, await prepareOco(w.ctx, input(t2)), await w.ctx.tradingSigner(t2.wallet), { clock });
-    stopAt = { at: w.sim.clock.now() + 1_500, runner: second };
+    clock.stopAt = { at: w.sim.clock.now() + 1_500, runner: second };
     const s = await second.run();
-    stopAt = null;
+    clock.stopAt = null;
     await w.setMark('ETH', '3290');
     await w.advance(2_000);
     await cancelOrder(w.ctx, { wallet: t2.wallet, orderId: s.legs[1].order_id!, orderType: 'LIMIT' }, { confirm: true });

@@ -7,24 +7,17 @@
  * is damaged, listed with why, refused, and no cancel goes out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AlgoClock } from '../../../src/main/services/algos/algoClock.js';
-import { listOcos, ocoStoreOf, openOcoRunner, prepareOco, startOco, type OcoRunner } from '../../../src/main/services/algos/oco/index.js';
+import { listOcos, ocoStoreOf, openOcoRunner, prepareOco, startOco } from '../../../src/main/services/algos/oco/index.js';
 import { placeOrders } from '../../../src/main/services/orders/index.js';
+import { ScriptedClock } from './scriptedClock.js';
 import { TradingWorld, sizeFor, type Trader } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
-let stopAt: { at: number; runner: OcoRunner } | null = null;
-let clock: AlgoClock;
+let clock: ScriptedClock;
 
 beforeAll(async () => {
   w = await TradingWorld.boot('oco-record-truth');
-  clock = {
-    now: async () => w.sim.clock.now(),
-    sleep: async (ms) => {
-      await w.ctx.sleep(ms);
-      if (stopAt && stopAt.at <= w.sim.clock.now()) stopAt.runner.requestStop();
-    },
-  };
+  clock = new ScriptedClock(w);
 }, 60_000);
 afterAll(async () => {
   await w?.stop();
@@ -47,9 +40,9 @@ async function restingLimit(t: Trader, market: string, side: 'BUY' | 'SELL', pri
 async function restingPair(t: Trader): Promise<string> {
   await w.setMark('ETH', '3400');
   const runner = await startOco(w.ctx, await prepareOco(w.ctx, { wallet: t.wallet, market: 'ETH', size: '0.01', buy: '3300', sell: '3500', leverage: 5 }), await w.ctx.tradingSigner(t.wallet), { clock });
-  stopAt = { at: w.sim.clock.now() + 1_500, runner };
+  clock.stopAt = { at: w.sim.clock.now() + 1_500, runner };
   const r = await runner.run();
-  stopAt = null;
+  clock.stopAt = null;
   expect(r.legs.map((l) => l.status)).toEqual(['open', 'open']);
   return r.id;
 }

@@ -12,29 +12,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, canonical } from '../../../src/shared/decimal/index.js';
-import type { AlgoClock } from '../../../src/main/services/algos/algoClock.js';
-import { listTrails, prepareTrail, startTrail, trailStoreOf, type TrailRunner } from '../../../src/main/services/algos/trailing/index.js';
+import { listTrails, prepareTrail, startTrail, trailStoreOf } from '../../../src/main/services/algos/trailing/index.js';
 import { placeOrders } from '../../../src/main/services/orders/index.js';
 import { waitForPosition } from '../../../src/main/services/positions/index.js';
+import { ScriptedClock } from './scriptedClock.js';
 import { TradingWorld, sizeFor, type Trader } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
-let script: { at: number; mark: string }[] = [];
-let stopAt: { at: number; runner: TrailRunner } | null = null;
-let clock: AlgoClock;
+let clock: ScriptedClock;
 
 beforeAll(async () => {
   w = await TradingWorld.boot('trailing-record-truth');
   await w.control('/funding-rate', { market: 'ETH', rate: '0' });
-  clock = {
-    now: async () => w.sim.clock.now(),
-    sleep: async (ms) => {
-      await w.ctx.sleep(ms);
-      const now = w.sim.clock.now();
-      while (script.length > 0 && script[0]!.at <= now) await w.setMark('ETH', script.shift()!.mark);
-      if (stopAt && stopAt.at <= now) stopAt.runner.requestStop();
-    },
-  };
+  clock = new ScriptedClock(w);
 }, 60_000);
 afterAll(async () => {
   await w?.stop();
@@ -63,10 +53,10 @@ async function trailedTo3430(t: Trader): Promise<{ id: string; order_id: string 
   await openLong(t);
   const runner = await startTrail(w.ctx, await prepareTrail(w.ctx, { wallet: t.wallet, market: 'ETH', distance: '20' }), await w.ctx.tradingSigner(t.wallet), { clock });
   const t0 = w.sim.clock.now();
-  script = [{ at: t0 + 1_200, mark: '3450' }];
-  stopAt = { at: t0 + 4_000, runner };
+  clock.script = [{ at: t0 + 1_200, mark: '3450' }];
+  clock.stopAt = { at: t0 + 4_000, runner };
   const left = await runner.run();
-  stopAt = null;
+  clock.stopAt = null;
   expect(left.stop!.trigger_price).toBe('3430');
   expect(await armedStops(t)).toEqual([{ order_id: left.stop!.order_id, trigger_price: '3430' }]);
   return { id: left.id, order_id: left.stop!.order_id };
@@ -101,9 +91,9 @@ describe('a trailing record against the service', () => {
     // Edited between the arming and the first look.
     trailStoreOf(w.ctx).update(id, (x) => ({ ...x, high_water: '3400', stop: { ...x.stop!, trigger_price: '3000' } }));
     const before = w.requests.length;
-    stopAt = { at: w.sim.clock.now() + 5_000, runner };
+    clock.stopAt = { at: w.sim.clock.now() + 5_000, runner };
     const outcome = await runner.run().catch((e: unknown) => e);
-    stopAt = null;
+    clock.stopAt = null;
     expect(outcome).toMatchObject({ code: 'TRAIL_RECORD_DAMAGED' });
     expect(modifies(before)).toBe(0);
     expect(await armedStops(t)).toEqual([{ order_id, trigger_price: '3430' }]);
@@ -116,9 +106,9 @@ describe('a trailing record against the service', () => {
     await w.setMark('ETH', '3445');
     const before = w.requests.length;
     const runner = await startTrail(w.ctx, await prepareTrail(w.ctx, { wallet: t.wallet, market: 'ETH', distance: '20' }), await w.ctx.tradingSigner(t.wallet), { clock });
-    stopAt = { at: w.sim.clock.now() + 3_000, runner };
+    clock.stopAt = { at: w.sim.clock.now() + 3_000, runner };
     const r = await runner.run();
-    stopAt = null;
+    clock.stopAt = null;
     expect(r.notes.join('\n')).toMatch(/the stored high of 5,000 is beyond any price the venue shows since the stop was armed \(at most 3,450\); trailing goes on from 3,450/);
     expect(r.high_water).toBe('3450');
     // 3,450 less 20 is 3,430: where it is. Unchecked, 5,000 would have pulled it to 3,444.9, a tick under the mark.
@@ -136,10 +126,10 @@ describe('a trailing stop that fired but could not fill', () => {
     const runner = await startTrail(w.ctx, await prepareTrail(w.ctx, { wallet: t.wallet, market: 'ETH', distance: '20' }), await w.ctx.tradingSigner(t.wallet), { clock, onEvent: (e) => events.push(e) });
     expect(await armedStops(t)).toEqual([{ order_id: expect.any(String), trigger_price: '3380' }]);
     // A gap far through the stop and past its stop tolerance (10%): it fires, and nothing is there to fill it within its bound.
-    script = [{ at: w.sim.clock.now() + 1_500, mark: "2900" }];
-    stopAt = { at: w.sim.clock.now() + 20_000, runner };
+    clock.script = [{ at: w.sim.clock.now() + 1_500, mark: "2900" }];
+    clock.stopAt = { at: w.sim.clock.now() + 20_000, runner };
     const r = await runner.run();
-    stopAt = null;
+    clock.stopAt = null;
     // Whatever the runner concluded, the stop's execution has ended by now.
     await w.advance(2_000);
     const history = await t.history();

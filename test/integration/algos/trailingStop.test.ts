@@ -9,33 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, canonical } from '../../../src/shared/decimal/index.js';
 import type { TrailRecord } from '../../../src/shared/algos/trailRecord.js';
 import { moveClientOrderId } from '../../../src/shared/algos/trailRecord.js';
-import type { AlgoClock } from '../../../src/main/services/algos/algoClock.js';
-import { openTrailRunner, prepareTrail, startTrail, trailStoreOf, turnOffTrail, type TrailRunner } from '../../../src/main/services/algos/trailing/index.js';
+import { openTrailRunner, prepareTrail, startTrail, trailStoreOf, turnOffTrail } from '../../../src/main/services/algos/trailing/index.js';
 import { prepareModify, submitModify } from '../../../src/main/services/orders/modifyOrder.js';
 import { placeOrders } from '../../../src/main/services/orders/index.js';
 import { closePosition, waitForPosition } from '../../../src/main/services/positions/index.js';
 import type { AlgoEvent } from '../../../src/main/services/algos/engine/index.js';
 import { groupedDecimal } from '../../../src/shared/decimal/display.js';
+import { ScriptedClock } from './scriptedClock.js';
 import { TradingWorld, sizeFor, type Trader } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
-/** Mark changes scheduled on the simulator's clock: applied by the runner's next wait once their time comes. */
-let script: { at: number; mark: string }[] = [];
-let stopAt: { at: number; runner: TrailRunner } | null = null;
-let clock: AlgoClock;
+let clock: ScriptedClock;
 
 beforeAll(async () => {
   w = await TradingWorld.boot('trailing-stop');
   await w.control('/funding-rate', { market: 'ETH', rate: '0' });
-  clock = {
-    now: async () => w.sim.clock.now(),
-    sleep: async (ms) => {
-      await w.ctx.sleep(ms);
-      const now = w.sim.clock.now();
-      while (script.length > 0 && script[0]!.at <= now) await w.setMark('ETH', script.shift()!.mark);
-      if (stopAt && stopAt.at <= now) stopAt.runner.requestStop();
-    },
-  };
+  clock = new ScriptedClock(w);
 }, 60_000);
 afterAll(async () => {
   await w?.stop();
@@ -77,7 +66,7 @@ describe('trailing stop on the simulator', () => {
     });
     expect(await armedStops(t)).toEqual([{ order_id: expect.any(String), trigger_price: '3379.9' }]);
     const t0 = w.sim.clock.now();
-    script = [
+    clock.script = [
       { at: t0 + 1_500, mark: '3410' },
       // 300 ms after the move to 3390: the next move waits for the second to pass.
       { at: t0 + 2_700, mark: '3425' },
@@ -86,9 +75,9 @@ describe('trailing stop on the simulator', () => {
       // A new high: 3431.4 - 20.05 = 3411.35, down to the tick 3411.3.
       { at: t0 + 9_000, mark: '3431.4' },
     ];
-    stopAt = { at: t0 + 14_000, runner };
+    clock.stopAt = { at: t0 + 14_000, runner };
     const left = await runner.run();
-    stopAt = null;
+    clock.stopAt = null;
     expect(left.status).toBe('trailing');
     const levels = moves.map((m) => m.to);
     expect(levels).toEqual(['3379.9', '3389.9', '3404.9', '3411.3']);
@@ -104,9 +93,9 @@ describe('trailing stop on the simulator', () => {
     await w.setMark('ETH', '3400');
     await openLong(t);
     const first = await startTrail(w.ctx, await prepareTrail(w.ctx, { wallet: t.wallet, market: 'ETH', distance: '1%' }), await w.ctx.tradingSigner(t.wallet), { clock });
-    stopAt = { at: w.sim.clock.now() + 2_000, runner: first };
+    clock.stopAt = { at: w.sim.clock.now() + 2_000, runner: first };
     const left = await first.run();
-    stopAt = null;
+    clock.stopAt = null;
     // 3400 less 1% = 3366.
     expect(left.stop!.trigger_price).toBe('3366');
     // While nothing runs: a high of 3500, then the mark falls back to 3460 (through where the stop should be: 3465).
@@ -121,9 +110,9 @@ describe('trailing stop on the simulator', () => {
     const again = await prepareTrail(w.ctx, { wallet: t.wallet, market: 'ETH', distance: '1%' });
     expect(again.resumes?.id).toBe(left.id);
     const runner = await startTrail(w.ctx, again, await w.ctx.tradingSigner(t.wallet), { clock, onEvent: (e) => events.push(e) });
-    stopAt = { at: w.sim.clock.now() + 3_000, runner };
+    clock.stopAt = { at: w.sim.clock.now() + 3_000, runner };
     const r = await runner.run();
-    stopAt = null;
+    clock.stopAt = null;
     expect(r.high_water).toBe('3500');
     // Clamped to the last tick before the mark 3460.
     expect(r.stop!.trigger_price).toBe('3459.9');
@@ -137,9 +126,9 @@ describe('trailing stop on the simulator', () => {
     await w.setMark('ETH', '3400');
     await openLong(t);
     const runner = await startTrail(w.ctx, await prepareTrail(w.ctx, { wallet: t.wallet, market: 'ETH', distance: '20' }), await w.ctx.tradingSigner(t.wallet), { clock });
-    stopAt = { at: w.sim.clock.now() + 1_500, runner };
+    clock.stopAt = { at: w.sim.clock.now() + 1_500, runner };
     const left = await runner.run();
-    stopAt = null;
+    clock.stopAt = null;
     const store = trailStoreOf(w.ctx);
 
     // 1. The process wrote the move and sent it, then died before it heard the answer.
@@ -151,9 +140,9 @@ describe('trailing stop on the simulator', () => {
     await submitModify(w.ctx, prepared, await w.ctx.tradingSigner(t.wallet), { wait: true });
     const before = w.requests.length;
     const reopened = openTrailRunner(w.ctx, left.id, { clock });
-    stopAt = { at: w.sim.clock.now() + 500, runner: reopened };
+    clock.stopAt = { at: w.sim.clock.now() + 500, runner: reopened };
     const settled: TrailRecord = await reopened.run();
-    stopAt = null;
+    clock.stopAt = null;
     expect(settled.moving).toBeNull();
     expect(settled.stop!.trigger_price).toBe('3430');
     expect(settled.notes.join('\n')).toMatch(/the move to 3,430 sent before the restart landed as order/);
@@ -165,9 +154,9 @@ describe('trailing stop on the simulator', () => {
     store.update(left.id, (x) => ({ ...x, moving: { client_order_id: moveClientOrderId(x.run_key, x.moves + 1), from_order_id: x.stop!.order_id, from_trigger: '3430', to_trigger: '3450', fire_price: '3432.7', nonce: '1', sent_at: w.sim.clock.now() } }));
     const before2 = w.requests.length;
     const third = openTrailRunner(w.ctx, left.id, { clock, reconcileGraceMs: 3_000 });
-    stopAt = { at: w.sim.clock.now() + 6_000, runner: third };
+    clock.stopAt = { at: w.sim.clock.now() + 6_000, runner: third };
     const r = await third.run();
-    stopAt = null;
+    clock.stopAt = null;
     expect(r.notes.join('\n')).toMatch(/the move to 3,450 is not in order-history 3 s after it was sent: it never reached the service; the stop stays at 3,430/);
     // Then it trailed on to the mark 3470 less 20, once.
     expect(r.stop!.trigger_price).toBe('3450');
@@ -191,10 +180,10 @@ describe('trailing stop on the simulator', () => {
     };
     const first = await startTrail(w.ctx, await prepareTrail(w.ctx, { wallet: t.wallet, market: 'ETH', distance: '20' }), await w.ctx.tradingSigner(t.wallet), { clock, onAlgoEvent });
     const t0 = w.sim.clock.now();
-    script = [{ at: t0 + 1_500, mark: '3450' }];
-    stopAt = { at: t0 + 3_000, runner: first };
+    clock.script = [{ at: t0 + 1_500, mark: '3450' }];
+    clock.stopAt = { at: t0 + 3_000, runner: first };
     const left = await first.run();
-    stopAt = null;
+    clock.stopAt = null;
     expect(left.stop!.trigger_price).toBe('3430');
     // Away: a high of 3500, then back to 3490.
     await w.advance(60_000);
@@ -202,9 +191,9 @@ describe('trailing stop on the simulator', () => {
     await w.advance(60_000);
     await w.setMark('ETH', '3490');
     const second = openTrailRunner(w.ctx, left.id, { clock, onAlgoEvent });
-    stopAt = { at: w.sim.clock.now() + 2_000, runner: second };
+    clock.stopAt = { at: w.sim.clock.now() + 2_000, runner: second };
     expect((await second.run()).stop!.trigger_price).toBe('3480');
-    stopAt = null;
+    clock.stopAt = null;
     expect((await closePosition(w.ctx, { wallet: t.wallet, market: 'ETH' })).closed).toBe(true);
     const ended = await openTrailRunner(w.ctx, left.id, { clock, onAlgoEvent }).run();
     expect(ended).toMatchObject({ status: 'ended', end_reason: 'position_closed' });

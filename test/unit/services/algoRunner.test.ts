@@ -385,3 +385,22 @@ describe('notes', () => {
     expect(texts).toHaveLength(150);
   });
 });
+
+describe('event times', () => {
+  it('every event, the engine\'s own started and failed included, carries the service clock\'s time, never this machine\'s', async () => {
+    // The fake service clock runs a day behind this machine: a time taken from Date.now() would show.
+    const clock = new FakeClock();
+    clock.t = Date.now() - 86_400_000;
+    const events: AlgoEvent[] = [];
+    const runner = toy(
+      async (_r, self) => {
+        await self.say('a step said something');
+        throw new OperationError('TOY_BROKEN', 'the toy broke', { kind: 'rejected' });
+      },
+      { clock, onAlgoEvent: (e) => events.push(e) },
+    );
+    await expect(runner.run()).rejects.toMatchObject({ code: 'TOY_BROKEN' });
+    expect(events.map((e) => e.type)).toEqual(['started', 'acted', 'failed']);
+    for (const e of events) expect(e.at, `${e.type} at ${new Date(e.at).toISOString()}`).toBe(clock.t);
+  });
+});

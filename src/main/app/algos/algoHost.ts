@@ -38,6 +38,8 @@ export interface NotifyRule {
   title(event: AlgoEvent, market: string): string;
   /** Default: the event's text. */
   body?(event: AlgoEvent): string;
+  /** Only events this holds for (decided on the event's typed fields, such as `reason`, never its text). Default: all. */
+  when?(event: AlgoEvent): boolean;
 }
 
 /** One running algorithm, as the host keeps it. */
@@ -251,6 +253,6 @@ export class AlgoHost {
     const rule = c.notify[event.type];
     // The answer to a stop this app asked for is not news (a failure always is).
     const answersAsked = entry?.asked != null && event.type !== 'failed' && event.type !== 'attention';
-    if (rule && !answersAsked) this.session.notify(rule.category, rule.title(event, market), rule.body ? rule.body(event) : event.text);
+    if (rule && !answersAsked && (rule.when?.(event) ?? true)) this.session.notify(rule.category, rule.title(event, market), rule.body ? rule.body(event) : event.text);
   }
 }

@@ -51,10 +51,10 @@ export class OcoDesk {
       work: 'oco',
       tag: '[oco]',
       label: (item) => this.labels.get(item.id) ?? `OCO ${item.market}`,
-      // A fill (and the other leg's cancel), the pair ending, and anything the person must know now.
+      // The pair's outcome (a leg filled and the other cancelled, in one notice: the fill's own `acted` is
+      // followed within a poll by it), and anything the person must know now.
       notify: {
-        acted: { category: 'fills', title: (_e, market) => `OCO ${market}` },
-        stopped: { category: 'fills', title: (_e, market) => `OCO ${market} ended` },
+        stopped: { category: 'fills', title: (_e, market) => `OCO pair ${market} ended` },
         attention: { category: 'trigger_fires', title: (_e, market) => `OCO ${market} needs a look` },
         failed: { category: 'trigger_fires', title: (_e, market) => `OCO ${market} stopped`, body: (e) => `${e.text} Legs that rest stay at the service, unwatched.` },
       },
@@ -143,7 +143,8 @@ export class OcoDesk {
     this.labels.set(r.id, ocoLabel(r));
     this.host.keep('oco', runner, { market: r.market, wallet: r.wallet });
     this.session.raise({ type: 'orders.changed' });
-    return this.view(r);
+    // Read again once it runs: the page merges views by updated_at, and the run's first write is newer.
+    return this.view(ocoStoreOf(ctx).require(runner.id, ctx.profile.name));
   }
 
   /** The wallet's pairs, newest first, and the damaged ones (of this wallet, or whose wallet cannot be read). */

@@ -60,9 +60,10 @@ export class TwapDesk {
       work: 'twap',
       tag: '[twap]',
       label: (item) => runningTwapLabel(item.id, this.latest.get(item.id) ?? null),
-      // A pause the person did not ask for here (a risk limit, a terminal's `perps twap pause`) and a failure are news.
+      // A pause the person did not ask for (a risk limit), a slice that never reached the book, and a failure are news.
       notify: {
-        paused: { category: 'alerts', title: (_e, market) => `TWAP ${market} paused` },
+        paused: { category: 'alerts', title: (_e, market) => `TWAP ${market} paused`, when: (e) => e.reason !== 'requested' },
+        attention: { category: 'alerts', title: (_e, market) => `TWAP ${market} needs a look` },
         failed: { category: 'alerts', title: (_e, market) => `TWAP ${market} stopped` },
       },
       perWallet: false,
@@ -156,9 +157,9 @@ export class TwapDesk {
     const { payload: plan } = this.session.reviews.take<'twap', TwapPlan>(req.preview_id, 'twap', this.session.scope());
     const options = { ...this.options(), allowLarge: plan.view.confirmations.some((c) => c.code === 'LARGE_ORDER') };
     const runner = await startTwap(ctx, plan, options);
-    const r = this.store().require(runner.id, ctx.profile.name);
-    this.launch(runner, r);
-    return this.view(r);
+    this.launch(runner, this.store().require(runner.id, ctx.profile.name));
+    // Read again once it runs: the page merges views by updated_at, and the run's first write is newer.
+    return this.view(this.store().require(runner.id, ctx.profile.name));
   }
 
   /** The wallet's TWAPs, and beside them the damaged ones (those of this wallet, or whose wallet cannot be read). */

@@ -64,6 +64,8 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
   private readonly abort = new AbortController();
   private stopKind: StopKind | null = null;
   private running: Promise<R> | null = null;
+  /** The service-clock time of the latest read (0 before the first). */
+  private lastAt = 0;
   /** The market the events name (set by the algorithm once it knows it). */
   protected eventMarket: string | undefined;
 
@@ -76,7 +78,10 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
     protected readonly options: AlgoRunnerOptions<R>,
     private lock: RunLock | null,
   ) {
-    this.clock = options.clock ?? serviceAlgoClock(ctx);
+    const clock = options.clock ?? serviceAlgoClock(ctx);
+    // Every read of the service clock is remembered: an event raised without a fresh read (a refusal, a
+    // failure) is stamped with the service's time of the last read, never this machine's clock.
+    this.clock = { now: async () => (this.lastAt = Math.max(this.lastAt, await clock.now())), sleep: (ms, signal) => clock.sleep(ms, signal) };
     this.pollMs = options.pollMs ?? 1_000;
     this.graceMs = options.reconcileGraceMs ?? 10_000;
   }
@@ -133,7 +138,7 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
     try {
       const begun = await this.begin(this.record());
       if ('done' in begun) return begun.done;
-      this.lifecycle('started', `${this.naming.what} ${this.id} is running`);
+      this.lifecycle('started', `${this.naming.what} ${this.id} is running`, await this.clock.now());
       for (;;) {
         if (this.stopKind) return await this.onStop(this.stopKind, this.record());
         const r = this.record();
@@ -152,7 +157,7 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
         await this.wait(next.wait);
       }
     } catch (err) {
-      this.lifecycle('failed', `${this.naming.what} ${this.id} stopped: ${toAppError(err).message}`);
+      this.lifecycle('failed', `${this.naming.what} ${this.id} stopped: ${toAppError(err).message}`, this.lastAt);
       throw err;
     } finally {
       this.lock!.release();
@@ -188,14 +193,14 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
   }
 
   /** Emits an event (its text is already in the notes, or needs none). */
-  protected emit(type: AlgoEventType, text: string, at = Date.now(), reason?: string): void {
+  protected emit(type: AlgoEventType, text: string, at = this.lastAt, reason?: string): void {
     this.options.onEvent?.(text);
     this.options.onAlgoEvent?.({ kind: this.kind, id: this.id, type, text, at, ...(this.eventMarket !== undefined ? { market: this.eventMarket } : {}), ...(reason !== undefined ? { reason } : {}) });
   }
 
   /** A lifecycle event the runner itself raises: typed listeners only (the command line prints the error itself). */
-  private lifecycle(type: 'started' | 'failed', text: string): void {
-    this.options.onAlgoEvent?.({ kind: this.kind, id: this.id, type, text, at: Date.now(), ...(this.eventMarket !== undefined ? { market: this.eventMarket } : {}) });
+  private lifecycle(type: 'started' | 'failed', text: string, at: number): void {
+    this.options.onAlgoEvent?.({ kind: this.kind, id: this.id, type, text, at, ...(this.eventMarket !== undefined ? { market: this.eventMarket } : {}) });
   }
 
   /** Writes `text` as a note (with `change` in the same write), then emits it as an event of `type`. */

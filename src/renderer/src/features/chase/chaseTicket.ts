@@ -9,8 +9,6 @@ import { parseMaxDistance, parseOffsetTicks, type OnLimit } from '../../../../sh
 import { maxDistancePrice } from '../../../../shared/algos/chase/chasePrice';
 import { parseDuration } from '../../../../shared/duration/duration';
 import { checkSize } from '../../../../shared/protocol/marketRules';
-import { IpcQueryError } from '../../ipc/client';
-import { fieldError } from '../../lib/fieldErrors';
 import { dec, isDecimalText, typedDecimal } from '../../lib/decimal';
 
 export interface ChaseFields {
@@ -93,11 +91,4 @@ export function chaseRequest(f: ChaseFields, o: { market: MarketView; side: 'BUY
     on_limit: f.onLimit,
     leverage: o.leverage,
   };
-}
-
-/** Main's refusal at a chase field, led by the rule it broke when it names one. */
-export function chaseFieldError(error: unknown, names: readonly string[]): string | undefined {
-  const text = fieldError(error, names);
-  if (text === undefined || !(error instanceof IpcQueryError) || !error.reason) return text;
-  return `${error.reason}: ${text}`;
 }

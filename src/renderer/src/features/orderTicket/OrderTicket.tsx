@@ -25,7 +25,8 @@ import { checkScale, initialScale, scaleIntent, type ScaleFields } from './scale
 import { TicketEstimate } from './TicketEstimate';
 import { checkOcoLegs } from '../../../../shared/algos/ocoLegs';
 import { initialOco, OCO_FIELDS, ocoFieldError, ocoRequest, type OcoFields } from '../oco/ocoTicket';
-import { CHASE_FIELDS, chaseFieldError, chaseRequest, checkChase, initialChase, type ChaseFields } from '../chase/chaseTicket';
+import { CHASE_FIELDS, chaseRequest, checkChase, initialChase, type ChaseFields } from '../chase/chaseTicket';
+import { chaseFieldError } from '../chase/chaseRefusals';
 import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
 
 /** `prev` with `patch` applied; `prev` itself when the patch changes nothing, so React skips the render. */
