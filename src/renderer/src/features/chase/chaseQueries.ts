@@ -14,14 +14,17 @@ export function useChases() {
 
 /** Merges views from a `chase` event (or an action's answer): the newest update per id wins; newest chase first. */
 export function putChases(client: QueryClient, views: readonly ChaseView[]): void {
-  client.setQueryData<ChaseList>(chaseKey, (prev) => {
-    const byId = new Map((prev?.chases ?? []).map((c) => [c.id, c]));
+  client.setQueryData<ChaseList | undefined>(chaseKey, (prev) => {
+    // Not listed yet: chase:list brings these and the damaged ones. An event put first would stand for the
+    // whole list (with no damaged ones) until it went stale.
+    if (!prev) return prev;
+    const byId = new Map(prev.chases.map((c) => [c.id, c]));
     for (const v of views) {
       const old = byId.get(v.id);
       if (!old || old.updated_at <= v.updated_at) byId.set(v.id, v);
     }
     // Damaged chases come only from main's list (they never run, so no event carries them).
-    return { chases: [...byId.values()].sort((a, b) => b.created_at - a.created_at), damaged: prev?.damaged ?? [] };
+    return { chases: [...byId.values()].sort((a, b) => b.created_at - a.created_at), damaged: prev.damaged };
   });
 }
 
