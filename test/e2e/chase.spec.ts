@@ -98,7 +98,9 @@ test('a chase from the ticket: refused at the field, reviewed, chasing in the Ch
   await maxDistance.fill('2%');
   await timeout.fill('10m');
   await takerAfter.fill('');
-  await ticket.getByRole('radio', { name: 'Cancel the order' }).click();
+  await ticket.getByRole('radio', { name: 'Leave the order resting' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(ticket.getByRole('radio', { name: 'Cancel the order' })).toHaveAttribute('aria-checked', 'true');
   await expect(submit).toBeEnabled();
   await expect(ticket).toContainText(/Fee \(maker/);
   const leverage = await ticket.locator('#ticket-leverage').inputValue();
@@ -173,7 +175,8 @@ test('a chase from the ticket: refused at the field, reviewed, chasing in the Ch
   await screenshotBothSizes(page, 'chase-chart-followed');
 
   // Stop · cancel: over, the order cancelled, the line gone, nothing in the background.
-  await row.getByRole('button', { name: /^Stop · cancel/ }).click();
+  await row.getByRole('button', { name: /^Stop · cancel/ }).focus();
+  await page.keyboard.press('Enter');
   // The cancel is confirmed on the simulator's clock.
   await expect(async () => {
     await app!.advance(500);
