@@ -32,7 +32,7 @@ import type { Signer } from '../../../signers/signer.js';
 import { OperationError, toAppError } from '../../errors.js';
 import { explainingForbidden } from '../../keys/explainForbidden.js';
 import { prepareCancelOrders, submitCancel } from '../../orders/cancelOrders.js';
-import { walletIds, type TradingContext } from '../../orders/orderContext.js';
+import { readMark, walletIds, type TradingContext } from '../../orders/orderContext.js';
 import { checkPriceAndSize } from '../../orders/orderValidation.js';
 import { prepareLegs, type PreparedOrder } from '../../orders/prepareOrder.js';
 import { slippageBound } from '../../orders/slippage.js';
@@ -434,7 +434,8 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       }
       price = target;
     } else {
-      price = canonical(slippageBound(r.side, new Decimal(r.side === 'BUY' ? book.best.ask : book.best.bid), this.market.slippage_bps, this.market));
+      // The market order's bound, as the service measures it: the mark and the market's slippage_bps.
+      price = canonical(slippageBound(r.side, await readMark(this.ctx, this.market), this.market.slippage_bps, this.market));
     }
     const n = r.sends + 1;
     const clientOrderId = chaseClientOrderId(r.id, n);
