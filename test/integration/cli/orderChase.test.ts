@@ -95,7 +95,10 @@ describe('perps order chase', () => {
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.stderr).toContain(`stopping: the order keeps resting; \`perps order chase --resume ${id}\` chases again`);
     expect(stopped.stdout).toMatch(/^status: +stopped chasing/m);
+    // Left resting (it goes live at the service a moment after it was placed).
+    await until('the order resting', async () => (await t.openOrders('ETH')).length > 0, 5_000);
     expect((await t.openOrders('ETH')).map((o) => o.limit_price)).toEqual(['3399.8']);
+    expect((await t.history()).filter((r) => r.status === 'cancelled')).toEqual([]);
   });
 
   it('kill -9 during a Modify, then --resume: settled from history, one live order at every read, one fill', async () => {
