@@ -11,7 +11,7 @@
  *       once. It stops when it fills, when the best price is --max-distance from where it started, or
  *       when --timeout passes (then the order is left or cancelled, --on-limit, default leave). After
  *       --taker-after it cancels the resting order and crosses: an IOC limit for the remainder within
- *       the market's slippage_bps of the best price. Ctrl-C (or the process dying) stops chasing and
+ *       the market's slippage_bps of the mark. Ctrl-C (or the process dying) stops chasing and
  *       leaves the order resting: `--resume ID` chases again.
  *   order chase --resume ID     chase again after a stop or a crash
  *   order chase --list          this profile's chases

@@ -210,6 +210,38 @@ describe('chase on the simulator', () => {
     expect((await t.history()).some((r) => r.limit_price === '3429.8')).toBe(false);
   });
 
+  it('--timeout ends it and leaves the order resting (--on-limit leave, the default)', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const runner = await chase(t, { timeout: '5s' }, sizeFor(w.market('ETH'), new Decimal('3400'), 2));
+    stopAt = { at: w.sim.clock.now() + 30_000, runner };
+    const done = await runner.run();
+    stopAt = null;
+    expect(done).toMatchObject({ status: 'done', end_reason: 'timeout' });
+    expect(done.notes.at(-1)).toMatch(/the timeout \(5 s\) passed: the chase is over; order \d+ rests at 3,399\.8 \(left, as --on-limit leave asks\)/);
+    expect((await t.openOrders('ETH')).map((o) => [o.order_id, o.limit_price])).toEqual([[done.order!.order_id, '3399.8']]);
+  });
+
+  it('--taker-after cancels the resting order, then crosses with an IOC for the remainder within the slippage bound', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const size = sizeFor(w.market('ETH'), new Decimal('3400'), 2);
+    const runner = await chase(t, { takerAfter: '3s', timeout: '1m' }, size);
+    stopAt = { at: w.sim.clock.now() + 30_000, runner };
+    const { result: done, counts } = await watchingOpenOrders(t, runner.run());
+    stopAt = null;
+    expect(done, done.notes.join('\n')).toMatchObject({ status: 'done', end_reason: 'filled' });
+    expect(done.notes.join('\n')).toMatch(/crossing after 3 s: cancelling order \d+ at 3,399\.8 first[\s\S]*crossing: IOC buy [\d.]+ within 3,417 as order \d+/);
+    expect(Math.max(...counts)).toBe(1);
+    const latest = new Map<string, { status: string; time_in_force?: string | null; filled_size: string; limit_price: string }>();
+    for (const r of await t.history()) if (!latest.has(r.order_id)) latest.set(r.order_id, r);
+    // The mark 3400 and 50 bps (ETH's slippage_bps) above it: 3417, as a market order's bound.
+    expect([...latest.values()].map((r) => [r.time_in_force, r.status, r.limit_price]).sort()).toEqual([
+      ['ALO', 'cancelled', '3399.8'],
+      ['IOC', 'filled', '3417'],
+    ]);
+  });
+
   it('a post-only rejection (the book came back through the new price before the Modify applied) re-prices at once', async () => {
     const t = await w.trader();
     await w.setMark('ETH', '3400');

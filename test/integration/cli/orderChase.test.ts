@@ -84,6 +84,23 @@ describe('perps order chase', () => {
     fs.rmSync(path.join(dir, `${id}.json`));
   });
 
+  it('Ctrl-C stops chasing, leaves the order resting and says how to chase again', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const fg = new PerpsChild(w, ['order', 'chase', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--size', sizeFor(w.market('ETH'), new Decimal('3400'), 2), '--leverage', '5']);
+    const id = (await fg.waitForStderr(/^chase ([0-9a-f]{12}): following the best bid/m))[1]!;
+    await fg.waitForStderr(/^post-only buy [\d.]+ at 3,399\.8 as order \d+$/m);
+    fg.child.kill('SIGINT');
+    const stopped = await fg.done;
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stderr).toContain(`stopping: the order keeps resting; \`perps order chase --resume ${id}\` chases again`);
+    expect(stopped.stdout).toMatch(/^status: +stopped chasing/m);
+    // Left resting (it goes live at the service a moment after it was placed).
+    await until('the order resting', async () => (await t.openOrders('ETH')).length > 0, 5_000);
+    expect((await t.openOrders('ETH')).map((o) => o.limit_price)).toEqual(['3399.8']);
+    expect((await t.history()).filter((r) => r.status === 'cancelled')).toEqual([]);
+  });
+
   it('kill -9 during a Modify, then --resume: settled from history, one live order at every read, one fill', async () => {
     const t: Trader = await w.trader();
     await w.setMark('ETH', '3400');

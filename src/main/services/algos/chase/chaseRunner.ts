@@ -32,7 +32,7 @@ import type { Signer } from '../../../signers/signer.js';
 import { OperationError, toAppError } from '../../errors.js';
 import { explainingForbidden } from '../../keys/explainForbidden.js';
 import { prepareCancelOrders, submitCancel } from '../../orders/cancelOrders.js';
-import { walletIds, type TradingContext } from '../../orders/orderContext.js';
+import { readMark, walletIds, type TradingContext } from '../../orders/orderContext.js';
 import { checkPriceAndSize } from '../../orders/orderValidation.js';
 import { prepareLegs, type PreparedOrder } from '../../orders/prepareOrder.js';
 import { slippageBound } from '../../orders/slippage.js';
@@ -299,31 +299,52 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     const clientOrderId = chaseClientOrderId(r.id, n);
     const believed = remainingSize(r.size, new Decimal(r.filled_before).plus(o.filled_size).toFixed());
     // The fill as listed now, read while the Modify for what the runner believes is left is signed.
-    const [row, signed] = await Promise.all([this.openRow(r, orderId), this.signModify(orderId, clientOrderId, to, believed)]);
+    const sentAt = await this.now();
+    const intent = (size: string): NonNullable<ChaseRecord['moving']> => ({ client_order_id: clientOrderId, from_order_id: orderId, to_price: to, size, sent_at: sentAt, new_order_id: null });
+    // The fill as listed now is read while the Modify for what the runner believes is left is signed and
+    // written: the read's round trip is off the reaction's path.
+    const reading = this.openRow(r, orderId);
+    reading.catch(() => undefined);
+    const signed = await this.signModify(orderId, clientOrderId, to, believed);
+    // Written (and fsynced) before the Modify goes out: a crash from here on is settled, never resent.
+    this.update((x) => ({ ...x, sends: n, moving: intent(believed) }));
+    /** Withdraws the intent: nothing was sent. */
+    const unsent = (x: ChaseRecord): ChaseRecord => ({ ...x, moving: null });
+    let row: ListedOrder | null;
+    try {
+      row = await reading;
+    } catch (err) {
+      this.update(unsent);
+      throw err;
+    }
     if (!row) {
       // Not open (yet, or any more): how it stands is read, and the next look waits a moment.
-      const read = await this.readOrder(r, o);
+      const read = await this.readOrder(this.update(unsent), o);
       if ('done' in read) return read;
       if (read.record.order) await this.sleepOrBook(PENDING_LOOK_MS);
       return { wait: 0 };
     }
     if (row.is_modifying) {
+      this.update(unsent);
       await this.sleepOrBook(PENDING_LOOK_MS);
       return { wait: 0 };
     }
     const size = remainingSize(r.size, new Decimal(r.filled_before).plus(row.filled_size).toFixed());
-    if (new Decimal(size).lte(0)) return stepOf(await this.readOrder(r, o));
+    if (new Decimal(size).lte(0)) return stepOf(await this.readOrder(this.update(unsent), o));
     try {
       checkPriceAndSize(this.market, { size, limit_price: to, reduce_only: false, wholePosition: false }, 'chase');
     } catch (err) {
-      return { done: await this.finish('refused', `the remainder ${size} at ${px(to)} cannot be re-priced (${toAppError(err).message}); order ${orderId} rests at ${px(o.price)} and is no longer followed`, 'attention', (x) => this.withFill(x, row)) };
+      const found = row;
+      return { done: await this.finish('refused', `the remainder ${size} at ${px(to)} cannot be re-priced (${toAppError(err).message}); order ${orderId} rests at ${px(o.price)} and is no longer followed`, 'attention', (x) => this.withFill(x, found)) };
     }
     const body = size === believed ? signed : await this.signModify(orderId, clientOrderId, to, size);
-    const sentAt = await this.now();
-    // Written (and fsynced) before the Modify goes out: a crash from here on is settled, never resent.
     const filledNow = canonical(new Decimal(row.filled_size));
     const fillNote = filledNow === o.filled_size ? null : `order ${orderId} filled ${filledNow} of ${o.size}; chasing the remainder ${size}`;
-    this.update((x) => ({ ...this.withFill(x, row), sends: n, moving: { client_order_id: clientOrderId, from_order_id: orderId, to_price: to, size, sent_at: sentAt, new_order_id: null }, notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes }));
+    if (fillNote !== null || size !== believed) {
+      const found = row;
+      // The intent as it goes out: the size the service's fill leaves.
+      this.update((x) => ({ ...this.withFill(x, found), moving: intent(size), notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes }));
+    }
     if (fillNote) this.emit('acted', fillNote, sentAt);
     const sending = explainingForbidden(this.ctx, { wallet: r.wallet, agent: this.signer.address }, () => this.ctx.api.modify(orderId, body));
     const handedAt = performance.now();
@@ -440,7 +461,8 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       }
       price = target;
     } else {
-      price = canonical(slippageBound(r.side, new Decimal(r.side === 'BUY' ? book.best.ask : book.best.bid), this.market.slippage_bps, this.market));
+      // The market order's bound, as the service measures it: the mark and the market's slippage_bps.
+      price = canonical(slippageBound(r.side, await readMark(this.ctx, this.market), this.market.slippage_bps, this.market));
     }
     const n = r.sends + 1;
     const clientOrderId = chaseClientOrderId(r.id, n);

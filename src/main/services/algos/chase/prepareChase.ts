@@ -113,7 +113,7 @@ export async function prepareChase(ctx: TradingContext, input: ChaseInput): Prom
     `It follows the best ${side === 'BUY' ? 'bid' : 'ask'} by Modify, whole ticks of ${market.tick_size}, at most once every ${seconds(s.interval_ms)}, until it fills`,
     ...(limitText !== null ? [`It stops when the best ${side === 'BUY' ? 'bid' : 'ask'} is ${limitText} (${groupedDecimal(canonical(maxDistancePrice(s.max_distance!, startBest)))}) from ${groupedDecimal(startBest)}, and ${s.on_limit === 'cancel' ? 'cancels' : 'leaves'} the order`] : []),
     ...(s.timeout_ms !== null ? [`After ${seconds(s.timeout_ms)} it stops and ${s.on_limit === 'cancel' ? 'cancels' : 'leaves'} the order`] : []),
-    ...(s.taker_after_ms !== null ? [`After ${seconds(s.taker_after_ms)} it crosses: an IOC limit for the remainder within ${market.slippage_bps} bps of the best ${side === 'BUY' ? 'ask' : 'bid'} (the taker rate)`] : []),
+    ...(s.taker_after_ms !== null ? [`After ${seconds(s.taker_after_ms)} it crosses: an IOC limit for the remainder within ${market.slippage_bps} bps of the mark (the taker rate)`] : []),
   ];
   return {
     action: 'chase',
