@@ -129,7 +129,7 @@ export async function prepareOco(ctx: TradingContext, input: OcoInput): Promise<
       legs: order.legs.map((l) => ({ side: l.side as 'BUY' | 'SELL', price: l.limit_price, size: l.size, leverage: l.leverage! })),
       summary: [
         `Buy ${size} ${market.symbol} at ${groupedDecimal(canonical(buy))} or sell ${size} at ${groupedDecimal(canonical(sell))}, whichever fills first, each at ${leverage}x${input.leverage === undefined ? ' (your default for the market)' : ''}; the fill of one cancels the other at once`,
-        'The cancel is sent by this desk while it runs; if it is stopped, both legs rest until it runs again (`perps order oco --resume ID`)',
+        'Perps Desk sends that cancel while it watches the pair (the app, or `perps order oco --resume ID` in a terminal); while nothing watches it, both legs keep resting at the service',
       ],
     },
   };
