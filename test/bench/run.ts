@@ -65,6 +65,13 @@ if (fs.existsSync(simBench)) {
   report(await runVenueVolumeBench());
 }
 
+// A chase's reaction (issue 38): from the book message that moves the best bid to its Modify answered,
+// against a bare sign-and-send of the same Modify.
+{
+  const { runChaseBench } = await import('./chaseBench.js');
+  report(await runChaseBench());
+}
+
 // The simulator at the venue's scale (issue 37 item 6): 200 markets' start and peak memory against the default markets'.
 {
   const { runSimStartBench } = await import('./simStartBench.js');

@@ -28,7 +28,7 @@ export interface BootRun {
   userData: string;
 }
 
-export type BootMode = 'app' | 'dev-activate' | 'vault-guard' | 'tray-idle' | 'tray-twap' | 'tray-off' | 'oco-run' | 'oco-resume';
+export type BootMode = 'app' | 'dev-activate' | 'vault-guard' | 'tray-idle' | 'tray-twap' | 'tray-off' | 'oco-run' | 'oco-resume' | 'chase-run' | 'chase-resume';
 
 export interface BootOptions {
   /** app.isPackaged in the fake Electron (default false: a checkout). */

@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installConnectionTrap } from '../support/connectionTrap.mjs';
+import { chaseScenario } from './chaseScenario.mjs';
 import { ocoScenario } from './ocoScenario.mjs';
 
 const [bundle, reportFile, mode] = process.argv.slice(2);
@@ -338,6 +339,7 @@ try {
   else if (mode === 'vault-guard') await vaultGuardScenario(electron);
   else if (mode.startsWith('tray-')) await trayScenario(electron);
   else if (mode.startsWith('oco-')) await ocoScenario(electron, { mode, report, step, withTimeout, valueOf, openApp, trayNow, clickTray });
+  else if (mode.startsWith('chase-')) await chaseScenario(electron, { mode, report, step, withTimeout, valueOf, openApp, trayNow, clickTray });
   else throw new Error(`unknown mode ${mode}`);
 } catch (err) {
   report.fatal = String(err?.stack ?? err);

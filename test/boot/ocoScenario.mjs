@@ -4,7 +4,7 @@
  * passed in. Assertions are the parent test's (ocoPairs.test.ts); this only drives and observes.
  */
 /** A funded wallet with an authorized trading key (the first run); a restart only reconnects the wallet. */
-async function readyWallet(perps, valueOf, { fresh }) {
+export async function readyWallet(perps, valueOf, { fresh }) {
   valueOf(await perps.wallet.connectEnv({ variable: 'PERPS_BOOT_MAIN_KEY' }), 'wallet:connectEnv');
   if (!fresh) return;
   const { agent } = valueOf(await perps.keys.create({ name: 'boot-oco' }), 'keys:create');
@@ -19,7 +19,7 @@ async function readyWallet(perps, valueOf, { fresh }) {
 }
 
 /** The in-app simulator's control route (loopback), from the profile main reports. */
-async function simControl(perps, valueOf) {
+export async function simControl(perps, valueOf) {
   const profile = valueOf(await perps.app.getProfile(), 'app:getProfile');
   const base = profile.sim.base_url;
   return async (route, body) => {

@@ -103,7 +103,7 @@ test('a whole trading day without the mouse', async ({ page, server, pageErrors 
   await expect(type.getByRole('radio', { name: 'Market' })).toBeFocused();
   await expect(type.getByRole('radio', { name: 'Market' })).toHaveAttribute('aria-checked', 'true');
   await page.keyboard.press('End');
-  await expect(type.getByRole('radio', { name: 'TWAP' })).toHaveAttribute('aria-checked', 'true');
+  await expect(type.getByRole('radio', { name: /^Chase/ })).toHaveAttribute('aria-checked', 'true');
   await page.keyboard.press('Home');
   await tabTo(page, size);
   await page.keyboard.type('0.5');

@@ -126,7 +126,7 @@ test('the trade view with a position: equity, PnL, free margin, the ticket and t
     await expectReachable(page.getByRole('button', { name: 'Close all positions' }));
     const fits = await tabs.evaluate((el) => el.scrollWidth <= el.clientWidth);
     expect(fits, `the account tables' tabs fit their bar at ${tag}`).toBe(true);
-    for (const name of [/^Positions 1$/, /^Open orders$/, /^Triggers$/, /^TWAP$/, /^Alerts$/, /^Activity \d+$/, /^Fills$/]) await expectReachable(tabs.getByRole('tab', { name }));
+    for (const name of [/^Positions 1$/, /^Open orders$/, /^Triggers$/, /^TWAP$/, /^OCO$/, /^Chase$/, /^Alerts$/, /^Activity \d+$/, /^Fills$/]) await expectReachable(tabs.getByRole('tab', { name }));
     // On the narrow centre column of 1024x680, the longer labels are short on screen; their names stay whole.
     const narrowTables = size.width < 1100;
     await expect(tabs.getByRole('tab', { name: /^Activity \d+$/ })).toHaveText(narrowTables ? 'Activity' : /^Activity \d+$/, { useInnerText: true });

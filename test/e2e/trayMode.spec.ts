@@ -26,7 +26,7 @@ test('the tray-mode switch in Settings: on by default, turned off and kept', asy
 
   await box.uncheck();
   await expect.poll(async () => app!.call('settings:getTray', {})).toEqual({ keep_running_in_tray: false });
-  await expect(panel).toContainText('quits the app, after asking: that work then stops, and what rests at the service (a trailing stop’s level, both legs of an OCO pair) stays there, unwatched');
+  await expect(panel).toContainText('quits the app, after asking: that work then stops, and what rests at the service (a trailing stop’s level, both legs of an OCO pair, a chase’s order unless it is set to cancel at its limit) stays there, unwatched');
   await box.scrollIntoViewIfNeeded();
   await screenshotBothSizes(page, 'tray-mode-settings-off');
 

@@ -71,6 +71,14 @@ describe('the quit confirmation', () => {
       '1 OCO pair:\n  • OCO ETH: buy 0.05 at 3,300 / sell at 3,500\nThe OCO pair is no longer watched: both orders keep resting at the service, and a fill of one while the app is closed cancels the other when the app runs again.',
     );
   });
+  it('says what quitting does to a chase: cancelled at its limit choice of cancel, else left resting and taken up again (#38 item 3)', () => {
+    const chase = { kind: 'chase' as const, id: 'c1', label: 'Chase ETH: buy 0.01 at 3,399.9, 0 filled' };
+    const words = quitConfirmation([chase])!;
+    expect(words.message).toBe('Quit Perps Desk? 1 chase will stop.');
+    expect(words.detail).toBe(
+      '1 chase:\n  • Chase ETH: buy 0.01 at 3,399.9, 0 filled\nThe chase stops chasing: if it is set to cancel at its limit, its order is cancelled and the chase ends; if set to leave, its order keeps resting and the chase is taken up again when the app runs and this wallet opens.',
+    );
+  });
 });
 
 describe('the tray menu', () => {

@@ -61,6 +61,7 @@ import { formatFields, runAction, type Output } from '../output.js';
 import { durationFlag, timeoutOf } from '../parse.js';
 import { createProgress } from '../progress.js';
 import { registerOcoCommand } from './orderOco.js';
+import { registerChaseCommand } from './orderChase.js';
 
 const DRY_RUN_HELP = 'check everything and print what would be signed (the review, typed data, digests); sign and send nothing';
 
@@ -155,6 +156,7 @@ async function submitScaleOutAndReport(ctx: ServiceContext, out: Output, prepare
 export function registerOrderCommands(program: Command): void {
   const order = program.command('order').description("place, follow, modify and cancel orders (signed by the wallet's trading key)");
   registerOcoCommand(order);
+  registerChaseCommand(order);
 
   order
     .command('place')

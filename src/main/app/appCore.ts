@@ -19,6 +19,7 @@ import { FundsDesk } from './desks/fundsDesk.js';
 import { HistoryDesk } from './desks/historyDesk.js';
 import { KeysDesk } from './desks/keysDesk.js';
 import { MarketsDesk } from './desks/marketsDesk.js';
+import { ChaseDesk } from './desks/chaseDesk.js';
 import { OcoDesk } from './desks/ocoDesk.js';
 import { OrdersDesk } from './desks/ordersDesk.js';
 import { PortfolioDesk } from './desks/portfolioDesk.js';
@@ -48,13 +49,14 @@ export interface Desks {
   alerts: AlertsDesk;
   trail: TrailDesk;
   oco: OcoDesk;
+  chase: ChaseDesk;
   risk: RiskDesk;
 }
 
 export class AppCore {
   readonly desks: Desks;
   private readonly session: Session;
-  /** The one host of the long-running algorithms (TWAP, trailing stops, OCO pairs): each desk registers its kind. */
+  /** The one host of the long-running algorithms (TWAP, trailing stops, OCO pairs, chases): each desk registers its kind. */
   private readonly algos: AlgoHost;
 
   constructor(options: AppCoreOptions) {
@@ -76,6 +78,7 @@ export class AppCore {
       alerts: new AlertsDesk(s),
       trail: new TrailDesk(s, this.algos),
       oco: new OcoDesk(s, this.algos),
+      chase: new ChaseDesk(s, this.algos),
       risk: new RiskDesk(s),
     };
   }
@@ -87,13 +90,14 @@ export class AppCore {
 
   /**
    * Lets go of the running algorithms (a TWAP after its current slice; trailing stops and OCO pairs leave
-   * what rests at the service), stops evaluating alerts, stops the pumps, closes the wallet's devices and
+   * what rests at the service; a chase leaves or cancels its order by its on-limit choice), stops evaluating alerts, stops the pumps, closes the wallet's devices and
    * stops (and saves) the simulator.
    */
   async stop(): Promise<void> {
     await this.algos.close();
     this.desks.twap.close();
     this.desks.oco.close();
+    this.desks.chase.close();
     await this.desks.alerts.close();
     return this.session.stop();
   }

@@ -1,6 +1,6 @@
 /**
  * The work main does on its own while nobody looks at the window (a TWAP's slices, alerts, trailing stops,
- * OCO pairs): what keeps the app in the tray when its window closes, what the tray menu
+ * OCO pairs, chase orders): what keeps the app in the tray when its window closes, what the tray menu
  * lists, and what the quit confirmation names. Each kind of work registers one provider that lists what
  * is active right now; nothing here knows how any of them works.
  *
@@ -9,7 +9,7 @@
  * service" can never be left out of the dialog.
  */
 
-export const BACKGROUND_WORK_KINDS = ['twap', 'alert', 'trailing_stop', 'oco'] as const;
+export const BACKGROUND_WORK_KINDS = ['twap', 'alert', 'trailing_stop', 'oco', 'chase'] as const;
 export type BackgroundWorkKind = (typeof BACKGROUND_WORK_KINDS)[number];
 
 export interface WorkKindInfo {
@@ -25,6 +25,7 @@ export const WORK_KINDS: Record<BackgroundWorkKind, WorkKindInfo> = {
   alert: { one: 'alert', many: 'alerts', onQuit: 'is not watched until the app runs again' },
   trailing_stop: { one: 'trailing stop', many: 'trailing stops', onQuit: 'stops trailing; its last stop level stays armed at the service' },
   oco: { one: 'OCO pair', many: 'OCO pairs', onQuit: 'is no longer watched: both orders keep resting at the service, and a fill of one while the app is closed cancels the other when the app runs again' },
+  chase: { one: 'chase', many: 'chases', onQuit: 'stops chasing: if it is set to cancel at its limit, its order is cancelled and the chase ends; if set to leave, its order keeps resting and the chase is taken up again when the app runs and this wallet opens' },
 };
 
 /** One piece of active work, as the tray menu lists it. */

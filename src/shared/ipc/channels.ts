@@ -143,6 +143,11 @@ export const CHANNEL_NAMES = [
   'oco:start',
   'oco:list',
   'oco:cancel',
+  // chase orders: review, start, list (with the damaged ones), stop (leave or cancel the live order)
+  'chase:preview',
+  'chase:start',
+  'chase:list',
+  'chase:stop',
   // alerts: evaluated by main on the venue's stream; the page lists, adds, removes and drags them
   'alerts:list',
   'alerts:add',
@@ -198,7 +203,7 @@ export type PreloadedChannel = (typeof PRELOADED_CHANNELS)[number];
  * each, coalesced so the latest value per key wins; the prompt events are requests that need an answer
  * (through a prompt:* channel) and are never coalesced.
  */
-export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'oco', 'trades', 'simFeed', 'alerts', 'alertFired', 'riskLimits', 'panicRequest', 'portfolioProgress'] as const;
+export const STREAM_EVENT_NAMES = ['orderStatus', 'fills', 'positions', 'marks', 'withdrawals', 'keyExpiry', 'session', 'transfers', 'book', 'riskWarning', 'twap', 'oco', 'chase', 'trades', 'simFeed', 'alerts', 'alertFired', 'riskLimits', 'panicRequest', 'portfolioProgress'] as const;
 export const PROMPT_EVENT_NAMES = ['blindSigningRequest', 'offlineSignatureRequest', 'trezorPrompt'] as const;
 export const EVENT_NAMES = [...STREAM_EVENT_NAMES, ...PROMPT_EVENT_NAMES] as const;
 

@@ -147,6 +147,7 @@ import {
 } from './settings.js';
 import { ReviewIdRequestSchema, SigningReviewSchema } from './signing.js';
 import { SimFeedViewSchema, SimPricesSchema } from './simFeed.js';
+import { ChaseEventSchema, ChaseListSchema, ChasePreviewRequestSchema, ChasePreviewSchema, ChaseStartRequestSchema, ChaseStopRequestSchema, ChaseViewSchema } from './chase.js';
 import { OcoEventSchema, OcoIdRequestSchema, OcoListSchema, OcoPreviewRequestSchema, OcoPreviewSchema, OcoStartRequestSchema, OcoViewSchema } from './oco.js';
 import { TrailOffRequestSchema, TrailResultSchema, TrailStartRequestSchema } from './trail.js';
 import { TraySettingsPatchSchema, TraySettingsSchema } from './tray.js';
@@ -206,6 +207,7 @@ export * from './twap.js';
 export * from './portfolio.js';
 export * from './trail.js';
 export * from './oco.js';
+export * from './chase.js';
 export * from './alerts.js';
 export * from './trezor.js';
 export * from './hotkeys.js';
@@ -351,6 +353,11 @@ const CHANNELS = {
   'oco:start': { request: OcoStartRequestSchema, response: OcoViewSchema },
   'oco:list': { request: empty, response: OcoListSchema },
   'oco:cancel': { request: OcoIdRequestSchema, response: OcoViewSchema },
+  // ---- chase orders (chase.ts) ----
+  'chase:preview': { request: ChasePreviewRequestSchema, response: ChasePreviewSchema },
+  'chase:start': { request: ChaseStartRequestSchema, response: ChaseViewSchema },
+  'chase:list': { request: empty, response: ChaseListSchema },
+  'chase:stop': { request: ChaseStopRequestSchema, response: ChaseViewSchema },
   // ---- alerts (alerts.ts) ----
   'alerts:list': { request: empty, response: AlertListSchema },
   'alerts:add': { request: AlertAddRequestSchema, response: AlertViewSchema },
@@ -430,6 +437,8 @@ export const IPC_EVENTS = {
   twap: TwapEventSchema,
   /** OCO pairs, the latest view per pair that changed (oco.ts). */
   oco: OcoEventSchema,
+  /** Chase orders, the latest view per chase that changed (chase.ts). */
+  chase: ChaseEventSchema,
   /** The watched market's trades tape (markets:watchTrades), newest first, latest per market. */
   trades: TradesEventSchema,
   /** The simulator's live feed changed (following a venue: live or down). */

@@ -14,6 +14,7 @@
  *   POST /sim/withdrawal-outcome        {withdrawal_id | next: true, outcome: 'REFUNDED'|'FAILED'|'REJECTED'}
  *   POST /sim/margin-outcome            {request_id | next: true, outcome: 'TRANSFER_DECLINED'|'DECLINED'}
  *   POST /sim/order-outcome             {order_id | next: true, outcome: 'FAILED'} (venue cannot route the order)
+ *   POST /sim/fill-resting              {order_id, size} -> a maker fill of part (or all) of a resting LIMIT at its price
  *   POST /sim/liquidate                 {wallet | account_id, market, orphan?: boolean} -> forced (ORPHAN_)LIQUIDATION
  *   POST /sim/funding-rate              {market, rate} -> venue hourly rate from now on
  *   POST /sim/freeze-marks              {} -> stops the venue's random walk for good (marks move only via /sim/mark)
@@ -37,6 +38,7 @@ import { forceWithdrawalOutcome, withdrawalView } from '../money/withdrawals.js'
 import { forceMarginOutcome } from '../money/margin.js';
 import { liquidate } from '../liquidation/liquidation.js';
 import { orderRecord } from '../orders/views.js';
+import { fillResting } from '../orders/triggers.js';
 import { localOnlyRefusal } from './localOnly.js';
 import { parseStormFactor } from '../venue/stormFactor.js';
 
@@ -86,6 +88,7 @@ const MarginOutcomeBody = z.object({
   outcome: z.enum(['TRANSFER_DECLINED', 'DECLINED']),
 });
 const OrderOutcomeBody = z.object({ order_id: z.string().optional(), next: z.literal(true).optional(), outcome: z.literal('FAILED') });
+const FillRestingBody = z.object({ order_id: z.string(), size: z.string() });
 const LiquidateBody = z.object({ wallet: z.string().optional(), account_id: z.string().optional(), market: z.string(), orphan: z.boolean().optional() });
 const FundingRateBody = z.object({ market: z.string(), rate: signedDecimalText });
 
@@ -220,6 +223,21 @@ export function createControlModule(deps: ControlDeps): RouteModule {
       if (!order) throw invalidRequest(`order_id: unknown order ${b.order_id}`);
       if (order.status !== 'SUBMITTED' || order.order_type === 'TRIGGER') throw invalidRequest(`order_id: only a SUBMITTED non-trigger order can be failed (it is ${order.status})`);
       order.forced_failure = true;
+      return orderRecord(order);
+    },
+    'POST /fill-resting': (req) => {
+      const b = parseOr400(FillRestingBody, jsonBody(req));
+      const order = ctx().store.orders.get(b.order_id);
+      if (!order) throw invalidRequest(`order_id: unknown order ${b.order_id}`);
+      if (order.order_type !== 'LIMIT' || order.time_in_force === 'IOC' || order.status !== 'ACCEPTED') throw invalidRequest(`order_id: only a resting LIMIT can be filled (it is ${order.order_type} ${order.status})`);
+      let size;
+      try {
+        size = parseDecimal(b.size, 'size');
+      } catch (err) {
+        throw invalidRequest((err as Error).message);
+      }
+      if (!size.gt(0)) throw invalidRequest('size: must be greater than 0');
+      fillResting(ctx(), order, size);
       return orderRecord(order);
     },
     'POST /liquidate': (req) => {

@@ -20,15 +20,20 @@ function restingCrossed(order: SimOrder, mark: Decimal): boolean {
   return order.side === 'BUY' ? mark.lte(limit) : mark.gte(limit);
 }
 
-export function fillResting(ctx: SimContext, order: SimOrder): void {
+/**
+ * A maker fill of a resting limit at its limit price: all that is left, or `part` of it (a print at the
+ * level for that much: POST /sim/fill-resting). A part fill leaves the rest resting, as on the venue.
+ */
+export function fillResting(ctx: SimContext, order: SimOrder, part?: Decimal): void {
   const left = remaining(order);
   if (left.lte(0)) return;
-  const outcome = executeChunks(ctx, order, [{ px: d(order.limit_price), sz: left }], 'maker');
+  const outcome = executeChunks(ctx, order, [{ px: d(order.limit_price), sz: part && part.lt(left) ? part : left }], 'maker');
   if (!outcome.ok) {
     transition(ctx, order, stopStatus(order), outcome.reason);
     entryEnded(ctx, order);
     return;
   }
+  if (remaining(order).gt(0)) return;
   transition(ctx, order, 'EXECUTING');
   ctx.jobs.add('order.settle', ctx.timings.order_settle_ms, { order_id: order.order_id });
 }

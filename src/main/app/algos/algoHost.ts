@@ -75,6 +75,8 @@ export interface AlgoKindConfig {
   };
   /** How a run that ended on an error is written down (beside the log); the error's failed event notifies. */
   onError?(runner: HostedRunner, error: ReturnType<typeof toAppError>): void;
+  /** The stop quitting asks of a runner (default `interrupt`: let go, what rests stays, taken up again later). */
+  quitStop?(item: HostedItem): StopKind;
   /** Every end of a run, however it ended (after the runner leaves the host). */
   onEnded?(item: HostedItem): void;
 }
@@ -228,7 +230,14 @@ export class AlgoHost {
   /** Quitting: every runner is let go (what rests at the service stays); waits a while for them to end. */
   async close(): Promise<void> {
     const all = [...this.entries.values()];
-    for (const e of all) this.letGo(e);
+    for (const e of all) {
+      const how = this.config(e.kind).quitStop?.(e) ?? 'interrupt';
+      if (how === 'interrupt') this.letGo(e);
+      else {
+        e.asked ??= how;
+        e.runner.requestStop(how);
+      }
+    }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(all.map((e) => e.done)), new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
     clearTimeout(timer);

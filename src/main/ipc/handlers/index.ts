@@ -14,6 +14,7 @@ import { fundingHandlers } from './funding.js';
 import { historyHandlers } from './history.js';
 import { keysHandlers } from './keys.js';
 import { marketsHandlers } from './markets.js';
+import { chaseHandlers } from './chase.js';
 import { ocoHandlers } from './oco.js';
 import { ordersHandlers } from './orders.js';
 import { portfolioHandlers } from './portfolio.js';
@@ -54,6 +55,7 @@ export function createHandlers(core: Pick<AppCore, 'desks' | 'companion'>): Hand
     ...alertsHandlers(d.alerts),
     ...trailHandlers(d.trail),
     ...ocoHandlers(d.oco),
+    ...chaseHandlers(d.chase),
     ...riskHandlers(d.risk),
   };
   return { ...handlers, 'app:firstScreen': firstScreenHandler(handlers) };

@@ -20,6 +20,8 @@ import { RecentFills } from '../features/history/RecentFills';
 import { TwapPanel } from '../features/twap/TwapPanel';
 import { OcoPanel } from '../features/oco/OcoPanel';
 import { useOcos } from '../features/oco/ocoQueries';
+import { ChasePanel } from '../features/chase/ChasePanel';
+import { useChases } from '../features/chase/chaseQueries';
 import { AlertsPanel } from '../features/alerts/AlertsPanel';
 import { useAlerts } from '../features/alerts/alertQueries';
 import { TwapRestartPrompt } from '../features/twap/TwapRestartPrompt';
@@ -30,7 +32,7 @@ import { Tabs } from '../ui/Tabs';
 
 export { MarketList } from '../features/markets/MarketList';
 
-type BottomTab = 'positions' | 'open' | 'triggers' | 'twap' | 'oco' | 'alerts' | 'activity' | 'fills';
+type BottomTab = 'positions' | 'open' | 'triggers' | 'twap' | 'oco' | 'chase' | 'alerts' | 'activity' | 'fills';
 
 /**
  * The chart (lightweight-charts, a quarter of the first script) loads in its own chunk just after the
@@ -67,6 +69,7 @@ export function BottomPanel() {
   const activity = useActivity();
   const twaps = useTwaps();
   const ocos = useOcos();
+  const chases = useChases();
   const alerts = useAlerts();
   // A damaged alert counts too: it needs the person's attention (it is never evaluated).
   const activeAlerts = alerts.data ? alerts.data.alerts.filter((a) => a.status === 'active').length + alerts.data.damaged.length : undefined;
@@ -74,6 +77,8 @@ export function BottomPanel() {
   const activeTwaps = twaps.data ? twaps.data.twaps.filter((t) => t.status === 'running' || t.status === 'paused' || t.status === 'interrupted').length + twaps.data.damaged.length : undefined;
   // A damaged pair counts too: it needs the person's attention (it is never watched).
   const activeOcos = ocos.data ? ocos.data.pairs.filter((p) => p.status === 'working').length + ocos.data.damaged.length : undefined;
+  // A damaged chase counts too: it needs the person's attention (it never runs).
+  const activeChases = chases.data ? chases.data.chases.filter((c) => c.status === 'working').length + chases.data.damaged.length : undefined;
   const [closingAll, setClosingAll] = useState(false);
   const openCount = open.data?.orders.reduce((n, o) => n + 1 + o.legs.length, 0);
   const positionCount = positions.data?.positions.length ?? 0;
@@ -90,6 +95,7 @@ export function BottomPanel() {
           { id: 'triggers', label: <>Triggers<Count n={triggers.data?.triggers.length} /></> },
           { id: 'twap', label: <>TWAP<Count n={activeTwaps} /></> },
           { id: 'oco', label: <>OCO<Count n={activeOcos} /></> },
+          { id: 'chase', label: <>Chase<Count n={activeChases} /></> },
           { id: 'alerts', label: <>Alerts<Count n={activeAlerts} /></> },
           // Narrow, this session's activity count is in the tab's name only (the visible label stays part of the name).
           { id: 'activity', name: named('Activity', activity.length), label: <>Activity<Count n={activity.length} /></>, short: 'Activity' },
@@ -109,6 +115,7 @@ export function BottomPanel() {
         {tab === 'triggers' && <TriggersTable />}
         {tab === 'twap' && <TwapPanel />}
         {tab === 'oco' && <OcoPanel />}
+        {tab === 'chase' && <ChasePanel />}
         {tab === 'alerts' && <AlertsPanel />}
         {tab === 'activity' && <ActivityTable />}
         {tab === 'fills' && <RecentFills />}

@@ -21,6 +21,7 @@ import { qk } from './queries';
 import { cqk, putTransfers } from './companionQueries';
 import { putTwaps } from '../features/twap/twapQueries';
 import { putOcos } from '../features/oco/ocoQueries';
+import { putChases } from '../features/chase/chaseQueries';
 import { announceAlertFiring, putAlerts } from '../features/alerts/alertQueries';
 import { putPortfolioProgress } from '../features/portfolio/PortfolioProgress';
 import { simFeedKey } from '../features/simFeed/simFeedQueries';
@@ -240,6 +241,8 @@ export function useIpcEvents(client: QueryClient): void {
     offs.push(api.on('twap', (p) => putTwaps(client, p.twaps)));
     // OCO pairs (main watches them): the OCO tab reads it.
     offs.push(api.on('oco', (p) => putOcos(client, p.pairs)));
+    // Chases (main runs them): the Chase tab and the chart's chase line read it.
+    offs.push(api.on('chase', (p) => putChases(client, p.chases)));
 
     // Alerts (main evaluates them): the list follows main's store; each firing is announced once (main
     // raises the native notification itself).

@@ -1,7 +1,7 @@
 /**
  * The candle chart (lightweight-charts): venue candles for the selected market, the last candle moved
  * by live marks, and horizontal lines for the position's entry and estimated liquidation price, resting
- * orders, armed triggers, bracket legs waiting for their entry, and the user's price alerts. Prices become JS numbers only here,
+ * orders, armed triggers, bracket legs waiting for their entry, a chase's live order, and the user's price alerts. Prices become JS numbers only here,
  * for plotting on a canvas.
  */
 import {
@@ -24,6 +24,7 @@ import {
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AlertView, CandleView, IpcRequest, ListedOrderView, MarketView, PositionView } from '../../../../shared/ipc';
 import { useAlerts } from '../alerts/alertQueries';
+import { useChases } from '../chase/chaseQueries';
 import { useCandles, useOpenOrders, usePositions, useTriggers } from '../../ipc/queries';
 import { dec, fmt, placesOfStep, plotNumber } from '../../lib/decimal';
 import { Segmented } from '../../ui/Segmented';
@@ -54,6 +55,8 @@ const FIXED = {
   ladder: '#b78cff',
   /** The user's price alerts (drag to a new level). */
   alert: '#3ec7e0',
+  /** A chase's live order: main moves it, so it is not a plain (draggable) limit line. */
+  chase: '#f0a040',
 };
 
 /**
@@ -102,6 +105,7 @@ export function PriceChart({ market }: { market: MarketView }) {
   const ladder = useUi((s) => s.ladder);
   const twaps = useTwaps();
   const alerts = useAlerts();
+  const chases = useChases();
   const markers = useRef<ISeriesMarkersPluginApi<Time> | null>(null);
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
@@ -261,12 +265,23 @@ export function PriceChart({ market }: { market: MarketView }) {
       }
       if (trail.high_water) out.push({ key: 'trail-hw', price: trail.high_water, title: `Trail ${pos.side === 'LONG' ? 'high' : 'low'}`, color: lineColors.sl, style: LineStyle.Dotted });
     }
+    // A working chase's live order: labelled Chase, drawn apart from a plain limit line, and not dragged
+    // (main re-prices it by Modify; the line follows each re-price through the chase's view).
+    for (const c of chases.data?.chases ?? []) {
+      if (c.market !== market.symbol || c.status !== 'working' || !c.order) continue;
+      const orderId = c.order.order_id;
+      if (orderId !== null) {
+        const i = out.findIndex((l) => l.key === orderId);
+        if (i >= 0) out.splice(i, 1);
+      }
+      out.push({ key: `chase-${c.id}`, price: c.order.price, title: `Chase ${c.side === 'BUY' ? 'buy' : 'sell'} ${c.order.size}`, color: lineColors.chase, style: LineStyle.SparseDotted });
+    }
     // The Scale ticket's ladder while it is being filled in: what the batch would rest, before it is sent.
     if (ladder && ladder.market === market.symbol) {
       ladder.rungs.forEach((r, i) => out.push({ key: `ladder-${i}`, price: r.price, title: `Scale ${i + 1}/${ladder.rungs.length} · ${r.size}`, color: lineColors.ladder, style: LineStyle.Dotted }));
     }
     return out;
-  }, [positions.data, open.data, triggers.data, market, ladder, alerts.data, lineColors]);
+  }, [positions.data, open.data, triggers.data, market, ladder, alerts.data, chases.data, lineColors]);
 
   // TWAP fills on this market: a marker at each fill's price, on its candle (the interval's bucket).
   useEffect(() => {

@@ -1,12 +1,12 @@
 /**
- * The order ticket: market, limit and trigger orders, scale ladders (ScaleSection), TWAPs (TwapSection) and OCO pairs (OcoSection); GTC, IOC and post-only; reduce-only; leverage; a
+ * The order ticket: market, limit and trigger orders, scale ladders (ScaleSection), TWAPs (TwapSection), OCO pairs (OcoSection) and chases (ChaseSection); GTC, IOC and post-only; reduce-only; leverage; a
  * bracket TP/SL; a live notional, fee and margin preview from the market's own rates; every check run
  * before anything is signed; then the exact signing preview from main before the user confirms.
  */
 import { stopToleranceBpsFor } from '../../../../shared/orders/stopTolerance';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { MarketView, OcoPreview, OrderPreview, PlaceOrdersResult, TwapPreview } from '../../../../shared/ipc';
+import type { ChasePreview, MarketView, OcoPreview, OrderPreview, PlaceOrdersResult, TwapPreview } from '../../../../shared/ipc';
 import { setUi, useUi } from '../../app/uiStore';
 import { perps, unwrap } from '../../ipc/client';
 import { useBalance, usePositions, useSettings } from '../../ipc/queries';
@@ -25,6 +25,8 @@ import { checkScale, initialScale, scaleIntent, type ScaleFields } from './scale
 import { TicketEstimate } from './TicketEstimate';
 import { checkOcoLegs } from '../../../../shared/algos/ocoLegs';
 import { initialOco, OCO_FIELDS, ocoFieldError, ocoRequest, type OcoFields } from '../oco/ocoTicket';
+import { CHASE_FIELDS, chaseRequest, checkChase, initialChase, type ChaseFields } from '../chase/chaseTicket';
+import { chaseFieldError } from '../chase/chaseRefusals';
 import { afterPlaced, checkTicket, initialTicket, maxSize, toIntent, withLimitPrice, type OrderType, type Side, type Tif, type TicketState, type Tpsl } from './ticketModel';
 
 /** `prev` with `patch` applied; `prev` itself when the patch changes nothing, so React skips the render. */
@@ -59,6 +61,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const [twapPreview, setTwapPreview] = useState<TwapPreview | null>(null);
   const [oco, setOco] = useState<OcoFields>(initialOco);
   const [ocoPreview, setOcoPreview] = useState<OcoPreview | null>(null);
+  const [chase, setChase] = useState<ChaseFields>(initialChase);
+  const [chasePreview, setChasePreview] = useState<ChasePreview | null>(null);
   const sizeRef = useRef<HTMLInputElement>(null);
   const headRef = useRef<HTMLDivElement>(null);
   useStickyTicketHead(headRef);
@@ -122,6 +126,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
   const twapCheck = useMemo(() => (isTwap ? checkTwap(twap, t.size, market, mark) : null), [isTwap, twap, t.size, market, mark]);
   const isOco = t.type === 'OCO';
   const ocoCheck = useMemo(() => (isOco ? checkOcoLegs({ ...oco, size: t.size }, market, mark) : null), [isOco, oco, t.size, market, mark]);
+  const isChase = t.type === 'CHASE';
+  const chaseCheck = useMemo(() => (isChase ? checkChase(chase, t.size, market, mark) : null), [isChase, chase, t.size, market, mark]);
   const confirm = settings.data?.confirm_orders ?? true;
   // Placed in full: clear what would repeat the order (size, TP/SL) so a second click cannot duplicate it.
   const onPlaced = (r: PlaceOrdersResult) => {
@@ -150,17 +156,20 @@ export function OrderTicket({ market }: { market: MarketView }) {
   // An OCO pair always opens its review: it is watched, and acts, long after this click.
   const ocoPreviewMutation = useMutation({ mutationFn: () => unwrap(perps().oco.preview(ocoRequest(oco, { market, size: t.size, leverage: t.leverage }))), onSuccess: (p) => setOcoPreview(p) });
   const ocoRefused = ocoPreviewMutation.error;
+  // A chase always opens its review: it keeps re-pricing long after this click.
+  const chasePreviewMutation = useMutation({ mutationFn: () => unwrap(perps().chase.preview(chaseRequest(chase, { market, side: t.side, size: t.size, leverage: t.leverage }))), onSuccess: (p) => setChasePreview(p) });
+  const chaseRefused = chasePreviewMutation.error;
 
   const refPrice = check.reference ?? dec(mark);
   const max = maxSize(balance.data?.free_balance, t.leverage, refPrice, market);
   const isTrigger = t.type === 'TRIGGER';
   const buy = t.side === 'BUY';
-  const showBracket = !isTrigger && !isScale && !isTwap && !isOco && !t.reduceOnly;
-  const submitLabel = isOco ? `Review OCO ${market.symbol}` : `${isTwap ? 'TWAP ' : ''}${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}${scaleCheck?.rungs ? ` · ${scaleCheck.rungs.length} legs` : ''}`;
-  const ready = scaleCheck ? scaleCheck.ok : twapCheck ? twapCheck.ok : ocoCheck ? ocoCheck.ok : check.ok;
+  const showBracket = !isTrigger && !isScale && !isTwap && !isOco && !isChase && !t.reduceOnly;
+  const submitLabel = isOco ? `Review OCO ${market.symbol}` : `${isTwap ? 'TWAP ' : isChase ? 'Chase ' : ''}${buy ? 'Buy / Long' : 'Sell / Short'} ${market.symbol}${scaleCheck?.rungs ? ` · ${scaleCheck.rungs.length} legs` : ''}`;
+  const ready = scaleCheck ? scaleCheck.ok : twapCheck ? twapCheck.ok : ocoCheck ? ocoCheck.ok : chaseCheck ? chaseCheck.ok : check.ok;
   // Main's refusal of the preview, at the field it names when the ticket shows that field.
   const refused = previewMutation.error;
-  const formError = !isScale && !isTwap && !isOco ? check.errors.form : undefined;
+  const formError = !isScale && !isTwap && !isOco && !isChase ? check.errors.form : undefined;
   const shownFields = [...(!(isTrigger && t.closeWhole) && !isScale ? [SIZE_FIELD] : []), ...(t.type === 'LIMIT' || isTrigger ? [PRICE_FIELD] : []), ...(isTrigger ? [TRIGGER_FIELD] : [])];
 
   return (
@@ -172,6 +181,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
         if (!ready) return;
         if (isTwap) twapPreviewMutation.mutate();
         else if (isOco) ocoPreviewMutation.mutate();
+        else if (isChase) chasePreviewMutation.mutate();
         else previewMutation.mutate();
       }}
     >
@@ -203,6 +213,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
             { value: 'SCALE', label: 'Scale' },
             { value: 'TWAP', label: 'TWAP' },
             { value: 'OCO', label: 'OCO', name: 'OCO (one cancels the other)' },
+            { value: 'CHASE', label: 'Chase', name: 'Chase (post-only, follows the best bid or ask)' },
           ]}
         />
       </div>
@@ -259,6 +270,19 @@ export function OrderTicket({ market }: { market: MarketView }) {
       )}
       {ocoCheck &&
         (extras ? <extras.OcoSection market={market} mark={mark} fields={oco} check={ocoCheck} refused={{ buy: ocoFieldError(ocoRefused, OCO_FIELDS.buy), sell: ocoFieldError(ocoRefused, OCO_FIELDS.sell) }} onChange={(patch) => setOco((prev) => ({ ...prev, ...patch }))} /> : <Loading label="OCO fields" />)}
+      {chaseCheck &&
+        (extras ? (
+          <extras.ChaseSection
+            market={market}
+            side={t.side}
+            fields={chase}
+            check={chaseCheck}
+            refused={{ offsetTicks: chaseFieldError(chaseRefused, CHASE_FIELDS.offsetTicks), maxDistance: chaseFieldError(chaseRefused, CHASE_FIELDS.maxDistance), timeout: chaseFieldError(chaseRefused, CHASE_FIELDS.timeout), takerAfter: chaseFieldError(chaseRefused, CHASE_FIELDS.takerAfter) }}
+            onChange={(patch) => setChase((prev) => ({ ...prev, ...patch }))}
+          />
+        ) : (
+          <Loading label="Chase fields" />
+        ))}
       {twapCheck &&
         (extras ? <extras.TwapSection market={market} fields={twap} check={twapCheck} onChange={(patch) => setTwap((prev) => ({ ...prev, ...patch }))} /> : <Loading label="TWAP fields" />)}
       {t.type === 'MARKET' && (
@@ -281,12 +305,12 @@ export function OrderTicket({ market }: { market: MarketView }) {
       {!(isTrigger && t.closeWhole) && !isScale && (
         <TextField
           ref={sizeRef}
-          label={isTwap ? `Total size (${market.symbol})` : isOco ? `Size of each leg (${market.symbol})` : `Size (${market.symbol})`}
+          label={isTwap ? `Total size (${market.symbol})` : isChase ? `Size to fill (${market.symbol})` : isOco ? `Size of each leg (${market.symbol})` : `Size (${market.symbol})`}
           inputMode="decimal"
           value={t.size}
           onChange={(e) => set({ size: e.target.value })}
           suffix={market.symbol}
-          error={(t.size ? (twapCheck ? twapCheck.errors.size : ocoCheck ? ocoCheck.errors.size : check.errors.size) : undefined) ?? fieldError(isOco ? ocoRefused : refused, SIZE_FIELD)}
+          error={(t.size ? (twapCheck ? twapCheck.errors.size : ocoCheck ? ocoCheck.errors.size : chaseCheck ? chaseCheck.errors.size : check.errors.size) : undefined) ?? fieldError(isOco ? ocoRefused : isChase ? chaseRefused : refused, SIZE_FIELD)}
           hint={check.notional ? `≈ ${fmtUsd(check.notional)}` : `Step ${market.sz_decimals === 0 ? '1' : '0.' + '0'.repeat(market.sz_decimals - 1) + '1'}`}
         />
       )}
@@ -342,7 +366,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
         />
       )}
 
-      {!isTrigger && !isOco && (
+      {!isTrigger && !isOco && !isChase && (
         <Checkbox label="Reduce-only" checked={t.reduceOnly} onChange={(e) => set({ reduceOnly: e.target.checked, ...(e.target.checked ? { bracket: false } : {}) })} />
       )}
       {showBracket && <Checkbox label="Attach take-profit / stop-loss" checked={t.bracket} onChange={(e) => set({ bracket: e.target.checked })} />}
@@ -357,8 +381,8 @@ export function OrderTicket({ market }: { market: MarketView }) {
         </div>
       )}
 
-      <TicketEstimate t={t} market={market} mark={mark} freeBalance={balance.data?.free_balance} check={check} scaleCheck={scaleCheck} twapCheck={twapCheck} twapSlices={twap.slices} ocoCheck={ocoCheck} />
-      {!isScale && !isTwap && !isOco && check.guards.map((g) => (
+      <TicketEstimate t={t} market={market} mark={mark} freeBalance={balance.data?.free_balance} check={check} scaleCheck={scaleCheck} twapCheck={twapCheck} twapSlices={twap.slices} ocoCheck={ocoCheck} chaseCheck={chaseCheck} />
+      {!isScale && !isTwap && !isOco && !isChase && check.guards.map((g) => (
         <p key={g.code} className="notice notice-warn ticket-guard" role="status">
           <code className="err-code">{g.code}</code> {g.message}
         </p>
@@ -373,9 +397,10 @@ export function OrderTicket({ market }: { market: MarketView }) {
         {refused && !isShownAtField(refused, shownFields) && <ErrorLine error={refused} />}
         {isTwap && twapPreviewMutation.error && <ErrorLine error={twapPreviewMutation.error} />}
         {isOco && ocoRefused && !isShownAtField(ocoRefused, [OCO_FIELDS.buy, OCO_FIELDS.sell, SIZE_FIELD]) && <ErrorLine error={ocoRefused} />}
+        {isChase && chaseRefused && !isShownAtField(chaseRefused, [...Object.values(CHASE_FIELDS), SIZE_FIELD]) && <ErrorLine error={chaseRefused} />}
         {direct.error && <ErrorLine error={direct.error} />}
         {!market.is_active && <p className="notice notice-warn">This market is not active.</p>}
-        <Button type="submit" variant={isOco ? 'primary' : buy ? 'buy' : 'sell'} size="lg" className="btn-block" aria-describedby={formError ? FORM_ERROR_ID : undefined} disabled={!ready || !market.is_active} busy={previewMutation.isPending || direct.isPending || twapPreviewMutation.isPending || ocoPreviewMutation.isPending}>
+        <Button type="submit" variant={isOco ? 'primary' : buy ? 'buy' : 'sell'} size="lg" className="btn-block" aria-describedby={formError ? FORM_ERROR_ID : undefined} disabled={!ready || !market.is_active} busy={previewMutation.isPending || direct.isPending || twapPreviewMutation.isPending || ocoPreviewMutation.isPending || chasePreviewMutation.isPending}>
           {submitLabel}
         </Button>
       </div>
@@ -383,6 +408,7 @@ export function OrderTicket({ market }: { market: MarketView }) {
           moment before the dialogs' chunk is in opens as soon as it is. */}
       {extras && <extras.TwapReviewDialog key={twapPreview?.preview_id ?? 'no-twap'} preview={twapPreview} onClose={() => setTwapPreview(null)} onStarted={() => set({ size: '' })} />}
       {extras && <extras.OcoReviewDialog key={ocoPreview?.preview_id ?? 'no-oco'} preview={ocoPreview} onClose={() => setOcoPreview(null)} onStarted={() => setOco(initialOco)} />}
+      {extras && <extras.ChaseReviewDialog key={chasePreview?.preview_id ?? 'no-chase'} preview={chasePreview} onClose={() => setChasePreview(null)} onStarted={() => set({ size: '' })} />}
       {extras && <extras.OrderPreviewDialog key={preview?.preview_id ?? 'none'} preview={preview} onClose={() => setPreview(null)} onPlaced={onPlaced} />}
     </form>
   );

@@ -17,8 +17,8 @@ import { applyFill, liquidationPrice, type PositionState } from '../../../../sha
 import { Decimal, dec, isDecimalText, typedDecimal, type DecimalValue } from '../../lib/decimal';
 
 export type Side = 'BUY' | 'SELL';
-/** SCALE, TWAP and OCO have their own fields and checks (scaleTicket.ts, twapTicket.ts, shared/algos/ocoLegs.ts); size, side, leverage and reduce-only are shared. */
-export type OrderType = 'MARKET' | 'LIMIT' | 'TRIGGER' | 'SCALE' | 'TWAP' | 'OCO';
+/** SCALE, TWAP, OCO and CHASE have their own fields and checks (scaleTicket.ts, twapTicket.ts, shared/algos/ocoLegs.ts, chaseTicket.ts); size, side, leverage and reduce-only are shared. */
+export type OrderType = 'MARKET' | 'LIMIT' | 'TRIGGER' | 'SCALE' | 'TWAP' | 'OCO' | 'CHASE';
 export type Tif = 'GTC' | 'IOC' | 'ALO';
 export type Tpsl = 'TP' | 'SL';
 

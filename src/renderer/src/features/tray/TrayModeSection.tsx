@@ -1,6 +1,6 @@
 /**
  * Settings → Running in the background: whether closing the window while a TWAP (or an alert, a trailing
- * stop, an OCO pair) is active keeps the app running in the system tray (settings:getTray / setTray). Main
+ * stop, an OCO pair, a chase) is active keeps the app running in the system tray (settings:getTray / setTray). Main
  * reads it at every window close, so a change applies at once.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -45,8 +45,8 @@ export function TrayModeSection() {
         )}
         <p className="muted">
           {shown?.keep_running_in_tray === false
-            ? 'Closing the window while a TWAP, an alert, a trailing stop or an OCO pair is active quits the app, after asking: that work then stops, and what rests at the service (a trailing stop’s level, both legs of an OCO pair) stays there, unwatched (on macOS the app stays in the Dock, as there).'
-            : 'Closing the window while a TWAP, an alert, a trailing stop or an OCO pair is active keeps the app running in the system tray, still watching them; the tray icon’s menu shows what is running, opens the window and quits. With nothing active, closing the window quits.'}
+            ? 'Closing the window while a TWAP, an alert, a trailing stop, an OCO pair or a chase is active quits the app, after asking: that work then stops, and what rests at the service (a trailing stop’s level, both legs of an OCO pair, a chase’s order unless it is set to cancel at its limit) stays there, unwatched (on macOS the app stays in the Dock, as there).'
+            : 'Closing the window while a TWAP, an alert, a trailing stop, an OCO pair or a chase is active keeps the app running in the system tray, still watching them; the tray icon’s menu shows what is running, opens the window and quits. With nothing active, closing the window quits.'}
         </p>
         {save.error && <ErrorLine error={save.error} />}
       </div>

@@ -1,0 +1,175 @@
+/**
+ * A chase's reaction (issue 38): from the venue book message that moves the best bid to the chase's
+ * Modify being answered, against a bare sign-and-send of the same Modify in the same run.
+ *
+ *   npx tsx test/bench/chaseBench.ts      (after `npm run build:cli`: the simulator is the built CLI)
+ *
+ * The simulator runs in its own process (`bin/perps.js sim`, wall clock, marks frozen). The chase side
+ * drives the runner's real code path: a ChaseRunner following the simulator's l2Book over the venue
+ * WebSocket; each sample raises the mark (POST /sim/mark), the simulator pushes the book, and the runner
+ * reacts (reads the order's fill, writes the intent, signs, sends). The runner reports, for each re-price,
+ * when the book message reached it and when the Modify's answer came (ChaseReaction); the sample is the
+ * span between. The floor: the EIP-712 digest and signature of a Modify of another resting order of the
+ * same wallet, one fetch, the answer parsed. Both end when the simulator has answered the POST.
+ *
+ * Gate: per round, the p95 of the chase's reactions over the p95 of the bare sends (SAMPLES each); the
+ * verdict is the median over rounds, at most 1.5x. The chase's interval is 1 ms here so every book move
+ * is followed (the command line's smallest is 1 s); nothing else differs from a chase a trader starts.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TradingApiClient } from '../../src/main/api/tradingApiClient.js';
+import { PrivateKey } from '../../src/main/signers/secp256k1.js';
+import type { Signer } from '../../src/main/signers/signer.js';
+import { createServiceContext, type ServiceContext } from '../../src/main/services/serviceContext.js';
+import { simProfile } from '../../src/main/profiles/profiles.js';
+import { loggingVenueSocketPool } from '../../src/main/venue/venueSocketPool.js';
+import { prepareChase, startChase, venueChaseBooks, type ChaseReaction } from '../../src/main/services/algos/chase/index.js';
+import { placeOrders } from '../../src/main/services/orders/submitOrder.js';
+import { parseChaseFlags, type ChaseRecord } from '../../src/shared/algos/chase/index.js';
+import { Decimal, canonical } from '../../src/shared/decimal/index.js';
+import { authorizeAgentTypedData, digestOf, modifyTypedData } from '../../src/shared/eip712/index.js';
+import { formatResult, measureGates, type GateResult } from './measure.js';
+import { startSimProcess } from './simProcess.js';
+
+const SYMBOL = 'ETH';
+const DAY_MS = 86_400_000;
+/** Reactions (and bare sends) per round; a round's number is the ratio of their p95s. */
+const SAMPLES = 10;
+
+function signerOf(key: PrivateKey): Signer {
+  return { kind: 'trading-key', address: key.address, signTypedData: async (data) => key.signDigest(digestOf(data)) };
+}
+
+async function control(url: string, body: unknown): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
+}
+
+function p95(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)]!;
+}
+
+/** Resolves when `check` holds (polled every few ms, bounded). */
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`chase bench: no ${what} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+export async function runChaseBench(options: { rounds?: number } = {}): Promise<GateResult[]> {
+  const sim = await startSimProcess(['--seed', '5']);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perps-chase-bench-'));
+  const pool = loggingVenueSocketPool({ warn: (m) => console.warn(m) });
+  try {
+    await control(sim.urls.control_url + '/freeze-marks', {});
+    await control(sim.urls.control_url + '/mark', { market: SYMBOL, price: '3400' });
+    const main = PrivateKey.generate();
+    const agent = PrivateKey.generate();
+    const wallet = main.address;
+    const setup = new TradingApiClient({ baseUrl: sim.urls.base_url! });
+    const now = Date.now();
+    const unsigned = { wallet_address: wallet, agent_wallet_address: agent.address, service_environment: 'Testnet' as const, signature_chain_id: 421614, expires_at: now + 30 * DAY_MS, nonce: now };
+    await setup.register({ ...unsigned, signature: main.signDigest(digestOf(authorizeAgentTypedData(unsigned))) });
+    await control(sim.urls.control_url + '/deposit', { wallet, amount: '1000000' });
+    await control(sim.urls.control_url + '/advance', { ms: 5_000 });
+
+    const service: ServiceContext = createServiceContext(simProfile({ base_url: sim.urls.base_url!, venue_info_url: sim.urls.venue_info_url!, venue_ws_url: sim.urls.venue_ws_url! }, dataDir), { keychainService: 'perps-chase-bench-unused' });
+    const signer = signerOf(agent);
+    const ctx: ServiceContext = { ...service, tradingSigner: async () => signer };
+    const market = (await ctx.api.markets()).find((m) => m.symbol === SYMBOL)!;
+    const size = canonical(new Decimal(market.min_order_value).mul(3).div(3400).toDecimalPlaces(market.sz_decimals, Decimal.ROUND_CEIL));
+
+    // The floor's order: a post-only buy far below the book, moved by a tick at each bare send.
+    const floorPlaced = await placeOrders(ctx, { wallet, legs: [{ market: SYMBOL, side: 'BUY', size, order_type: 'LIMIT', time_in_force: 'ALO', limit_price: '2000', leverage: 5 }] }, { wait: true });
+    let floorId = floorPlaced.legs[0]!.order_id!;
+    let floorPrice = new Decimal('2000');
+    let floorSends = 0;
+    const accountId = floorPlaced.account_id;
+
+    // The chase: a buy that follows the best bid up.
+    const reactions: ChaseReaction[] = [];
+    let record: ChaseRecord | null = null;
+    const settings = { ...parseChaseFlags({}), interval_ms: 1 };
+    const prepared = await prepareChase(ctx, { wallet, market: SYMBOL, side: 'buy', size, settings, leverage: 5 });
+    const runner = await startChase(ctx, prepared, signer, {
+      books: venueChaseBooks(pool.lease(ctx.profile.venueWsUrl!)),
+      onReaction: (r) => reactions.push(r),
+      onUpdate: (r) => (record = r),
+    });
+    const running = runner.run();
+    await until('first order', () => record?.order?.order_id != null);
+    let mark = new Decimal('3400');
+
+    /** One reaction: the mark goes up half a unit (five ticks), the book follows, the chase re-prices. */
+    const chaseOnce = async (): Promise<number> => {
+      const before = reactions.length;
+      mark = mark.plus('0.5');
+      await control(sim.urls.control_url + '/mark', { market: SYMBOL, price: canonical(mark) });
+      await until('a re-price', () => reactions.length > before);
+      const r = reactions.at(-1)!;
+      // Settled (the new order live) before the next move.
+      await until('the re-price settled', () => record !== null && record.moving === null && record.order?.price === r.price);
+      return r.answeredAt - r.bookReceivedAt;
+    };
+    /** The floor: sign the same kind of Modify and send it, until the answer is parsed. */
+    const bareOnce = async (): Promise<number> => {
+      floorPrice = floorPrice.plus(market.tick_size);
+      const nonce = String(await ctx.nonces.next(wallet));
+      const started = performance.now();
+      const fields = { account_id: accountId, client_order_id: `bench-floor-${now}-${++floorSends}`, limit_price: canonical(floorPrice), size, trigger_price: '0', nonce };
+      const signature = agent.signDigest(digestOf(modifyTypedData(floorId, fields, ctx.profile.network)));
+      const res = await fetch(`${sim.urls.base_url}/orders/${floorId}/modify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...fields, signature }) });
+      const body = (await res.json()) as { data?: { order_id: string; status: string } };
+      const ms = performance.now() - started;
+      if (res.status !== 200 || body.data?.status !== 'SUBMITTED') throw new Error(`bare modify not accepted: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      floorId = body.data.order_id;
+      // Applied before the next (a modify of a modify in flight is refused).
+      await until('the floor modify applied', async () => (await ctx.api.order(floorId)).status === 'ACCEPTED');
+      return ms;
+    };
+
+    for (let i = 0; i < 3; i++) {
+      await chaseOnce();
+      await bareOnce();
+    }
+    const samples = { chase: [] as number[], bare: [] as number[] };
+    const side = (name: 'chase' | 'bare', once: () => Promise<number>) => async (): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) times.push(await once());
+      samples[name].push(...times);
+      return p95(times);
+    };
+    const ms = (x: number): string => `${x.toFixed(2)}ms`;
+    const results = await measureGates({
+      rounds: options.rounds ?? 9,
+      sides: { chase: side('chase', chaseOnce), bare: side('bare', bareOnce) },
+      gates: [
+        {
+          name: 'chase reaction (book message to Modify answered) p95 / bare sign-and-send of the Modify p95',
+          of: (r) => r.chase / r.bare,
+          target: { op: '<=', value: 1.5 },
+          detail: () => `p95 ${ms(p95(samples.chase))} vs ${ms(p95(samples.bare))} over ${samples.chase.length} reactions`,
+        },
+      ],
+    });
+    runner.requestStop('interrupt');
+    await running;
+    return results;
+  } finally {
+    await pool.close();
+    await sim.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const results = await runChaseBench();
+  for (const r of results) console.log(formatResult(r));
+  if (results.some((r) => !r.passed)) process.exitCode = 1;
+}
