@@ -439,6 +439,9 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       await this.note(text, (x) => ({ ...settled(x), order: null }), 'acted');
       return { wait: 0 };
     }
+    // The new order was just read (live, nothing filled yet) and the old one's fill from history: that is
+    // this step's read of the order, so the next book is answered at once instead of after another read.
+    this.lastRead = await this.now();
     await this.note(`moved ${px(r.order?.price ?? m.to_price)} -> ${px(m.to_price)} as order ${newId}`, (x) => ({ ...settled(x), order: { order_id: newId, client_order_id: m.client_order_id, price: m.to_price, size: m.size, kind: 'post', filled_size: '0', sent_at: m.sent_at } }), 'acted');
     return { wait: 0 };
   }
