@@ -11,11 +11,12 @@
  *    leg's status is read first, and the cancel is sent again only if it is still open and none was sent.
  */
 import { z } from 'zod';
-import { Decimal } from '../decimal/index.js';
+import { Decimal, isDecimalString } from '../decimal/index.js';
 import { addressSchema, decimalOut, marketSymbol } from '../fieldSchemas.js';
 
 const ms = z.number().int().nonnegative();
-const positive = decimalOut.refine((v) => new Decimal(v).gt(0), 'must be greater than 0');
+// A text that is no decimal is refused by decimalOut; the refinements never read it as a number (zod runs them anyway).
+const positive = decimalOut.refine((v) => isDecimalString(v) && new Decimal(v).gt(0), 'must be greater than 0');
 
 export const OCO_LEG_STATUSES = ['pending', 'sending', 'open', 'filled', 'partial', 'cancelled', 'rejected', 'unsent'] as const;
 export const OCO_STATUSES = ['working', 'done', 'cancelled', 'failed'] as const;

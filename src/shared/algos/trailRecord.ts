@@ -11,11 +11,12 @@
  * and its run lock makes sure two processes never trail it.
  */
 import { z } from 'zod';
-import { Decimal } from '../decimal/index.js';
+import { Decimal, isDecimalString } from '../decimal/index.js';
 import { addressSchema, decimalOut, marketSymbol } from '../fieldSchemas.js';
 
 const ms = z.number().int().nonnegative();
-const positive = decimalOut.refine((v) => new Decimal(v).gt(0), 'must be greater than 0');
+// A text that is no decimal is refused by decimalOut; the refinements never read it as a number (zod runs them anyway).
+const positive = decimalOut.refine((v) => isDecimalString(v) && new Decimal(v).gt(0), 'must be greater than 0');
 
 export const TRAIL_STATUSES = ['trailing', 'off', 'ended'] as const;
 export type TrailStatus = (typeof TRAIL_STATUSES)[number];
@@ -27,7 +28,7 @@ export type TrailStatus = (typeof TRAIL_STATUSES)[number];
 export const TRAIL_END_REASONS = ['position_closed', 'stop_removed', 'stop_failed'] as const;
 
 export const TrailDistanceSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('percent'), value: positive.refine((v) => new Decimal(v).lt(100), 'a percentage must be below 100') }),
+  z.object({ kind: z.literal('percent'), value: positive.refine((v) => isDecimalString(v) && new Decimal(v).lt(100), 'a percentage must be below 100') }),
   z.object({ kind: z.literal('price'), value: positive }),
 ]);
 

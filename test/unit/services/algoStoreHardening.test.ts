@@ -13,7 +13,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TrailRecord } from '../../../src/shared/algos/trailRecord.js';
+import { checkTrailRecord, type TrailRecord } from '../../../src/shared/algos/trailRecord.js';
+import { checkOcoRecord, ocoClientOrderId, type OcoRecord } from '../../../src/shared/algos/ocoRecord.js';
+import fc from 'fast-check';
 import type { ListedOrder } from '../../../src/shared/protocol/index.js';
 import { writeFileAtomicSync } from '../../../src/main/files/atomicWrite.js';
 import { TrailStore, TRAIL_NAMING } from '../../../src/main/services/algos/trailing/trailStore.js';
@@ -105,6 +107,45 @@ describe('algorithm records', () => {
     expect(listed.records).toEqual([]);
     expect(listed.damaged[0]).toMatchObject({ id: '0000000000a1', reason: "it disagrees with what the service says: the record's stop 7 is at 3000, and the service lists that order at 3430?[2J" });
     expect(() => store.update('0000000000a1', (x) => x)).toThrow(expect.objectContaining({ code: 'TRAIL_RECORD_DAMAGED' }));
+  });
+});
+
+describe('a record whose number fields are not numbers', () => {
+  // zod runs a refinement even after its base refused the text: a refinement that read it as a number threw
+  // a DecimalError out of the check instead of reporting the record as damaged.
+  const oco = (): OcoRecord => ({
+    version: 1,
+    id: 'a1b2c3d4e5f6',
+    profile: 'sim',
+    wallet: '0x00000000000000000000000000000000000000aa',
+    market: 'ETH',
+    leverage: 5,
+    legs: [
+      { side: 'BUY', price: '3300', size: '0.01', client_order_id: ocoClientOrderId('a1b2c3d4e5f6', 0), status: 'open', order_id: '1', filled_size: '0', reason: null },
+      { side: 'SELL', price: '3500', size: '0.01', client_order_id: ocoClientOrderId('a1b2c3d4e5f6', 1), status: 'open', order_id: '2', filled_size: '0', reason: null },
+    ],
+    status: 'working',
+    winner: null,
+    cancel_sent_at: null,
+    sent_at: 1,
+    notes: [],
+    created_at: 1,
+    updated_at: 1,
+  });
+  it('is damaged, never a thrown DecimalError: OCO legs and a trailing distance', () => {
+    expect(checkOcoRecord(oco()).ok).toBe(true);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.constantFrom('price', 'size'), fc.constantFrom(0, 1), (text, field, i) => {
+        const r = oco();
+        (r.legs[i] as Record<string, unknown>)[field] = text;
+        const checked = checkOcoRecord(r);
+        if (!/^\d+(\.\d+)?$/.test(text) || Number(text) === 0) expect(checked.ok).toBe(false);
+      }),
+    );
+    expect(checkTrailRecord(trail('a1b2c3d4e5f6')).ok).toBe(true);
+    for (const value of ['lots', '', '1e5', '-', 'NaN']) {
+      for (const kind of ['percent', 'price']) expect(checkTrailRecord({ ...trail('a1b2c3d4e5f6'), distance: { kind, value } }).ok).toBe(false);
+    }
   });
 });
 
