@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ChaseList, ChaseView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
+import { mergeViews } from '../../lib/mergeViews';
 
 export const chaseKey = ['chase', 'list'] as const;
 
@@ -14,18 +15,8 @@ export function useChases() {
 
 /** Merges views from a `chase` event (or an action's answer): the newest update per id wins; newest chase first. */
 export function putChases(client: QueryClient, views: readonly ChaseView[]): void {
-  client.setQueryData<ChaseList | undefined>(chaseKey, (prev) => {
-    // Not listed yet: chase:list brings these and the damaged ones. An event put first would stand for the
-    // whole list (with no damaged ones) until it went stale.
-    if (!prev) return prev;
-    const byId = new Map(prev.chases.map((c) => [c.id, c]));
-    for (const v of views) {
-      const old = byId.get(v.id);
-      if (!old || old.updated_at <= v.updated_at) byId.set(v.id, v);
-    }
-    // Damaged chases come only from main's list (they never run, so no event carries them).
-    return { chases: [...byId.values()].sort((a, b) => b.created_at - a.created_at), damaged: prev.damaged };
-  });
+  // Damaged chases come only from main's list (they never run, so no event carries them); before it, nothing.
+  client.setQueryData<ChaseList | undefined>(chaseKey, (prev) => (prev ? { chases: mergeViews(prev.chases, views), damaged: prev.damaged } : prev));
 }
 
 /** Stops a chase, leaving its order resting or cancelling it; the answer goes into the cache at once. */

@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { OcoList, OcoView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
+import { mergeViews } from '../../lib/mergeViews';
 
 export const ocoKey = ['oco', 'list'] as const;
 
@@ -14,15 +15,8 @@ export function useOcos() {
 
 /** Merges views from an `oco` event (or an action's answer): the newest update per id wins; newest pair first. */
 export function putOcos(client: QueryClient, views: readonly OcoView[]): void {
-  client.setQueryData<OcoList>(ocoKey, (prev) => {
-    const byId = new Map((prev?.pairs ?? []).map((p) => [p.id, p]));
-    for (const v of views) {
-      const old = byId.get(v.id);
-      if (!old || old.updated_at <= v.updated_at) byId.set(v.id, v);
-    }
-    // Damaged pairs come only from main's list (they never run, so no event carries them).
-    return { pairs: [...byId.values()].sort((a, b) => b.created_at - a.created_at), damaged: prev?.damaged ?? [] };
-  });
+  // Damaged pairs come only from main's list (they never run, so no event carries them); before it, nothing.
+  client.setQueryData<OcoList | undefined>(ocoKey, (prev) => (prev ? { pairs: mergeViews(prev.pairs, views), damaged: prev.damaged } : prev));
 }
 
 /** Cancels a pair (both resting legs); the answer goes into the cache at once. */
