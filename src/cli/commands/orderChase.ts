@@ -21,6 +21,7 @@
  */
 import type { Command } from 'commander';
 import { parseChaseFlags } from '../../shared/algos/chase/chaseFlags.js';
+import { durationFlag } from '../parse.js';
 import { chaseFilled, type ChaseRecord } from '../../shared/algos/chase/chaseRecord.js';
 import { OperationError, ValidationError } from '../../main/services/errors.js';
 import { listChases, openChaseRunner, prepareChase, startChase, venueChaseBooks, type ChaseRunner } from '../../main/services/algos/chase/index.js';
@@ -91,9 +92,9 @@ export function registerChaseCommand(order: Command): void {
     .option('--usd <decimal>', 'instead of --size: a notional in USDC, turned into a size at the first price (down to sz_decimals; the review says so)')
     .option('--offset-ticks <n>', 'rest this many whole ticks inside the spread (never crossing). Default 0: at the best bid/ask')
     .option('--max-distance <pct|price>', 'stop when the best price is this far from where it started: a percent (0.5%) or a price distance (25)')
-    .option('--timeout <duration>', 'stop after this long (30s, 5m, 1h)')
-    .option('--interval <duration>', 'follow at most once per this span (default 1s)')
-    .option('--taker-after <duration>', 'after this long, cancel the resting order and cross: an IOC limit for the remainder within the market slippage bound')
+    .option('--timeout <duration>', 'stop after this long, a duration such as 30s, 5m or 1h', durationFlag('timeout'))
+    .option('--interval <duration>', 'follow at most once per this span, a duration such as 1s or 5s (default 1s)', durationFlag('interval'))
+    .option('--taker-after <duration>', 'after this long, a duration such as 2m, cancel the resting order and cross: an IOC limit for the remainder within the market slippage bound', durationFlag('taker-after'))
     .option('--on-limit <leave|cancel>', 'at --max-distance or --timeout: leave the order resting (default) or cancel it')
     .option(LEVERAGE_FLAG, "leverage, 1..max_leverage, or max. Default: your default for the market, `perps config leverage`, else 1x; stated in the output")
     .option('--resume <id>', 'chase again after a stop or a crash')
