@@ -20,6 +20,7 @@
 import type { AlgoEvent, AlgoEventListener, AlgoEventType, AlgoKind, StopKind } from '../../services/algos/engine/index.js';
 import type { ServiceContext } from '../../services/serviceContext.js';
 import { toAppError } from '../../services/errors.js';
+import { liveRunner } from '../../services/algos/runLock.js';
 import type { BackgroundWorkKind, WorkRegistration } from '../backgroundWork.js';
 import type { DeskContext } from '../deskContext.js';
 import type { DomainEvent } from '../domainEvents.js';
@@ -255,4 +256,12 @@ export class AlgoHost {
     const answersAsked = entry?.asked != null && event.type !== 'failed' && event.type !== 'attention';
     if (rule && !answersAsked && (rule.when?.(event) ?? true)) this.session.notify(rule.category, rule.title(event, market), rule.body ? rule.body(event) : event.text);
   }
+}
+
+/**
+ * What a restart or a wallet opening takes up for a kind: the wallet's stored records that ask to run
+ * (`active`) and that no process runs now (no live run lock). One filter for every kind's `candidates`.
+ */
+export function recordsToTakeUp<T extends { id: string; wallet: string }>(store: { readonly dir: string; list(profile: string): { records: T[] } }, profile: string, wallet: string, active: (r: T) => boolean): T[] {
+  return store.list(profile).records.filter((r) => active(r) && r.wallet.toLowerCase() === wallet.toLowerCase() && !liveRunner(store.dir, r.id));
 }

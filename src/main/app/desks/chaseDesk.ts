@@ -26,7 +26,7 @@ import { chaseStoreOf, listChases, openChaseRunner, prepareChase, startChase, ve
 import type { AlgoEventListener } from '../../services/algos/engine/index.js';
 import { liveRunner } from '../../services/algos/runLock.js';
 import { AppError, OperationError, toAppError } from '../../services/errors.js';
-import type { AlgoHost } from '../algos/algoHost.js';
+import { recordsToTakeUp, type AlgoHost } from '../algos/algoHost.js';
 import type { DomainEvent } from '../domainEvents.js';
 import type { DeskContext } from '../deskContext.js';
 import { Throttle } from '../throttle.js';
@@ -77,10 +77,7 @@ export class ChaseDesk {
       perWallet: true,
       resume: {
         candidates: (ctx, wallet) => {
-          const store = chaseStoreOf(ctx);
-          return store
-            .list(ctx.profile.name)
-            .records.filter((r) => r.status === 'working' && r.wallet.toLowerCase() === wallet.toLowerCase() && !liveRunner(store.dir, r.id))
+          return recordsToTakeUp(chaseStoreOf(ctx), ctx.profile.name, wallet, (r) => r.status === 'working')
             .map((r) => {
               this.labels.set(r.id, chaseLabel(r));
               return { id: r.id, market: r.market };

@@ -17,7 +17,7 @@ import type { DamagedRecord } from '../../services/algos/algoStore.js';
 import { cancelOcoPair, listOcos, ocoStoreOf, openOcoRunner, prepareOco, startOco, type PreparedOco } from '../../services/algos/oco/index.js';
 import { liveRunner } from '../../services/algos/runLock.js';
 import { AppError, OperationError, toAppError } from '../../services/errors.js';
-import type { AlgoHost } from '../algos/algoHost.js';
+import { recordsToTakeUp, type AlgoHost } from '../algos/algoHost.js';
 import type { DomainEvent } from '../domainEvents.js';
 import type { DeskContext } from '../deskContext.js';
 import { Throttle } from '../throttle.js';
@@ -62,10 +62,7 @@ export class OcoDesk {
       perWallet: true,
       resume: {
         candidates: (ctx, wallet) => {
-          const store = ocoStoreOf(ctx);
-          return store
-            .list(ctx.profile.name)
-            .records.filter((r) => r.status === 'working' && r.wallet.toLowerCase() === wallet.toLowerCase() && !liveRunner(store.dir, r.id))
+          return recordsToTakeUp(ocoStoreOf(ctx), ctx.profile.name, wallet, (r) => r.status === 'working')
             .map((r) => {
               this.labels.set(r.id, ocoLabel(r));
               return { id: r.id, market: r.market };

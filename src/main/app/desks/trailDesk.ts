@@ -9,10 +9,9 @@
  * was away is said in a notification. Closing the app stops trailing and leaves the last levels armed.
  */
 import type { TrailResult } from '../../../shared/ipc/trail.js';
-import { liveRunner } from '../../services/algos/runLock.js';
 import { openTrailRunner, prepareTrail, startTrail, trailingViews, trailStoreOf, turnOffTrail } from '../../services/algos/trailing/index.js';
 import type { AlgoEventListener } from '../../services/algos/engine/index.js';
-import type { AlgoHost } from '../algos/algoHost.js';
+import { recordsToTakeUp, type AlgoHost } from '../algos/algoHost.js';
 import type { DeskContext } from '../deskContext.js';
 
 const POSITIONS_CHANGED = [{ type: 'positions.changed' }] as const;
@@ -38,10 +37,7 @@ export class TrailDesk {
       perWallet: true,
       resume: {
         candidates: (ctx, wallet) => {
-          const store = trailStoreOf(ctx);
-          return store
-            .list(ctx.profile.name)
-            .records.filter((r) => r.status === 'trailing' && r.wallet.toLowerCase() === wallet.toLowerCase() && !liveRunner(store.dir, r.id))
+          return recordsToTakeUp(trailStoreOf(ctx), ctx.profile.name, wallet, (r) => r.status === 'trailing')
             .map((r) => ({ id: r.id, market: r.market }));
         },
         open: (ctx, id, onAlgoEvent) => openTrailRunner(ctx, id, withEvents(onAlgoEvent)),
