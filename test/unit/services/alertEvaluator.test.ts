@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../../src/shared/alerts/alertRule.js';
-import { AlertEvaluator, AlertStore, readAlertLog } from '../../../src/main/services/alerts/index.js';
+import { AlertEvaluator, AlertStore, OTHERS_LEAD_MS, readAlertLog } from '../../../src/main/services/alerts/index.js';
 
 const dirs: string[] = [];
 function dataDir(): string {
@@ -71,6 +71,71 @@ describe('alert evaluator', () => {
     a.observeMarket({ market: 'BTC', at: 100_000, mark: '61700' });
     expect(firedA).toHaveLength(2);
     expect(readAlertLog(dir, 10).firings).toHaveLength(2);
+  });
+
+  it('a watcher reading the stream late never fires a repeating crossing again from a mark the other already passed', () => {
+    // The CI failure of stop 41: watcher B, one mark behind, re-armed the BTC alert from 59100 after A had
+    // fired it at 58800, then fired it at 58800 a second time.
+    const dir = dataDir();
+    const store = new AlertStore(dir);
+    const alert = store.add('sim', { market: 'BTC', rule: { kind: 'price_below', level: '59000' }, repeat: true, note: '', wallet: null }, true, 1);
+    let clock = 1_000;
+    const firedA: AlertFiring[] = [];
+    const firedB: AlertFiring[] = [];
+    const make = (fired: AlertFiring[]) => {
+      const e = new AlertEvaluator({ store: new AlertStore(dir), profile: 'sim', onFire: (f) => fired.push(f), reloadEveryMs: 0, now: () => clock });
+      e.reload();
+      return e;
+    };
+    const a = make(firedA);
+    const b = make(firedB);
+    const marks = ['60000', '58990', '59050', '58900', '59100', '58800'];
+    const seen = { a: 0, b: 0 };
+    const step = (who: 'a' | 'b') => {
+      clock += 10;
+      (who === 'a' ? a : b).observeMarket({ market: 'BTC', at: clock, mark: marks[seen[who]++]! });
+    };
+    // B reads every mark, but one behind A from the re-arm on.
+    for (let i = 0; i < 4; i++) {
+      step('a');
+      step('b');
+    }
+    step('a'); // 59100: re-armed
+    step('a'); // 58800: fired the second time
+    step('b'); // 59100, late
+    step('b'); // 58800, late
+    expect([...firedA, ...firedB].map((f) => f.value)).toEqual(['58990', '58800']);
+    expect(readAlertLog(dir, 10).firings).toHaveLength(2);
+    expect(store.list('sim').find((x) => x.id === alert.id)).toMatchObject({ fired_count: 2, armed: false });
+    // Both read on alike from here: the next crossing fires once.
+    for (const mark of ['59200', '58700']) for (const e of [b, a]) e.observeMarket({ market: 'BTC', at: (clock += 10), mark });
+    expect([...firedA, ...firedB].map((f) => f.value)).toEqual(['58990', '58800', '58700']);
+  });
+
+  it('streams that parted: a stored state older than the lead is adopted, and the next crossing fires', () => {
+    const dir = dataDir();
+    const store = new AlertStore(dir);
+    store.add('sim', { market: 'ETH', rule: { kind: 'price_above', level: '3500' }, repeat: true, note: '', wallet: null }, true, 1);
+    let clock = 1_000;
+    const firedA: AlertFiring[] = [];
+    const firedB: AlertFiring[] = [];
+    const a = new AlertEvaluator({ store: new AlertStore(dir), profile: 'sim', onFire: (f) => firedA.push(f), reloadEveryMs: 0, now: () => clock });
+    const b = new AlertEvaluator({ store: new AlertStore(dir), profile: 'sim', onFire: (f) => firedB.push(f), reloadEveryMs: 0, now: () => clock });
+    a.reload();
+    b.reload();
+    b.observeMarket({ market: 'ETH', at: clock, mark: '3400' });
+    // A alone sees a crossing and the way back (B's connection missed them), then A stops.
+    a.observeMarket({ market: 'ETH', at: (clock += 10), mark: '3510' });
+    a.observeMarket({ market: 'ETH', at: (clock += 10), mark: '3300' });
+    expect(firedA.map((f) => f.value)).toEqual(['3510']);
+    // B's reading (armed, none fired) is not the store's (re-armed, one fired), changed longer ago than any
+    // lag: B adopts it, and judges its mark from there. The crossing fires, once.
+    clock += OTHERS_LEAD_MS;
+    b.observeMarket({ market: 'ETH', at: clock, mark: '3530' });
+    expect(firedB.map((f) => f.value)).toEqual(['3530']);
+    b.observeMarket({ market: 'ETH', at: (clock += 10), mark: '3540' });
+    expect(firedB).toHaveLength(1);
+    expect(readAlertLog(dir, 10).firings.map((f) => f.value)).toEqual(['3530', '3510']);
   });
 
   it('an alert removed by another process is forgotten without a firing', () => {

@@ -11,6 +11,15 @@
  * been written, outside the lock: a commit that fails (a full disk, a lost lock) logs nothing, so a
  * one-shot alert is logged at most once, by the process whose commit fired it; and the log's I/O never
  * holds the store's lock.
+ *
+ * Two evaluators read the same stream at different speeds, and the stream carries no sequence to order
+ * their verdicts by. A threshold alert's state only moves forward (armed, fired, re-armed, fired again: each
+ * (armed, fired_count) pair is passed once), so each evaluator keeps the state its own reading of the stream
+ * reached and commits a change only from that state: when the stored state is another one, the other
+ * evaluator got elsewhere first. If it did so within OTHERS_LEAD_MS, it is read as ahead on the same stream
+ * (this one's mark is old news: a late re-arm from a mark the other already passed would fire the same
+ * crossing twice) and this verdict is dropped; an older stored state is adopted (the streams parted, a
+ * reconnect missed a message, a person moved the level) and the mark is judged from it.
  */
 import { Decimal } from '../../../shared/decimal/index.js';
 import { MoveWindow, firingMessage, describeRule, stepMove, stepThreshold } from '../../../shared/alerts/alertEvaluation.js';
@@ -37,6 +46,20 @@ export interface PositionObservation {
   liquidationDistance: string | null;
 }
 
+/**
+ * How long another evaluator's change of an alert's state outranks this one's different reading of the
+ * stream: longer than one evaluator can lag another on the same machine's feed, shorter than a person
+ * waits for an alert after its level was crossed again.
+ */
+export const OTHERS_LEAD_MS = 5_000;
+
+/** Where this evaluator's own reading of the stream put a threshold alert. */
+interface StreamState {
+  rule: string;
+  armed: boolean | null;
+  fired_count: number;
+}
+
 export interface AlertEvaluatorOptions {
   store: AlertStore;
   profile: string;
@@ -57,6 +80,8 @@ export interface AlertEvaluatorOptions {
 export class AlertEvaluator {
   private alerts: StoredAlert[] = [];
   private readonly windows = new Map<string, MoveWindow>();
+  /** Each threshold alert's state as this process's reading of the stream left it. */
+  private readonly stream = new Map<string, StreamState>();
   /** When this process last fired each move alert (to tell its own firings from another process's). */
   private readonly ownFiredAt = new Map<string, number>();
   private seenVersion = '';
@@ -78,6 +103,8 @@ export class AlertEvaluator {
     const { alerts: all, damaged } = this.o.store.checked(this.o.profile, symbols);
     this.alerts = all.filter((a) => a.status === 'active').map((a) => ({ ...a, profile: this.o.profile }));
     for (const id of [...this.windows.keys()]) if (!this.alerts.some((a) => a.id === id && a.rule.kind === 'move')) this.windows.delete(id);
+    // A removed alert, or one whose rule a person changed, starts again from what is stored.
+    for (const [id, st] of [...this.stream]) if (!this.alerts.some((a) => a.id === id && JSON.stringify(a.rule) === st.rule)) this.stream.delete(id);
     this.o.onChange?.(all, damaged);
   }
 
@@ -116,14 +143,30 @@ export class AlertEvaluator {
 
   private observeThreshold(cached: StoredAlert, rule: ThresholdRule, value: string, at: number): void {
     const v = new Decimal(value);
-    const guess = stepThreshold(rule, cached.armed, v);
-    if (!guess.fired && guess.armed === cached.armed) return;
+    const ruleKey = JSON.stringify(cached.rule);
+    const known = this.stream.get(cached.id);
+    const prior: StreamState = known?.rule === ruleKey ? known : { rule: ruleKey, armed: cached.armed, fired_count: cached.fired_count };
+    const guess = stepThreshold(rule, prior.armed, v);
+    if (!guess.fired && guess.armed === prior.armed) {
+      this.stream.set(cached.id, prior);
+      return;
+    }
+    const now = this.now();
+    let settled: StreamState | null = null;
     void this.commit(cached.id, (stored) => {
-      if (stored.rule.kind === 'move') return null;
+      if (stored.rule.kind === 'move' || JSON.stringify(stored.rule) !== ruleKey) return null;
+      const same = stored.armed === prior.armed && stored.fired_count === prior.fired_count;
+      // Another evaluator changed it moments ago: it is ahead on the same stream, and its verdict stands.
+      if (!same && now - (stored.state_at ?? 0) < OTHERS_LEAD_MS) return null;
+      // From the stored state (this stream's, or an older one adopted).
       const step = stepThreshold(stored.rule as ThresholdRule, stored.armed, v);
-      if (!step.fired) return step.armed === stored.armed ? null : { alert: { ...stored, armed: step.armed }, firing: null };
-      return this.fired({ ...stored, armed: step.armed }, at, value, firingMessage(stored.market, stored.rule, value));
+      settled = { rule: ruleKey, armed: step.armed, fired_count: stored.fired_count + (step.fired ? 1 : 0) };
+      if (!step.fired) return step.armed === stored.armed ? null : { alert: { ...stored, armed: step.armed, state_at: now }, firing: null };
+      return this.fired({ ...stored, armed: step.armed, state_at: now }, at, value, firingMessage(stored.market, stored.rule, value));
     });
+    // Once committed (a write that failed throws above and leaves the reading where it was, to try again):
+    // where the stored state took it, or, when another evaluator's stands, this stream's own next state.
+    this.stream.set(cached.id, settled ?? { rule: ruleKey, armed: guess.armed, fired_count: prior.fired_count + (guess.fired ? 1 : 0) });
   }
 
   private observeMove(cached: StoredAlert, at: number, mark: string): void {

@@ -39,7 +39,16 @@ export interface DamagedAlert {
   problems: string[];
 }
 
-const StoredAlertSchema = AlertViewSchema.extend({ profile: z.string().min(1) });
+const StoredAlertSchema = AlertViewSchema.extend({
+  profile: z.string().min(1),
+  /**
+   * When an evaluator last changed the crossing state (a firing or a re-arm), on this machine's clock; 0 or
+   * absent: set by a person (a new alert, a level moved) or a file from before it. Another evaluator whose
+   * own reading of the stream disagrees defers to a change this recent and adopts an older one
+   * (alertEvaluator.ts).
+   */
+  state_at: z.number().int().nonnegative().optional(),
+});
 export type StoredAlert = z.infer<typeof StoredAlertSchema>;
 const AlertsFileSchema = z.object({ version: z.literal(1), alerts: z.array(StoredAlertSchema) });
 type AlertsFile = z.infer<typeof AlertsFileSchema>;
@@ -52,7 +61,7 @@ export function alertNotFound(id: string, profile: string): OperationError {
 
 /** The view of a stored alert (without the profile it belongs to). */
 export function alertView(a: StoredAlert): AlertView {
-  const { profile: _profile, ...view } = a;
+  const { profile: _profile, state_at: _stateAt, ...view } = a;
   return view;
 }
 
