@@ -26,8 +26,23 @@ source scripts/ci/steps.sh
 echo -n perps-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
 
 mkdir -p test-results
-step "typecheck" npm run --silent typecheck
-step "lint" npm run --silent lint
+# The type check and the linter read the same sources and need nothing of each other: side by side they
+# take the longer one's time on two cores, not the sum (about 15 s of CI). Each one's output is kept and
+# printed whole, typecheck's first, so two reports never interleave; either failing fails the step.
+checks() {
+  local dir; dir="$(mktemp -d)"
+  npm run --silent typecheck >"$dir/typecheck" 2>&1 & local tc=$!
+  npm run --silent lint >"$dir/lint" 2>&1 & local li=$!
+  local tcs=0 lis=0
+  wait "$tc" || tcs=$?
+  wait "$li" || lis=$?
+  cat "$dir/typecheck" "$dir/lint"
+  rm -rf "$dir"
+  [ "$tcs" -eq 0 ] || echo "typecheck failed (exit $tcs)" >&2
+  [ "$lis" -eq 0 ] || echo "lint failed (exit $lis)" >&2
+  [ "$tcs" -eq 0 ] && [ "$lis" -eq 0 ]
+}
+step "typecheck and lint, side by side" checks
 build() { npm run --silent build >/dev/null; }
 step "build" build
 step "unit, keychain and integration tests" npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@"
