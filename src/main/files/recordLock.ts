@@ -19,9 +19,20 @@ function sleepSync(ms: number): void {
 export function withFileLockSync<T>(file: string, busy: (why: string, cause: unknown) => Error, work: () => T): T {
   const deadline = Date.now() + LOCK_WAIT_MS;
   let release: () => void;
+  let released = false;
+  /**
+   * proper-lockfile checks a held lock's mtime on a timer and, by default, throws from that timer when the
+   * lock was taken over. The work here is synchronous, so that timer never runs while the lock is held;
+   * it can only run for a lock this holder has given up whose release could not find it (taken over in
+   * between, the work refused by assertUnchangedSince for that very reason, already reported). Then there
+   * is nothing to say: only a compromise while held would be news, and it is thrown.
+   */
+  const onCompromised = (err: Error): void => {
+    if (!released) throw err;
+  };
   for (let attempt = 0; ; attempt++) {
     try {
-      release = lockfile.lockSync(file, { realpath: false, stale: LOCK_STALE_MS });
+      release = lockfile.lockSync(file, { realpath: false, stale: LOCK_STALE_MS, onCompromised });
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
@@ -33,6 +44,7 @@ export function withFileLockSync<T>(file: string, busy: (why: string, cause: unk
   try {
     result = work();
   } catch (err) {
+    released = true;
     try {
       release();
     } catch {
@@ -41,6 +53,7 @@ export function withFileLockSync<T>(file: string, busy: (why: string, cause: unk
     }
     throw err;
   }
+  released = true;
   release();
   return result;
 }
