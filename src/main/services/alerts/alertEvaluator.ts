@@ -74,6 +74,10 @@ export interface AlertEvaluatorOptions {
   marketSymbols?: readonly string[] | (() => readonly string[] | null);
   /** How often the store's file is looked at for other processes' edits (default 500 ms). */
   reloadEveryMs?: number;
+  /**
+   * This machine's clock (default Date.now), never a service's: it stamps state_at, which the other
+   * evaluators on the same data folder compare with their own clock.
+   */
   now?: () => number;
 }
 
