@@ -25,6 +25,7 @@ import type { BackgroundWorkKind, WorkRegistration } from '../backgroundWork.js'
 import type { DeskContext } from '../deskContext.js';
 import type { DomainEvent } from '../domainEvents.js';
 import type { NotificationKind } from '../pumps/pump.js';
+import { Throttle } from '../throttle.js';
 
 /** What the host needs of a runner: every AlgoRunner (and the runners not yet ported) has it. */
 export interface HostedRunner {
@@ -264,4 +265,17 @@ export class AlgoHost {
  */
 export function recordsToTakeUp<T extends { id: string; wallet: string }>(store: { readonly dir: string; list(profile: string): { records: T[] } }, profile: string, wallet: string, active: (r: T) => boolean): T[] {
   return store.list(profile).records.filter((r) => active(r) && r.wallet.toLowerCase() === wallet.toLowerCase() && !liveRunner(store.dir, r.id));
+}
+
+/**
+ * A kind's views on their way to the page: keyed by id, the latest of each delivered at most once per the
+ * session's throttle interval, a delivery that fails logged under the kind's tag.
+ */
+export function algoViewStream<V extends { id: string }>(session: Pick<DeskContext, 'timings' | 'logger'>, tag: string, what: string, emit: (views: V[]) => void): Throttle<V> {
+  return new Throttle<V>({
+    intervalMs: session.timings.throttleMs,
+    key: (v) => v.id,
+    emit,
+    onError: (err) => session.logger.error(`${tag} delivering ${what} failed: ${(err as Error).message}`),
+  });
 }

@@ -26,10 +26,10 @@ import { chaseStoreOf, listChases, openChaseRunner, prepareChase, startChase, ve
 import type { AlgoEventListener } from '../../services/algos/engine/index.js';
 import { liveRunner } from '../../services/algos/runLock.js';
 import { AppError, OperationError, toAppError } from '../../services/errors.js';
-import { recordsToTakeUp, type AlgoHost } from '../algos/algoHost.js';
+import { algoViewStream, recordsToTakeUp, type AlgoHost } from '../algos/algoHost.js';
+import type { Throttle } from '../throttle.js';
 import type { DomainEvent } from '../domainEvents.js';
 import type { DeskContext } from '../deskContext.js';
-import { Throttle } from '../throttle.js';
 
 /** The order moved, filled or ended: the orders, the position and the history change. */
 const BOOK_CHANGED: readonly DomainEvent[] = [{ type: 'orders.changed' }, { type: 'positions.changed' }, { type: 'history.changed', kinds: ['orders', 'fills'] }];
@@ -55,12 +55,7 @@ export class ChaseDesk {
     private readonly session: DeskContext,
     private readonly host: AlgoHost,
   ) {
-    this.stream = new Throttle({
-      intervalMs: session.timings.throttleMs,
-      key: (v) => v.id,
-      emit: (chases) => session.send('chase', { chases }),
-      onError: (err) => session.logger.error(`[chase] delivering a chase failed: ${(err as Error).message}`),
-    });
+    this.stream = algoViewStream<ChaseView>(session, '[chase]', 'a chase', (chases) => session.send('chase', { chases }));
     host.register({
       kind: 'chase',
       work: 'chase',
@@ -106,7 +101,9 @@ export class ChaseDesk {
     try {
       const s = chaseStoreOf(this.session.ctx()).inspect(id, this.session.requireProfile().name);
       return s && 'record' in s ? s.record.on_limit : 'leave';
-    } catch {
+    } catch (err) {
+      // Unreadable now: its order is left resting (interrupt), never cancelled on a guess; the record says why on the next start.
+      this.session.logger.warn(`[chase] reading chase ${id}'s on-limit choice failed, its order is left resting: ${(err as Error).message}`);
       return 'leave';
     }
   }

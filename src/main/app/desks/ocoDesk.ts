@@ -17,10 +17,10 @@ import type { DamagedRecord } from '../../services/algos/algoStore.js';
 import { cancelOcoPair, listOcos, ocoStoreOf, openOcoRunner, prepareOco, startOco, type PreparedOco } from '../../services/algos/oco/index.js';
 import { liveRunner } from '../../services/algos/runLock.js';
 import { AppError, OperationError, toAppError } from '../../services/errors.js';
-import { recordsToTakeUp, type AlgoHost } from '../algos/algoHost.js';
+import { algoViewStream, recordsToTakeUp, type AlgoHost } from '../algos/algoHost.js';
+import type { Throttle } from '../throttle.js';
 import type { DomainEvent } from '../domainEvents.js';
 import type { DeskContext } from '../deskContext.js';
-import { Throttle } from '../throttle.js';
 
 /** A leg filled or was cancelled: the orders, the position and the history change. */
 const BOOK_CHANGED: readonly DomainEvent[] = [{ type: 'orders.changed' }, { type: 'positions.changed' }, { type: 'history.changed', kinds: ['orders', 'fills'] }];
@@ -40,12 +40,7 @@ export class OcoDesk {
     private readonly session: DeskContext,
     private readonly host: AlgoHost,
   ) {
-    this.stream = new Throttle({
-      intervalMs: session.timings.throttleMs,
-      key: (v) => v.id,
-      emit: (pairs) => session.send('oco', { pairs }),
-      onError: (err) => session.logger.error(`[oco] delivering a pair failed: ${(err as Error).message}`),
-    });
+    this.stream = algoViewStream<OcoView>(session, '[oco]', 'a pair', (pairs) => session.send('oco', { pairs }));
     host.register({
       kind: 'oco',
       work: 'oco',

@@ -28,9 +28,9 @@ import {
 } from '../../services/algos/twap/index.js';
 import { withNote } from '../../services/algos/twap/twapRecord.js';
 import { OperationError } from '../../services/errors.js';
-import type { AlgoHost } from '../algos/algoHost.js';
+import { algoViewStream, type AlgoHost } from '../algos/algoHost.js';
+import type { Throttle } from '../throttle.js';
 import type { DeskContext } from '../deskContext.js';
-import { Throttle } from '../throttle.js';
 import { requireConfirmations } from './confirmations.js';
 
 /** How the tray names a running TWAP: "TWAP buy 2 BTC-PERP, 3 of 10 slices sent". */
@@ -49,12 +49,7 @@ export class TwapDesk {
     private readonly session: DeskContext,
     private readonly host: AlgoHost,
   ) {
-    this.stream = new Throttle({
-      intervalMs: session.timings.throttleMs,
-      key: (v) => v.id,
-      emit: (twaps) => session.send('twap', { twaps }),
-      onError: (err) => session.logger.error(`[twap] delivering progress failed: ${(err as Error).message}`),
-    });
+    this.stream = algoViewStream<TwapView>(session, '[twap]', 'progress', (twaps) => session.send('twap', { twaps }));
     host.register({
       kind: 'twap',
       work: 'twap',
