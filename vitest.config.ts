@@ -11,13 +11,16 @@ import { defineConfig } from 'vitest/config';
 const SERIAL = ['test/build/**/*.test.ts'];
 const WORKERS = Number(process.env.PERPS_TEST_WORKERS ?? 3);
 /**
- * Pure rules and the simulator's engine in memory: no sockets, child processes or data folders kept open
- * past a test. A worker reuses its loaded modules from one such file to the next ("unit", isolate: false)
- * instead of forking and importing afresh for each: 128 files took 62 s one to a fork and 22 s this way
- * (2-core machine, 2026-12-06), most of it import. The files that stub globals, fake the timers or reset
- * modules keep a fork of their own (ISOLATED_UNIT), as everything else does.
+ * Pure rules, the simulator's engine in memory, and the simulator's server, conformance and companion
+ * tests (each starts its own simulator on port 0 and closes it): nothing kept open past a file, nothing
+ * global changed. A worker reuses its loaded modules from one such file to the next ("unit",
+ * isolate: false) instead of forking and importing afresh for each: on the 2-core machine of 2026-12-06,
+ * the 128 unit and engine files took 62 s one to a fork and 22-40 s this way, the 33 simulator files 88 s
+ * and 34 s, most of it import. The files that stub globals, fake the timers or reset modules keep a fork
+ * of their own (ISOLATED_UNIT), as everything else does (the app's and the command line's tests share
+ * process-wide state: keep-alive sockets, locks, keychain sessions).
  */
-const UNIT = ['test/unit/**/*.test.ts', 'test/sim/engine/**/*.test.ts'];
+const UNIT = ['test/unit/**/*.test.ts', 'test/sim/engine/**/*.test.ts', 'test/sim/server/**/*.test.ts', 'test/sim/conformance/**/*.test.ts', 'test/sim/companion/**/*.test.ts'];
 const ISOLATED_UNIT = [
   'test/unit/renderer/liveFrame.dom.test.ts',
   'test/unit/renderer/announcer.test.ts',

@@ -296,6 +296,10 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
   });
 
   it('portfolio:get rebuilds the account from its records with a balanced ledger; portfolio:exportCsv writes its tables; bad requests are refused', async () => {
+    // The two reads compared below are of one moment: the venue's random walk (wall clock here) stops, so
+    // a tick between them cannot move the equity (it did, by 0.003, on a loaded machine).
+    const frozen = await fetch(h.sim!.urls.control_url + '/freeze-marks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(frozen.status).toBe(200);
     const report = await h.call('portfolio:get', { range: 'all' });
     expect(report.ledger).toMatchObject({ balanced: true, difference: '0', issues: [] });
     const health = await h.call('account:health', {});
