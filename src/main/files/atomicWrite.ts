@@ -95,8 +95,16 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   }
 }
 
-/** The synchronous twin of writeFileAtomic, for stores whose callers are synchronous. */
-export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+/**
+ * The synchronous twin of writeFileAtomic, for stores whose callers are synchronous.
+ *
+ * `durable: false` leaves out both fsyncs: the rename still replaces the file atomically, and a file
+ * renamed into place is in the kernel's page cache, which a killed process (kill -9, a crash) cannot lose;
+ * only a power loss or a kernel crash before the writeback can. The caller then makes it durable with
+ * `syncFile` off its latency path (a runner's intent, synced while its order is in flight).
+ */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: { durable?: boolean } = {}): void {
+  const durable = options.durable ?? true;
   let stats: fs.Stats | null = null;
   try {
     stats = fs.lstatSync(file);
@@ -110,13 +118,13 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
   try {
     try {
       fs.writeFileSync(fd, data);
-      fs.fsyncSync(fd);
+      if (durable) fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
     fs.renameSync(tmp, file);
     renamed = true;
-    syncFolderSync(path.dirname(file));
+    if (durable) syncFolderSync(path.dirname(file));
   } finally {
     if (!renamed) {
       try {
@@ -125,6 +133,27 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
         // The write or rename error above is what the caller must see; a leftover temp is harmless.
       }
     }
+  }
+}
+
+/**
+ * Makes `file` as it is now, and its name in its folder, durable (fsync of the file, then of the folder),
+ * on libuv's thread pool: the event loop stays free meanwhile. For a file written with `durable: false`.
+ * A link at `file` is refused (O_NOFOLLOW), as everywhere in this module.
+ */
+export async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if (process.platform === 'win32') return;
+  const dir = await open(path.dirname(file), fs.constants.O_RDONLY);
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
   }
 }
 

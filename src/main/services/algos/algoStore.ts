@@ -21,7 +21,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { syncFile, writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import { assertUnchangedSince, readRecordText, removeStaleLeftovers, UnreadableRecordFile } from '../../files/recordFiles.js';
 import { OperationError, ValidationError } from '../errors.js';
@@ -66,6 +66,12 @@ export interface DamagedRecord<S> {
 const DAMAGE_KEY = 'damage';
 
 export type StoredRecord<T, S> = { record: T } | { damaged: DamagedRecord<S> };
+
+/** A record a runner holds in memory, with the file's text as it read or wrote it (what a later write compares against). */
+export interface HeldRecord<T> {
+  record: T;
+  text: string;
+}
 
 export class AlgoStore<T extends { id: string; profile: string; updated_at: number }, S extends { profile: string | null }> {
   readonly dir: string;
@@ -161,6 +167,41 @@ export class AlgoStore<T extends { id: string; profile: string; updated_at: numb
       this.write(file, next, text);
       return next;
     });
+  }
+
+  /**
+   * The record and the text it was read from, for a runner that holds its record in memory while it holds
+   * the run lock (AlgoRunner.holdsRecord). Refused like `require` (not found, another profile's, damaged).
+   */
+  readHeld(id: string, profile: string): HeldRecord<T> {
+    const { stored, text } = this.readWithText(this.fileOf(id));
+    if (stored && 'damaged' in stored) throw this.damagedError(stored.damaged);
+    if (!stored || text === undefined || stored.record.profile !== profile) throw new OperationError(`${this.kind.code}_NOT_FOUND`, `no ${this.kind.what} ${id} on profile '${profile}' in this data folder`, { hint: `See \`${this.kind.listCommand}\`.` });
+    return { record: stored.record, text };
+  }
+
+  /**
+   * Writes `next` over a held record: checked as a whole like every write, atomic, and refused with
+   * `<CODE>_STORE_CONFLICT` when the file no longer holds `held.text` (changed from outside during the
+   * run: by hand, or damaged). It takes no record lock: only for a kind no other process writes while a
+   * run holds its run lock (the chase; TWAP, trailing and OCO records take stops from other terminals
+   * and keep `update`). `durable: false` leaves the fsyncs to `syncHeld`, off the caller's latency path:
+   * until then a kill -9 cannot lose the write (it is in the page cache), a power loss can (see the
+   * chase runner for how its resume covers that).
+   */
+  writeHeld(held: HeldRecord<T>, next: T, options: { durable: boolean }): HeldRecord<T> {
+    const file = this.fileOf(next.id);
+    const checked = this.kind.check(next);
+    if (!checked.ok) throw new OperationError(`${this.kind.code}_RECORD_INVALID`, `refused to store ${this.kind.what} ${next.id}: ${checked.problems.join('; ')}`, { kind: 'internal' });
+    assertUnchangedSince(file, held.text, () => this.conflictError(next.id));
+    const text = JSON.stringify(checked.record, null, 2) + '\n';
+    writeFileAtomicSync(file, text, { durable: options.durable });
+    return { record: checked.record, text };
+  }
+
+  /** Makes the record file as it is now durable (the fsyncs a `durable: false` write left out), off the event loop. */
+  syncHeld(id: string): Promise<void> {
+    return syncFile(this.fileOf(id));
   }
 
   /**

@@ -178,6 +178,11 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     });
   }
 
+  /** Only this runner writes a chase while it holds the run lock (a stop from the app or Ctrl-C comes through requestStop). */
+  protected override get holdsRecord(): boolean {
+    return true;
+  }
+
   protected isActive(r: ChaseRecord): boolean {
     return r.status === 'working';
   }
@@ -305,9 +310,14 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     // written: the read's round trip is off the reaction's path.
     const reading = this.openRow(r, orderId);
     reading.catch(() => undefined);
+    // One turn of the event loop: the read's request reaches the wire before the signature takes the
+    // thread, so the service answers it while the Modify is signed and its intent written.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const signed = await this.signModify(orderId, clientOrderId, to, believed);
-    // Written (and fsynced) before the Modify goes out: a crash from here on is settled, never resent.
-    this.update((x) => ({ ...x, sends: n, moving: intent(believed) }));
+    // Written before the Modify goes out (renamed into place: a kill -9 from here on finds it, and the
+    // move is settled from the service, never resent); fsynced while the Modify is in flight, and before
+    // its answer is acted on (see syncRecord below and the module comment for a power loss).
+    this.update((x) => ({ ...x, sends: n, moving: intent(believed) }), { durable: false });
     /** Withdraws the intent: nothing was sent. */
     const unsent = (x: ChaseRecord): ChaseRecord => ({ ...x, moving: null });
     let row: ListedOrder | null;
@@ -343,23 +353,30 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     if (fillNote !== null || size !== believed) {
       const found = row;
       // The intent as it goes out: the size the service's fill leaves.
-      this.update((x) => ({ ...this.withFill(x, found), moving: intent(size), notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes }));
+      this.update((x) => ({ ...this.withFill(x, found), moving: intent(size), notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes }), { durable: false });
     }
     if (fillNote) this.emit('acted', fillNote, sentAt);
     const sending = explainingForbidden(this.ctx, { wallet: r.wallet, agent: this.signer.address }, () => this.ctx.api.modify(orderId, body));
     const handedAt = performance.now();
+    // The intent's fsyncs, on the thread pool while the Modify is in flight: durable before its answer
+    // (or its failure) is acted on, never between the book message and the send.
+    const synced = this.syncRecord();
+    synced.catch(() => undefined); // awaited below, on every path
     this.emit('acted', `re-pricing ${px(o.price)} -> ${px(to)}: Modify of order ${orderId} sent (${size} ${r.market})`, sentAt);
     let res;
     try {
       res = await sending;
     } catch (err) {
+      await synced;
       const outcome = writeOutcome(err);
       if (outcome === 'bug') throw err;
       if (outcome === 'may_have_landed') return { wait: 0 }; // settled from the service on the next step
       await this.note(`the re-price to ${px(to)} was refused: ${toAppError(err).message}`, (x) => ({ ...x, moving: null }), 'attention');
       return { wait: 0 };
     }
-    this.chaseOptions.onReaction?.({ bookReceivedAt, sentAt: handedAt, answeredAt: performance.now(), price: to });
+    const answeredAt = performance.now();
+    await synced;
+    this.chaseOptions.onReaction?.({ bookReceivedAt, sentAt: handedAt, answeredAt, price: to });
     if (res.status === 'REJECTED') {
       // Refused outright (the order filled or ended meanwhile, a rule): nothing changed; its state is read next.
       this.lastRead = -Infinity;
