@@ -8,6 +8,8 @@
  *  - the max distance stops it (and --on-limit cancel cancels the order);
  *  - a post-only rejection (the book came back through the new price before the Modify applied) re-prices at once;
  *  - a Modify in flight at a crash is settled from order history on resume, never sent twice;
+ *  - a re-price's intent is on disk (renamed into place) before its Modify is sent, and fsynced before
+ *    its answer is acted on (the fsyncs run while the Modify is in flight, off the reaction's path);
  *  - a book message that fails its check freezes the chase: nothing is sent until a good book comes.
  * While a chase runs, open orders are read over and over: never more than one live order.
  */
@@ -15,7 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, isMultipleOf } from '../../../src/shared/decimal/index.js';
 import { chaseClientOrderId, chaseTarget, parseChaseFlags, type ChaseRecord } from '../../../src/shared/algos/chase/index.js';
 import type { AlgoClock } from '../../../src/main/services/algos/algoClock.js';
-import { chaseStoreOf, openChaseRunner, prepareChase, startChase, venueChaseBooks, type ChaseBookEvent, type ChaseRunner } from '../../../src/main/services/algos/chase/index.js';
+import { ChaseStore, chaseStoreOf, openChaseRunner, prepareChase, startChase, venueChaseBooks, type ChaseBookEvent, type ChaseRunner } from '../../../src/main/services/algos/chase/index.js';
+import type { HeldRecord } from '../../../src/main/services/algos/algoStore.js';
+import type { TradingContext } from '../../../src/main/services/orders/orderContext.js';
 import { VenueSocketPool, type VenueSocketLease } from '../../../src/main/venue/venueSocketPool.js';
 import { VenueSocket } from '../../../src/main/venue/venueSocket.js';
 import type { L2Book } from '../../../src/main/venue/schemas.js';
@@ -296,6 +300,56 @@ describe('chase on the simulator', () => {
     expect(left.notes.join('\n')).toMatch(/moved 3,399\.8 -> 3,400 as order/);
     const open = await t.openOrders('ETH');
     expect(open.map((o) => o.limit_price)).toEqual(['3400']);
+  });
+
+  it("a re-price's intent is on disk before its Modify is sent, and fsynced before its answer is acted on", async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const steps: string[] = [];
+    let id = '';
+    // The store as the runner uses it, telling each write and each sync as it happens.
+    class TellingStore extends ChaseStore {
+      override writeHeld(held: HeldRecord<ChaseRecord>, next: ChaseRecord, options: { durable: boolean }): HeldRecord<ChaseRecord> {
+        const out = super.writeHeld(held, next, options);
+        if (next.moving) steps.push(`write ${next.moving.new_order_id === null ? 'intent' : 'answer'} ${next.moving.client_order_id}${options.durable ? ' fsynced' : ''}`);
+        return out;
+      }
+      override async syncHeld(x: string): Promise<void> {
+        await super.syncHeld(x);
+        steps.push('fsynced');
+      }
+    }
+    // The Modify, as it leaves: what the record file holds at that moment, read from disk by another store.
+    const api = new Proxy(w.ctx.api, {
+      get(target, key) {
+        if (key === 'modify') {
+          return (orderId: string, body: Parameters<typeof target.modify>[1]) => {
+            steps.push(`Modify ${body.client_order_id} sent; on disk: ${chaseStoreOf(w.ctx).get(id)!.moving?.client_order_id ?? 'no intent'}`);
+            return target.modify(orderId, body);
+          };
+        }
+        const v = Reflect.get(target, key, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const ctx: TradingContext = { ...w.ctx, api };
+    const prepared = await prepareChase(ctx, { wallet: t.wallet, market: 'ETH', side: 'buy', size: sizeFor(w.market('ETH'), new Decimal('3400'), 2), settings: parseChaseFlags({}), leverage: 5 });
+    id = prepared.id;
+    const runner = await startChase(ctx, prepared, await w.ctx.tradingSigner(t.wallet), { clock, books: venueChaseBooks(lease()), onBook, store: new TellingStore(w.ctx.profile.dataDir) });
+    const t0 = w.sim.clock.now();
+    script = [{ at: t0 + 1_000, act: mark('3410') }];
+    stopAt = { at: t0 + 3_000, runner };
+    const left = await runner.run();
+    stopAt = null;
+    expect(left).toMatchObject({ moves: 1, moving: null, order: { price: '3409.8' } });
+    const cloid = chaseClientOrderId(id, 2);
+    const at = (step: string): number => steps.indexOf(step);
+    // The intent is renamed into place without the fsyncs, before the Modify leaves, which finds it on disk.
+    expect(at(`write intent ${cloid}`)).toBeGreaterThanOrEqual(0);
+    expect(at(`Modify ${cloid} sent; on disk: ${cloid}`)).toBeGreaterThan(at(`write intent ${cloid}`));
+    // Fsynced while it is in flight, and before the answer (the new order's id) is acted on and written.
+    expect(at('fsynced')).toBeGreaterThan(at(`Modify ${cloid} sent; on disk: ${cloid}`));
+    expect(at(`write answer ${cloid} fsynced`)).toBeGreaterThan(at('fsynced'));
   });
 
   it('a book message that fails its check freezes the chase (nothing sent) until a good book comes', async () => {
