@@ -7,7 +7,8 @@
  *  - a partial fill keeps chasing the remainder; one fill total of the size;
  *  - the max distance stops it (and --on-limit cancel cancels the order);
  *  - a post-only rejection (the book came back through the new price before the Modify applied) re-prices at once;
- *  - a Modify in flight at a crash is settled from order history on resume, never sent twice;
+ *  - a Modify in flight at a crash is settled from order history on resume, never sent twice; one whose
+ *    intent a power loss took is found there by its client order id;
  *  - a re-price's intent is on disk (renamed into place) before its Modify is sent, and fsynced before
  *    its answer is acted on (the fsyncs run while the Modify is in flight, off the reaction's path);
  *  - a book message that fails its check freezes the chase: nothing is sent until a good book comes.
@@ -350,6 +351,35 @@ describe('chase on the simulator', () => {
     // Fsynced while it is in flight, and before the answer (the new order's id) is acted on and written.
     expect(at('fsynced')).toBeGreaterThan(at(`Modify ${cloid} sent; on disk: ${cloid}`));
     expect(at(`write answer ${cloid} fsynced`)).toBeGreaterThan(at('fsynced'));
+  });
+
+  it('a Modify whose intent a power loss took (the record as it was before it) is found on resume by its client order id: settled, never sent again', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const runner = await chase(t, {}, sizeFor(w.market('ETH'), new Decimal('3400'), 2));
+    const t0 = w.sim.clock.now();
+    stopAt = { at: t0 + 1_000, runner };
+    const resting = await runner.run();
+    const order = resting.order!;
+    // The Modify went out with the chase's next client order id; the record on disk is the one before
+    // its intent (the rename had not reached the disk when the power went).
+    const cloid = chaseClientOrderId(resting.id, resting.sends + 1);
+    const nonce = String(await w.ctx.nonces.next(t.wallet));
+    const fields = { account_id: t.accountId, client_order_id: cloid, limit_price: '3400', size: order.size, trigger_price: '0', nonce };
+    const signature = await (await w.ctx.tradingSigner(t.wallet)).signTypedData(modifyTypedData(order.order_id!, fields, w.ctx.profile.network));
+    expect((await w.ctx.api.modify(order.order_id!, { ...fields, signature })).status).toBe('SUBMITTED');
+    expect(chaseStoreOf(w.ctx).get(resting.id)).toMatchObject({ moving: null, sends: resting.sends });
+    const from = w.requests.length;
+    const resumed = openChaseRunner(w.ctx, resting.id, { clock, books: venueChaseBooks(lease()), onBook });
+    stopAt = { at: w.sim.clock.now() + 2_000, runner: resumed };
+    const { result: left, counts } = await watchingOpenOrders(t, resumed.run());
+    stopAt = null;
+    expect(modifies(from)).toBe(0);
+    expect(left).toMatchObject({ status: 'working', moving: null, moves: 1, sends: resting.sends + 1, order: { price: '3400', client_order_id: cloid } });
+    expect(left.notes.join('\n')).toMatch(/ended \(cancelled\) and order \d+ in order-history carries this chase's client order id chase-[0-9a-f]{12}-\d+: a re-price to 3,400 whose record did not reach the disk/);
+    expect(left.notes.join('\n')).toMatch(/moved 3,399\.8 -> 3,400 as order/);
+    expect(Math.max(...counts)).toBe(1);
+    expect((await t.openOrders('ETH')).map((o) => o.limit_price)).toEqual(['3400']);
   });
 
   it('a book message that fails its check freezes the chase (nothing sent) until a good book comes', async () => {

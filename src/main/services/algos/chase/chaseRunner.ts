@@ -10,7 +10,16 @@
  *
  * Exactly one live order, exactly once (src/shared/algos/chase/chaseRecord.ts):
  *  - a new order is written (no order id yet) before it is sent; a Modify is written as `moving` (its new
- *    client order id) before it is sent. A lost answer or a crash is settled from the service before
+ *    client order id) before it is sent. The Modify's intent is the one write on a re-price's path, so it
+ *    is renamed into place without its fsyncs (AlgoStore.writeHeld): from then on a kill -9 or a crash of
+ *    this process finds it (the page cache outlives the process), and the fsyncs run on the thread pool
+ *    while the Modify is in flight, awaited before its answer is acted on. What that leaves to a power loss
+ *    (or a kernel crash) in the milliseconds between the send and the fsync: the record as it was before
+ *    the intent (or, on a file system that does not order a rename after its data, a record that fails
+ *    its check: damaged, refused, nothing sent). The resume then looks for this chase's next client
+ *    order id in order-history once the live order reads as ended (lostMove) and settles what it finds; a stored record never outranks what
+ *    the service says. The runner holds its record in memory under its run lock (no other process writes
+ *    a chase), so a step reads no file. A lost answer or a crash is settled from the service before
  *    anything else is sent: the Modify's new order is read (applied, dropped, rejected), or looked up in
  *    order-history by its client order id (or what was sent) until the grace period ends
  *    (AlgoRunner.settleLostAnswer + sentOrderLookup); not there by then, it never reached the service;
@@ -44,7 +53,7 @@ import type { AlgoEventType } from '../engine/algoEvents.js';
 import { withAlgoNote } from '../engine/algoNotes.js';
 import { writeOutcome } from '../engine/mayHaveLanded.js';
 import { acquireRunLock, type RunLock } from '../runLock.js';
-import { findSentOrder, latestHistoryRow } from '../sentOrderLookup.js';
+import { findSentOrder, latestHistoryRow, SENT_SLACK_MS } from '../sentOrderLookup.js';
 import type { ChaseBookEvent, ChaseBookSource } from './chaseBookFeed.js';
 import { CHASE_NAMING, chaseStoreOf, type ChaseStore } from './chaseStore.js';
 import type { PreparedChase } from './prepareChase.js';
@@ -264,7 +273,8 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       const read = await this.readOrder(r, r.order);
       if ('done' in read) return read;
       r = read.record;
-      if (!r.order) return { wait: 0 };
+      // Over (placed again next), or a move found in flight (lostMove): the next step takes it up at once.
+      if (!r.order || r.moving) return { wait: 0 };
     }
 
     if (!r.order) {
@@ -352,8 +362,9 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     const fillNote = filledNow === o.filled_size ? null : `order ${orderId} filled ${filledNow} of ${o.size}; chasing the remainder ${size}`;
     if (fillNote !== null || size !== believed) {
       const found = row;
-      // The intent as it goes out: the size the service's fill leaves.
-      this.update((x) => ({ ...this.withFill(x, found), moving: intent(size), notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes }), { durable: false });
+      // The intent as it goes out: the size the service's fill leaves. Fsynced here (only when the read
+      // found a fill, rarely): the intent on disk after a power loss is never one of another size.
+      this.update((x) => ({ ...this.withFill(x, found), moving: intent(size), notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes }));
     }
     if (fillNote) this.emit('acted', fillNote, sentAt);
     const sending = explainingForbidden(this.ctx, { wallet: r.wallet, agent: this.signer.address }, () => this.ctx.api.modify(orderId, body));
@@ -586,7 +597,48 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       return { record: await this.note(`order ${orderId} at ${px(o.price)} was rejected post-only (the book moved through it): re-pricing at once`, over, 'acted') };
     }
     if (r.cancel_sent_at !== null && last.status !== 'rejected') return { record: this.update(over) };
+    if (o.kind === 'post' && (last.status === 'cancelled' || last.status === 'partially_filled_cancelled')) {
+      const lost = await this.lostMove(r, o, last);
+      if (lost) return { record: lost };
+    }
     return { done: await this.finish('order_gone', `order ${orderId} ended at the service without this chase (${last.status}${last.reason ? `, ${last.reason}` : ''}); ${canonical(total)} of ${r.size} filled; nothing more is sent`, 'attention', over) };
+  }
+
+  /**
+   * The live order ended without this chase, and order-history holds a later send of this chase (its
+   * client order id, chase-<id>-<n>, with n past the live order's): the Modify of the live order that
+   * went out while its intent, renamed into place but not yet fsynced, was lost to a power loss (see the
+   * module comment). It is taken up as the move in flight and settled like any other (its new order read,
+   * the replaced order's fill counted); never sent again. Found by client order id only: without one on
+   * the rows (the spec lists none) its price and size are unknown and a look-alike placed by hand is never
+   * claimed, so the chase then stops as "ended without this chase" and says so.
+   */
+  private async lostMove(r: ChaseRecord, o: ChaseOrder, ended: ListedOrder): Promise<ChaseRecord | null> {
+    const ours = (cloid: string | undefined): number | null => {
+      const m = cloid === undefined ? null : /^chase-([0-9a-f]{12})-([1-9]\d{0,8})$/.exec(cloid);
+      return m && m[1] === r.id ? Number(m[2]) : null;
+    };
+    const from = ours(o.client_order_id) ?? 0;
+    let row: ListedOrder | undefined;
+    for (let offset = 0; row === undefined; offset += 200) {
+      const page = await this.ctx.api.orderHistory({ wallet: r.wallet, market: r.market, limit: 200, offset });
+      // Newest first: the first row of a later send is its latest state.
+      row = page.orders.find((x) => x.order_id !== o.order_id && (ours(x.client_order_id) ?? 0) > from && x.submitted_at >= o.sent_at - SENT_SLACK_MS);
+      const oldest = page.orders.at(-1);
+      if (!oldest || oldest.status_at < o.sent_at - SENT_SLACK_MS || offset + page.orders.length >= page.total) break;
+    }
+    if (row === undefined) return null;
+    const found = row;
+    const n = ours(found.client_order_id)!;
+    return this.note(
+      `order ${o.order_id} ended (${ended.status}) and order ${found.order_id} in order-history carries this chase's client order id ${found.client_order_id}: a re-price to ${px(found.limit_price)} whose record did not reach the disk (a power loss); settled from the service, never sent again`,
+      (x) => ({
+        ...x,
+        sends: Math.max(x.sends, n),
+        moving: { client_order_id: found.client_order_id!, from_order_id: o.order_id!, to_price: canonical(new Decimal(found.limit_price)), size: canonical(new Decimal(found.size)), sent_at: Math.max(o.sent_at, found.submitted_at), new_order_id: found.order_id },
+      }),
+      'attention',
+    );
   }
 
   // ---- cancels and the end --------------------------------------------------------------------------
