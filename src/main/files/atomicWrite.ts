@@ -67,14 +67,8 @@ function syncFolderSync(dir: string): void {
   }
 }
 
-/**
- * Writes `data` to `file` atomically with mode 0600; refuses a symlink or a non-file at `file`. Its file
- * work runs on libuv's thread pool, so the event loop (and the CPU work of the caller) goes on meanwhile.
- * `durable: false` as for writeFileAtomicSync: no fsyncs (a kill -9 cannot lose the file once renamed;
- * a power loss can until `syncFile`).
- */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
-  const durable = options.durable ?? true;
+/** Writes `data` to `file` atomically with mode 0600; refuses a symlink or a non-file at `file`. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   refuseSymlink(
     file,
     await lstat(file).catch((err: unknown) => {
@@ -88,13 +82,13 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   try {
     try {
       await handle.writeFile(data);
-      if (durable) await handle.sync();
+      await handle.sync();
     } finally {
       await handle.close();
     }
     await rename(tmp, file);
     renamed = true;
-    if (durable) syncFolderSync(path.dirname(file));
+    syncFolderSync(path.dirname(file));
   } finally {
     // Only our own temporary file, which nobody else can have opened under its random name.
     if (!renamed) await unlink(tmp).catch(() => undefined);

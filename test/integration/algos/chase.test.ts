@@ -315,11 +315,6 @@ describe('chase on the simulator', () => {
         if (next.moving) steps.push(`write ${next.moving.new_order_id === null ? 'intent' : 'answer'} ${next.moving.client_order_id}${options.durable ? ' fsynced' : ''}`);
         return out;
       }
-      override writeHeldAsync(held: HeldRecord<ChaseRecord>, next: ChaseRecord): { out: HeldRecord<ChaseRecord>; written: Promise<void> } {
-        const out = super.writeHeldAsync(held, next);
-        const tell = next.moving ? `write ${next.moving.new_order_id === null ? 'intent' : 'answer'} ${next.moving.client_order_id}` : 'write';
-        return { out: out.out, written: out.written.then(() => void steps.push(tell)) };
-      }
       override async syncHeld(x: string): Promise<void> {
         await super.syncHeld(x);
         steps.push('fsynced');

@@ -86,14 +86,6 @@ describe('algorithm records', () => {
     expect(store.get('0000000000b1')!.high_water).toBe('3460');
     expect(next.text).toBe(fs.readFileSync(file, 'utf8'));
     await store.syncHeld('0000000000b1');
-    // The same on the thread pool: the file holds it once `written` resolves; a stale copy is refused at once.
-    const beside = store.writeHeldAsync(next, { ...next.record, high_water: '3465' });
-    await beside.written;
-    expect(fs.readFileSync(file, 'utf8')).toBe(beside.out.text);
-    expect(() => store.writeHeldAsync(next, { ...next.record, high_water: '3466' })).toThrow(expect.objectContaining({ code: 'TRAIL_STORE_CONFLICT' }));
-    expect(store.get('0000000000b1')!.high_water).toBe('3465');
-    const held2 = store.writeHeld(beside.out, { ...beside.out.record, high_water: '3460' }, { durable: true });
-    expect(held2.record.high_water).toBe('3460');
     // A write over a text the file no longer holds (the runner's copy is stale) is refused; the file stands.
     expect(() => store.writeHeld(held, { ...held.record, high_water: '3470' }, { durable: true })).toThrow(expect.objectContaining({ code: 'TRAIL_STORE_CONFLICT' }));
     const theirs = JSON.stringify({ ...trail('0000000000b1'), status: 'off' }, null, 2) + '\n';

@@ -21,7 +21,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { syncFile, writeFileAtomic, writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { syncFile, writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import { assertUnchangedSince, readRecordText, removeStaleLeftovers, UnreadableRecordFile } from '../../files/recordFiles.js';
 import { OperationError, ValidationError } from '../errors.js';
@@ -190,27 +190,13 @@ export class AlgoStore<T extends { id: string; profile: string; updated_at: numb
    * chase runner for how its resume covers that).
    */
   writeHeld(held: HeldRecord<T>, next: T, options: { durable: boolean }): HeldRecord<T> {
-    const { file, out } = this.heldWrite(held, next);
-    writeFileAtomicSync(file, out.text, { durable: options.durable });
-    return out;
-  }
-
-  /**
-   * `writeHeld` whose file work (temporary file, write, rename; no fsyncs) runs on the thread pool, so the
-   * caller's CPU work (a signature) goes on beside it. The check and the conflict test run before it
-   * returns, so a record it would refuse never starts a write.
-   */
-  writeHeldAsync(held: HeldRecord<T>, next: T): { out: HeldRecord<T>; written: Promise<void> } {
-    const { file, out } = this.heldWrite(held, next);
-    return { out, written: writeFileAtomic(file, out.text, { durable: false }) };
-  }
-
-  private heldWrite(held: HeldRecord<T>, next: T): { file: string; out: HeldRecord<T> } {
     const file = this.fileOf(next.id);
     const checked = this.kind.check(next);
     if (!checked.ok) throw new OperationError(`${this.kind.code}_RECORD_INVALID`, `refused to store ${this.kind.what} ${next.id}: ${checked.problems.join('; ')}`, { kind: 'internal' });
     assertUnchangedSince(file, held.text, () => this.conflictError(next.id));
-    return { file, out: { record: checked.record, text: JSON.stringify(checked.record, null, 2) + '\n' } };
+    const text = JSON.stringify(checked.record, null, 2) + '\n';
+    writeFileAtomicSync(file, text, { durable: options.durable });
+    return { record: checked.record, text };
   }
 
   /** Makes the record file as it is now durable (the fsyncs a `durable: false` write left out), off the event loop. */

@@ -320,27 +320,16 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     // written: the read's round trip is off the reaction's path.
     const reading = this.openRow(r, orderId);
     reading.catch(() => undefined);
-    // The intent, written on the thread pool while the Modify is signed here: renamed into place before
-    // the Modify goes out (a kill -9 from then on finds it, and the move is settled from the service,
-    // never resent); fsynced while the Modify is in flight, and before its answer is acted on (see
-    // syncRecord below, and the module comment for a power loss).
-    const writing = this.updateBeside((x) => ({ ...x, sends: n, moving: intent(believed) })).written;
-    writing.catch(() => undefined); // awaited below, before anything is sent
     // One turn of the event loop: the read's request reaches the wire before the signature takes the
     // thread, so the service answers it while the Modify is signed and its intent written.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    const signed = await this.signModify(orderId, clientOrderId, to, believed);
+    // Written before the Modify goes out (renamed into place: a kill -9 from here on finds it, and the
+    // move is settled from the service, never resent); fsynced while the Modify is in flight, and before
+    // its answer is acted on (see syncRecord below and the module comment for a power loss).
+    this.update((x) => ({ ...x, sends: n, moving: intent(believed) }), { durable: false });
     /** Withdraws the intent: nothing was sent. */
     const unsent = (x: ChaseRecord): ChaseRecord => ({ ...x, moving: null });
-    let signed;
-    try {
-      signed = await this.signModify(orderId, clientOrderId, to, believed);
-    } catch (err) {
-      // Not signed (a signer that refused, a key gone): nothing goes out, and the intent is withdrawn.
-      await writing.catch(() => undefined);
-      this.update(unsent);
-      throw err;
-    }
-    await writing;
     let row: ListedOrder | null;
     try {
       row = await reading;

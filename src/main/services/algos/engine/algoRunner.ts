@@ -221,26 +221,6 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
     return next;
   }
 
-  /**
-   * `update` (held record only) whose file work runs on the thread pool beside the caller's CPU work:
-   * returns the record as it will be stored and the write, to be awaited before anything depends on the
-   * file (before a send). Not fsynced: `syncRecord()` after. Nothing else may write until it is awaited.
-   */
-  protected updateBeside(change: (r: R) => R): { next: R; written: Promise<void> } {
-    const held = this.held ?? this.store.readHeld(this.id, this.ctx.profile.name);
-    const { out, written } = this.store.writeHeldAsync(held, { ...change(held.record), updated_at: Date.now() });
-    this.held = out;
-    const settled = written.then(
-      () => this.options.onUpdate?.(out.record),
-      (err: unknown) => {
-        // The file is the truth: read again (checked as a whole) at the next look.
-        this.held = null;
-        throw err;
-      },
-    );
-    return { next: out.record, written: settled };
-  }
-
   /** Makes the record's latest write durable (the fsyncs a `durable: false` update left out), off the event loop. */
   protected syncRecord(): Promise<void> {
     return this.store.syncHeld(this.id);
