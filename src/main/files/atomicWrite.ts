@@ -67,6 +67,17 @@ function syncFolderSync(dir: string): void {
   }
 }
 
+/** syncFolderSync on libuv's thread pool. */
+async function syncFolder(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, fs.constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Writes `data` to `file` atomically with mode 0600; refuses a symlink or a non-file at `file`. */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   refuseSymlink(
@@ -88,23 +99,17 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
     }
     await rename(tmp, file);
     renamed = true;
-    syncFolderSync(path.dirname(file));
+    // On the thread pool like the rest: the event loop stays free (a chase's record is written this way
+    // while its Modify is in flight, and the answer must not wait behind an fsync).
+    await syncFolder(path.dirname(file));
   } finally {
     // Only our own temporary file, which nobody else can have opened under its random name.
     if (!renamed) await unlink(tmp).catch(() => undefined);
   }
 }
 
-/**
- * The synchronous twin of writeFileAtomic, for stores whose callers are synchronous.
- *
- * `durable: false` leaves out both fsyncs: the rename still replaces the file atomically, and a file
- * renamed into place is in the kernel's page cache, which a killed process (kill -9, a crash) cannot lose;
- * only a power loss or a kernel crash before the writeback can. The caller then makes it durable with
- * `syncFile` off its latency path (a runner's intent, synced while its order is in flight).
- */
-export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: { durable?: boolean } = {}): void {
-  const durable = options.durable ?? true;
+/** The synchronous twin of writeFileAtomic, for stores whose callers are synchronous. */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
   let stats: fs.Stats | null = null;
   try {
     stats = fs.lstatSync(file);
@@ -118,13 +123,13 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
   try {
     try {
       fs.writeFileSync(fd, data);
-      if (durable) fs.fsyncSync(fd);
+      fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
     fs.renameSync(tmp, file);
     renamed = true;
-    if (durable) syncFolderSync(path.dirname(file));
+    syncFolderSync(path.dirname(file));
   } finally {
     if (!renamed) {
       try {
@@ -133,27 +138,6 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
         // The write or rename error above is what the caller must see; a leftover temp is harmless.
       }
     }
-  }
-}
-
-/**
- * Makes `file` as it is now, and its name in its folder, durable (fsync of the file, then of the folder),
- * on libuv's thread pool: the event loop stays free meanwhile. For a file written with `durable: false`.
- * A link at `file` is refused (O_NOFOLLOW), as everywhere in this module.
- */
-export async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  if (process.platform === 'win32') return;
-  const dir = await open(path.dirname(file), fs.constants.O_RDONLY);
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
   }
 }
 

@@ -9,16 +9,18 @@
  *  - a post-only rejection (the book came back through the new price before the Modify applied) re-prices at once;
  *  - a Modify in flight at a crash is settled from order history on resume, never sent twice; one whose
  *    intent a power loss took is found there by its client order id;
- *  - a re-price's intent is on disk (renamed into place) before its Modify is sent, and fsynced before
- *    its answer is acted on (the fsyncs run while the Modify is in flight, off the reaction's path);
+ *  - a re-price's intent is in the intent log before its Modify is sent, and in the record, fsynced,
+ *    before its answer is acted on (written while the Modify is in flight, off the reaction's path); a
+ *    Modify logged but not recorded (killed in between) is settled on resume; a damaged log refuses it;
  *  - a book message that fails its check freezes the chase: nothing is sent until a good book comes.
  * While a chase runs, open orders are read over and over: never more than one live order.
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, isMultipleOf } from '../../../src/shared/decimal/index.js';
 import { chaseClientOrderId, chaseTarget, parseChaseFlags, type ChaseRecord } from '../../../src/shared/algos/chase/index.js';
 import type { AlgoClock } from '../../../src/main/services/algos/algoClock.js';
-import { ChaseStore, chaseStoreOf, openChaseRunner, prepareChase, startChase, venueChaseBooks, type ChaseBookEvent, type ChaseRunner } from '../../../src/main/services/algos/chase/index.js';
+import { ChaseIntentLog, ChaseStore, chaseIntentLogFile, chaseStoreOf, openChaseRunner, prepareChase, startChase, venueChaseBooks, type ChaseBookEvent, type ChaseRunner } from '../../../src/main/services/algos/chase/index.js';
 import type { HeldRecord } from '../../../src/main/services/algos/algoStore.js';
 import type { TradingContext } from '../../../src/main/services/orders/orderContext.js';
 import { VenueSocketPool, type VenueSocketLease } from '../../../src/main/venue/venueSocketPool.js';
@@ -303,29 +305,32 @@ describe('chase on the simulator', () => {
     expect(open.map((o) => o.limit_price)).toEqual(['3400']);
   });
 
-  it("a re-price's intent is on disk before its Modify is sent, and fsynced before its answer is acted on", async () => {
+  it("a re-price's intent is in the intent log before its Modify is sent, and in the record, fsynced, before its answer is acted on", async () => {
     const t = await w.trader();
     await w.setMark('ETH', '3400');
     const steps: string[] = [];
     let id = '';
-    // The store as the runner uses it, telling each write and each sync as it happens.
+    // The store as the runner uses it, telling each write of a move as it lands on disk.
     class TellingStore extends ChaseStore {
-      override writeHeld(held: HeldRecord<ChaseRecord>, next: ChaseRecord, options: { durable: boolean }): HeldRecord<ChaseRecord> {
-        const out = super.writeHeld(held, next, options);
-        if (next.moving) steps.push(`write ${next.moving.new_order_id === null ? 'intent' : 'answer'} ${next.moving.client_order_id}${options.durable ? ' fsynced' : ''}`);
+      override writeHeld(held: HeldRecord<ChaseRecord>, next: ChaseRecord): HeldRecord<ChaseRecord> {
+        const out = super.writeHeld(held, next);
+        if (next.moving?.new_order_id) steps.push(`answer written ${next.moving.client_order_id}`);
         return out;
       }
-      override async syncHeld(x: string): Promise<void> {
-        await super.syncHeld(x);
-        steps.push('fsynced');
+      override writeHeldAsync(held: HeldRecord<ChaseRecord>, next: ChaseRecord): { out: HeldRecord<ChaseRecord>; written: Promise<void> } {
+        const out = super.writeHeldAsync(held, next);
+        const tell = `intent written and fsynced ${next.moving?.client_order_id ?? 'none'}`;
+        return { out: out.out, written: out.written.then(() => void steps.push(tell)) };
       }
     }
-    // The Modify, as it leaves: what the record file holds at that moment, read from disk by another store.
+    const store = new TellingStore(w.ctx.profile.dataDir);
+    // The Modify, as it leaves: what the intent log holds at that moment, read from disk.
     const api = new Proxy(w.ctx.api, {
       get(target, key) {
         if (key === 'modify') {
           return (orderId: string, body: Parameters<typeof target.modify>[1]) => {
-            steps.push(`Modify ${body.client_order_id} sent; on disk: ${chaseStoreOf(w.ctx).get(id)!.moving?.client_order_id ?? 'no intent'}`);
+            const logged = ChaseIntentLog.latest(chaseIntentLogFile(store.dir, id));
+            steps.push(`Modify ${body.client_order_id} sent; logged: ${logged && 'line' in logged ? logged.line.moving.client_order_id : 'nothing'}`);
             return target.modify(orderId, body);
           };
         }
@@ -336,7 +341,7 @@ describe('chase on the simulator', () => {
     const ctx: TradingContext = { ...w.ctx, api };
     const prepared = await prepareChase(ctx, { wallet: t.wallet, market: 'ETH', side: 'buy', size: sizeFor(w.market('ETH'), new Decimal('3400'), 2), settings: parseChaseFlags({}), leverage: 5 });
     id = prepared.id;
-    const runner = await startChase(ctx, prepared, await w.ctx.tradingSigner(t.wallet), { clock, books: venueChaseBooks(lease()), onBook, store: new TellingStore(w.ctx.profile.dataDir) });
+    const runner = await startChase(ctx, prepared, await w.ctx.tradingSigner(t.wallet), { clock, books: venueChaseBooks(lease()), onBook, store });
     const t0 = w.sim.clock.now();
     script = [{ at: t0 + 1_000, act: mark('3410') }];
     stopAt = { at: t0 + 3_000, runner };
@@ -344,13 +349,49 @@ describe('chase on the simulator', () => {
     stopAt = null;
     expect(left).toMatchObject({ moves: 1, moving: null, order: { price: '3409.8' } });
     const cloid = chaseClientOrderId(id, 2);
-    const at = (step: string): number => steps.indexOf(step);
-    // The intent is renamed into place without the fsyncs, before the Modify leaves, which finds it on disk.
-    expect(at(`write intent ${cloid}`)).toBeGreaterThanOrEqual(0);
-    expect(at(`Modify ${cloid} sent; on disk: ${cloid}`)).toBeGreaterThan(at(`write intent ${cloid}`));
-    // Fsynced while it is in flight, and before the answer (the new order's id) is acted on and written.
-    expect(at('fsynced')).toBeGreaterThan(at(`Modify ${cloid} sent; on disk: ${cloid}`));
-    expect(at(`write answer ${cloid} fsynced`)).toBeGreaterThan(at('fsynced'));
+    expect(steps).toEqual([`Modify ${cloid} sent; logged: ${cloid}`, `intent written and fsynced ${cloid}`, `answer written ${cloid}`]);
+    // Once the record holds it, the log is emptied.
+    expect(ChaseIntentLog.latest(chaseIntentLogFile(store.dir, id))).toBeNull();
+  });
+
+  it('killed between the intent log and the record: the logged Modify is settled on resume, never sent again; a damaged log refuses the resume', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const runner = await chase(t, {}, sizeFor(w.market('ETH'), new Decimal('3400'), 2));
+    const t0 = w.sim.clock.now();
+    stopAt = { at: t0 + 1_000, runner };
+    const resting = await runner.run();
+    const order = resting.order!;
+    const store = chaseStoreOf(w.ctx);
+    const logFile = chaseIntentLogFile(store.dir, resting.id);
+    // A damaged log (a torn last line) refuses the resume before anything is sent.
+    fs.writeFileSync(logFile, '{"send": 2, "moving": {"client_or', { mode: 0o600 });
+    let from = w.requests.length;
+    await expect(openChaseRunner(w.ctx, resting.id, { clock, books: venueChaseBooks(lease()), onBook }).run()).rejects.toMatchObject({ code: 'CHASE_RECORD_DAMAGED' });
+    expect(modifies(from)).toBe(0);
+    // The runner appended the intent and sent the Modify; the process died before the record was written.
+    const cloid = chaseClientOrderId(resting.id, resting.sends + 1);
+    const sentAt = w.sim.clock.now();
+    fs.rmSync(logFile);
+    const log = new ChaseIntentLog(logFile);
+    log.append({ send: resting.sends + 1, moving: { client_order_id: cloid, from_order_id: order.order_id!, to_price: '3400', size: order.size, sent_at: sentAt, new_order_id: null } });
+    log.close();
+    const nonce = String(await w.ctx.nonces.next(t.wallet));
+    const fields = { account_id: t.accountId, client_order_id: cloid, limit_price: '3400', size: order.size, trigger_price: '0', nonce };
+    const signature = await (await w.ctx.tradingSigner(t.wallet)).signTypedData(modifyTypedData(order.order_id!, fields, w.ctx.profile.network));
+    expect((await w.ctx.api.modify(order.order_id!, { ...fields, signature })).status).toBe('SUBMITTED');
+    expect(store.get(resting.id)).toMatchObject({ moving: null, sends: resting.sends });
+    from = w.requests.length;
+    const resumed = openChaseRunner(w.ctx, resting.id, { clock, books: venueChaseBooks(lease()), onBook });
+    stopAt = { at: w.sim.clock.now() + 2_000, runner: resumed };
+    const { result: left, counts } = await watchingOpenOrders(t, resumed.run());
+    stopAt = null;
+    expect(modifies(from)).toBe(0);
+    expect(left).toMatchObject({ status: 'working', moving: null, moves: 1, sends: resting.sends + 1, order: { price: '3400', client_order_id: cloid } });
+    expect(left.notes.join('\n')).toMatch(/the re-price to 3,400 \(order \d+\) was sent before the chase's record was written/);
+    expect(Math.max(...counts)).toBe(1);
+    expect((await t.openOrders('ETH')).map((o) => o.limit_price)).toEqual(['3400']);
+    expect(ChaseIntentLog.latest(logFile)).toBeNull();
   });
 
   it('a Modify whose intent a power loss took (the record as it was before it) is found on resume by its client order id: settled, never sent again', async () => {

@@ -21,7 +21,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { syncFile, writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import { assertUnchangedSince, readRecordText, removeStaleLeftovers, UnreadableRecordFile } from '../../files/recordFiles.js';
 import { OperationError, ValidationError } from '../errors.js';
@@ -181,27 +181,34 @@ export class AlgoStore<T extends { id: string; profile: string; updated_at: numb
   }
 
   /**
-   * Writes `next` over a held record: checked as a whole like every write, atomic, and refused with
-   * `<CODE>_STORE_CONFLICT` when the file no longer holds `held.text` (changed from outside during the
-   * run: by hand, or damaged). It takes no record lock: only for a kind no other process writes while a
-   * run holds its run lock (the chase; TWAP, trailing and OCO records take stops from other terminals
-   * and keep `update`). `durable: false` leaves the fsyncs to `syncHeld`, off the caller's latency path:
-   * until then a kill -9 cannot lose the write (it is in the page cache), a power loss can (see the
-   * chase runner for how its resume covers that).
+   * Writes `next` over a held record: checked as a whole like every write, atomic and fsynced, and
+   * refused with `<CODE>_STORE_CONFLICT` when the file no longer holds `held.text` (changed from outside
+   * during the run: by hand, or damaged). It takes no record lock: only for a kind no other process writes
+   * while a run holds its run lock (the chase; TWAP, trailing and OCO records take stops from other
+   * terminals and keep `update`).
    */
-  writeHeld(held: HeldRecord<T>, next: T, options: { durable: boolean }): HeldRecord<T> {
+  writeHeld(held: HeldRecord<T>, next: T): HeldRecord<T> {
+    const { file, out } = this.heldWrite(held, next);
+    writeFileAtomicSync(file, out.text);
+    return out;
+  }
+
+  /**
+   * `writeHeld` whose file work (temporary file, write, fsyncs, rename) runs on the thread pool, so the
+   * event loop goes on meanwhile (a chase's record written while its Modify is in flight). The check and
+   * the conflict test run before it returns: a record it would refuse never starts a write.
+   */
+  writeHeldAsync(held: HeldRecord<T>, next: T): { out: HeldRecord<T>; written: Promise<void> } {
+    const { file, out } = this.heldWrite(held, next);
+    return { out, written: writeFileAtomic(file, out.text) };
+  }
+
+  private heldWrite(held: HeldRecord<T>, next: T): { file: string; out: HeldRecord<T> } {
     const file = this.fileOf(next.id);
     const checked = this.kind.check(next);
     if (!checked.ok) throw new OperationError(`${this.kind.code}_RECORD_INVALID`, `refused to store ${this.kind.what} ${next.id}: ${checked.problems.join('; ')}`, { kind: 'internal' });
     assertUnchangedSince(file, held.text, () => this.conflictError(next.id));
-    const text = JSON.stringify(checked.record, null, 2) + '\n';
-    writeFileAtomicSync(file, text, { durable: options.durable });
-    return { record: checked.record, text };
-  }
-
-  /** Makes the record file as it is now durable (the fsyncs a `durable: false` write left out), off the event loop. */
-  syncHeld(id: string): Promise<void> {
-    return syncFile(this.fileOf(id));
+    return { file, out: { record: checked.record, text: JSON.stringify(checked.record, null, 2) + '\n' } };
   }
 
   /**

@@ -200,16 +200,13 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
     return this.held.record;
   }
 
-  /**
-   * Writes a change of the record and reports it. `durable: false` (only where the runner holds its
-   * record) leaves the fsyncs out; the caller then awaits `syncRecord()` before it acts on what it sent.
-   */
-  protected update(change: (r: R) => R, options: { durable?: boolean } = {}): R {
+  /** Writes a change of the record (through the held copy when `holdsRecord`) and reports it. */
+  protected update(change: (r: R) => R): R {
     let next: R;
     if (this.holdsRecord) {
       const held = this.held ?? this.store.readHeld(this.id, this.ctx.profile.name);
       try {
-        this.held = this.store.writeHeld(held, { ...change(held.record), updated_at: Date.now() }, { durable: options.durable ?? true });
+        this.held = this.store.writeHeld(held, { ...change(held.record), updated_at: Date.now() });
       } catch (err) {
         // Read again from disk at the next look (checked as a whole there): the file is the truth.
         this.held = null;
@@ -221,9 +218,24 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
     return next;
   }
 
-  /** Makes the record's latest write durable (the fsyncs a `durable: false` update left out), off the event loop. */
-  protected syncRecord(): Promise<void> {
-    return this.store.syncHeld(this.id);
+  /**
+   * `update` (held record only) whose file work, fsyncs included, runs on the thread pool while the event
+   * loop goes on (an order in flight): returns the record as it will be stored and the write, which the
+   * caller awaits before it acts on anything that depends on it. Nothing else may write meanwhile.
+   */
+  protected updateBeside(change: (r: R) => R): { next: R; written: Promise<void> } {
+    const held = this.held ?? this.store.readHeld(this.id, this.ctx.profile.name);
+    const { out, written } = this.store.writeHeldAsync(held, { ...change(held.record), updated_at: Date.now() });
+    this.held = out;
+    const settled = written.then(
+      () => this.options.onUpdate?.(out.record),
+      (err: unknown) => {
+        // The file is the truth: read again (checked as a whole) at the next look.
+        this.held = null;
+        throw err;
+      },
+    );
+    return { next: out.record, written: settled };
   }
 
   /** Emits an event (its text is already in the notes, or needs none). */
