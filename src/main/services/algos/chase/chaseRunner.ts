@@ -391,8 +391,11 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     const handedAt = performance.now();
     // The record with the intent (and the fill the read found), atomic and fsynced on the thread pool
     // while the Modify is in flight; awaited before its answer, or its failure, is acted on.
+    // After a turn of the event loop, so the Modify reaches the wire before the record's check and text.
     const found = row;
-    const recorded = this.updateBeside((x) => ({ ...this.withFill(x, found), sends: n, moving: intent(size), notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes })).written;
+    const recorded = new Promise<void>((resolve) => setImmediate(resolve)).then(
+      () => this.updateBeside((x) => ({ ...this.withFill(x, found), sends: n, moving: intent(size), notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes })).written,
+    );
     recorded.catch(() => undefined); // awaited below, on every path
     if (fillNote) this.emit('acted', fillNote, sentAt);
     this.emit('acted', `re-pricing ${px(o.price)} -> ${px(to)}: Modify of order ${orderId} sent (${size} ${r.market})`, sentAt);
