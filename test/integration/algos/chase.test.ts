@@ -331,6 +331,7 @@ describe('chase on the simulator', () => {
           return (orderId: string, body: Parameters<typeof target.modify>[1]) => {
             const logged = ChaseIntentLog.latest(chaseIntentLogFile(store.dir, id));
             steps.push(`Modify ${body.client_order_id} sent; logged: ${logged && 'line' in logged ? logged.line.moving.client_order_id : 'nothing'}`);
+            modifyNonce = body.nonce;
             return target.modify(orderId, body);
           };
         }
@@ -338,18 +339,45 @@ describe('chase on the simulator', () => {
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     });
-    const ctx: TradingContext = { ...w.ctx, api };
+    // Nonces as the runner takes them: the Modify's was taken while it waited, before the book moved.
+    let modifyNonce = '';
+    let moved = false;
+    const takenBeforeTheMove: string[] = [];
+    const nonces = new Proxy(w.ctx.nonces, {
+      get(target, key) {
+        if (key === 'next') {
+          return async (wallet: string) => {
+            const n = await target.next(wallet);
+            if (!moved) takenBeforeTheMove.push(String(n));
+            return n;
+          };
+        }
+        const v = Reflect.get(target, key, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const ctx: TradingContext = { ...w.ctx, api, nonces };
     const prepared = await prepareChase(ctx, { wallet: t.wallet, market: 'ETH', side: 'buy', size: sizeFor(w.market('ETH'), new Decimal('3400'), 2), settings: parseChaseFlags({}), leverage: 5 });
     id = prepared.id;
     const runner = await startChase(ctx, prepared, await w.ctx.tradingSigner(t.wallet), { clock, books: venueChaseBooks(lease()), onBook, store });
     const t0 = w.sim.clock.now();
-    script = [{ at: t0 + 1_000, act: mark('3410') }];
+    script = [
+      {
+        at: t0 + 1_000,
+        act: async () => {
+          moved = true;
+          await mark('3410')();
+        },
+      },
+    ];
     stopAt = { at: t0 + 3_000, runner };
     const left = await runner.run();
     stopAt = null;
     expect(left).toMatchObject({ moves: 1, moving: null, order: { price: '3409.8' } });
     const cloid = chaseClientOrderId(id, 2);
     expect(steps).toEqual([`Modify ${cloid} sent; logged: ${cloid}`, `intent written and fsynced ${cloid}`, `answer written ${cloid}`]);
+    // Its nonce was taken while the chase waited, not between the book message and the send.
+    expect(takenBeforeTheMove).toContain(modifyNonce);
     // Once the record holds it, the log is emptied.
     expect(ChaseIntentLog.latest(chaseIntentLogFile(store.dir, id))).toBeNull();
   });

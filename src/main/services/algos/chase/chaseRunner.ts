@@ -85,6 +85,8 @@ function stepOf(read: ReadResult): AlgoStep<ChaseRecord> {
 
 const DROPPED = new Set(['modify_dropped', 'max_open_orders']);
 const OVER = new Set<ListedOrder['status']>(['filled', 'partially_filled_cancelled', 'cancelled', 'rejected']);
+/** A nonce taken ahead (reserveNonce) is used within this long, else a fresh one is taken. */
+const SPARE_NONCE_MS = 2_000;
 /** A new order of a Modify is held this long at most before the service applies it; read again meanwhile. */
 const PENDING_LOOK_MS = 100;
 
@@ -164,6 +166,8 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
   private lastRead = -Infinity;
   /** The price a post-only rejection refused, and when: not sent again on the same book. */
   private rejected: { price: string; at: number } | null = null;
+  /** A nonce taken while waiting (reserveNonce), and when (this machine's clock). */
+  private spareNonce: { value: number; at: number } | null = null;
   /** Each re-price's intent, appended before its Modify is sent (chaseIntentLog.ts). */
   private readonly intents: ChaseIntentLog;
 
@@ -257,6 +261,7 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
 
   /** Waits `ms` on the service clock, cut short by a book message (or a stop). */
   private async sleepOrBook(ms: number): Promise<void> {
+    await this.reserveNonce();
     if (this.seq !== this.seenSeq || this.stopRequested) return;
     const ac = new AbortController();
     await Promise.race([this.clock.sleep(Math.max(0, ms), ac.signal).catch(() => undefined), new Promise<void>((resolve) => this.wakers.push(resolve))]);
@@ -431,10 +436,24 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
 
   /** The signed Modify body of `orderId` to `price` and `size`. */
   private async signModify(orderId: string, clientOrderId: string, price: string, size: string) {
-    const nonce = String(await this.ctx.nonces.next(this.wallet));
+    const spare = this.spareNonce;
+    this.spareNonce = null;
+    const nonce = String(spare !== null && Date.now() - spare.at < SPARE_NONCE_MS ? spare.value : await this.ctx.nonces.next(this.wallet));
     const fields = { account_id: this.accountId, client_order_id: clientOrderId, limit_price: price, size, trigger_price: '0', nonce };
     const signature = await this.signer.signTypedData(modifyTypedData(orderId, fields, this.ctx.profile.network));
     return { ...fields, signature };
+  }
+
+  /**
+   * Takes the next Modify's nonce while the chase waits for a book message, so the re-price does not
+   * wait for one: the nonce source now and then takes a new lease of nonces under a file lock, with an
+   * fsync (1 s of nonces a lease), which would otherwise land on a re-price's path. A nonce is only a
+   * single-use, increasing Unix-ms stamp (the spec: "Signing rules"), so one taken a moment early is as
+   * good; one older than SPARE_NONCE_MS is not used (a fresh one is taken at the send).
+   */
+  private async reserveNonce(): Promise<void> {
+    if (this.spareNonce !== null && Date.now() - this.spareNonce.at < SPARE_NONCE_MS / 2) return;
+    this.spareNonce = { value: await this.ctx.nonces.next(this.wallet), at: Date.now() };
   }
 
   /** The live order's open-orders row (null: it is not open any more). */
