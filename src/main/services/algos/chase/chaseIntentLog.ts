@@ -54,8 +54,16 @@ export class ChaseIntentLog {
 
   /** Empties the log: the record now holds what it said (written and fsynced). */
   clear(): void {
-    if (this.fd !== null) fs.ftruncateSync(this.fd, 0);
-    else if (fs.lstatSync(this.file, { throwIfNoEntry: false })?.isFile()) fs.truncateSync(this.file, 0);
+    if (this.fd === null) {
+      try {
+        // Opened without following a link (a planted one is refused, never truncated through).
+        this.fd = fs.openSync(this.file, fs.constants.O_WRONLY | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+    }
+    fs.ftruncateSync(this.fd, 0);
   }
 
   close(): void {
