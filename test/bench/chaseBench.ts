@@ -16,7 +16,7 @@
  *    so the chase (following ETH) has nothing to do while the floor is measured.
  *
  * Gate: per round, the p95 of the chase's reactions over the p95 of the bare sends (SAMPLES each); the
- * verdict is the median over rounds, at most 1.5x. The chase's interval is 1 ms here so every book move
+ * verdict is the median over rounds, at most 1.5x (and the medians' ratio, see MEDIAN_TARGET). The chase's interval is 1 ms here so every book move
  * is followed (the command line's smallest is 1 s); nothing else differs from a chase a trader starts.
  */
 import fs from 'node:fs';
@@ -44,22 +44,31 @@ const DAY_MS = 86_400_000;
 /** Reactions (and bare sends) per round; a round's number is the ratio of their p95s. */
 const SAMPLES = 20;
 /**
- * The gate: the median reaction within 4.5x of the bare send's median. It guards what the chase is built
- * on, reacting to the book stream: a chase that polled, or waited out a sleep before it reacted, would
- * take hundreds of ms against the bare send's 4 (its interval here is 1 ms). Medians of 9 rounds of 20
- * here (2-core machine, 2026-12-06): 1.75x and 1.77x quiet, 2.5x to 3.3x with other work beside it.
+ * Both lines are gates, judged on the median over 9 rounds of 20 reactions and 20 bare sends (a miss is
+ * measured again before it fails). Measured on a 2-core machine shared with other sessions, at the loads
+ * (1-minute load average) given (2026-12-06; CI runs the bench alone):
  *
- * P95_NOT_MET: issue 38 asks the p95 within 1.5x. Measured here, the machine otherwise quiet: 1.38x, 1.65x
- * (p95 12.6 and 19.9 ms against 8.3 and 8.2); with other work beside it: 3.3x to 4.6x (24 to 30 ms against
- * 7 to 10). The tail is the chase's own work before the send, each part's p95 several times its
- * median: the intent write (lock, atomic write, two fsyncs: what makes a crash safe) 1.3 ms median and
- * 6 to 10 ms p95, the nonce and signature 0.8 and 5 to 14 ms, the wake-up and the record's read 0.9 and
- * 3.5 to 7 ms; and its Modify is answered later (p95 11 to 15 ms against the bare 7 to 10) because the
- * fill read it sends beside the Modify (so a partial fill is never re-priced at the old size) keeps the
- * simulator busy. Printed against 1.5x, not gated, until those tails come down (an fsynced append-only
- * intent log instead of the rewritten record; the record checked once per step).
+ * P95 (issue 38): the chase's p95 reaction within 1.5x of the bare send's. Between the book message and
+ * its send the chase does, besides the bare send's nonce and signature: the wake-up (0.2 to 0.3 ms; the
+ * record is held in memory under the run lock, no file is read), the fill read (one round trip, run beside
+ * the signature: a Modify sets the size outright, so it is sized from the fill the service lists then,
+ * never re-priced at a stale size), and one append to the intent log (0.01 to 0.06 ms). The record's write
+ * and fsyncs run while the Modify is in flight, before its answer is acted on; the nonce is taken while
+ * the chase waits. Measured: 1.12x, 1.18x, 1.22x at load 0.7 to 2.5 (p95 15 to 20 ms against 11 to 15);
+ * 1.08x, 1.23x, 1.49x at load 6 to 7. Left between the two: mostly the fill read's round trip.
+ * On 321a3a1's runner (before issue 38's last item: the record read from disk every step, rewritten and
+ * fsynced twice under its lock before the send, a 1 ms timer on every wake-up, the nonce taken at the
+ * send) the same bench read 1.61x then 1.96x (failed, load 5), 3.67x then 4.11x (failed, load 1 to 7), and once,
+ * quiet, 1.95x then 1.38x: the old tails (the fsyncs, a lease of nonces) are what this gate fails on,
+ * and on a quiet machine they show in most runs, not all.
+ *
+ * Median: within MEDIAN_TARGET of the bare send's median. It guards what the chase is built on, reacting to
+ * the book stream: a chase that polled, or waited out a sleep before it reacted, would take hundreds of
+ * ms against the bare send's 5 (its interval here is 1 ms). Its floor is the fill read's round trip, which
+ * the bare send does not make: 1.38x to 1.47x at load 0.7 to 2.5, 1.55x to 1.62x at load 6 to 7 (the
+ * old runner: 1.88x to 1.96x, and 4.0x to 4.6x loaded); 3x leaves that margin.
  */
-const MEDIAN_TARGET = 4.5;
+const MEDIAN_TARGET = 3;
 
 function signerOf(key: PrivateKey): Signer {
   return { kind: 'trading-key', address: key.address, signTypedData: async (data) => key.signDigest(digestOf(data)) };
@@ -203,8 +212,6 @@ export async function runChaseBench(options: { rounds?: number } = {}): Promise<
           name: 'chase reaction p95 / bare sign-and-send p95 (issue 38 asks <= 1.5x)',
           of: (r) => r.chase.p95 / r.bare.p95,
           target: { op: '<=', value: 1.5 },
-          // Not met yet, see P95_NOT_MET: printed against the issue's target, not gated.
-          reportOnly: true,
           detail: () => `p95 ${ms(p95(samples.chase))} vs ${ms(p95(samples.bare))} over ${samples.chase.length} reactions`,
         },
       ],

@@ -32,20 +32,30 @@ export function backoffDelay(retry: number, policy: Pick<RetryPolicy, 'baseDelay
   return Math.floor(random() * ceiling);
 }
 
+/**
+ * Waits `ms` of wall time; a signal's abort cuts it short. A wait of 0 (or less) is a yield to the event
+ * loop on the next check phase (setImmediate), not a timer: Node clamps a 0 ms timer to 1 ms, and the
+ * algorithms' step loop yields with `wait: 0` on every book message, where that millisecond is most of
+ * what a chase adds to a re-price (issue 38's bench).
+ */
 export const realSleep: SleepFn = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       return;
     }
+    const yieldOnly = !(ms > 0);
     const onAbort = (): void => {
-      clearTimeout(timer);
+      if (yieldOnly) clearImmediate(immediate);
+      else clearTimeout(timer);
       reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
     };
-    const timer = setTimeout(() => {
+    const done = (): void => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    };
+    const immediate = yieldOnly ? setImmediate(done) : undefined;
+    const timer = yieldOnly ? undefined : setTimeout(done, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 

@@ -67,6 +67,17 @@ function syncFolderSync(dir: string): void {
   }
 }
 
+/** syncFolderSync on libuv's thread pool. */
+async function syncFolder(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, fs.constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Writes `data` to `file` atomically with mode 0600; refuses a symlink or a non-file at `file`. */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   refuseSymlink(
@@ -88,7 +99,9 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
     }
     await rename(tmp, file);
     renamed = true;
-    syncFolderSync(path.dirname(file));
+    // On the thread pool like the rest: the event loop stays free (a chase's record is written this way
+    // while its Modify is in flight, and the answer must not wait behind an fsync).
+    await syncFolder(path.dirname(file));
   } finally {
     // Only our own temporary file, which nobody else can have opened under its random name.
     if (!renamed) await unlink(tmp).catch(() => undefined);

@@ -19,6 +19,8 @@ export interface ServerClockOptions {
 
 /** The offset moves only with clock drift (or a simulator's advance): re-measure every few seconds. */
 const DEFAULT_TTL_MS = 5_000;
+/** An offset this many times its time to live old (its background refreshes failing) is waited for again. */
+const STALE_LIMIT_TTLS = 6;
 
 export class ServerClock {
   private readonly baseUrl: string;
@@ -38,10 +40,21 @@ export class ServerClock {
     this.localNow = options.localNow ?? Date.now;
   }
 
-  /** Server time in Unix ms (the local clock corrected by the last measured offset). */
+  /**
+   * Server time in Unix ms (the local clock corrected by the last measured offset). No offset yet (or one
+   * invalidated): measured first. One past its time to live is re-measured in the background while the
+   * offset it has answers (it moves only with drift, milliseconds a day), so a caller on a latency path
+   * (a chase's re-price reads the clock) never waits on a GET /config. Only an offset far past its time
+   * (STALE_LIMIT_TTLS, the refreshes failing meanwhile) is waited for again, so a failure is not hidden.
+   */
   async now(): Promise<number> {
-    const local = this.localNow();
-    if (this.offset === null || local - this.measuredAt > this.ttlMs) await this.measure();
+    const age = this.localNow() - this.measuredAt;
+    if (this.offset === null || age > this.ttlMs * STALE_LIMIT_TTLS) await this.measure();
+    else if (age > this.ttlMs) {
+      // A failed refresh leaves the offset as it was; the next read past the time to live tries again,
+      // and one past the limit waits for it (and sees its error).
+      this.measure().catch(() => undefined);
+    }
     return this.localNow() + (this.offset ?? 0);
   }
 

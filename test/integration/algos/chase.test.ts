@@ -7,15 +7,22 @@
  *  - a partial fill keeps chasing the remainder; one fill total of the size;
  *  - the max distance stops it (and --on-limit cancel cancels the order);
  *  - a post-only rejection (the book came back through the new price before the Modify applied) re-prices at once;
- *  - a Modify in flight at a crash is settled from order history on resume, never sent twice;
+ *  - a Modify in flight at a crash is settled from order history on resume, never sent twice; one whose
+ *    intent a power loss took is found there by its client order id;
+ *  - a re-price's intent is in the intent log before its Modify is sent, and in the record, fsynced,
+ *    before its answer is acted on (written while the Modify is in flight, off the reaction's path); a
+ *    Modify logged but not recorded (killed in between) is settled on resume; a damaged log refuses it;
  *  - a book message that fails its check freezes the chase: nothing is sent until a good book comes.
  * While a chase runs, open orders are read over and over: never more than one live order.
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, isMultipleOf } from '../../../src/shared/decimal/index.js';
 import { chaseClientOrderId, chaseTarget, parseChaseFlags, type ChaseRecord } from '../../../src/shared/algos/chase/index.js';
 import type { AlgoClock } from '../../../src/main/services/algos/algoClock.js';
-import { chaseStoreOf, openChaseRunner, prepareChase, startChase, venueChaseBooks, type ChaseBookEvent, type ChaseRunner } from '../../../src/main/services/algos/chase/index.js';
+import { ChaseIntentLog, ChaseStore, chaseIntentLogFile, chaseStoreOf, openChaseRunner, prepareChase, startChase, venueChaseBooks, type ChaseBookEvent, type ChaseRunner } from '../../../src/main/services/algos/chase/index.js';
+import type { HeldRecord } from '../../../src/main/services/algos/algoStore.js';
+import type { TradingContext } from '../../../src/main/services/orders/orderContext.js';
 import { VenueSocketPool, type VenueSocketLease } from '../../../src/main/venue/venueSocketPool.js';
 import { VenueSocket } from '../../../src/main/venue/venueSocket.js';
 import type { L2Book } from '../../../src/main/venue/schemas.js';
@@ -296,6 +303,152 @@ describe('chase on the simulator', () => {
     expect(left.notes.join('\n')).toMatch(/moved 3,399\.8 -> 3,400 as order/);
     const open = await t.openOrders('ETH');
     expect(open.map((o) => o.limit_price)).toEqual(['3400']);
+  });
+
+  it("a re-price's intent is in the intent log before its Modify is sent, and in the record, fsynced, before its answer is acted on", async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const steps: string[] = [];
+    let id = '';
+    // The store as the runner uses it, telling each write of a move as it lands on disk.
+    class TellingStore extends ChaseStore {
+      override writeHeld(held: HeldRecord<ChaseRecord>, next: ChaseRecord): HeldRecord<ChaseRecord> {
+        const out = super.writeHeld(held, next);
+        if (next.moving?.new_order_id) steps.push(`answer written ${next.moving.client_order_id}`);
+        return out;
+      }
+      override writeHeldAsync(held: HeldRecord<ChaseRecord>, next: ChaseRecord): { out: HeldRecord<ChaseRecord>; written: Promise<void> } {
+        const out = super.writeHeldAsync(held, next);
+        const tell = `intent written and fsynced ${next.moving?.client_order_id ?? 'none'}`;
+        return { out: out.out, written: out.written.then(() => void steps.push(tell)) };
+      }
+    }
+    const store = new TellingStore(w.ctx.profile.dataDir);
+    // The Modify, as it leaves: what the intent log holds at that moment, read from disk.
+    const api = new Proxy(w.ctx.api, {
+      get(target, key) {
+        if (key === 'modify') {
+          return (orderId: string, body: Parameters<typeof target.modify>[1]) => {
+            const logged = ChaseIntentLog.latest(chaseIntentLogFile(store.dir, id));
+            steps.push(`Modify ${body.client_order_id} sent; logged: ${logged && 'line' in logged ? logged.line.moving.client_order_id : 'nothing'}`);
+            modifyNonce = body.nonce;
+            return target.modify(orderId, body);
+          };
+        }
+        const v = Reflect.get(target, key, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    // Nonces as the runner takes them: the Modify's was taken while it waited, before the book moved.
+    let modifyNonce = '';
+    let moved = false;
+    const takenBeforeTheMove: string[] = [];
+    const nonces = new Proxy(w.ctx.nonces, {
+      get(target, key) {
+        if (key === 'next') {
+          return async (wallet: string) => {
+            const n = await target.next(wallet);
+            if (!moved) takenBeforeTheMove.push(String(n));
+            return n;
+          };
+        }
+        const v = Reflect.get(target, key, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const ctx: TradingContext = { ...w.ctx, api, nonces };
+    const prepared = await prepareChase(ctx, { wallet: t.wallet, market: 'ETH', side: 'buy', size: sizeFor(w.market('ETH'), new Decimal('3400'), 2), settings: parseChaseFlags({}), leverage: 5 });
+    id = prepared.id;
+    const runner = await startChase(ctx, prepared, await w.ctx.tradingSigner(t.wallet), { clock, books: venueChaseBooks(lease()), onBook, store });
+    const t0 = w.sim.clock.now();
+    script = [
+      {
+        at: t0 + 1_000,
+        act: async () => {
+          moved = true;
+          await mark('3410')();
+        },
+      },
+    ];
+    stopAt = { at: t0 + 3_000, runner };
+    const left = await runner.run();
+    stopAt = null;
+    expect(left).toMatchObject({ moves: 1, moving: null, order: { price: '3409.8' } });
+    const cloid = chaseClientOrderId(id, 2);
+    expect(steps).toEqual([`Modify ${cloid} sent; logged: ${cloid}`, `intent written and fsynced ${cloid}`, `answer written ${cloid}`]);
+    // Its nonce was taken while the chase waited, not between the book message and the send.
+    expect(takenBeforeTheMove).toContain(modifyNonce);
+    // Once the record holds it, the log is emptied.
+    expect(ChaseIntentLog.latest(chaseIntentLogFile(store.dir, id))).toBeNull();
+  });
+
+  it('killed between the intent log and the record: the logged Modify is settled on resume, never sent again; a damaged log refuses the resume', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const runner = await chase(t, {}, sizeFor(w.market('ETH'), new Decimal('3400'), 2));
+    const t0 = w.sim.clock.now();
+    stopAt = { at: t0 + 1_000, runner };
+    const resting = await runner.run();
+    const order = resting.order!;
+    const store = chaseStoreOf(w.ctx);
+    const logFile = chaseIntentLogFile(store.dir, resting.id);
+    // A damaged log (a torn last line) refuses the resume before anything is sent.
+    fs.writeFileSync(logFile, '{"send": 2, "moving": {"client_or', { mode: 0o600 });
+    let from = w.requests.length;
+    await expect(openChaseRunner(w.ctx, resting.id, { clock, books: venueChaseBooks(lease()), onBook }).run()).rejects.toMatchObject({ code: 'CHASE_RECORD_DAMAGED' });
+    expect(modifies(from)).toBe(0);
+    // The runner appended the intent and sent the Modify; the process died before the record was written.
+    const cloid = chaseClientOrderId(resting.id, resting.sends + 1);
+    const sentAt = w.sim.clock.now();
+    fs.rmSync(logFile);
+    const log = new ChaseIntentLog(logFile);
+    log.append({ send: resting.sends + 1, moving: { client_order_id: cloid, from_order_id: order.order_id!, to_price: '3400', size: order.size, sent_at: sentAt, new_order_id: null } });
+    log.close();
+    const nonce = String(await w.ctx.nonces.next(t.wallet));
+    const fields = { account_id: t.accountId, client_order_id: cloid, limit_price: '3400', size: order.size, trigger_price: '0', nonce };
+    const signature = await (await w.ctx.tradingSigner(t.wallet)).signTypedData(modifyTypedData(order.order_id!, fields, w.ctx.profile.network));
+    expect((await w.ctx.api.modify(order.order_id!, { ...fields, signature })).status).toBe('SUBMITTED');
+    expect(store.get(resting.id)).toMatchObject({ moving: null, sends: resting.sends });
+    from = w.requests.length;
+    const resumed = openChaseRunner(w.ctx, resting.id, { clock, books: venueChaseBooks(lease()), onBook });
+    stopAt = { at: w.sim.clock.now() + 2_000, runner: resumed };
+    const { result: left, counts } = await watchingOpenOrders(t, resumed.run());
+    stopAt = null;
+    expect(modifies(from)).toBe(0);
+    expect(left).toMatchObject({ status: 'working', moving: null, moves: 1, sends: resting.sends + 1, order: { price: '3400', client_order_id: cloid } });
+    expect(left.notes.join('\n')).toMatch(/the re-price to 3,400 \(order \d+\) was sent before the chase's record was written/);
+    expect(Math.max(...counts)).toBe(1);
+    expect((await t.openOrders('ETH')).map((o) => o.limit_price)).toEqual(['3400']);
+    expect(ChaseIntentLog.latest(logFile)).toBeNull();
+  });
+
+  it('a Modify whose intent a power loss took (the record as it was before it) is found on resume by its client order id: settled, never sent again', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const runner = await chase(t, {}, sizeFor(w.market('ETH'), new Decimal('3400'), 2));
+    const t0 = w.sim.clock.now();
+    stopAt = { at: t0 + 1_000, runner };
+    const resting = await runner.run();
+    const order = resting.order!;
+    // The Modify went out with the chase's next client order id; the record on disk is the one before
+    // its intent (the rename had not reached the disk when the power went).
+    const cloid = chaseClientOrderId(resting.id, resting.sends + 1);
+    const nonce = String(await w.ctx.nonces.next(t.wallet));
+    const fields = { account_id: t.accountId, client_order_id: cloid, limit_price: '3400', size: order.size, trigger_price: '0', nonce };
+    const signature = await (await w.ctx.tradingSigner(t.wallet)).signTypedData(modifyTypedData(order.order_id!, fields, w.ctx.profile.network));
+    expect((await w.ctx.api.modify(order.order_id!, { ...fields, signature })).status).toBe('SUBMITTED');
+    expect(chaseStoreOf(w.ctx).get(resting.id)).toMatchObject({ moving: null, sends: resting.sends });
+    const from = w.requests.length;
+    const resumed = openChaseRunner(w.ctx, resting.id, { clock, books: venueChaseBooks(lease()), onBook });
+    stopAt = { at: w.sim.clock.now() + 2_000, runner: resumed };
+    const { result: left, counts } = await watchingOpenOrders(t, resumed.run());
+    stopAt = null;
+    expect(modifies(from)).toBe(0);
+    expect(left).toMatchObject({ status: 'working', moving: null, moves: 1, sends: resting.sends + 1, order: { price: '3400', client_order_id: cloid } });
+    expect(left.notes.join('\n')).toMatch(/ended \(cancelled\) and order \d+ in order-history carries this chase's client order id chase-[0-9a-f]{12}-\d+: a re-price to 3,400 whose record did not reach the disk/);
+    expect(left.notes.join('\n')).toMatch(/moved 3,399\.8 -> 3,400 as order/);
+    expect(Math.max(...counts)).toBe(1);
+    expect((await t.openOrders('ETH')).map((o) => o.limit_price)).toEqual(['3400']);
   });
 
   it('a book message that fails its check freezes the chase (nothing sent) until a good book comes', async () => {

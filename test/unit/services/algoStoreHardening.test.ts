@@ -75,6 +75,37 @@ describe('algorithm records', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(theirs);
   });
 
+  it('a record held by its runner (issue 38): written over what it holds, a change from outside refused, never overwritten', async () => {
+    const store = new TrailStore(dataDir());
+    store.create(trail('0000000000b1'));
+    const file = store.fileOf('0000000000b1');
+    const held = store.readHeld('0000000000b1', 'sim');
+    expect(held.text).toBe(fs.readFileSync(file, 'utf8'));
+    const next = store.writeHeld(held, { ...held.record, high_water: '3460' });
+    expect(store.get('0000000000b1')!.high_water).toBe('3460');
+    expect(next.text).toBe(fs.readFileSync(file, 'utf8'));
+    // The same on the thread pool: the file holds it once `written` resolves.
+    const beside = store.writeHeldAsync(next, { ...next.record, high_water: '3465' });
+    await beside.written;
+    expect(fs.readFileSync(file, 'utf8')).toBe(beside.out.text);
+    // A write over a text the file no longer holds (the runner's copy is stale) is refused at once; the file stands.
+    expect(() => store.writeHeld(held, { ...held.record, high_water: '3470' })).toThrow(expect.objectContaining({ code: 'TRAIL_STORE_CONFLICT' }));
+    expect(() => store.writeHeldAsync(next, { ...next.record, high_water: '3470' })).toThrow(expect.objectContaining({ code: 'TRAIL_STORE_CONFLICT' }));
+    const theirs = JSON.stringify({ ...trail('0000000000b1'), status: 'off' }, null, 2) + '\n';
+    writeFileAtomicSync(file, theirs);
+    expect(() => store.writeHeld(beside.out, { ...beside.out.record, high_water: '3480' })).toThrow(expect.objectContaining({ code: 'TRAIL_STORE_CONFLICT' }));
+    expect(fs.readFileSync(file, 'utf8')).toBe(theirs);
+    // A record its own check refuses is never written, held or not.
+    const fresh = store.readHeld('0000000000b1', 'sim');
+    expect(() => store.writeHeld(fresh, { ...fresh.record, high_water: 'lots' })).toThrow(expect.objectContaining({ code: 'TRAIL_RECORD_INVALID' }));
+    expect(() => store.writeHeldAsync(fresh, { ...fresh.record, high_water: 'lots' })).toThrow(expect.objectContaining({ code: 'TRAIL_RECORD_INVALID' }));
+    expect(fs.readFileSync(file, 'utf8')).toBe(theirs);
+    // Another profile's record is not found; a damaged one is refused.
+    expect(() => store.readHeld('0000000000b1', 'mainnet')).toThrow(expect.objectContaining({ code: 'TRAIL_NOT_FOUND' }));
+    fs.writeFileSync(file, '{ not json');
+    expect(() => store.readHeld('0000000000b1', 'sim')).toThrow(expect.objectContaining({ code: 'TRAIL_RECORD_DAMAGED' }));
+  });
+
   it('special files named like records are listed as damaged beside the healthy one, and never block', () => {
     const store = new TrailStore(dataDir());
     store.create(trail('0000000000a1'));

@@ -8,7 +8,7 @@ import { getEventListeners } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { realSleep } from '../../../src/main/api/retry.js';
 import { createServiceContext } from '../../../src/main/services/serviceContext.js';
@@ -39,6 +39,30 @@ describe('real sleep', () => {
       expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
     } finally {
       process.off('warning', onWarning);
+    }
+  });
+
+  it('a wait of 0 is a yield to the event loop, not a timer (Node clamps a 0 ms timer to 1 ms: issue 38)', async () => {
+    // Timers faked and never advanced: a wait that used one would never end.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await expect(realSleep(0)).resolves.toBeUndefined();
+      await expect(realSleep(-5)).resolves.toBeUndefined();
+      // An abort before the yield ends it with the signal's reason, and leaves no listener behind.
+      const ac = new AbortController();
+      const waiting = realSleep(0, ac.signal);
+      ac.abort(new Error('stop'));
+      await expect(waiting).rejects.toThrow('stop');
+      expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+      // A wait of more than 0 is still a timer.
+      let ended = false;
+      void realSleep(5).then(() => (ended = true));
+      await new Promise((r) => setImmediate(r));
+      expect(ended).toBe(false);
+      await vi.advanceTimersByTimeAsync(5);
+      expect(ended).toBe(true);
+    } finally {
+      vi.useRealTimers();
     }
   });
 

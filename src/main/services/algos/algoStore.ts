@@ -21,7 +21,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../../files/atomicWrite.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../../files/atomicWrite.js';
 import { ensurePrivateFolder } from '../../files/privateFolder.js';
 import { assertUnchangedSince, readRecordText, removeStaleLeftovers, UnreadableRecordFile } from '../../files/recordFiles.js';
 import { OperationError, ValidationError } from '../errors.js';
@@ -66,6 +66,12 @@ export interface DamagedRecord<S> {
 const DAMAGE_KEY = 'damage';
 
 export type StoredRecord<T, S> = { record: T } | { damaged: DamagedRecord<S> };
+
+/** A record a runner holds in memory, with the file's text as it read or wrote it (what a later write compares against). */
+export interface HeldRecord<T> {
+  record: T;
+  text: string;
+}
 
 export class AlgoStore<T extends { id: string; profile: string; updated_at: number }, S extends { profile: string | null }> {
   readonly dir: string;
@@ -161,6 +167,48 @@ export class AlgoStore<T extends { id: string; profile: string; updated_at: numb
       this.write(file, next, text);
       return next;
     });
+  }
+
+  /**
+   * The record and the text it was read from, for a runner that holds its record in memory while it holds
+   * the run lock (AlgoRunner.holdsRecord). Refused like `require` (not found, another profile's, damaged).
+   */
+  readHeld(id: string, profile: string): HeldRecord<T> {
+    const { stored, text } = this.readWithText(this.fileOf(id));
+    if (stored && 'damaged' in stored) throw this.damagedError(stored.damaged);
+    if (!stored || text === undefined || stored.record.profile !== profile) throw new OperationError(`${this.kind.code}_NOT_FOUND`, `no ${this.kind.what} ${id} on profile '${profile}' in this data folder`, { hint: `See \`${this.kind.listCommand}\`.` });
+    return { record: stored.record, text };
+  }
+
+  /**
+   * Writes `next` over a held record: checked as a whole like every write, atomic and fsynced, and
+   * refused with `<CODE>_STORE_CONFLICT` when the file no longer holds `held.text` (changed from outside
+   * during the run: by hand, or damaged). It takes no record lock: only for a kind no other process writes
+   * while a run holds its run lock (the chase; TWAP, trailing and OCO records take stops from other
+   * terminals and keep `update`).
+   */
+  writeHeld(held: HeldRecord<T>, next: T): HeldRecord<T> {
+    const { file, out } = this.heldWrite(held, next);
+    writeFileAtomicSync(file, out.text);
+    return out;
+  }
+
+  /**
+   * `writeHeld` whose file work (temporary file, write, fsyncs, rename) runs on the thread pool, so the
+   * event loop goes on meanwhile (a chase's record written while its Modify is in flight). The check and
+   * the conflict test run before it returns: a record it would refuse never starts a write.
+   */
+  writeHeldAsync(held: HeldRecord<T>, next: T): { out: HeldRecord<T>; written: Promise<void> } {
+    const { file, out } = this.heldWrite(held, next);
+    return { out, written: writeFileAtomic(file, out.text) };
+  }
+
+  private heldWrite(held: HeldRecord<T>, next: T): { file: string; out: HeldRecord<T> } {
+    const file = this.fileOf(next.id);
+    const checked = this.kind.check(next);
+    if (!checked.ok) throw new OperationError(`${this.kind.code}_RECORD_INVALID`, `refused to store ${this.kind.what} ${next.id}: ${checked.problems.join('; ')}`, { kind: 'internal' });
+    assertUnchangedSince(file, held.text, () => this.conflictError(next.id));
+    return { file, out: { record: checked.record, text: JSON.stringify(checked.record, null, 2) + '\n' } };
   }
 
   /**

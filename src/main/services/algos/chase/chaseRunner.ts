@@ -10,8 +10,17 @@
  *
  * Exactly one live order, exactly once (src/shared/algos/chase/chaseRecord.ts):
  *  - a new order is written (no order id yet) before it is sent; a Modify is written as `moving` (its new
- *    client order id) before it is sent. A lost answer or a crash is settled from the service before
- *    anything else is sent: the Modify's new order is read (applied, dropped, rejected), or looked up in
+ *    client order id) before it is sent. A re-price's intent is the one write on its path (book message
+ *    to Modify), so it is one append to the chase's intent log (chaseIntentLog.ts) instead of a record
+ *    rewrite: a kill -9 or a crash of this process after it finds it (the page cache outlives the
+ *    process) and a resume takes it up. The record gets the intent, atomic and fsynced, on the thread pool
+ *    while the Modify is in flight, and the answer is acted on only once it is there. What that leaves to a
+ *    power loss (or a kernel crash) in the milliseconds between the append and that fsync: the log line
+ *    and the record as they were before. The live order then reads as ended at the service, and the
+ *    runner looks for this chase's later client order id in order-history (lostMove) and settles what it
+ *    finds: a stored record never outranks what the service says. The runner holds its record in memory
+ *    under its run lock (no other process writes a chase), so a step reads no file.
+ *    A lost answer or a crash is settled from the service before anything else is sent: the Modify's new order is read (applied, dropped, rejected), or looked up in
  *    order-history by its client order id (or what was sent) until the grace period ends
  *    (AlgoRunner.settleLostAnswer + sentOrderLookup); not there by then, it never reached the service;
  *  - whether a failed write may have landed is decided by the error's kind (engine/mayHaveLanded.ts);
@@ -29,7 +38,7 @@ import { chaseClientOrderId, chaseFilled, type ChaseEndReason, type ChaseOrder, 
 import { modifyTypedData } from '../../../../shared/eip712/index.js';
 import type { ListedOrder, Market } from '../../../../shared/protocol/index.js';
 import type { Signer } from '../../../signers/signer.js';
-import { OperationError, toAppError } from '../../errors.js';
+import { OperationError, ValidationError, toAppError } from '../../errors.js';
 import { explainingForbidden } from '../../keys/explainForbidden.js';
 import { prepareCancelOrders, submitCancel } from '../../orders/cancelOrders.js';
 import { readMark, walletIds, type TradingContext } from '../../orders/orderContext.js';
@@ -44,8 +53,9 @@ import type { AlgoEventType } from '../engine/algoEvents.js';
 import { withAlgoNote } from '../engine/algoNotes.js';
 import { writeOutcome } from '../engine/mayHaveLanded.js';
 import { acquireRunLock, type RunLock } from '../runLock.js';
-import { findSentOrder, latestHistoryRow } from '../sentOrderLookup.js';
+import { findSentOrder, latestHistoryRow, SENT_SLACK_MS } from '../sentOrderLookup.js';
 import type { ChaseBookEvent, ChaseBookSource } from './chaseBookFeed.js';
+import { ChaseIntentLog, chaseIntentLogFile } from './chaseIntentLog.js';
 import { CHASE_NAMING, chaseStoreOf, type ChaseStore } from './chaseStore.js';
 import type { PreparedChase } from './prepareChase.js';
 
@@ -75,6 +85,8 @@ function stepOf(read: ReadResult): AlgoStep<ChaseRecord> {
 
 const DROPPED = new Set(['modify_dropped', 'max_open_orders']);
 const OVER = new Set<ListedOrder['status']>(['filled', 'partially_filled_cancelled', 'cancelled', 'rejected']);
+/** A nonce taken ahead (reserveNonce) is used within this long, else a fresh one is taken. */
+const SPARE_NONCE_MS = 2_000;
 /** A new order of a Modify is held this long at most before the service applies it; read again meanwhile. */
 const PENDING_LOOK_MS = 100;
 
@@ -154,6 +166,10 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
   private lastRead = -Infinity;
   /** The price a post-only rejection refused, and when: not sent again on the same book. */
   private rejected: { price: string; at: number } | null = null;
+  /** A nonce taken while waiting (reserveNonce), and when (this machine's clock). */
+  private spareNonce: { value: number; at: number } | null = null;
+  /** Each re-price's intent, appended before its Modify is sent (chaseIntentLog.ts). */
+  private readonly intents: ChaseIntentLog;
 
   constructor(
     ctx: TradingContext,
@@ -164,6 +180,7 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     private first: { order: PreparedOrder; signer: Signer } | null,
   ) {
     super(ctx, store, id, 'chase', CHASE_NAMING, chaseOptions, lock);
+    this.intents = new ChaseIntentLog(chaseIntentLogFile(store.dir, id));
   }
 
   override requestStop(kind: StopKind = 'interrupt'): void {
@@ -175,7 +192,13 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     return super.run().finally(() => {
       this.release?.();
       this.release = null;
+      this.intents.close();
     });
+  }
+
+  /** Only this runner writes a chase while it holds the run lock (a stop from the app or Ctrl-C comes through requestStop). */
+  protected override get holdsRecord(): boolean {
+    return true;
   }
 
   protected isActive(r: ChaseRecord): boolean {
@@ -189,7 +212,36 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     this.accountId = walletIds(r.wallet).accountId;
     this.wallet = r.wallet;
     this.release = this.chaseOptions.books.follow(r.coin, (e) => this.onBook(e));
-    return { record: r };
+    return { record: this.takeUpLoggedIntent(r) };
+  }
+
+  /**
+   * A re-price the intent log holds and the record does not (the process died between the append and the
+   * record's write): taken up as the move in flight, settled from the service on the first step. A log
+   * that cannot be read, or that names another order than the live one, refuses the run: nothing is sent.
+   */
+  private takeUpLoggedIntent(r: ChaseRecord): ChaseRecord {
+    const latest = ChaseIntentLog.latest(this.intents.file);
+    if (latest === null) return r;
+    const refuse = (why: string) =>
+      new ValidationError(`chase ${r.id}'s intent log ${why}; nothing was sent`, {
+        code: 'CHASE_RECORD_DAMAGED',
+        hint: `It is ${this.intents.file}. Check the account's order history (\`perps orders history\`) for what the chase sent; then move the file out of the way to resume it.`,
+      });
+    if ('bad' in latest) throw refuse(latest.bad);
+    const { send, moving } = latest.line;
+    if (send <= r.sends) {
+      // The record holds it already (it was written before the log was emptied).
+      this.intents.clear();
+      return r;
+    }
+    if (r.status !== 'working' || r.moving !== null || r.order?.order_id !== moving.from_order_id || r.order.kind !== 'post' || moving.client_order_id !== chaseClientOrderId(r.id, send)) {
+      throw refuse(`holds send ${send} (a re-price of order ${moving.from_order_id} to ${moving.to_price}) that the record (send ${r.sends}, order ${r.order?.order_id ?? 'none'}) cannot have sent`);
+    }
+    const at = Math.max(moving.sent_at, r.updated_at);
+    const next = this.noteAt(at, `the re-price to ${px(moving.to_price)} (order ${moving.from_order_id}) was sent before the chase's record was written (the process stopped in between): settled from the service, never sent again`, (x) => ({ ...x, sends: send, moving }), 'attention');
+    this.intents.clear();
+    return next;
   }
 
   private onBook(e: ChaseBookEvent): void {
@@ -209,6 +261,7 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
 
   /** Waits `ms` on the service clock, cut short by a book message (or a stop). */
   private async sleepOrBook(ms: number): Promise<void> {
+    await this.reserveNonce();
     if (this.seq !== this.seenSeq || this.stopRequested) return;
     const ac = new AbortController();
     await Promise.race([this.clock.sleep(Math.max(0, ms), ac.signal).catch(() => undefined), new Promise<void>((resolve) => this.wakers.push(resolve))]);
@@ -259,7 +312,8 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       const read = await this.readOrder(r, r.order);
       if ('done' in read) return read;
       r = read.record;
-      if (!r.order) return { wait: 0 };
+      // Over (placed again next), or a move found in flight (lostMove): the next step takes it up at once.
+      if (!r.order || r.moving) return { wait: 0 };
     }
 
     if (!r.order) {
@@ -292,45 +346,40 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
 
   // ---- the re-price ---------------------------------------------------------------------------------
 
-  /** Re-prices the live order to `to` by one Modify, sized from the fill the service lists now, written as `moving` first. */
+  /**
+   * Re-prices the live order to `to` by one Modify, sized from the fill the service lists now. Its intent
+   * is appended to the intent log just before it is sent (chaseIntentLog.ts) and written to the record,
+   * fsynced, while it is in flight; the answer is acted on only once the record holds it.
+   */
   private async move(r: ChaseRecord, o: ChaseOrder, to: string, bookReceivedAt: number): Promise<AlgoStep<ChaseRecord>> {
     const orderId = o.order_id!;
     const n = r.sends + 1;
     const clientOrderId = chaseClientOrderId(r.id, n);
     const believed = remainingSize(r.size, new Decimal(r.filled_before).plus(o.filled_size).toFixed());
-    // The fill as listed now, read while the Modify for what the runner believes is left is signed.
     const sentAt = await this.now();
     const intent = (size: string): NonNullable<ChaseRecord['moving']> => ({ client_order_id: clientOrderId, from_order_id: orderId, to_price: to, size, sent_at: sentAt, new_order_id: null });
-    // The fill as listed now is read while the Modify for what the runner believes is left is signed and
-    // written: the read's round trip is off the reaction's path.
+    // The fill as listed now is read while the Modify for what the runner believes is left is signed:
+    // the read's round trip runs beside the signature.
     const reading = this.openRow(r, orderId);
     reading.catch(() => undefined);
+    // One turn of the event loop: the read's request reaches the wire before the signature takes the
+    // thread, so the service answers it while the Modify is signed.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const signed = await this.signModify(orderId, clientOrderId, to, believed);
-    // Written (and fsynced) before the Modify goes out: a crash from here on is settled, never resent.
-    this.update((x) => ({ ...x, sends: n, moving: intent(believed) }));
-    /** Withdraws the intent: nothing was sent. */
-    const unsent = (x: ChaseRecord): ChaseRecord => ({ ...x, moving: null });
-    let row: ListedOrder | null;
-    try {
-      row = await reading;
-    } catch (err) {
-      this.update(unsent);
-      throw err;
-    }
+    const row = await reading;
     if (!row) {
       // Not open (yet, or any more): how it stands is read, and the next look waits a moment.
-      const read = await this.readOrder(this.update(unsent), o);
+      const read = await this.readOrder(r, o);
       if ('done' in read) return read;
       if (read.record.order) await this.sleepOrBook(PENDING_LOOK_MS);
       return { wait: 0 };
     }
     if (row.is_modifying) {
-      this.update(unsent);
       await this.sleepOrBook(PENDING_LOOK_MS);
       return { wait: 0 };
     }
     const size = remainingSize(r.size, new Decimal(r.filled_before).plus(row.filled_size).toFixed());
-    if (new Decimal(size).lte(0)) return stepOf(await this.readOrder(this.update(unsent), o));
+    if (new Decimal(size).lte(0)) return stepOf(await this.readOrder(r, o));
     try {
       checkPriceAndSize(this.market, { size, limit_price: to, reduce_only: false, wholePosition: false }, 'chase');
     } catch (err) {
@@ -340,26 +389,35 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     const body = size === believed ? signed : await this.signModify(orderId, clientOrderId, to, size);
     const filledNow = canonical(new Decimal(row.filled_size));
     const fillNote = filledNow === o.filled_size ? null : `order ${orderId} filled ${filledNow} of ${o.size}; chasing the remainder ${size}`;
-    if (fillNote !== null || size !== believed) {
-      const found = row;
-      // The intent as it goes out: the size the service's fill leaves.
-      this.update((x) => ({ ...this.withFill(x, found), moving: intent(size), notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes }));
-    }
-    if (fillNote) this.emit('acted', fillNote, sentAt);
+    // The intent, in one append to a file already open, before the Modify goes out: a kill -9 from here
+    // on finds it (in the page cache) and the move is settled from the service, never sent again.
+    this.intents.append({ send: n, moving: intent(size) });
     const sending = explainingForbidden(this.ctx, { wallet: r.wallet, agent: this.signer.address }, () => this.ctx.api.modify(orderId, body));
     const handedAt = performance.now();
+    // The record with the intent (and the fill the read found), atomic and fsynced on the thread pool
+    // while the Modify is in flight; awaited before its answer, or its failure, is acted on.
+    // After a turn of the event loop, so the Modify reaches the wire before the record's check and text.
+    const found = row;
+    const recorded = new Promise<void>((resolve) => setImmediate(resolve)).then(
+      () => this.updateBeside((x) => ({ ...this.withFill(x, found), sends: n, moving: intent(size), notes: fillNote ? withAlgoNote(x.notes, sentAt, fillNote) : x.notes })).written,
+    );
+    recorded.catch(() => undefined); // awaited below, on every path
+    if (fillNote) this.emit('acted', fillNote, sentAt);
     this.emit('acted', `re-pricing ${px(o.price)} -> ${px(to)}: Modify of order ${orderId} sent (${size} ${r.market})`, sentAt);
     let res;
     try {
       res = await sending;
     } catch (err) {
+      await this.recorded(recorded);
       const outcome = writeOutcome(err);
       if (outcome === 'bug') throw err;
       if (outcome === 'may_have_landed') return { wait: 0 }; // settled from the service on the next step
       await this.note(`the re-price to ${px(to)} was refused: ${toAppError(err).message}`, (x) => ({ ...x, moving: null }), 'attention');
       return { wait: 0 };
     }
-    this.chaseOptions.onReaction?.({ bookReceivedAt, sentAt: handedAt, answeredAt: performance.now(), price: to });
+    const answeredAt = performance.now();
+    await this.recorded(recorded);
+    this.chaseOptions.onReaction?.({ bookReceivedAt, sentAt: handedAt, answeredAt, price: to });
     if (res.status === 'REJECTED') {
       // Refused outright (the order filled or ended meanwhile, a rule): nothing changed; its state is read next.
       this.lastRead = -Infinity;
@@ -370,12 +428,32 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     return { wait: 0 };
   }
 
+  /** Awaits the record's write of a sent intent; once it is on disk (fsynced) the intent log is emptied. */
+  private async recorded(written: Promise<void>): Promise<void> {
+    await written;
+    this.intents.clear();
+  }
+
   /** The signed Modify body of `orderId` to `price` and `size`. */
   private async signModify(orderId: string, clientOrderId: string, price: string, size: string) {
-    const nonce = String(await this.ctx.nonces.next(this.wallet));
+    const spare = this.spareNonce;
+    this.spareNonce = null;
+    const nonce = String(spare !== null && Date.now() - spare.at < SPARE_NONCE_MS ? spare.value : await this.ctx.nonces.next(this.wallet));
     const fields = { account_id: this.accountId, client_order_id: clientOrderId, limit_price: price, size, trigger_price: '0', nonce };
     const signature = await this.signer.signTypedData(modifyTypedData(orderId, fields, this.ctx.profile.network));
     return { ...fields, signature };
+  }
+
+  /**
+   * Takes the next Modify's nonce while the chase waits for a book message, so the re-price does not
+   * wait for one: the nonce source now and then takes a new lease of nonces under a file lock, with an
+   * fsync (1 s of nonces a lease), which would otherwise land on a re-price's path. A nonce is only a
+   * single-use, increasing Unix-ms stamp (the spec: "Signing rules"), so one taken a moment early is as
+   * good; one older than SPARE_NONCE_MS is not used (a fresh one is taken at the send).
+   */
+  private async reserveNonce(): Promise<void> {
+    if (this.spareNonce !== null && Date.now() - this.spareNonce.at < SPARE_NONCE_MS / 2) return;
+    this.spareNonce = { value: await this.ctx.nonces.next(this.wallet), at: Date.now() };
   }
 
   /** The live order's open-orders row (null: it is not open any more). */
@@ -569,7 +647,48 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       return { record: await this.note(`order ${orderId} at ${px(o.price)} was rejected post-only (the book moved through it): re-pricing at once`, over, 'acted') };
     }
     if (r.cancel_sent_at !== null && last.status !== 'rejected') return { record: this.update(over) };
+    if (o.kind === 'post' && (last.status === 'cancelled' || last.status === 'partially_filled_cancelled')) {
+      const lost = await this.lostMove(r, o, last);
+      if (lost) return { record: lost };
+    }
     return { done: await this.finish('order_gone', `order ${orderId} ended at the service without this chase (${last.status}${last.reason ? `, ${last.reason}` : ''}); ${canonical(total)} of ${r.size} filled; nothing more is sent`, 'attention', over) };
+  }
+
+  /**
+   * The live order ended without this chase, and order-history holds a later send of this chase (its
+   * client order id, chase-<id>-<n>, with n past the live order's): the Modify of the live order that
+   * went out while its intent, appended to the log but not yet fsynced, was lost to a power loss (see the
+   * module comment). It is taken up as the move in flight and settled like any other (its new order read,
+   * the replaced order's fill counted); never sent again. Found by client order id only: without one on
+   * the rows (the spec lists none) its price and size are unknown and a look-alike placed by hand is never
+   * claimed, so the chase then stops as "ended without this chase" and says so.
+   */
+  private async lostMove(r: ChaseRecord, o: ChaseOrder, ended: ListedOrder): Promise<ChaseRecord | null> {
+    const ours = (cloid: string | undefined): number | null => {
+      const m = cloid === undefined ? null : /^chase-([0-9a-f]{12})-([1-9]\d{0,8})$/.exec(cloid);
+      return m && m[1] === r.id ? Number(m[2]) : null;
+    };
+    const from = ours(o.client_order_id) ?? 0;
+    let row: ListedOrder | undefined;
+    for (let offset = 0; row === undefined; offset += 200) {
+      const page = await this.ctx.api.orderHistory({ wallet: r.wallet, market: r.market, limit: 200, offset });
+      // Newest first: the first row of a later send is its latest state.
+      row = page.orders.find((x) => x.order_id !== o.order_id && (ours(x.client_order_id) ?? 0) > from && x.submitted_at >= o.sent_at - SENT_SLACK_MS);
+      const oldest = page.orders.at(-1);
+      if (!oldest || oldest.status_at < o.sent_at - SENT_SLACK_MS || offset + page.orders.length >= page.total) break;
+    }
+    if (row === undefined) return null;
+    const found = row;
+    const n = ours(found.client_order_id)!;
+    return this.note(
+      `order ${o.order_id} ended (${ended.status}) and order ${found.order_id} in order-history carries this chase's client order id ${found.client_order_id}: a re-price to ${px(found.limit_price)} whose record did not reach the disk (a power loss); settled from the service, never sent again`,
+      (x) => ({
+        ...x,
+        sends: Math.max(x.sends, n),
+        moving: { client_order_id: found.client_order_id!, from_order_id: o.order_id!, to_price: canonical(new Decimal(found.limit_price)), size: canonical(new Decimal(found.size)), sent_at: Math.max(o.sent_at, found.submitted_at), new_order_id: found.order_id },
+      }),
+      'attention',
+    );
   }
 
   // ---- cancels and the end --------------------------------------------------------------------------

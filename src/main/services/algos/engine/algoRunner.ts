@@ -22,7 +22,7 @@ import type { TradingContext } from '../../orders/orderContext.js';
 import { isTransientFailure } from '../../../api/errors.js';
 import { OperationError, toAppError } from '../../errors.js';
 import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
-import type { AlgoStore } from '../algoStore.js';
+import type { AlgoStore, HeldRecord } from '../algoStore.js';
 import { acquireRunLock, type AlgoNaming, type RunLock } from '../runLock.js';
 import type { AlgoEventListener, AlgoEventType, AlgoKind } from './algoEvents.js';
 import { withAlgoNote } from './algoNotes.js';
@@ -68,6 +68,8 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
   private lastAt = 0;
   /** The market the events name (set by the algorithm once it knows it). */
   protected eventMarket: string | undefined;
+  /** The record as this runner last read or wrote it, when it holds it (`holdsRecord`). */
+  private held: HeldRecord<R> | null = null;
 
   protected constructor(
     protected readonly ctx: TradingContext,
@@ -87,6 +89,17 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
   }
 
   // ---- what each algorithm supplies ------------------------------------------------------------------
+
+  /**
+   * True for a kind whose record no other process writes while a run holds its run lock (the chase): the
+   * runner then reads its record from disk once and holds it in memory, and writes it without the record
+   * lock (AlgoStore.writeHeld; a change made from outside meanwhile is refused as a conflict, never
+   * overwritten). False (TWAP, trailing, OCO): every step reads the record again, because a pause or a
+   * cancel asked from another terminal arrives through it.
+   */
+  protected get holdsRecord(): boolean {
+    return false;
+  }
 
   /** True while the record asks for the algorithm to run (not finished, not paused). */
   protected abstract isActive(record: R): boolean;
@@ -180,16 +193,49 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
     return this.clock.now();
   }
 
-  /** The record as stored (checked as a whole; `<CODE>_RECORD_DAMAGED` when it fails). */
+  /** The record as stored (checked as a whole; `<CODE>_RECORD_DAMAGED` when it fails); held in memory when `holdsRecord`. */
   protected record(): R {
-    return this.store.require(this.id, this.ctx.profile.name);
+    if (!this.holdsRecord) return this.store.require(this.id, this.ctx.profile.name);
+    this.held ??= this.store.readHeld(this.id, this.ctx.profile.name);
+    return this.held.record;
   }
 
-  /** Writes a change of the record and reports it. */
+  /** Writes a change of the record (through the held copy when `holdsRecord`) and reports it. */
   protected update(change: (r: R) => R): R {
-    const next = this.store.update(this.id, change);
+    let next: R;
+    if (this.holdsRecord) {
+      const held = this.held ?? this.store.readHeld(this.id, this.ctx.profile.name);
+      try {
+        this.held = this.store.writeHeld(held, { ...change(held.record), updated_at: Date.now() });
+      } catch (err) {
+        // Read again from disk at the next look (checked as a whole there): the file is the truth.
+        this.held = null;
+        throw err;
+      }
+      next = this.held.record;
+    } else next = this.store.update(this.id, change);
     this.options.onUpdate?.(next);
     return next;
+  }
+
+  /**
+   * `update` (held record only) whose file work, fsyncs included, runs on the thread pool while the event
+   * loop goes on (an order in flight): returns the record as it will be stored and the write, which the
+   * caller awaits before it acts on anything that depends on it. Nothing else may write meanwhile.
+   */
+  protected updateBeside(change: (r: R) => R): { next: R; written: Promise<void> } {
+    const held = this.held ?? this.store.readHeld(this.id, this.ctx.profile.name);
+    const { out, written } = this.store.writeHeldAsync(held, { ...change(held.record), updated_at: Date.now() });
+    this.held = out;
+    const settled = written.then(
+      () => this.options.onUpdate?.(out.record),
+      (err: unknown) => {
+        // The file is the truth: read again (checked as a whole) at the next look.
+        this.held = null;
+        throw err;
+      },
+    );
+    return { next: out.record, written: settled };
   }
 
   /** Emits an event (its text is already in the notes, or needs none). */
