@@ -6,7 +6,9 @@
  */
 import { decodeEnvelope } from '../../shared/protocol/index.js';
 import { z } from 'zod';
+import { isTransientFailure } from '../api/errors.js';
 import { httpRequest, DEFAULT_TIMEOUT_MS, type FetchFn } from '../api/http.js';
+import { DEFAULT_RETRY, validateRetryPolicy, withRetry, type RetryPolicy, type SleepFn } from '../api/retry.js';
 
 export interface ServerClockOptions {
   baseUrl: string;
@@ -15,6 +17,13 @@ export interface ServerClockOptions {
   /** How long a measured offset is trusted. */
   ttlMs?: number;
   localNow?: () => number;
+  /**
+   * GET /config is a read like any other: a network error, a timeout or a 5xx is tried again with the
+   * client's backoff (default DEFAULT_RETRY) before the read that waits on it fails. Without it one
+   * dropped connection to /config failed an order before anything was signed.
+   */
+  retry?: RetryPolicy;
+  sleep?: SleepFn;
 }
 
 /** The offset moves only with clock drift (or a simulator's advance): re-measure every few seconds. */
@@ -28,6 +37,8 @@ export class ServerClock {
   private readonly timeoutMs: number;
   private readonly ttlMs: number;
   private readonly localNow: () => number;
+  private readonly retry: RetryPolicy;
+  private readonly sleep: SleepFn | undefined;
   private offset: number | null = null;
   private measuredAt = 0;
   private inflight: Promise<number> | null = null;
@@ -38,6 +49,8 @@ export class ServerClock {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.localNow = options.localNow ?? Date.now;
+    this.retry = validateRetryPolicy(options.retry ?? DEFAULT_RETRY);
+    this.sleep = options.sleep;
   }
 
   /**
@@ -66,13 +79,19 @@ export class ServerClock {
   private measure(): Promise<number> {
     this.inflight ??= (async () => {
       try {
-        const sentAt = this.localNow();
-        const res = await httpRequest(this.fetchFn, { method: 'GET', url: `${this.baseUrl}/config`, timeoutMs: this.timeoutMs });
-        const receivedAt = this.localNow();
-        const decoded = decodeEnvelope(res.status, res.body, z.unknown(), 'GET /config');
-        if (!decoded.ok) throw decoded.error;
+        const { sentAt, receivedAt, timestamp } = await withRetry(
+          async () => {
+            const sent = this.localNow();
+            const res = await httpRequest(this.fetchFn, { method: 'GET', url: `${this.baseUrl}/config`, timeoutMs: this.timeoutMs });
+            const received = this.localNow();
+            const decoded = decodeEnvelope(res.status, res.body, z.unknown(), 'GET /config');
+            if (!decoded.ok) throw decoded.error;
+            return { sentAt: sent, receivedAt: received, timestamp: decoded.timestamp };
+          },
+          { policy: this.retry, shouldRetry: isTransientFailure, ...(this.sleep ? { sleep: this.sleep } : {}) },
+        );
         // The server stamped its answer somewhere between send and receive: take the midpoint.
-        this.offset = decoded.timestamp - Math.round((sentAt + receivedAt) / 2);
+        this.offset = timestamp - Math.round((sentAt + receivedAt) / 2);
         this.measuredAt = receivedAt;
         return this.offset;
       } finally {

@@ -78,7 +78,8 @@ describe('service clock', () => {
   it('a refresh that fails keeps the offset; one far past its time to live is waited for and its failure seen', async () => {
     let local = 1_000_000;
     const cfg = heldConfig();
-    const clock = new ServerClock({ baseUrl: 'http://127.0.0.1:9', fetch: cfg.fetch, ttlMs: 5_000, localNow: () => local, timeoutMs: 60_000 });
+    // One try a read (the retries of a transient failure have their own test below).
+    const clock = new ServerClock({ baseUrl: 'http://127.0.0.1:9', fetch: cfg.fetch, ttlMs: 5_000, localNow: () => local, timeoutMs: 60_000, retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 } });
     const first = clock.now();
     await cfg.answer(1_000_500);
     await first;
@@ -106,5 +107,33 @@ describe('service clock', () => {
     expect(await settledOrPending(next)).toBe('pending');
     await cfg.answer(4_000_000);
     expect(await next).toBe(4_000_000);
+  });
+
+  it('a dropped connection or a 5xx from GET /config is tried again before a read fails; a 4xx is not', async () => {
+    const answers: (number | Error)[] = [];
+    let calls = 0;
+    const fetch = (async () => {
+      calls++;
+      const next = answers.shift()!;
+      if (next instanceof Error) throw next;
+      if (next >= 400 && next < 600) return new Response(JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'boom' }, timestamp: 1 }), { status: next, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ success: true, data: {}, timestamp: next }), { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof globalThis.fetch;
+    const slept: number[] = [];
+    const clock = () => new ServerClock({ baseUrl: 'http://127.0.0.1:9', fetch, localNow: () => 1_000_000, sleep: async (ms) => void slept.push(ms) });
+    answers.push(new Error('other side closed'), 503, 1_000_700);
+    expect(await clock().now()).toBe(1_000_700);
+    expect(calls).toBe(3);
+    expect(slept).toHaveLength(2);
+    // A refusal is an answer: not asked again.
+    calls = 0;
+    answers.push(404);
+    await expect(clock().now()).rejects.toThrow();
+    expect(calls).toBe(1);
+    // Four tries at most (the client's budget), then the last failure is the read's.
+    calls = 0;
+    answers.push(500, 500, 500, 500, 1);
+    await expect(clock().now()).rejects.toThrow(/boom|500/);
+    expect(calls).toBe(4);
   });
 });
