@@ -84,8 +84,11 @@ describe.concurrent('perps twap', () => {
 
   it('Ctrl-C pauses and says how to resume; resume runs it again; a second process is refused; pause and cancel reach the runner', async () => {
     const t = await w.trader();
-    const fg = new PerpsChild(w, ['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.04', '--duration', '20s', '--slices', '4', '--leverage', '5']);
-    const id = (await fg.waitForStderr(/^TWAP ([0-9a-f]{12}): BUY 0\.04 ETH in 4 slices every 5 s/m))[1]!;
+    // Slices 15 s apart on the wall clock: the paused TWAP's status and list (two processes) and the resume
+    // fit before the next slice is due even on a loaded machine (at 5 s apart, 12 s of them let a resumed
+    // TWAP miss two slices and complete before the test saw it run).
+    const fg = new PerpsChild(w, ['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.04', '--duration', '60s', '--slices', '4', '--leverage', '5']);
+    const id = (await fg.waitForStderr(/^TWAP ([0-9a-f]{12}): BUY 0\.04 ETH in 4 slices every 15 s/m))[1]!;
     await fg.waitForStderr(/^slice 1\/4 filled 0\.01 @ [\d.]+ \| 0\.01 of 0\.04 filled, avg [\d.]+ \(arrival 3400, \+[\d.]+ bps\); next slice \d\d:\d\d:\d\dZ$/m);
     fg.child.kill('SIGINT');
     const paused = await fg.done;
