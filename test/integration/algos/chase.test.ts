@@ -451,6 +451,44 @@ describe('chase on the simulator', () => {
     expect((await t.openOrders('ETH')).map((o) => o.limit_price)).toEqual(['3400']);
   });
 
+  it('the same lost Modify on a service whose history rows carry no client order id (as the spec lists them): never claimed, nothing sent, the person told where to look', async () => {
+    const t = await w.trader();
+    await w.setMark('ETH', '3400');
+    const runner = await chase(t, {}, sizeFor(w.market('ETH'), new Decimal('3400'), 2));
+    stopAt = { at: w.sim.clock.now() + 1_000, runner };
+    const resting = await runner.run();
+    const order = resting.order!;
+    const cloid = chaseClientOrderId(resting.id, resting.sends + 1);
+    const nonce = String(await w.ctx.nonces.next(t.wallet));
+    const fields = { account_id: t.accountId, client_order_id: cloid, limit_price: '3400', size: order.size, trigger_price: '0', nonce };
+    const signature = await (await w.ctx.tradingSigner(t.wallet)).signTypedData(modifyTypedData(order.order_id!, fields, w.ctx.profile.network));
+    expect((await w.ctx.api.modify(order.order_id!, { ...fields, signature })).status).toBe('SUBMITTED');
+    // Order history as the spec lists its rows: no client_order_id (the simulator adds one).
+    const api = w.ctx.api;
+    const specApi = new Proxy(api, {
+      get(target, prop) {
+        if (prop === 'orderHistory') {
+          return async (q: Parameters<typeof api.orderHistory>[0]) => {
+            const page = await target.orderHistory(q);
+            return { ...page, orders: page.orders.map(({ client_order_id: _cloid, ...row }) => row) };
+          };
+        }
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const from = w.requests.length;
+    const resumed = openChaseRunner({ ...w.ctx, api: specApi }, resting.id, { clock, books: venueChaseBooks(lease()), onBook });
+    stopAt = { at: w.sim.clock.now() + 2_000, runner: resumed };
+    const left = await resumed.run();
+    stopAt = null;
+    expect(modifies(from)).toBe(0);
+    expect(left).toMatchObject({ status: 'done', end_reason: 'order_gone' });
+    expect(left.notes.at(-1)).toMatch(/ended at the service without this chase \(cancelled[^)]*\); 0 of [\d.]+ filled; nothing more is sent; if this machine lost power during a re-price, its new order may rest unfollowed: see ETH's open orders$/);
+    // The order the lost Modify placed rests, unclaimed: the note sends the person to it.
+    expect((await t.openOrders('ETH')).map((o) => o.limit_price)).toEqual(['3400']);
+  });
+
   it('a book message that fails its check freezes the chase (nothing sent) until a good book comes', async () => {
     const t = await w.trader();
     await w.setMark('ETH', '3400');

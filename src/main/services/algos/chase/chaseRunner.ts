@@ -651,7 +651,10 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       const lost = await this.lostMove(r, o, last);
       if (lost) return { record: lost };
     }
-    return { done: await this.finish('order_gone', `order ${orderId} ended at the service without this chase (${last.status}${last.reason ? `, ${last.reason}` : ''}); ${canonical(total)} of ${r.size} filled; nothing more is sent`, 'attention', over) };
+    // A post order that ended unexplained may have been the Modify of a re-price lost to a power loss on a
+    // service whose history names no client order id (lostMove): the person is told where to look.
+    const look = o.kind === 'post' ? `; if this machine lost power during a re-price, its new order may rest unfollowed: see ${r.market}'s open orders` : '';
+    return { done: await this.finish('order_gone', `order ${orderId} ended at the service without this chase (${last.status}${last.reason ? `, ${last.reason}` : ''}); ${canonical(total)} of ${r.size} filled; nothing more is sent${look}`, 'attention', over) };
   }
 
   /**
