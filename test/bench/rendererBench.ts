@@ -65,6 +65,16 @@ const BURST_SECONDS = 4;
  * old renderer passed 4.0x three times in five, and the rounds of either spread 2.2x to 8.1x. The gates are the counts below (commits, layouts and style
  * recalculations per second of storm), which no CPU changes, set where the renderer before the live
  * frame fails.
+ *
+ * Issue 37's goal is 2.5x. Three runs before its renderer work (the same machine, 2026-12-06, load 3 to
+ * 10): 4.209x, 3.696x, 3.678x. After (styles/app.css: the chart painted last, the tape's scrollbar room
+ * kept, its list in a box of its own, its cells unclipped): 2.770x (two e2e specs beside it), 2.918x,
+ * 3.317x, with c18a191 in the same rounds at 3.765x, 3.862x, 4.560x (today's renderer at 0.73x to 0.76x
+ * of the old one's ratio). Not yet 2.5x with a margin, so printed still. What is left, measured by hiding
+ * parts of the page in the same rounds: the tape's new rows (twenty a tenth of a second, about 40% of
+ * the app's remaining main-thread time: their cells' layout, text and paint), the React flush of the
+ * marks (market rows, positions, the ticket's 20 re-renders in 4 s) and the chart's own redraws
+ * (lightweight-charts invalidates fully on each update and draws on the frame after the live frame's).
  */
 const BURST_RATIO_TARGET = Number(process.env['BENCH_BURST_RATIO'] ?? 4.0);
 /**
@@ -99,11 +109,14 @@ const LAYOUTS_PER_SECOND_TARGET = Number(process.env['BENCH_LAYOUTS_PER_SECOND']
  * gates (the layouts and commits separate the two renderers by 40% and more). Fewer frames that restyle
  * inside the containers would give it room.
  *
- * Printed, not gated, until it has that room: a 2.4% margin is within one machine's spread, and a gate that
- * fails today's renderer by machine fails CI for nothing (the lesson of the CPU ratio). The layouts and the
- * commits gate the same storm.
+ * It has that room now (issue 37): the tape's new rows no longer lay out the flex boxes above the list, so a
+ * frame with a delivery no longer restyles inside the containers (styles/app.css, .tape-body). Three runs
+ * on the 2-core machine of 2026-12-06 at load 3 to 10: today 23.8, 24.7, 24.8, and 25.0 in three more
+ * with the tape's cells unclipped; c18a191 in the same rounds 32.6, 33.3, 33.3, 33.3, 33.3, 33.3 (and
+ * today's renderer before the change 31.1 to 31.8). Gated at 29.0: 16% over today's worst median, 11%
+ * under the old renderer's best.
  */
-const STYLES_PER_SECOND_TARGET = Number(process.env['BENCH_STYLES_PER_SECOND'] ?? 32.5);
+const STYLES_PER_SECOND_TARGET = Number(process.env['BENCH_STYLES_PER_SECOND'] ?? 29.0);
 /**
  * React commits per second of storm (a count: the floor page, without React, commits none, so there is no
  * ratio to take): today 9.3, 10.3, 10.0, 9.5, 9.8, 11.0, 10.5; c18a191 18.8, 19.8, 18.0, 19.0, 19.8, 19.5,
@@ -536,7 +549,6 @@ function workGates(side: 'app' | 'before'): StormGate[] {
       name: 'renderer style recalculations per second of storm (CDP RecalcStyleCount)',
       of: (r) => perSecond(r[side], 'styles'),
       target: { op: '<=', value: STYLES_PER_SECOND_TARGET },
-      reportOnly: true,
       unit: '',
       detail: (m) => `app / floor page with the same events ${(perSecond(m[side], 'styles') / perSecond(m.floor, 'styles')).toFixed(3)}x, the floor ${perSecond(m.floor, 'styles').toFixed(1)}/s`,
     },

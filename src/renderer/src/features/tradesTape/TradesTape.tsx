@@ -63,11 +63,15 @@ export function TradesTape({ market, titled = true }: { market: MarketView; titl
       ) : tape.trades.length === 0 ? (
         <EmptyState title="No trades yet">Nothing traded on {market.symbol} lately.</EmptyState>
       ) : (
-        <ol className="tape-list" aria-label="Latest trades">
-          {tape.trades.map((t) => (
-            <Row key={t.tid} t={t} places={places} szPlaces={market.sz_decimals} />
-          ))}
-        </ol>
+        // The list is placed in a box of its own (styles/app.css, .tape-body): new rows then lay out inside
+        // the list alone, not up through the trade view's containers (issue 37).
+        <div className="tape-body">
+          <ol className="tape-list" aria-label="Latest trades">
+            {tape.trades.map((t) => (
+              <Row key={t.tid} t={t} places={places} szPlaces={market.sz_decimals} />
+            ))}
+          </ol>
+        </div>
       )}
     </section>
   );
