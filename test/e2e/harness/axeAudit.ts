@@ -77,7 +77,7 @@ async function settle(page: Page): Promise<void> {
 }
 
 async function auditNow(page: Page, screen: string): Promise<ScreenAudit> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).options({ resultTypes: ['violations'] }).analyze();
   const audit: ScreenAudit = { screen, serious: {}, minor: {}, examples: [], failing: [] };
   for (const v of results.violations) {
     const nodes = [];
