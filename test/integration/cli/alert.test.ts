@@ -154,8 +154,9 @@ describe('perps alert', () => {
     expect(printedIds.sort()).toEqual(logLines().map((l) => l['id'] as string).sort());
     expect(logLines().filter((l) => l['id'] !== markerId)).toHaveLength(4);
     // The marker too, crossed by both watchers one reading behind the other at times: once per crossing.
-    expect(logLines().filter((l) => l['id'] === markerId)).toHaveLength(markerFirings);
-    expect(markerLines(ad.stdout).length + markerLines(bd.stdout).length).toBe(markerFirings);
+    const said = `alerts.log:\n${fs.readFileSync(path.join(w.dataDir, 'alerts.log'), 'utf8')}watcher a:\n${ad.stdout}\nwatcher b:\n${bd.stdout}`;
+    expect(logLines().filter((l) => l['id'] === markerId), said).toHaveLength(markerFirings);
+    expect(markerLines(ad.stdout).length + markerLines(bd.stdout).length, said).toBe(markerFirings);
 
     const listed = perpsJson(await run(['--json', 'alert', 'list'])).alerts;
     expect(listed.find((x: { id: string }) => x.id === once.id)).toMatchObject({ status: 'done', fired_count: 1, last_fired_value: '3512.5' });

@@ -5,12 +5,14 @@
  * a damaged alerts.json is reported by name and never rewritten; an alert removed by another process is
  * forgotten without a firing.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../../src/shared/alerts/alertRule.js';
 import { AlertEvaluator, AlertStore, OTHERS_LEAD_MS, readAlertLog } from '../../../src/main/services/alerts/index.js';
+import { evaluatorRunning, thisEvaluator } from '../../../src/main/services/alerts/evaluatorLiveness.js';
 
 const dirs: string[] = [];
 function dataDir(): string {
@@ -112,30 +114,96 @@ describe('alert evaluator', () => {
     expect([...firedA, ...firedB].map((f) => f.value)).toEqual(['58990', '58800', '58700']);
   });
 
-  it('streams that parted: a stored state older than the lead is adopted, and the next crossing fires', () => {
+  it('a watcher behind by more than the lead still never fires a crossing again while the other runs', () => {
+    // The same late reading as above, on a starved machine: B reads each of A's marks more than
+    // OTHERS_LEAD_MS after A. A still runs (state_by names it), so its state stands however old it is.
+    const dir = dataDir();
+    const store = new AlertStore(dir);
+    store.add('sim', { market: 'BTC', rule: { kind: 'price_below', level: '59000' }, repeat: true, note: '', wallet: null }, true, 1);
+    let clock = 1_000;
+    const fired: AlertFiring[] = [];
+    const make = (id: string) => {
+      const e = new AlertEvaluator({ store: new AlertStore(dir), profile: 'sim', onFire: (f) => fired.push(f), reloadEveryMs: 0, now: () => clock, id, running: (by) => by === 'host:A' });
+      e.reload();
+      return e;
+    };
+    const a = make('host:A');
+    const b = make('host:B');
+    const marks = ['60000', '58990', '59050', '58900', '59100', '58800', '59200', '58700'];
+    // B one mark behind A, each of its readings more than the lead after A's latest change.
+    const bReads = (mark: string) => b.observeMarket({ market: 'BTC', at: (clock += OTHERS_LEAD_MS + 1), mark });
+    marks.forEach((mark, i) => {
+      a.observeMarket({ market: 'BTC', at: (clock += 10), mark });
+      if (i > 0) bReads(marks[i - 1]!);
+    });
+    bReads(marks.at(-1)!);
+    expect(fired.map((f) => f.value)).toEqual(['58990', '58800', '58700']);
+    expect(readAlertLog(dir, 10).firings).toHaveLength(3);
+    expect(store.list('sim')[0]).toMatchObject({ fired_count: 3, armed: false });
+  });
+
+  /** B misses a crossing and the way back that A reads; returns B's firings on the next crossing, read later than any lag. */
+  function partedStreams(aRunsThen: boolean): { firedA: string[]; firedB: string[]; logged: string[] } {
     const dir = dataDir();
     const store = new AlertStore(dir);
     store.add('sim', { market: 'ETH', rule: { kind: 'price_above', level: '3500' }, repeat: true, note: '', wallet: null }, true, 1);
     let clock = 1_000;
+    let aRuns = true;
+    const running = (by: string) => by === 'host:A' && aRuns;
     const firedA: AlertFiring[] = [];
     const firedB: AlertFiring[] = [];
-    const a = new AlertEvaluator({ store: new AlertStore(dir), profile: 'sim', onFire: (f) => firedA.push(f), reloadEveryMs: 0, now: () => clock });
-    const b = new AlertEvaluator({ store: new AlertStore(dir), profile: 'sim', onFire: (f) => firedB.push(f), reloadEveryMs: 0, now: () => clock });
+    const a = new AlertEvaluator({ store: new AlertStore(dir), profile: 'sim', onFire: (f) => firedA.push(f), reloadEveryMs: 0, now: () => clock, id: 'host:A', running });
+    const b = new AlertEvaluator({ store: new AlertStore(dir), profile: 'sim', onFire: (f) => firedB.push(f), reloadEveryMs: 0, now: () => clock, id: 'host:B', running });
     a.reload();
     b.reload();
     b.observeMarket({ market: 'ETH', at: clock, mark: '3400' });
-    // A alone sees a crossing and the way back (B's connection missed them), then A stops.
+    // A alone sees a crossing and the way back (B's connection missed them).
     a.observeMarket({ market: 'ETH', at: (clock += 10), mark: '3510' });
     a.observeMarket({ market: 'ETH', at: (clock += 10), mark: '3300' });
-    expect(firedA.map((f) => f.value)).toEqual(['3510']);
-    // B's reading (armed, none fired) is not the store's (re-armed, one fired), changed longer ago than any
-    // lag: B adopts it, and judges its mark from there. The crossing fires, once.
+    // The file names the evaluator that changed the state (the views never show it).
+    expect((JSON.parse(fs.readFileSync(path.join(dir, 'alerts.json'), 'utf8')) as { alerts: unknown[] }).alerts[0]).toMatchObject({ armed: true, fired_count: 1, state_by: 'host:A' });
+    expect(store.list('sim')[0]).not.toHaveProperty('state_by');
+    aRuns = aRunsThen;
     clock += OTHERS_LEAD_MS;
     b.observeMarket({ market: 'ETH', at: clock, mark: '3530' });
-    expect(firedB.map((f) => f.value)).toEqual(['3530']);
     b.observeMarket({ market: 'ETH', at: (clock += 10), mark: '3540' });
-    expect(firedB).toHaveLength(1);
-    expect(readAlertLog(dir, 10).firings.map((f) => f.value)).toEqual(['3530', '3510']);
+    return { firedA: firedA.map((f) => f.value), firedB: firedB.map((f) => f.value), logged: readAlertLog(dir, 10).firings.map((f) => f.value) };
+  }
+
+  it('streams that parted: a stored state older than the lead is adopted once its evaluator has stopped, and the next crossing fires', () => {
+    // B's reading (armed, none fired) is not the store's (re-armed, one fired), changed longer ago than any
+    // lag by an evaluator that no longer runs: B adopts it, and judges its mark from there. The crossing
+    // fires, once.
+    expect(partedStreams(false)).toEqual({ firedA: ['3510'], firedB: ['3530'], logged: ['3530', '3510'] });
+  });
+
+  it('streams that parted while the other still runs: its state stands, and the crossing is its to fire', () => {
+    // The store's state is further along than B's reading and A still runs: B is behind (or missed
+    // messages), however long ago A changed it, and leaves the alert to A, which reads the same stream.
+    expect(partedStreams(true)).toEqual({ firedA: ['3510'], firedB: [], logged: ['3510'] });
+  });
+
+  it("the evaluator's identity is this host and process; another host's, an ended process and a hand-edited one read as not running", async () => {
+    expect(evaluatorRunning(thisEvaluator())).toBe(true);
+    expect(thisEvaluator()).toBe(`${os.hostname()}:${process.pid}`);
+    const ended = spawn(process.execPath, ['-e', '0']);
+    const pid = ended.pid!;
+    await new Promise((r) => ended.on('exit', r));
+    expect(evaluatorRunning(`${os.hostname()}:${pid}`)).toBe(false);
+    for (const edited of [`another-host:${process.pid}`, `${os.hostname()}:0`, `${os.hostname()}:-1`, `${os.hostname()}:1e3`, `${os.hostname()}:`, `:${process.pid}`, '', 'x'.repeat(300)]) {
+      expect(evaluatorRunning(edited), edited).toBe(false);
+    }
+  });
+
+  it('a hand-edited state_by too long to be an identity makes the file damaged, never evaluated', () => {
+    const dir = dataDir();
+    const store = new AlertStore(dir);
+    store.add('sim', { market: 'ETH', rule: { kind: 'price_above', level: '1' }, repeat: false, note: '', wallet: null }, true, 1);
+    const file = path.join(dir, 'alerts.json');
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { alerts: Record<string, unknown>[] };
+    stored.alerts[0]!['state_by'] = 'h'.repeat(301);
+    fs.writeFileSync(file, JSON.stringify(stored));
+    expect(() => new AlertEvaluator({ store, profile: 'sim', onFire: () => undefined }).reload()).toThrow(expect.objectContaining({ code: 'ALERT_STORE_DAMAGED' }));
   });
 
   it('an alert removed by another process is forgotten without a firing', () => {

@@ -14,17 +14,23 @@
  *
  * Two evaluators read the same stream at different speeds, and the stream carries no sequence to order
  * their verdicts by. A threshold alert's state only moves forward (armed, fired, re-armed, fired again: each
- * (armed, fired_count) pair is passed once), so each evaluator keeps the state its own reading of the stream
- * reached and commits a change only from that state: when the stored state is another one, the other
- * evaluator got elsewhere first. If it did so within OTHERS_LEAD_MS, it is read as ahead on the same stream
- * (this one's mark is old news: a late re-arm from a mark the other already passed would fire the same
- * crossing twice) and this verdict is dropped; an older stored state is adopted (the streams parted, a
- * reconnect missed a message, a person moved the level) and the mark is judged from it.
+ * (armed, fired_count) pair is passed once, in that order: statePosition), so each evaluator keeps the state
+ * its own reading of the stream reached and commits a change only from that state: when the stored state is
+ * another one, the other evaluator got elsewhere first, and this verdict is dropped while
+ *  - the other changed it within OTHERS_LEAD_MS (it is ahead on the same stream: this one's mark is old
+ *    news, and a late re-arm from a mark the other already passed would fire the same crossing twice), or
+ *  - the stored state is further along than this one's reading and the evaluator that wrote it still runs
+ *    (`state_by`): this one is behind, by a lag longer than the lead on a starved machine, or it missed
+ *    messages; either way its own reading catches up with the stored state within a crossing, and the
+ *    running evaluator has the alert meanwhile.
+ * Otherwise the stored state is adopted (the other has stopped, the streams parted the other way, a person
+ * moved the level) and the mark is judged from it.
  */
 import { Decimal } from '../../../shared/decimal/index.js';
 import { MoveWindow, firingMessage, describeRule, stepMove, stepThreshold } from '../../../shared/alerts/alertEvaluation.js';
 import type { AlertFiring, AlertView, ThresholdRule } from '../../../shared/alerts/alertRule.js';
 import { appendAlertLog } from './alertLog.js';
+import { evaluatorRunning, thisEvaluator } from './evaluatorLiveness.js';
 import { alertView, type AlertStore, type DamagedAlert, type StoredAlert } from './alertStore.js';
 
 /** What the venue said about one market. */
@@ -60,6 +66,14 @@ interface StreamState {
   fired_count: number;
 }
 
+/**
+ * Where a threshold alert's (armed, fired_count) stands in the one order its states are passed in: unknown
+ * (no value seen yet), then armed, fired (count + 1, disarmed), re-armed, fired again, ...
+ */
+export function statePosition(armed: boolean | null, firedCount: number): number {
+  return 2 * firedCount + (armed === true ? 0 : armed === false ? -1 : -2);
+}
+
 export interface AlertEvaluatorOptions {
   store: AlertStore;
   profile: string;
@@ -79,6 +93,10 @@ export interface AlertEvaluatorOptions {
    * evaluators on the same data folder compare with their own clock.
    */
   now?: () => number;
+  /** This evaluator's identity, written as state_by (default: this host and process, evaluatorLiveness.ts). */
+  id?: string;
+  /** Whether the evaluator that wrote a state_by still runs (default: that process is alive on this host). */
+  running?: (id: string) => boolean;
 }
 
 export class AlertEvaluator {
@@ -91,8 +109,13 @@ export class AlertEvaluator {
   private seenVersion = '';
   private lastReloadCheck = 0;
 
+  /** Written as state_by with each change this evaluator makes. */
+  private readonly id: string;
+
   /** Nothing is read yet: call reload() (it throws for a damaged store), or let the first observation read. */
-  constructor(private readonly o: AlertEvaluatorOptions) {}
+  constructor(private readonly o: AlertEvaluatorOptions) {
+    this.id = o.id ?? thisEvaluator();
+  }
 
   /** The active alerts as this process last read them. */
   active(): AlertView[] {
@@ -149,7 +172,9 @@ export class AlertEvaluator {
     const v = new Decimal(value);
     const ruleKey = JSON.stringify(cached.rule);
     const known = this.stream.get(cached.id);
-    const prior: StreamState = known?.rule === ruleKey ? known : { rule: ruleKey, armed: cached.armed, fired_count: cached.fired_count };
+    // This evaluator's first reading of the alert (or of its new rule) starts from the state as stored.
+    const fresh = known?.rule !== ruleKey;
+    const prior: StreamState = fresh ? { rule: ruleKey, armed: cached.armed, fired_count: cached.fired_count } : known;
     const guess = stepThreshold(rule, prior.armed, v);
     if (!guess.fired && guess.armed === prior.armed) {
       this.stream.set(cached.id, prior);
@@ -160,17 +185,38 @@ export class AlertEvaluator {
     void this.commit(cached.id, (stored) => {
       if (stored.rule.kind === 'move' || JSON.stringify(stored.rule) !== ruleKey) return null;
       const same = stored.armed === prior.armed && stored.fired_count === prior.fired_count;
-      // Another evaluator changed it moments ago: it is ahead on the same stream, and its verdict stands.
-      if (!same && now - (stored.state_at ?? 0) < OTHERS_LEAD_MS) return null;
+      if ((!same || fresh) && this.othersStands(stored, prior, now, fresh)) {
+        // A first reading that another running evaluator's state outranks starts from that state, not from
+        // this mark (which may be older than the one that state was judged on).
+        if (fresh) settled = { rule: ruleKey, armed: stored.armed, fired_count: stored.fired_count };
+        return null;
+      }
       // From the stored state (this stream's, or an older one adopted).
       const step = stepThreshold(stored.rule as ThresholdRule, stored.armed, v);
       settled = { rule: ruleKey, armed: step.armed, fired_count: stored.fired_count + (step.fired ? 1 : 0) };
-      if (!step.fired) return step.armed === stored.armed ? null : { alert: { ...stored, armed: step.armed, state_at: now }, firing: null };
-      return this.fired({ ...stored, armed: step.armed, state_at: now }, at, value, firingMessage(stored.market, stored.rule, value));
+      const by = { state_at: now, state_by: this.id };
+      if (!step.fired) return step.armed === stored.armed ? null : { alert: { ...stored, armed: step.armed, ...by }, firing: null };
+      return this.fired({ ...stored, armed: step.armed, ...by }, at, value, firingMessage(stored.market, stored.rule, value));
     });
     // Once committed (a write that failed throws above and leaves the reading where it was, to try again):
     // where the stored state took it, or, when another evaluator's stands, this stream's own next state.
     this.stream.set(cached.id, settled ?? { rule: ruleKey, armed: guess.armed, fired_count: prior.fired_count + (guess.fired ? 1 : 0) });
+  }
+
+  /**
+   * Whether another evaluator's stored state, which this one's reading (`mine`) disagrees with, stands: it
+   * changed moments ago, or it is further along and its evaluator still runs (see the file's comment). On
+   * this evaluator's first reading of the alert (`fresh`) there is no reading of its own to compare: a state
+   * another running evaluator wrote stands, since this first mark may be older than the one it was judged on.
+   */
+  private othersStands(stored: StoredAlert, mine: StreamState, now: number, fresh: boolean): boolean {
+    // state_at 0 or absent: set by a person (or a file from before it), never a recent reading.
+    const at = stored.state_at ?? 0;
+    if (at > 0 && now - at < OTHERS_LEAD_MS) return true;
+    const by = stored.state_by;
+    if (by === undefined || by === this.id) return false;
+    if (!fresh && statePosition(stored.armed, stored.fired_count) <= statePosition(mine.armed, mine.fired_count)) return false;
+    return this.running(by);
   }
 
   private observeMove(cached: StoredAlert, at: number, mark: string): void {
@@ -237,5 +283,9 @@ export class AlertEvaluator {
 
   private now(): number {
     return (this.o.now ?? Date.now)();
+  }
+
+  private running(id: string): boolean {
+    return (this.o.running ?? evaluatorRunning)(id);
   }
 }

@@ -75,8 +75,9 @@ export async function moveAlertLevel(ctx: MarketDataContext & Pick<ServiceContex
     armed = await initialArmed(ctx, spec);
   }
   return store.update(ctx.profile.name, id, (stored) => {
-    // Set by a person, not read off a stream: every evaluator adopts this state at once (state_at 0).
-    const alert = { ...stored, rule: spec.rule, armed, status: 'active' as const, state_at: 0 };
+    // Set by a person, not read off a stream: every evaluator adopts this state at once (state_at 0, no state_by).
+    const { state_by: _by, ...rest } = stored;
+    const alert = { ...rest, rule: spec.rule, armed, status: 'active' as const, state_at: 0 };
     return { alert, result: alertView(alert) };
   });
 }

@@ -48,6 +48,12 @@ const StoredAlertSchema = AlertViewSchema.extend({
    * (alertEvaluator.ts).
    */
   state_at: z.number().int().nonnegative().optional(),
+  /**
+   * Which evaluator made that change (`host:pid`, evaluatorLiveness.ts); absent when a person did. While
+   * that evaluator still runs, another whose reading is behind its state defers to it however long ago the
+   * change was.
+   */
+  state_by: z.string().max(300).optional(),
 });
 export type StoredAlert = z.infer<typeof StoredAlertSchema>;
 const AlertsFileSchema = z.object({ version: z.literal(1), alerts: z.array(StoredAlertSchema) });
@@ -61,7 +67,7 @@ export function alertNotFound(id: string, profile: string): OperationError {
 
 /** The view of a stored alert (without the profile it belongs to). */
 export function alertView(a: StoredAlert): AlertView {
-  const { profile: _profile, state_at: _stateAt, ...view } = a;
+  const { profile: _profile, state_at: _stateAt, state_by: _stateBy, ...view } = a;
   return view;
 }
 
