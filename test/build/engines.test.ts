@@ -4,6 +4,7 @@
  * package whose `engines.node` the running Node does not satisfy (the project itself included); the
  * README says, per Node line, how many and for which packages, and this reads the same from the lockfile.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { semver } from './semver.js';
@@ -71,5 +72,21 @@ describe('engines', () => {
     for (const name of on20.filter((n) => n !== manifest.name)) expect(WHICH_NODE, name).toContain(name === 'node-abi' ? '`node-abi`' : `\`${name}\``);
     // And none of them is a production dependency: the command line and simulator run on 20.19.
     expect(warnedOn('20.19.0').filter((p) => !p.dev && p.name !== manifest.name)).toEqual([]);
+  });
+
+  it('`npx perps` warns about Perps Desk itself below 22.13 and about nothing from there on, and runs either way: as the README says', () => {
+    expect(WHICH_NODE).toContain('Below Node 22.13, `npx perps` may print one too, for Perps Desk itself');
+    expect(WHICH_NODE).toContain('From 22.13 on it prints none.');
+    // As from a shell: without the npm_* variables of the npm that started this test run, with which the
+    // inner npm prints no warning at all.
+    const shellEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+    const r = spawnSync('npx', ['perps', '--version'], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...shellEnv, npm_config_update_notifier: 'false' } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version);
+    const warned = [...r.stderr.matchAll(/npm warn EBADENGINE\s+package: '([^']+)'/g)].map((m) => m[1]);
+    // Whether npm reads the tree again (and warns) on this run is npm's to decide; what it may warn about is not.
+    const may = semver.satisfies(process.versions.node, manifest.engines.node) ? [] : [`${manifest.name}@${JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version}`];
+    expect(warned.filter((w) => !may.includes(w!))).toEqual([]);
+    expect(r.stderr.replace(/npm warn EBADENGINE.*\n/g, '').trim()).toBe('');
   });
 });
