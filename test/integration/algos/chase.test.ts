@@ -382,6 +382,66 @@ describe('chase on the simulator', () => {
     expect(ChaseIntentLog.latest(chaseIntentLogFile(store.dir, id))).toBeNull();
   });
 
+  /** A chase whose Modify, as it leaves, comes with a Stop of `kind` (the person presses Stop right then). */
+  async function stopDuringModify(t: Trader, kind: 'cancel' | 'pause' | 'interrupt'): Promise<ChaseRecord> {
+    await w.setMark('ETH', '3400');
+    let runner: ChaseRunner | null = null;
+    const api = new Proxy(w.ctx.api, {
+      get(target, key) {
+        if (key === 'modify') {
+          return (orderId: string, body: Parameters<typeof target.modify>[1]) => {
+            const sent = target.modify(orderId, body);
+            runner!.requestStop(kind);
+            return sent;
+          };
+        }
+        const v = Reflect.get(target, key, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const ctx: TradingContext = { ...w.ctx, api };
+    const prepared = await prepareChase(ctx, { wallet: t.wallet, market: 'ETH', side: 'buy', size: sizeFor(w.market('ETH'), new Decimal('3400'), 2), settings: parseChaseFlags({}), leverage: 5 });
+    runner = await startChase(ctx, prepared, await w.ctx.tradingSigner(t.wallet), { clock, books: venueChaseBooks(lease()), onBook });
+    const t0 = w.sim.clock.now();
+    script = [{ at: t0 + 1_000, act: mark('3410') }];
+    // Only if the Modify never went out (then the test fails on its moves below).
+    stopAt = { at: t0 + 20_000, runner };
+    try {
+      return await runner.run();
+    } finally {
+      stopAt = null;
+    }
+  }
+
+  it('Stop and cancel while a re-price is in flight: the re-price is settled first and the order it made is cancelled, nothing left resting', async () => {
+    const t = await w.trader();
+    const done = await stopDuringModify(t, 'cancel');
+    const moved = (await t.history()).find((r) => r.limit_price === '3409.8');
+    expect(moved, 'the re-price reached the service').toBeDefined();
+    expect(done).toMatchObject({ status: 'done', end_reason: 'stopped', moving: null, moves: 1 });
+    expect(await t.openOrders('ETH')).toEqual([]);
+    expect((await t.history()).find((r) => r.order_id === moved!.order_id)?.status).toBe('cancelled');
+    expect(done.notes.at(-1)).toMatch(new RegExp(`stopped: the chase is over; order ${moved!.order_id} cancelled`));
+  });
+
+  it('Stop and leave while a re-price is in flight: the record names the order the re-price made, which rests', async () => {
+    const t = await w.trader();
+    const done = await stopDuringModify(t, 'pause');
+    const open = await t.openOrders('ETH');
+    expect(open.map((o) => o.limit_price)).toEqual(['3409.8']);
+    expect(done).toMatchObject({ status: 'done', end_reason: 'stopped', moving: null, moves: 1, order: { order_id: open[0]!.order_id, price: '3409.8' } });
+    expect(done.notes.at(-1)).toMatch(new RegExp(`order ${open[0]!.order_id} rests at 3,409\\.8 \\(left`));
+  });
+
+  it('Ctrl-C while a re-price is in flight: the re-price is settled, and the note names the order that rests', async () => {
+    const t = await w.trader();
+    const left = await stopDuringModify(t, 'interrupt');
+    const open = await t.openOrders('ETH');
+    expect(open.map((o) => o.limit_price)).toEqual(['3409.8']);
+    expect(left).toMatchObject({ status: 'working', moving: null, moves: 1, order: { order_id: open[0]!.order_id } });
+    expect(left.notes.at(-1)).toMatch(new RegExp(`stopped chasing: order ${open[0]!.order_id} rests at 3,409\\.8`));
+  });
+
   it('killed between the intent log and the record: the logged Modify is settled on resume, never sent again; a damaged log refuses the resume', async () => {
     const t = await w.trader();
     await w.setMark('ETH', '3400');

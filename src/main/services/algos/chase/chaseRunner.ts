@@ -90,6 +90,11 @@ const SPARE_NONCE_MS = 2_000;
 /** A new order of a Modify is held this long at most before the service applies it; read again meanwhile. */
 const PENDING_LOOK_MS = 100;
 
+/** A re-price or a placement sent and not yet settled from the service. */
+function inFlight(r: ChaseRecord): boolean {
+  return r.moving !== null || (r.order !== null && r.order.order_id === null);
+}
+
 function px(v: string): string {
   return groupedDecimal(canonical(new Decimal(v)));
 }
@@ -273,11 +278,39 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
    * paused state: the app's "Stop, leave the order") ends it and leaves the order resting; `interrupt`
    * (Ctrl-C, the app letting go) stops chasing and keeps the chase to be resumed.
    */
-  protected override async onStop(kind: StopKind, r: ChaseRecord): Promise<ChaseRecord> {
-    if (kind === 'cancel' && r.status === 'working') return this.endAt(r, 'stopped', true);
-    if (kind === 'pause' && r.status === 'working') return this.endAt(r, 'stopped', false);
+  protected override async onStop(kind: StopKind, start: ChaseRecord): Promise<ChaseRecord> {
+    const r = await this.settleInFlight(start);
+    if (r.status !== 'working') return r;
+    if (inFlight(r)) {
+      // Not settled within the grace period: ending it now would act on an order that may have been
+      // replaced. The chase is kept, and its resume settles what is in flight first.
+      const what = r.moving ? `the re-price to ${px(r.moving.to_price)} (order ${r.moving.from_order_id})` : `the order at ${px(r.order!.price)}`;
+      return this.note(`stopped chasing with ${what} not settled at the service ${Math.round(this.graceMs / 1000)} s after it was sent; nothing was cancelled: \`perps order chase --resume ${r.id}\` settles it (then stop it again)`, (x) => x, 'attention');
+    }
+    if (kind === 'cancel') return this.endAt(r, 'stopped', true);
+    if (kind === 'pause') return this.endAt(r, 'stopped', false);
     const where = r.order?.order_id ? `order ${r.order.order_id} rests at ${px(r.order.price)}` : 'no order rests';
     return this.note(`stopped chasing: ${where}; \`perps order chase --resume ${r.id}\` chases again`, (x) => x, 'stopped');
+  }
+
+  /**
+   * A stop acts on the order that rests now, never on one a re-price or a placement in flight is replacing:
+   * what is in flight when the stop comes is settled first (its answer read, or looked up in order history),
+   * looking again every PENDING_LOOK_MS on the service clock, which the stop does not cut short, for at most
+   * the grace period. A Stop pressed as a Modify left otherwise cancelled the order it replaced and left the
+   * new one resting, unfollowed.
+   */
+  private async settleInFlight(start: ChaseRecord): Promise<ChaseRecord> {
+    let r = start;
+    const deadline = (await this.now()) + this.graceMs;
+    while (r.status === 'working' && inFlight(r)) {
+      const step = r.moving ? await this.settleMoving(r) : await this.settlePlacing(r, r.order!);
+      if ('done' in step) return step.done;
+      r = this.record();
+      if (!inFlight(r) || (await this.now()) >= deadline) break;
+      await this.clock.sleep(PENDING_LOOK_MS);
+    }
+    return r;
   }
 
   // ---- one step -------------------------------------------------------------------------------------
