@@ -120,6 +120,17 @@ async function chase(t: Trader, flags: Parameters<typeof parseChaseFlags>[0], si
   });
 }
 
+/**
+ * The Modify a chase would send next (its client order id `cloid`, to `price`), signed and sent by the test
+ * as the runner sends it: what a crash or a power loss left at the service without the record knowing.
+ */
+async function modifyByHand(t: Trader, order: NonNullable<ChaseRecord['order']>, cloid: string, price: string): Promise<void> {
+  const nonce = String(await w.ctx.nonces.next(t.wallet));
+  const fields = { account_id: t.accountId, client_order_id: cloid, limit_price: price, size: order.size, trigger_price: '0', nonce };
+  const signature = await (await w.ctx.tradingSigner(t.wallet)).signTypedData(modifyTypedData(order.order_id!, fields, w.ctx.profile.network));
+  expect((await w.ctx.api.modify(order.order_id!, { ...fields, signature })).status).toBe('SUBMITTED');
+}
+
 function modifies(from: number): number {
   return w.since(from).filter((r) => r.method === 'POST' && /\/orders\/[^/]+\/modify$/.test(r.path)).length;
 }
@@ -288,11 +299,7 @@ describe('chase on the simulator', () => {
     const cloid = chaseClientOrderId(resting.id, resting.sends + 1);
     const sentAt = w.sim.clock.now();
     store.update(resting.id, (x) => ({ ...x, sends: x.sends + 1, moving: { client_order_id: cloid, from_order_id: order.order_id!, to_price: '3400', size: order.size, sent_at: sentAt, new_order_id: null } }));
-    const { accountId } = { accountId: t.accountId };
-    const nonce = String(await w.ctx.nonces.next(t.wallet));
-    const fields = { account_id: accountId, client_order_id: cloid, limit_price: '3400', size: order.size, trigger_price: '0', nonce };
-    const signature = await (await w.ctx.tradingSigner(t.wallet)).signTypedData(modifyTypedData(order.order_id!, fields, w.ctx.profile.network));
-    expect((await w.ctx.api.modify(order.order_id!, { ...fields, signature })).status).toBe('SUBMITTED');
+    await modifyByHand(t, order, cloid, '3400');
     const from = w.requests.length;
     const resumed = openChaseRunner(w.ctx, resting.id, { clock, books: venueChaseBooks(lease()), onBook });
     stopAt = { at: w.sim.clock.now() + 2_000, runner: resumed };
@@ -464,10 +471,7 @@ describe('chase on the simulator', () => {
     const log = new ChaseIntentLog(logFile);
     log.append({ send: resting.sends + 1, moving: { client_order_id: cloid, from_order_id: order.order_id!, to_price: '3400', size: order.size, sent_at: sentAt, new_order_id: null } });
     log.close();
-    const nonce = String(await w.ctx.nonces.next(t.wallet));
-    const fields = { account_id: t.accountId, client_order_id: cloid, limit_price: '3400', size: order.size, trigger_price: '0', nonce };
-    const signature = await (await w.ctx.tradingSigner(t.wallet)).signTypedData(modifyTypedData(order.order_id!, fields, w.ctx.profile.network));
-    expect((await w.ctx.api.modify(order.order_id!, { ...fields, signature })).status).toBe('SUBMITTED');
+    await modifyByHand(t, order, cloid, '3400');
     expect(store.get(resting.id)).toMatchObject({ moving: null, sends: resting.sends });
     from = w.requests.length;
     const resumed = openChaseRunner(w.ctx, resting.id, { clock, books: venueChaseBooks(lease()), onBook });
@@ -493,10 +497,7 @@ describe('chase on the simulator', () => {
     // The Modify went out with the chase's next client order id; the record on disk is the one before
     // its intent (the rename had not reached the disk when the power went).
     const cloid = chaseClientOrderId(resting.id, resting.sends + 1);
-    const nonce = String(await w.ctx.nonces.next(t.wallet));
-    const fields = { account_id: t.accountId, client_order_id: cloid, limit_price: '3400', size: order.size, trigger_price: '0', nonce };
-    const signature = await (await w.ctx.tradingSigner(t.wallet)).signTypedData(modifyTypedData(order.order_id!, fields, w.ctx.profile.network));
-    expect((await w.ctx.api.modify(order.order_id!, { ...fields, signature })).status).toBe('SUBMITTED');
+    await modifyByHand(t, order, cloid, '3400');
     expect(chaseStoreOf(w.ctx).get(resting.id)).toMatchObject({ moving: null, sends: resting.sends });
     const from = w.requests.length;
     const resumed = openChaseRunner(w.ctx, resting.id, { clock, books: venueChaseBooks(lease()), onBook });
@@ -519,10 +520,7 @@ describe('chase on the simulator', () => {
     const resting = await runner.run();
     const order = resting.order!;
     const cloid = chaseClientOrderId(resting.id, resting.sends + 1);
-    const nonce = String(await w.ctx.nonces.next(t.wallet));
-    const fields = { account_id: t.accountId, client_order_id: cloid, limit_price: '3400', size: order.size, trigger_price: '0', nonce };
-    const signature = await (await w.ctx.tradingSigner(t.wallet)).signTypedData(modifyTypedData(order.order_id!, fields, w.ctx.profile.network));
-    expect((await w.ctx.api.modify(order.order_id!, { ...fields, signature })).status).toBe('SUBMITTED');
+    await modifyByHand(t, order, cloid, '3400');
     // Order history as the spec lists its rows: no client_order_id (the simulator adds one).
     const api = w.ctx.api;
     const specApi = new Proxy(api, {
