@@ -29,24 +29,32 @@ export interface SentOrderQuery {
 /** The order found (by client order id, or by its fields), several look-alikes (ambiguous), or nothing listed (yet). */
 export type SentOrderFinding = { order_id: string; row: ListedOrder; by: 'client_order_id' | 'fields' } | { ambiguous: string[] } | null;
 
+/**
+ * The order-history rows of `market`, newest first, page by page, down to the page that reaches a row
+ * older than `oldest` (ms, by status_at): what every look-up after a send reads. Stopping the loop early
+ * reads no further page.
+ */
+export async function* historyRowsSince(ctx: Pick<TradingContext, 'api'>, wallet: string, market: string, oldest: number): AsyncGenerator<ListedOrder> {
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await ctx.api.orderHistory({ wallet, market, limit: PAGE, offset });
+    yield* page.orders;
+    const last = page.orders.at(-1);
+    if (!last || last.status_at < oldest || offset + page.orders.length >= page.total) return;
+  }
+}
+
 /** The order of an intent in the newest order-history rows of its market (see the module comment). */
 export async function findSentOrder(ctx: Pick<TradingContext, 'api'>, q: SentOrderQuery): Promise<SentOrderFinding> {
   const since = q.sentAt - SENT_SLACK_MS;
   const lookAlikes = new Map<string, ListedOrder>();
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await ctx.api.orderHistory({ wallet: q.wallet, market: q.market, limit: PAGE, offset });
-    for (const row of page.orders) {
-      if (q.claimed.has(row.order_id)) continue;
-      if (row.client_order_id !== undefined) {
-        if (row.client_order_id === q.clientOrderId) return { order_id: row.order_id, row, by: 'client_order_id' };
-        continue;
-      }
-      // Newest first: the first row seen of an order is its latest state.
-      if (row.submitted_at >= since && q.matches(row) && !lookAlikes.has(row.order_id)) lookAlikes.set(row.order_id, row);
+  for await (const row of historyRowsSince(ctx, q.wallet, q.market, since)) {
+    if (q.claimed.has(row.order_id)) continue;
+    if (row.client_order_id !== undefined) {
+      if (row.client_order_id === q.clientOrderId) return { order_id: row.order_id, row, by: 'client_order_id' };
+      continue;
     }
-    const oldest = page.orders.at(-1);
-    // Newest first: once the page reaches rows older than the send, the order is not further down.
-    if (!oldest || oldest.status_at < since || offset + page.orders.length >= page.total) break;
+    // Newest first: the first row seen of an order is its latest state.
+    if (row.submitted_at >= since && q.matches(row) && !lookAlikes.has(row.order_id)) lookAlikes.set(row.order_id, row);
   }
   if (lookAlikes.size > 1) return { ambiguous: [...lookAlikes.keys()] };
   const [only] = [...lookAlikes.entries()];
@@ -55,22 +63,13 @@ export async function findSentOrder(ctx: Pick<TradingContext, 'api'>, q: SentOrd
 
 /** The latest order-history row of `orderId` on `market` (newest pages back to `since`), or null. */
 export async function latestHistoryRow(ctx: Pick<TradingContext, 'api'>, wallet: string, market: string, orderId: string, since: number): Promise<ListedOrder | null> {
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await ctx.api.orderHistory({ wallet, market, limit: PAGE, offset });
-    const hit = page.orders.find((r) => r.order_id === orderId);
-    if (hit) return hit;
-    const oldest = page.orders.at(-1);
-    if (!oldest || oldest.status_at < since - SENT_SLACK_MS || offset + page.orders.length >= page.total) return null;
-  }
+  for await (const row of historyRowsSince(ctx, wallet, market, since - SENT_SLACK_MS)) if (row.order_id === orderId) return row;
+  return null;
 }
 
 /** Every order-history row of `orderId` on `market` (newest first, back to `since`): one row per status change. */
 export async function historyRowsOf(ctx: Pick<TradingContext, 'api'>, wallet: string, market: string, orderId: string, since: number): Promise<ListedOrder[]> {
   const rows: ListedOrder[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await ctx.api.orderHistory({ wallet, market, limit: PAGE, offset });
-    rows.push(...page.orders.filter((r) => r.order_id === orderId));
-    const oldest = page.orders.at(-1);
-    if (!oldest || oldest.status_at < since - SENT_SLACK_MS || offset + page.orders.length >= page.total) return rows;
-  }
+  for await (const row of historyRowsSince(ctx, wallet, market, since - SENT_SLACK_MS)) if (row.order_id === orderId) rows.push(row);
+  return rows;
 }

@@ -53,7 +53,7 @@ import type { AlgoEventType } from '../engine/algoEvents.js';
 import { withAlgoNote } from '../engine/algoNotes.js';
 import { writeOutcome } from '../engine/mayHaveLanded.js';
 import { acquireRunLock, type RunLock } from '../runLock.js';
-import { findSentOrder, latestHistoryRow, SENT_SLACK_MS } from '../sentOrderLookup.js';
+import { findSentOrder, historyRowsSince, latestHistoryRow, SENT_SLACK_MS } from '../sentOrderLookup.js';
 import type { ChaseBookEvent, ChaseBookSource } from './chaseBookFeed.js';
 import { ChaseIntentLog, chaseIntentLogFile } from './chaseIntentLog.js';
 import { CHASE_NAMING, chaseStoreOf, type ChaseStore } from './chaseStore.js';
@@ -706,12 +706,12 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
     };
     const from = ours(o.client_order_id) ?? 0;
     let row: ListedOrder | undefined;
-    for (let offset = 0; row === undefined; offset += 200) {
-      const page = await this.ctx.api.orderHistory({ wallet: r.wallet, market: r.market, limit: 200, offset });
+    for await (const x of historyRowsSince(this.ctx, r.wallet, r.market, o.sent_at - SENT_SLACK_MS)) {
       // Newest first: the first row of a later send is its latest state.
-      row = page.orders.find((x) => x.order_id !== o.order_id && (ours(x.client_order_id) ?? 0) > from && x.submitted_at >= o.sent_at - SENT_SLACK_MS);
-      const oldest = page.orders.at(-1);
-      if (!oldest || oldest.status_at < o.sent_at - SENT_SLACK_MS || offset + page.orders.length >= page.total) break;
+      if (x.order_id !== o.order_id && (ours(x.client_order_id) ?? 0) > from && x.submitted_at >= o.sent_at - SENT_SLACK_MS) {
+        row = x;
+        break;
+      }
     }
     if (row === undefined) return null;
     const found = row;
