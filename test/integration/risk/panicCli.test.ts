@@ -136,7 +136,13 @@ describe('perps panic', () => {
     const twapDone = twap.run();
     const trail = await startTrail(w.ctx, await prepareTrail(w.ctx, { wallet: t.wallet, market: 'BTC', distance: '2%' }), await w.ctx.tradingSigner(t.wallet));
     const trailDone = trail.run();
-    const openBefore = await t.openOrders();
+    // All listed (open-orders shows an order once its persist lag has passed: read at once, the trailing
+    // stop's SL was once missing).
+    let openBefore = await t.openOrders();
+    for (let i = 0; i < 50 && openBefore.length < 6; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      openBefore = await t.openOrders();
+    }
     expect(openBefore.length).toBeGreaterThanOrEqual(6); // 5 resting + the trailing stop's SL
 
     const r = await perps(['--json', 'panic', '--wallet', t.wallet, '--yes']);
