@@ -10,6 +10,13 @@
  *
  * Failure cases prove "nothing was sent" from the service's own withdrawal history and key listing, not
  * from the command's word.
+ *
+ * Where each run happens (issue 37): a run the test answers on stdin (`--signer offline`, the device's
+ * signature typed back) is a child, as a person at a terminal sees it; so is the tampered withdrawal's
+ * refusal, the file's child for exit 2 (the offline signer's children cover 0 and 1). Every other run
+ * (keys new/authorize/submit/list, dry runs, submits, history) is `perps` in this process
+ * (perpsInProcess.ts), with the same two data folders, keychain services and variables, set for the run
+ * and restored after it; the tripwire counts this process's connections just as a child's.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +25,7 @@ import path from 'node:path';
 import { TypedDataEncoder, Wallet, encryptKeystoreJsonSync, type TypedDataField } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/paths.js';
+import { perpsInProcess } from '../../support/perpsInProcess.js';
 import { rawKeytar, tempDir, testService, wipeService } from '../../support/keychain.js';
 import { SimHarness } from '../support/keysMoney.js';
 
@@ -51,6 +59,8 @@ const stranger = Wallet.createRandom();
 const keystore = path.join(offlineDir, 'main-wallet.json');
 
 beforeAll(async () => {
+  // The password is given only where a test means to, in this process's runs as in a child's.
+  delete process.env['PERPS_KEYSTORE_PASSWORD'];
   h = await SimHarness.boot();
   tripwire = net.createServer((socket) => {
     tripwireHits++;
@@ -69,9 +79,8 @@ afterAll(async () => {
   await h.stop();
 });
 
-function onlineEnv(dataDir = onlineDir): NodeJS.ProcessEnv {
+function onlineEnv(dataDir = onlineDir): Record<string, string> {
   return {
-    ...process.env,
     PERPS_BASE_URL: h.urls.base_url,
     PERPS_VENUE_URL: h.urls.venue_info_url,
     PERPS_DATA_DIR: dataDir,
@@ -79,12 +88,8 @@ function onlineEnv(dataDir = onlineDir): NodeJS.ProcessEnv {
   };
 }
 
-function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  // The password is given only where a test means to.
-  delete env['PERPS_KEYSTORE_PASSWORD'];
+function offlineEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
-    ...env,
     PERPS_BASE_URL: `${tripwireUrl}/api/v1`,
     PERPS_VENUE_URL: `${tripwireUrl}/venue/info`,
     PERPS_DATA_DIR: offlineDir,
@@ -93,8 +98,15 @@ function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
-function start(args: string[], env: NodeJS.ProcessEnv): Started {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), ...args], { env, cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+/** A child's whole environment: this process's, with `vars` over it; the password only where a test gives it. */
+function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env['PERPS_KEYSTORE_PASSWORD'];
+  return { ...env, ...vars };
+}
+
+function start(args: string[], vars: Record<string, string>): Started {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), ...args], { env: childEnv(vars), cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -119,11 +131,26 @@ function start(args: string[], env: NodeJS.ProcessEnv): Started {
   return { stdin: child.stdin, done };
 }
 
-/** Runs to the end with stdin closed (nothing to answer). */
-function perps(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  const run = start(args, env);
-  run.stdin.end();
-  return run.done;
+/**
+ * Runs to the end with nothing to answer: in this process, or with `child` a real bin/perps.js with stdin
+ * closed. In this process the password variable is unset (beforeAll) and only a run's own vars set it.
+ */
+async function perps(args: string[], vars: Record<string, string>, o: { child?: boolean } = {}): Promise<Run> {
+  if (o.child) {
+    const run = start(args, vars);
+    run.stdin.end();
+    return run.done;
+  }
+  const r = await perpsInProcess(args, vars);
+  let json: Run['json'] = {};
+  if (args.includes('--json')) {
+    try {
+      json = JSON.parse(r.stdout) as Run['json'];
+    } catch {
+      throw new Error(`stdout is not one JSON document (exit ${r.code}):\n${r.stdout}\nstderr:\n${r.stderr}`);
+    }
+  }
+  return { ...r, json };
 }
 
 async function waitForFile(file: string, run: Started): Promise<string> {
@@ -320,7 +347,7 @@ describe('offline-signed withdrawal', SLOW, () => {
     const file = JSON.parse(fs.readFileSync(signedFile, 'utf8')) as { amount: string; body: Record<string, unknown> };
     const tampered = path.join(carry, 'withdrawal-tampered.json');
     fs.writeFileSync(tampered, JSON.stringify({ ...file, amount: '50', body: { ...file.body, amount: '50', nonce: String(Number(file.body['nonce']) + 1) } }));
-    const r = await perps(['withdraw', 'submit', tampered, '--json'], onlineEnv());
+    const r = await perps(['withdraw', 'submit', tampered, '--json'], onlineEnv(), { child: true });
     expect(r.code).toBe(2);
     expect(r.json.error).toMatchObject({ code: 'SIGNATURE_MISMATCH', exit_code: 2 });
     expect(await history()).toEqual(before);

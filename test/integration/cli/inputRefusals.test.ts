@@ -1,10 +1,16 @@
 /**
- * Issue 26, items 15-19, as a user's shell sees them: the real bin/perps.js in child processes against a
- * simulator on loopback. Input that must be refused is refused (exit 2, one JSON error naming the field)
- * and nothing is sent; nothing is rounded toward a price the user did not type; and the paper wallet
- * signs only for a simulator on this machine, refused before any connection is opened (each child runs
- * under test/support/loopbackOnlyGuard.mjs, which ends it with exit 97 on any attempt to reach, or even
- * resolve, a host that is not loopback).
+ * Issue 26, items 15-19, as a user's shell sees them, against a simulator on loopback. Input that must be
+ * refused is refused (exit 2, one JSON error naming the field) and nothing is sent; nothing is rounded
+ * toward a price the user did not type; and the paper wallet signs only for a simulator on this machine,
+ * refused before any connection is opened.
+ *
+ * Where each run happens (issue 37: a child costs half a second of CPU): 26.15-26.18's refusals and dry
+ * runs run `perps` in this process (perpsInProcess.ts: the same main, stdout, stderr and exit code), as
+ * their point is the grammar and the "nothing sent", not the process. 26.19's runs stay children of the
+ * real bin/perps.js under test/support/loopbackOnlyGuard.mjs, which ends a child with exit 97 on any
+ * attempt to reach, or even resolve, a host that is not loopback: "refused before any connection" is only
+ * proven by a process whose every socket the guard sees (a hook this process does not have). They are
+ * also the file's child per exit code: exit 2 (the refusals) and exit 0 (`--help` as a shell prints it).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +24,7 @@ import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
 import { Decimal, canonical } from '../../../src/shared/decimal/index.js';
 import { REPO_ROOT } from '../../support/paths.js';
 import { runPerps, type PerpsRun } from '../../support/perpsCli.js';
+import { perpsInProcess } from '../../support/perpsInProcess.js';
 import { TradingWorld } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
@@ -31,11 +38,15 @@ function env(): NodeJS.ProcessEnv {
   return { ...process.env, PERPS_KEYCHAIN_SERVICE: w.keychainService, NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --import ${GUARD}`.trim() };
 }
 
-/** `perps --json ARGS` on the sim profile: by default against the loopback simulator and the world's data folder. */
-function perps(args: string[], o: { baseUrl?: string | null; dataDir?: string } = {}): Promise<PerpsRun & { json: J }> {
+/**
+ * `perps --json ARGS` on the sim profile: by default against the loopback simulator and the world's data
+ * folder, in this process; `child: true` runs the real bin/perps.js under the loopback guard.
+ */
+function perps(args: string[], o: { baseUrl?: string | null; dataDir?: string; child?: boolean } = {}): Promise<PerpsRun & { json: J }> {
   const base = o.baseUrl === undefined ? w.sim.urls.base_url : o.baseUrl;
   const globals = ['--json', '--profile', 'sim', ...(base !== null ? ['--base-url', base] : []), '--venue-url', w.sim.urls.venue_info_url, '--data-dir', o.dataDir ?? w.dataDir];
-  return runPerps([...globals, ...args], env()).then((r) => {
+  const run = o.child ? runPerps([...globals, ...args], env()) : perpsInProcess([...globals, ...args], { PERPS_KEYCHAIN_SERVICE: w.keychainService });
+  return run.then((r) => {
     expect(r.stderr, 'a connection beyond loopback was attempted').not.toContain('LOOPBACK GUARD');
     let json: J = {};
     try {
@@ -222,9 +233,9 @@ describe.concurrent('26.19: the paper wallet signs only for a simulator on loopb
       const dataDir = tempDataDir('paper-remote');
       const wallet = Wallet.createRandom().address;
       const runs = {
-        withdraw: await perps(['withdraw', '--wallet', wallet, '--amount', '5', '--signer', 'paper'], { baseUrl: remote, dataDir }),
-        authorize: await perps(['keys', 'authorize', '--wallet', wallet, '--agent', Wallet.createRandom().address, '--signer', 'paper'], { baseUrl: remote, dataDir }),
-        quickstart: await perps(['quickstart'], { baseUrl: remote, dataDir }),
+        withdraw: await perps(['withdraw', '--wallet', wallet, '--amount', '5', '--signer', 'paper'], { baseUrl: remote, dataDir, child: true }),
+        authorize: await perps(['keys', 'authorize', '--wallet', wallet, '--agent', Wallet.createRandom().address, '--signer', 'paper'], { baseUrl: remote, dataDir, child: true }),
+        quickstart: await perps(['quickstart'], { baseUrl: remote, dataDir, child: true }),
       };
       for (const [name, r] of Object.entries(runs)) {
         expect(r.code, `${name}: ${r.stdout}${r.stderr}`).toBe(2);
@@ -244,7 +255,7 @@ describe.concurrent('26.19: the paper wallet signs only for a simulator on loopb
     saveProfileUrls(openNodeSettings(dataDir), 'sim', { baseUrl: 'http://10.1.2.3:8645/api/v1', venueInfoUrl: w.sim.urls.venue_info_url });
     const wallet = Wallet.createRandom().address;
     for (const args of [['withdraw', '--wallet', wallet, '--amount', '5', '--signer', 'paper'], ['keys', 'authorize', '--wallet', wallet, '--agent', Wallet.createRandom().address, '--signer', 'paper'], ['quickstart']]) {
-      const r = await perps(args, { baseUrl: null, dataDir });
+      const r = await perps(args, { baseUrl: null, dataDir, child: true });
       expect(r.code, `${args[0]}: ${r.stdout}${r.stderr}`).toBe(2);
       expect(r.json.error).toMatchObject({ code: 'PAPER_WALLET_SIM_ONLY', exit_code: 2 });
       expect(fieldOf(r)).toBe('base-url');

@@ -7,12 +7,18 @@
  *  - killed with kill -9 while a Modify is in flight (the simulator holds every request for a while),
  *    then `--resume`: the Modify is settled from order history, never sent twice; the simulator's open
  *    orders, read over and over from the start, never show more than one live order; one fill in total.
+ *
+ * Where each run happens (issue 37): the dry runs, the refusals and the damaged record's list and resume run
+ * `perps` in this process (perpsInProcess.ts: same main, output and exit code); what a chase's own process
+ * is tested for stays a child: Ctrl-C, kill -9, the --resume that runs to its real exit, and one refusal
+ * (`--side up`, exit 2) as a shell sees it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { TradingWorld, sizeFor, type Trader } from '../orders/tradingWorld.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { PerpsChild, perpsJson } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
@@ -25,7 +31,9 @@ afterAll(async () => {
   await w?.stop();
 });
 
-const run = (args: string[]) => new PerpsChild(w, args).done;
+const child = (args: string[]) => new PerpsChild(w, args).done;
+/** `perps` in this process: dry runs, refusals and reads. */
+const run = perpsOn(() => w);
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -66,7 +74,7 @@ describe('perps order chase', () => {
       const bad = await run([...base, ...args]);
       expect(bad.code, `${args.join(' ')}: ${bad.stdout}${bad.stderr}`).toBe(2);
     }
-    const side = await run(['--json', 'order', 'chase', '--wallet', t.wallet, '--market', 'ETH', '--side', 'up', '--size', '0.01']);
+    const side = await child(['--json', 'order', 'chase', '--wallet', t.wallet, '--market', 'ETH', '--side', 'up', '--size', '0.01']);
     expect(side.code).toBe(2);
     expect((await w.ctx.api.orderHistory({ wallet: t.wallet })).total).toBe(0);
   });

@@ -4,9 +4,15 @@
  * while nothing watches: `--resume` finds the fill and cancels the other leg, exactly once (the
  * simulator's own order history: one leg filled, the other cancelled, one cancelled row), and a second
  * resume has nothing left to do.
+ *
+ * Where each run happens (issue 37): the dry run and the refusals are `perps` in this process
+ * (perpsInProcess.ts: same main, output and exit code) but for one refusal (exit 2) as a shell sees it;
+ * the OCO killed with kill -9, the --resume that runs to its real exit (0) and the second resume (exit 1)
+ * are children.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TradingWorld } from '../orders/tradingWorld.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { PerpsChild, perpsJson, simOrders } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
@@ -20,6 +26,8 @@ afterAll(async () => {
 });
 
 const run = (args: string[]) => new PerpsChild(w, args).done;
+/** `perps` in this process: the dry run and the refusals. */
+const inProcess = perpsOn(() => w);
 
 async function historyRows(wallet: string): Promise<{ client_order_id: string; status: string }[]> {
   const res = await fetch(`${w.sim.urls.base_url}/account/order-history?wallet=${wallet}&limit=200`);
@@ -30,11 +38,11 @@ describe('perps order oco', () => {
   it('--dry-run sends nothing; hostile input is exit 2', async () => {
     const t = await w.trader();
     const base = ['--json', 'order', 'oco', '--wallet', t.wallet, '--market', 'ETH', '--size', '0.01'];
-    const dry = await run([...base, '--buy', '3300', '--sell', '3500', '--dry-run']);
+    const dry = await inProcess([...base, '--buy', '3300', '--sell', '3500', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(perpsJson(dry)).toMatchObject({ dry_run: true, action: 'oco', view: { market: 'ETH', legs: [{ side: 'BUY', price: '3300' }, { side: 'SELL', price: '3500' }] } });
     for (const args of [['--buy', '3450', '--sell', '3500'], ['--buy', '3300', '--sell', '3350'], ['--buy', 'abc', '--sell', '3500'], ['--buy', '3300.05', '--sell', '3500'], ['--buy', '3300']]) {
-      const bad = await run([...base, ...args]);
+      const bad = await (args[1] === 'abc' ? run : inProcess)([...base, ...args]);
       expect(bad.code, `${args.join(' ')}: ${bad.stdout}`).toBe(2);
     }
     expect(await simOrders(w.sim.urls.base_url, t.wallet)).toEqual([]);

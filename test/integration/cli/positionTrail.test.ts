@@ -4,12 +4,18 @@
  * trailing stop moves the stop with a new high; kill -9 leaves the last level armed at the service; run
  * again after the mark made a high and fell back while it was down, it reads the candles it missed, moves
  * the stop to where it should be now and says what happened; --off stops it and leaves the level armed.
+ *
+ * Where each run happens (issue 37): the dry run, the refusals, `--off` and `--list` are `perps` in this
+ * process (perpsInProcess.ts: same main, output and exit code). Children stay where the process is the
+ * point: the foreground trail killed with kill -9, the one run again to its real exit, the second process
+ * refused while another trails (exit 1), and one refusal (no --wallet, exit 2) as a shell sees it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, canonical } from '../../../src/shared/decimal/index.js';
 import { placeOrders } from '../../../src/main/services/orders/index.js';
 import { waitForPosition } from '../../../src/main/services/positions/index.js';
 import { TradingWorld, sizeFor, type Trader } from '../orders/tradingWorld.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { PerpsChild, perpsJson } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
@@ -23,7 +29,9 @@ afterAll(async () => {
   await w?.stop();
 });
 
-const run = (args: string[]) => new PerpsChild(w, args).done;
+const child = (args: string[]) => new PerpsChild(w, args).done;
+/** `perps` in this process: the dry run, refusals, --off and --list. */
+const run = perpsOn(() => w);
 
 async function openLong(t: Trader): Promise<void> {
   const r = await placeOrders(w.ctx, { wallet: t.wallet, legs: [{ market: 'ETH', side: 'BUY', size: sizeFor(w.market('ETH'), await w.mark('ETH'), 6), leverage: 5 }] }, { wait: true });
@@ -59,7 +67,7 @@ describe('perps position trail', () => {
       expect(bad.code, `${args.join(' ')}: ${bad.stdout}`).toBe(2);
       if (code !== 'VALIDATION') expect(perpsJson(bad).error.code).toBe(code);
     }
-    const noWallet = await run(['--json', 'position', 'trail', '--market', 'ETH', '--distance', '1%']);
+    const noWallet = await child(['--json', 'position', 'trail', '--market', 'ETH', '--distance', '1%']);
     expect(noWallet.code).toBe(2);
     expect(await stops(t)).toEqual([]);
   });
@@ -89,7 +97,7 @@ describe('perps position trail', () => {
     await again.waitForStderr(/While the desk was away \(\d+ s\), ETH made a high of 3,450; the mark is 3,440 now\. The stop moved from 3,390 to 3,430\./);
     expect(await stops(t)).toEqual(['3430']);
     // A second process never trails the same position.
-    const second = await run(['--json', ...args]);
+    const second = await child(['--json', ...args]);
     expect(second.code).toBe(1);
     expect(perpsJson(second).error).toMatchObject({ code: 'TRAIL_LOCKED' });
     // --off from another terminal: the trailing process stops at its next look; the level stays armed.

@@ -2,10 +2,15 @@
  * `perps config stop-tolerance` (issue 35, item 1): shows 10% by default; sets it globally and per
  * market; refuses a bad percentage or an unknown market with exit 2, changing nothing; --clear resets.
  * The stored value is the one the services fire stop-losses with (test/integration/positions/stopGaps).
+ *
+ * Where each run happens (issue 37): `perps` in this process (perpsInProcess.ts: same main, output and
+ * exit code), but for one child per exit code as a shell sees it: the first show (0) and the unknown
+ * market's refusal (2).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPreferences } from '../../../src/main/services/settings/preferences.js';
 import { TradingWorld } from '../orders/tradingWorld.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { PerpsChild, perpsJson } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
@@ -16,11 +21,12 @@ afterAll(async () => {
   await w?.stop();
 });
 
-const perps = (args: string[]) => new PerpsChild(w, args).done;
+const child = (args: string[]) => new PerpsChild(w, args).done;
+const perps = perpsOn(() => w);
 
 describe('perps config stop-tolerance', () => {
   it('10% by default; set globally and per market; bad input is exit 2 and changes nothing; --clear resets', async () => {
-    const shown = await perps(['--json', 'config', 'stop-tolerance']);
+    const shown = await child(['--json', 'config', 'stop-tolerance']);
     expect(shown.code, shown.stderr).toBe(0);
     expect(perpsJson(shown)).toMatchObject({ stop_tolerance_bps: 1000, stop_tolerance_by_market: {} });
     const table = await perps(['config', 'stop-tolerance']);
@@ -33,7 +39,7 @@ describe('perps config stop-tolerance', () => {
     expect(perpsJson(btc).effective).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'BTC', stop_tolerance_bps: 500, own: true }), expect.objectContaining({ market: 'ETH', stop_tolerance_bps: 750, own: false })]));
 
     for (const bad of [['7.555'], ['ten'], ['60'], ['5', '--market', 'NOPE']]) {
-      const r = await perps(['--json', 'config', 'stop-tolerance', ...bad]);
+      const r = await (bad.includes('NOPE') ? child : perps)(['--json', 'config', 'stop-tolerance', ...bad]);
       expect(r.code, `${bad.join(' ')}: ${r.stderr}`).toBe(2);
     }
     expect(readPreferences(w.ctx.settings)).toMatchObject({ stop_tolerance_bps: 750, stop_tolerance_by_market: { BTC: 500 } });

@@ -3,9 +3,16 @@
  * simulator over loopback HTTP, with the fake Trezor behind a stand-in for the emulator's UDP port
  * (PERPS_TREZOR_TRANSPORT=udp:127.0.0.1:PORT). The PIN prompt is driven through stdin as a person at
  * a terminal would: reading the scrambled matrix off the device and typing positions.
+ *
+ * Where each run happens (issue 37): the runs with a PIN typed on stdin are children (a person at a
+ * terminal; exit 0 and exit 1), and so is one refusal (a bad derivation path, exit 2) as a shell sees it.
+ * The runs with nothing to type (the Safe 5 signing, the rejection, the refused models and settings, no
+ * device) are `perps` in this process (perpsInProcess.ts: same main, output, exit code and variables, set
+ * for the run and restored after), talking to the same fake emulator over loopback UDP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonOf, startPerps, type Interact, type PerpsRun } from '../../support/perpsCli.js';
+import { perpsInProcess } from '../../support/perpsInProcess.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
 import { SimHarness } from '../support/keysMoney.js';
 import { FakeTrezor, type FakeTrezorOptions } from '../../support/trezor/fakeTrezor.js';
@@ -31,10 +38,13 @@ afterAll(async () => {
 
 type Run = PerpsRun & { json: ReturnType<typeof jsonOf> };
 
-/** Runs perps against the simulator and the given Trezor transport; `answer` plays the person at the terminal. */
-async function perps(args: string[], transport: string, answer?: Interact): Promise<Run> {
-  const env = { ...process.env, PERPS_BASE_URL: h.urls.base_url, PERPS_VENUE_URL: h.urls.venue_info_url, PERPS_DATA_DIR: dataDir, PERPS_KEYCHAIN_SERVICE: service, PERPS_TREZOR_TRANSPORT: transport };
-  const run = await startPerps(args, env, 90_000, answer ?? (() => undefined)).done;
+/**
+ * Runs perps against the simulator and the given Trezor transport: with `answer` (the person at the
+ * terminal) or `child`, the real bin/perps.js in a child process; otherwise in this process.
+ */
+async function perps(args: string[], transport: string, answer?: Interact, o: { child?: boolean } = {}): Promise<Run> {
+  const vars = { PERPS_BASE_URL: h.urls.base_url, PERPS_VENUE_URL: h.urls.venue_info_url, PERPS_DATA_DIR: dataDir, PERPS_KEYCHAIN_SERVICE: service, PERPS_TREZOR_TRANSPORT: transport };
+  const run = answer !== undefined || o.child === true ? await startPerps(args, { ...process.env, ...vars }, 90_000, answer ?? (() => undefined)).done : await perpsInProcess(args, vars);
   return { ...run, json: jsonOf(run) };
 }
 
@@ -125,7 +135,7 @@ describe('perps withdraw --signer trezor', SLOW, () => {
   });
 
   it('hostile or bad settings are usage errors (exit 2); no emulator is NO_DEVICE (exit 1)', async () => {
-    const badPath = await perps(['withdraw', '--wallet', WALLET, '--amount', '5', '--signer', 'trezor:m/44h/0h', '--json'], 'udp:127.0.0.1:9');
+    const badPath = await perps(['withdraw', '--wallet', WALLET, '--amount', '5', '--signer', 'trezor:m/44h/0h', '--json'], 'udp:127.0.0.1:9', undefined, { child: true });
     expect(badPath.code).toBe(2);
     expect(badPath.json.error).toMatchObject({ code: 'INVALID_TREZOR_PATH' });
     const remote = await perps(['withdraw', '--wallet', WALLET, '--amount', '5', '--signer', 'trezor', '--json'], 'udp:192.0.2.1:21324');

@@ -9,6 +9,11 @@
  * The simulator answers every trading request 100 ms late (chaos latency), so a kill often lands while
  * a slice's order is on its way, the window the write-ahead record exists for. Runs go five at a time;
  * the random points come from a fixed seed (printed on failure), so a failing run can be replayed.
+ *
+ * Where each run happens (issue 37): `twap start` and `twap resume` are real children of bin/perps.js, as
+ * the process is what is tested (a SIGKILL mid-run; a resume that runs to its real exit, its locks and
+ * runner in a process of its own like a user's). The two `twap status` reads run in this process
+ * (perpsInProcess.ts): they only read the records the children left, and print the same JSON.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +22,7 @@ import { Decimal } from '../../../src/shared/decimal/index.js';
 import { seededRandom } from '../../../src/shared/algos/twap/twapSchedule.js';
 import { TWAPS_FOLDER } from '../../../src/main/services/algos/twap/twapStore.js';
 import { TradingWorld, type Trader } from '../orders/tradingWorld.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { PerpsChild, byCloid, perpsJson, simOrders } from '../twap/twapWorld.js';
 
 const RUNS = 20;
@@ -24,6 +30,8 @@ const LANES = 5;
 const SEED = Number(process.env['PERPS_TWAP_CRASH_SEED'] ?? 20_251_115);
 
 let w: TradingWorld;
+/** The reads (`twap status`) in this process: what they print is the point, not their process. */
+const readInProcess = perpsOn(() => w);
 
 beforeAll(async () => {
   w = await TradingWorld.boot('cli-twap-crash', { manualClock: false });
@@ -75,7 +83,7 @@ async function oneRun(i: number, t: Trader, random: () => number): Promise<Outco
   const twap = twapOf(t.wallet);
   let resumed = false;
   if (twap !== null && killed.signal === 'SIGKILL') {
-    const status = perpsJson(await new PerpsChild(w, ['--json', 'twap', 'status', twap]).done);
+    const status = perpsJson(await readInProcess(['--json', 'twap', 'status', twap]));
     if (status.status !== 'completed') {
       expect(status.status, `run ${i}: a killed TWAP reads as interrupted`).toBe('interrupted');
       expect(status.needs_decision).toBe(true);
@@ -91,7 +99,7 @@ async function oneRun(i: number, t: Trader, random: () => number): Promise<Outco
     expect(orders.size, `run ${i} (${when}): no TWAP was created, so nothing may have been sent`).toBe(0);
     return { run: i, when, twap, resumed, slices: [] };
   }
-  const v = perpsJson(await new PerpsChild(w, ['--json', 'twap', 'status', twap]).done);
+  const v = perpsJson(await readInProcess(['--json', 'twap', 'status', twap]));
   const what = `run ${i} (${when}, seed ${SEED}): ${JSON.stringify(v.slices)}`;
   expect(['completed'], what).toContain(v.status);
   let filled = new Decimal(0);

@@ -4,6 +4,11 @@
  * data folder that did not exist) the folder is 0700 and every file in it 0600. Command line: the real
  * `perps` program against a simulator on loopback (keys, an RPC URL, saved service URLs, a withdrawal).
  * App: AppCore through a first start and stop (which saves the simulator's state into the folder).
+ *
+ * Where each run happens (issue 37): the first run, which makes the data folder, is the real bin/perps.js
+ * in a child process (the file's one child, exit 0); the runs after it are `perps` in this process
+ * (perpsInProcess.ts: the same main writing the same files, with the same variables, set for the run and
+ * restored after; the umask is this process's, as a child inherits it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppHarness } from '../app/appHarness.js';
 import { SimHarness } from '../support/keysMoney.js';
 import { jsonOf, runPerps } from '../../support/perpsCli.js';
+import { perpsInProcess } from '../../support/perpsInProcess.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
 
 /** Every folder and file under `dir` (itself included), with its permission bits. */
@@ -45,26 +51,25 @@ describe('the command line leaves a private data folder', { timeout: 180_000 }, 
   });
 
   it('keys new, keys authorize, bridge rpc set, config --save and a withdrawal: folder 0700, every file 0600', async () => {
-    const env = {
-      ...process.env,
+    const vars = {
       PERPS_BASE_URL: h.urls.base_url,
       PERPS_VENUE_URL: h.urls.venue_info_url,
       PERPS_DATA_DIR: dataDir,
       PERPS_KEYCHAIN_SERVICE: service,
       PERPS_TEST_MAIN_KEY: main.privateKey,
     };
-    const created = await runPerps(['keys', 'new', '--wallet', main.address, '--json'], env);
+    const created = await runPerps(['keys', 'new', '--wallet', main.address, '--json'], { ...process.env, ...vars });
     expect(created.code, created.stderr).toBe(0);
     const agent = jsonOf(created)['agent'] as string;
-    const authorized = await runPerps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json'], env);
+    const authorized = await perpsInProcess(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json'], vars);
     expect(authorized.code, authorized.stderr).toBe(0);
     const origin = new URL(h.urls.base_url).origin;
-    const rpc = await runPerps(['bridge', 'rpc', 'set', 'arbitrum', `${origin}/rpc/arbitrum/`, '--json'], env);
+    const rpc = await perpsInProcess(['bridge', 'rpc', 'set', 'arbitrum', `${origin}/rpc/arbitrum/`, '--json'], vars);
     expect(rpc.code, rpc.stderr).toBe(0);
-    const saved = await runPerps(['config', '--save', '--json'], env);
+    const saved = await perpsInProcess(['config', '--save', '--json'], vars);
     expect(saved.code, saved.stderr).toBe(0);
     await h.fund(main.address, '100');
-    const withdrawn = await runPerps(['withdraw', '--wallet', main.address, '--amount', '25', '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json'], env);
+    const withdrawn = await perpsInProcess(['withdraw', '--wallet', main.address, '--amount', '25', '--signer', 'env:PERPS_TEST_MAIN_KEY', '--json'], vars);
     expect(withdrawn.code, withdrawn.stderr).toBe(0);
 
     const entries = modesUnder(dataDir);
@@ -80,8 +85,7 @@ describe('the command line leaves a private data folder', { timeout: 180_000 }, 
   it('a data folder and settings file left 0755/0644 by an older version are made private on the next run', async () => {
     fs.chmodSync(dataDir, 0o755);
     fs.chmodSync(path.join(dataDir, 'settings.json'), 0o644);
-    const r = await runPerps(['keys', 'list', '--wallet', main.address, '--json'], {
-      ...process.env,
+    const r = await perpsInProcess(['keys', 'list', '--wallet', main.address, '--json'], {
       PERPS_BASE_URL: h.urls.base_url,
       PERPS_VENUE_URL: h.urls.venue_info_url,
       PERPS_DATA_DIR: dataDir,

@@ -3,12 +3,18 @@
  * what it should be may be a private key pasted into the wrong file. The error says where the file is
  * malformed (line and column) and never what it holds: stdout and stderr of the real `perps` program are
  * searched for the key and for every 8-character piece of it, with and without --json.
+ *
+ * Where each run happens (issue 37): the --json runs in this process (perpsInProcess.ts captures the
+ * same stdout and stderr main writes, and its exit code); the human-output runs of the first file stay
+ * children of the real bin/perps.js, the file's one child per command for exit 2, so what a shell shows
+ * (anything a process prints, however it prints it) is searched too.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { Wallet } from 'ethers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPerps, type PerpsRun } from '../../support/perpsCli.js';
+import { perpsInProcess } from '../../support/perpsInProcess.js';
 import { tempDir } from '../../support/keychain.js';
 
 const root = tempDir('json-files');
@@ -24,15 +30,18 @@ function letterKey(): string {
 const secret = letterKey();
 const wallet = Wallet.createRandom().address;
 
-function env(): NodeJS.ProcessEnv {
-  // Nothing may be fetched before the file is read: these URLs answer nothing.
+/** Nothing may be fetched before the file is read: these URLs answer nothing. */
+function vars(): Record<string, string> {
   return {
-    ...process.env,
     PERPS_BASE_URL: 'http://127.0.0.1:1/api/v1',
     PERPS_VENUE_URL: 'http://127.0.0.1:1/venue/info',
     PERPS_DATA_DIR: path.join(root, 'data'),
     PERPS_KEYCHAIN_SERVICE: 'perps-desk-test.json-files.unused',
   };
+}
+
+function env(): NodeJS.ProcessEnv {
+  return { ...process.env, ...vars() };
 }
 
 function file(name: string, text: string): string {
@@ -72,7 +81,7 @@ describe('a malformed JSON file is located, never quoted', { timeout: 120_000 },
     const f = file(`${name.replace(/\W+/g, '-')}.json`, text);
     const runs = await Promise.all(
       COMMANDS.flatMap((c) => [
-        runPerps([...c.args(f), '--json'], env()).then((r) => ({ c, r, json: true })),
+        perpsInProcess([...c.args(f), '--json'], vars()).then((r) => ({ c, r, json: true })),
         ...(human === true ? [runPerps(c.args(f), env()).then((r) => ({ c, r, json: false }))] : []),
       ]),
     );
@@ -88,7 +97,7 @@ describe('a malformed JSON file is located, never quoted', { timeout: 120_000 },
 
   it('a key that is valid JSON (a quoted string) is refused by each command without being quoted', async () => {
     const f = file('quoted-key.json', JSON.stringify(secret));
-    const runs = await Promise.all(COMMANDS.map((c) => runPerps([...c.args(f), '--json'], env()).then((r) => ({ c, r }))));
+    const runs = await Promise.all(COMMANDS.map((c) => perpsInProcess([...c.args(f), '--json'], vars()).then((r) => ({ c, r }))));
     for (const { c, r } of runs) {
       expect(r.code, `${c.name}: ${r.stdout}`).toBe(2);
       expectNothingOf(secret, r);
