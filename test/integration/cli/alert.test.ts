@@ -1,5 +1,6 @@
 /**
- * `perps alert` as a user's shell runs it: the real bin/perps.js against a simulator on loopback, the
+ * `perps alert` against a simulator on loopback: the watchers as a user's shell runs them (the real
+ * bin/perps.js, stopped with SIGINT), the one-shot commands in this process (see `run` below), the
  * mark and funding driven with the simulator's control API (/sim/mark, /sim/funding-rate). Bad input is
  * exit 2 and stores nothing; two `perps alert watch` processes on the same data folder (a server's and a
  * terminal's, or the app's) fire a one-shot crossing exactly once between them, printed once and logged
@@ -9,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TradingWorld } from '../orders/tradingWorld.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { PerpsChild, perpsJson } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
@@ -22,7 +24,13 @@ afterAll(async () => {
   await w?.stop();
 });
 
-const run = (args: string[]) => new PerpsChild(w, args).done;
+/**
+ * One-shot commands (add, list, rm, refusals, the order placed for the PnL alert) run in this process
+ * (perpsWorld.ts: the same main a shell runs); the watchers are children, stopped with SIGINT, and so is one
+ * run for each exit code a one-shot command ends with here (2: a refused add; 1: a missing alert).
+ */
+const run = perpsOn(() => w);
+const child = (args: string[]) => new PerpsChild(w, args).done;
 const logLines = () => {
   const file = path.join(w.dataDir, 'alerts.log');
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
@@ -73,14 +81,14 @@ describe('perps alert', () => {
       [['--market', 'ETH', '--funding-above', '5'], /funding-above: a funding rate is a raw hourly fraction/],
       [['--market', 'ETH', '--above', '3500', '--note', 'a\u0007b'], /note: no control characters/],
     ];
-    for (const [args, message] of cases) {
-      const r = await run(['--json', 'alert', 'add', ...args]);
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = await (i === 0 ? child : run)(['--json', 'alert', 'add', ...args]);
       expect(r.code, `${args.join(' ')}: ${r.stdout}`).toBe(2);
       expect(perpsJson(r).error.message).toMatch(message);
     }
     expect(perpsJson(await run(['--json', 'alert', 'list'])).alerts).toEqual([]);
     expect(fs.existsSync(path.join(w.dataDir, 'alerts.json'))).toBe(false);
-    const rm = await run(['--json', 'alert', 'rm', '../../etc']);
+    const rm = await child(['--json', 'alert', 'rm', '../../etc']);
     expect(rm.code).toBe(1);
     expect(perpsJson(rm).error.code).toBe('ALERT_NOT_FOUND');
   });
