@@ -7,6 +7,7 @@ import { ProfileError, resolveProfile, type Profile } from '../main/profiles/pro
 import { nodeHttpFetch } from '../main/api/nodeHttpFetch.js';
 import { createServiceContext, type ServiceContext } from '../main/services/serviceContext.js';
 import type { GlobalOptions } from './globalOptions.js';
+import { oneLineText } from '../shared/safeText.js';
 
 // The options themselves live in globalOptions.ts, which loads nothing heavy (`perps --help` needs them
 // before any command is loaded); subcommands keep importing everything from here.
@@ -21,7 +22,12 @@ export function profileOf(globals: GlobalOptions, env: NodeJS.ProcessEnv = proce
  * talk HTTP through node:http (nodeHttpFetch.ts says why: a command's start-up time).
  */
 export function contextOf(globals: GlobalOptions, env: NodeJS.ProcessEnv = process.env): ServiceContext {
-  return createServiceContext(profileOf(globals, env), { env, fetch: nodeHttpFetch });
+  return createServiceContext(profileOf(globals, env), { env, fetch: nodeHttpFetch, onClockRefreshFailed: clockRefreshFailed });
+}
+
+/** A long-running command (a watch, a TWAP, a chase) says on stderr when the service clock could not be read again. */
+function clockRefreshFailed(err: Error): void {
+  process.stderr.write(`warning: the service clock could not be read again (${oneLineText(err.message)}); the last offset keeps answering\n`);
 }
 
 /**

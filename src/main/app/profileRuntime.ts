@@ -155,6 +155,7 @@ export class ProfileRuntime {
       settings: options.settings,
       ...(options.keychainService !== undefined ? { keychainService: options.keychainService } : {}),
       env: this.host.env,
+      onClockRefreshFailed: (err) => logger.warn(`[app] the service clock could not be read again (${err.message}); the last offset keeps answering`),
     });
     await this.syncPaperWallet(profile, ctx);
     const venueSockets = loggingVenueSocketPool(logger);

@@ -24,6 +24,11 @@ export interface ServerClockOptions {
    */
   retry?: RetryPolicy;
   sleep?: SleepFn;
+  /**
+   * Told of a background refresh that failed (its retries spent): the offset it had keeps answering, and
+   * the next read past its time tries again. The app logs it; the command line says it on stderr.
+   */
+  onRefreshFailed?: (err: Error) => void;
 }
 
 /** The offset moves only with clock drift (or a simulator's advance): re-measure every few seconds. */
@@ -39,6 +44,7 @@ export class ServerClock {
   private readonly localNow: () => number;
   private readonly retry: RetryPolicy;
   private readonly sleep: SleepFn | undefined;
+  private readonly onRefreshFailed: ((err: Error) => void) | undefined;
   private offset: number | null = null;
   private measuredAt = 0;
   private inflight: Promise<number> | null = null;
@@ -51,6 +57,7 @@ export class ServerClock {
     this.localNow = options.localNow ?? Date.now;
     this.retry = validateRetryPolicy(options.retry ?? DEFAULT_RETRY);
     this.sleep = options.sleep;
+    this.onRefreshFailed = options.onRefreshFailed;
   }
 
   /**
@@ -64,9 +71,9 @@ export class ServerClock {
     const age = this.localNow() - this.measuredAt;
     if (this.offset === null || age > this.ttlMs * STALE_LIMIT_TTLS) await this.measure();
     else if (age > this.ttlMs) {
-      // A failed refresh leaves the offset as it was; the next read past the time to live tries again,
-      // and one past the limit waits for it (and sees its error).
-      this.measure().catch(() => undefined);
+      // A failed refresh leaves the offset as it was and is told (onRefreshFailed); the next read past the
+      // time to live tries again, and one past the limit waits for it (and sees its error).
+      this.measure().catch((err: unknown) => this.onRefreshFailed?.(err instanceof Error ? err : new Error(String(err))));
     }
     return this.localNow() + (this.offset ?? 0);
   }

@@ -37,6 +37,8 @@ export interface ServiceContextOptions {
   /** TTL of the /markets and /config cache. */
   configTtlMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Told when the service clock's background refresh failed (ServerClock): the app logs it, the command line prints it. */
+  onClockRefreshFailed?: (err: Error) => void;
 }
 
 export interface ServiceContext {
@@ -119,7 +121,12 @@ export function createServiceContext(profile: Profile, options: ServiceContextOp
   });
   const nonces = new NonceSource({ dataDir: profile.dataDir });
   const config = new LiveConfig(api, options.configTtlMs !== undefined ? { ttlMs: options.configTtlMs } : {});
-  const clock = new ServerClock({ baseUrl: profile.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  const clock = new ServerClock({
+    baseUrl: profile.baseUrl,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.onClockRefreshFailed ? { onRefreshFailed: options.onClockRefreshFailed } : {}),
+  });
 
   async function tradingSigner(wallet: string): Promise<Signer> {
     let checksummed: string;

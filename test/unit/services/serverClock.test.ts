@@ -75,18 +75,22 @@ describe('service clock', () => {
     expect(cfg.calls()).toBe(2);
   });
 
-  it('a refresh that fails keeps the offset; one far past its time to live is waited for and its failure seen', async () => {
+  it('a refresh that fails keeps the offset and is told; one far past its time to live is waited for and its failure seen', async () => {
     let local = 1_000_000;
     const cfg = heldConfig();
     // One try a read (the retries of a transient failure have their own test below).
-    const clock = new ServerClock({ baseUrl: 'http://127.0.0.1:9', fetch: cfg.fetch, ttlMs: 5_000, localNow: () => local, timeoutMs: 60_000, retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 } });
+    const refreshFailures: Error[] = [];
+    const clock = new ServerClock({ baseUrl: 'http://127.0.0.1:9', fetch: cfg.fetch, ttlMs: 5_000, localNow: () => local, timeoutMs: 60_000, retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 }, onRefreshFailed: (e) => refreshFailures.push(e) });
     const first = clock.now();
     await cfg.answer(1_000_500);
     await first;
+    expect(refreshFailures).toEqual([]);
     local += 6_000;
     expect(await clock.now()).toBe(1_006_500);
     await cfg.answer(new Error('connection refused'));
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    // The failed refresh is told, not dropped.
+    expect(refreshFailures.map((e) => e.message).join('\n')).toMatch(/connection refused/);
     // Far past its time to live (the refreshes failing): the read waits for a measure, and sees it fail.
     local += 60_000;
     const late = clock.now();
