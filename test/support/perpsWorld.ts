@@ -7,7 +7,7 @@
  * `{ child: true }` for what a shell alone shows: signals, a real exit, stdin, the loopback guard's hook.
  */
 import { perpsInProcess } from './perpsInProcess.js';
-import { runPerps, type PerpsRun } from './perpsCli.js';
+import { jsonOf, runPerps, type PerpsRun } from './perpsCli.js';
 
 export type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -31,14 +31,6 @@ export function perpsOn(world: () => CliWorld, o: { child?: boolean } = {}): Wor
     const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
     const vars = { PERPS_KEYCHAIN_SERVICE: w.keychainService, ...env };
     const r = o.child ? await runPerps([...globals, ...args], { ...process.env, ...vars }) : await perpsInProcess([...globals, ...args], vars);
-    return { ...r, json: args.includes('--json') ? jsonDocument(r) : {} };
+    return { ...r, json: args.includes('--json') ? (jsonOf(r) as J) : {} };
   };
-}
-
-function jsonDocument(r: PerpsRun): J {
-  try {
-    return JSON.parse(r.stdout) as J;
-  } catch {
-    throw new Error(`stdout is not one JSON document (exit ${r.code}):\n${r.stdout}\nstderr:\n${r.stderr}`);
-  }
 }

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { TypedDataEncoder, Wallet, encryptKeystoreJsonSync, type TypedDataField } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/paths.js';
+import { jsonOf } from '../../support/perpsCli.js';
 import { perpsInProcess } from '../../support/perpsInProcess.js';
 import { rawKeytar, tempDir, testService, wipeService } from '../../support/keychain.js';
 import { SimHarness } from '../support/keysMoney.js';
@@ -116,16 +117,12 @@ function start(args: string[], vars: Record<string, string>): Started {
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(killer);
-      let json: Run['json'] = {};
-      if (args.includes('--json')) {
-        try {
-          json = JSON.parse(stdout) as Run['json'];
-        } catch {
-          reject(new Error(`stdout is not one JSON document (exit ${code}):\n${stdout}\nstderr:\n${stderr}`));
-          return;
-        }
+      const run = { code: code ?? -1, stdout, stderr };
+      try {
+        resolve({ ...run, json: args.includes('--json') ? jsonOf(run) : {} });
+      } catch (err) {
+        reject(err as Error);
       }
-      resolve({ code: code ?? -1, stdout, stderr, json });
     });
   });
   return { stdin: child.stdin, done };
@@ -142,15 +139,7 @@ async function perps(args: string[], vars: Record<string, string>, o: { child?: 
     return run.done;
   }
   const r = await perpsInProcess(args, vars);
-  let json: Run['json'] = {};
-  if (args.includes('--json')) {
-    try {
-      json = JSON.parse(r.stdout) as Run['json'];
-    } catch {
-      throw new Error(`stdout is not one JSON document (exit ${r.code}):\n${r.stdout}\nstderr:\n${r.stderr}`);
-    }
-  }
-  return { ...r, json };
+  return { ...r, json: args.includes('--json') ? jsonOf(r) : {} };
 }
 
 async function waitForFile(file: string, run: Started): Promise<string> {

@@ -23,7 +23,7 @@ import { prepareOrder } from '../../../src/main/services/orders/index.js';
 import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
 import { Decimal, canonical } from '../../../src/shared/decimal/index.js';
 import { REPO_ROOT } from '../../support/paths.js';
-import { runPerps, type PerpsRun } from '../../support/perpsCli.js';
+import { jsonOf, runPerps, type PerpsRun } from '../../support/perpsCli.js';
 import { perpsInProcess } from '../../support/perpsInProcess.js';
 import { TradingWorld } from '../orders/tradingWorld.js';
 
@@ -48,13 +48,7 @@ function perps(args: string[], o: { baseUrl?: string | null; dataDir?: string; c
   const run = o.child ? runPerps([...globals, ...args], env()) : perpsInProcess([...globals, ...args], { PERPS_KEYCHAIN_SERVICE: w.keychainService });
   return run.then((r) => {
     expect(r.stderr, 'a connection beyond loopback was attempted').not.toContain('LOOPBACK GUARD');
-    let json: J = {};
-    try {
-      json = JSON.parse(r.stdout) as J;
-    } catch {
-      throw new Error(`stdout is not one JSON document (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
-    }
-    return { ...r, json };
+    return { ...r, json: jsonOf(r) as J };
   });
 }
 

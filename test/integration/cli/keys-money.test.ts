@@ -9,6 +9,7 @@ import path from 'node:path';
 import { TypedDataEncoder, Wallet, encryptKeystoreJsonSync } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
+import { jsonOf } from '../../support/perpsCli.js';
 import { perpsInProcess } from '../../support/perpsInProcess.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
 import { SimHarness } from '../support/keysMoney.js';
@@ -49,15 +50,7 @@ function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
 
 async function perps(args: string[], env: Record<string, string> = baseEnv()): Promise<Run> {
   const r = await perpsInProcess(args, env);
-  let json: Run['json'] = {};
-  if (args.includes('--json')) {
-    try {
-      json = JSON.parse(r.stdout) as Run['json'];
-    } catch {
-      throw new Error(`stdout is not one JSON document (exit ${r.code}):\n${r.stdout}\nstderr:\n${r.stderr}`);
-    }
-  }
-  return { ...r, json };
+  return { ...r, json: args.includes('--json') ? jsonOf(r) : {} };
 }
 
 /** A describe block runs several commands against one simulator. */
