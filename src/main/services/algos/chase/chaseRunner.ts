@@ -705,10 +705,11 @@ export class ChaseRunner extends AlgoRunner<ChaseRecord> {
       return m && m[1] === r.id ? Number(m[2]) : null;
     };
     const from = ours(o.client_order_id) ?? 0;
+    const since = o.sent_at - SENT_SLACK_MS;
     let row: ListedOrder | undefined;
-    for await (const x of historyRowsSince(this.ctx, r.wallet, r.market, o.sent_at - SENT_SLACK_MS)) {
+    for await (const x of historyRowsSince(this.ctx, r.wallet, r.market, since)) {
       // Newest first: the first row of a later send is its latest state.
-      if (x.order_id !== o.order_id && (ours(x.client_order_id) ?? 0) > from && x.submitted_at >= o.sent_at - SENT_SLACK_MS) {
+      if (x.order_id !== o.order_id && (ours(x.client_order_id) ?? 0) > from && x.submitted_at >= since) {
         row = x;
         break;
       }
