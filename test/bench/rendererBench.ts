@@ -440,26 +440,10 @@ export async function serveBuild(outDir: string): Promise<StaticServer> {
   return serveRenderer(path.join(outDir, 'renderer'));
 }
 
-/** Chromium on this checkout's build (or BENCH_RENDERER_DIR's), served on loopback, for `body`. */
-async function withRenderer<T>(body: (browser: Browser, server: StaticServer) => Promise<T>): Promise<T> {
+export async function runRendererBench(): Promise<GateResult[]> {
   const server = await serveBuild(RENDERER_OUT);
   const browser = await chromium.launch({ executablePath: process.env['PERPS_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   try {
-    return await body(browser, server);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
-}
-
-/** Every renderer line: its work (history and the storm) and input to review in the storm. */
-export async function runRendererBench(): Promise<GateResult[]> {
-  return [...(await runRendererWorkBench()), ...(await runReviewLatencyBench())];
-}
-
-/** The history view's scaling and the storm's work (counts of layouts, style recalculations, commits). */
-export async function runRendererWorkBench(): Promise<GateResult[]> {
-  return withRenderer(async (browser, server) => {
     const history = async (rows: number): Promise<number> => {
       const s = await open(browser, server, rows);
       try {
@@ -480,17 +464,16 @@ export async function runRendererWorkBench(): Promise<GateResult[]> {
         },
       ],
     });
-    return [...historyGates, ...(await runBurstGates(browser, server))];
-  });
-}
-
-/**
- * Input to review in the storm against calm (issue 29 item 2). The heap over a long storm is a soak (a
- * minute of storm at the least): `npm run soak` runs rendererHeapBench.ts, CI does not (issue 37).
- */
-export async function runReviewLatencyBench(): Promise<GateResult[]> {
-  const { runReviewLatencyGates } = await import('./reviewLatencyBench.js');
-  return withRenderer((browser, server) => runReviewLatencyGates(browser, server));
+    const burst = await runBurstGates(browser, server);
+    // Input to review in the storm against calm (issue 29 item 2). The heap over a long storm is a soak
+    // (a minute of storm at the least): `npm run soak` runs rendererHeapBench.ts, CI does not (issue 37).
+    const { runReviewLatencyGates } = await import('./reviewLatencyBench.js');
+    const review = await runReviewLatencyGates(browser, server);
+    return [...historyGates, ...burst, ...review];
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 }
 
 /**
@@ -687,5 +670,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
 }
 
 async function runStormOnly(): Promise<GateResult[]> {
-  return withRenderer((browser, server) => runBurstGates(browser, server));
+  const server = await serveBuild(RENDERER_OUT);
+  const browser = await chromium.launch({ executablePath: process.env['PERPS_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  try {
+    return await runBurstGates(browser, server);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 }
