@@ -404,3 +404,23 @@ describe('event times', () => {
     for (const e of events) expect(e.at, `${e.type} at ${new Date(e.at).toISOString()}`).toBe(clock.t);
   });
 });
+
+describe('updated_at', () => {
+  it("never goes back: a record created at the service's time, ahead of this machine's, is changed with a later updated_at each time (the page keeps the later view)", async () => {
+    // Created as the runners create records: at the service's time, here a minute ahead of this machine.
+    const created = Date.now() + 60_000;
+    fs.rmSync(path.join(dir, 'toys'), { recursive: true, force: true });
+    store = new AlgoStore(dir, TOY_KIND);
+    store.create({ id: ID, profile: PROFILE, updated_at: created, notes: [], status: 'running', requested: null, steps: 0 });
+    const seen: number[] = [];
+    const clock = new FakeClock(true);
+    const runner = toy(async (r, self) => (r.steps < 3 ? (await self.say(`step ${r.steps}`), { wait: 10 }) : { done: { ...r, status: 'done' } }), { clock, onUpdate: (r) => seen.push(r.updated_at) });
+    await runner.run();
+    expect(seen.length).toBeGreaterThanOrEqual(6);
+    expect(seen[0]).toBeGreaterThan(created);
+    for (let i = 1; i < seen.length; i++) expect(seen[i], `update ${i}`).toBeGreaterThan(seen[i - 1]!);
+    // A change through the store (a stop asked from another terminal) too.
+    const last = store.require(ID, PROFILE).updated_at;
+    expect(store.update(ID, (x) => ({ ...x, requested: 'pause' })).updated_at).toBeGreaterThan(last);
+  });
+});

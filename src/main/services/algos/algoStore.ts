@@ -35,6 +35,17 @@ const ID = /^[0-9a-f]{12}$/;
 export type RecordCheck<T> = { ok: true; record: T } | { ok: false; problems: string[] };
 
 /** What a store needs to know of its records. */
+/**
+ * A record's `updated_at` after a change: the local clock's time, but never at or before the one it had.
+ * A record is created at the service's time (its clock, which the local one may trail by seconds) and
+ * changed at the local one; the page keeps the view with the later `updated_at`, so a change stamped
+ * earlier than the record's creation was dropped: a chase shown without its first order until the next
+ * re-price, in a run where the service's clock was 2 s ahead.
+ */
+export function nextUpdatedAt(previous: number, now: number = Date.now()): number {
+  return Math.max(now, previous + 1);
+}
+
 export interface AlgoRecordKind<T extends { id: string; profile: string; updated_at: number }, S extends { profile: string | null }> {
   /** Folder in the data folder: "twaps". */
   folder: string;
@@ -163,7 +174,7 @@ export class AlgoStore<T extends { id: string; profile: string; updated_at: numb
       if (stored && 'damaged' in stored) throw this.damagedError(stored.damaged);
       const current = stored?.record;
       if (!current) throw new OperationError(`${this.kind.code}_NOT_FOUND`, `${this.kind.what} ${id} is not stored`);
-      const next = { ...change(current), updated_at: now };
+      const next = { ...change(current), updated_at: nextUpdatedAt(current.updated_at, now) };
       this.write(file, next, text);
       return next;
     });

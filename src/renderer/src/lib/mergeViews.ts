@@ -17,3 +17,54 @@ export function mergeViews<V extends MergeableView>(listed: readonly V[], views:
   }
   return [...byId.values()].sort((a, b) => b.created_at - a.created_at);
 }
+
+/**
+ * The newest view of each algorithm the page has been told of (events, actions' answers), so that a list
+ * main answered never puts an older one back. A list is read from the records when it is asked; an event
+ * sent while it travels (the chase's first order, placed just after Start) is newer than it, and without
+ * this the list's answer replaced it in the cache: the panel showed the chase without its order until the
+ * next re-price. Bounded by the algorithms of one session (a few a day), as the cache is.
+ */
+export class ViewLedger<V extends MergeableView> {
+  private readonly latest = new Map<string, { view: V; seq: number }>();
+  private seq = 0;
+
+  /** Remembers views as they arrive; an older update of one already seen is ignored. */
+  note(views: readonly V[]): void {
+    for (const v of views) {
+      const old = this.latest.get(v.id);
+      if (!old || old.view.updated_at <= v.updated_at) this.latest.set(v.id, { view: v, seq: ++this.seq });
+    }
+  }
+
+  /** A mark taken just before a list is asked for (`over` takes it back). */
+  mark(): number {
+    return this.seq;
+  }
+
+  /**
+   * The list main answered, asked at `asked`, with what the page has been told since or before that is
+   * newer: a listed id takes the newer view; an id the list lacks is added only when its view came while
+   * the list travelled (it was started meanwhile) and it is not among `excluded` (listed as damaged).
+   */
+  over(listed: readonly V[], asked: number, excluded: ReadonlySet<string> = new Set()): V[] {
+    const ids = new Set(listed.map((v) => v.id));
+    const newer: V[] = [];
+    for (const [id, { view, seq }] of this.latest) {
+      if (excluded.has(id)) continue;
+      if (ids.has(id) || seq > asked) newer.push(view);
+    }
+    return mergeViews(listed, newer);
+  }
+}
+
+/** One ledger per query cache (per window), keyed by what it is of (`chase`, `oco`). */
+const ledgers = new WeakMap<object, Map<string, ViewLedger<MergeableView>>>();
+
+export function viewLedger<V extends MergeableView>(cache: object, of: string): ViewLedger<V> {
+  let byKind = ledgers.get(cache);
+  if (!byKind) ledgers.set(cache, (byKind = new Map()));
+  let ledger = byKind.get(of);
+  if (!ledger) byKind.set(of, (ledger = new ViewLedger<MergeableView>()));
+  return ledger as unknown as ViewLedger<V>;
+}

@@ -22,7 +22,7 @@ import type { TradingContext } from '../../orders/orderContext.js';
 import { isTransientFailure } from '../../../api/errors.js';
 import { OperationError, toAppError } from '../../errors.js';
 import { serviceAlgoClock, type AlgoClock } from '../algoClock.js';
-import type { AlgoStore, HeldRecord } from '../algoStore.js';
+import { nextUpdatedAt, type AlgoStore, type HeldRecord } from '../algoStore.js';
 import { acquireRunLock, type AlgoNaming, type RunLock } from '../runLock.js';
 import type { AlgoEventListener, AlgoEventType, AlgoKind } from './algoEvents.js';
 import { withAlgoNote } from './algoNotes.js';
@@ -206,7 +206,7 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
     if (this.holdsRecord) {
       const held = this.held ?? this.store.readHeld(this.id, this.ctx.profile.name);
       try {
-        this.held = this.store.writeHeld(held, { ...change(held.record), updated_at: Date.now() });
+        this.held = this.store.writeHeld(held, { ...change(held.record), updated_at: nextUpdatedAt(held.record.updated_at) });
       } catch (err) {
         // Read again from disk at the next look (checked as a whole there): the file is the truth.
         this.held = null;
@@ -225,7 +225,7 @@ export abstract class AlgoRunner<R extends AlgoRecordBase, S extends { profile: 
    */
   protected updateBeside(change: (r: R) => R): { next: R; written: Promise<void> } {
     const held = this.held ?? this.store.readHeld(this.id, this.ctx.profile.name);
-    const { out, written } = this.store.writeHeldAsync(held, { ...change(held.record), updated_at: Date.now() });
+    const { out, written } = this.store.writeHeldAsync(held, { ...change(held.record), updated_at: nextUpdatedAt(held.record.updated_at) });
     this.held = out;
     const settled = written.then(
       () => this.options.onUpdate?.(out.record),

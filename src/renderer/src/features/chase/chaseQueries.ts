@@ -5,16 +5,35 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ChaseList, ChaseView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
-import { mergeViews } from '../../lib/mergeViews';
+import { mergeViews, viewLedger } from '../../lib/mergeViews';
 
 export const chaseKey = ['chase', 'list'] as const;
 
+/**
+ * The list query: main's answer, with the views the page was told of while it travelled (or before) that
+ * are newer (lib/mergeViews.ts, ViewLedger: a refetch must not put back a chase without its new order).
+ */
+export function chaseListQuery(client: QueryClient, list: () => Promise<ChaseList> = () => unwrap(perps().chase.list())) {
+  return {
+    queryKey: chaseKey,
+    queryFn: async (): Promise<ChaseList> => {
+      const ledger = viewLedger<ChaseView>(client, 'chase');
+      const asked = ledger.mark();
+      const answer = await list();
+      return { chases: ledger.over(answer.chases, asked, new Set(answer.damaged.map((d) => d.id))), damaged: answer.damaged };
+    },
+    staleTime: 30_000,
+  };
+}
+
 export function useChases() {
-  return useQuery({ queryKey: chaseKey, queryFn: () => unwrap(perps().chase.list()), staleTime: 30_000 });
+  const client = useQueryClient();
+  return useQuery(chaseListQuery(client));
 }
 
 /** Merges views from a `chase` event (or an action's answer): the newest update per id wins; newest chase first. */
 export function putChases(client: QueryClient, views: readonly ChaseView[]): void {
+  viewLedger<ChaseView>(client, 'chase').note(views);
   // Damaged chases come only from main's list (they never run, so no event carries them); before it, nothing.
   client.setQueryData<ChaseList | undefined>(chaseKey, (prev) => (prev ? { chases: mergeViews(prev.chases, views), damaged: prev.damaged } : prev));
 }

@@ -5,16 +5,32 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { OcoList, OcoView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
-import { mergeViews } from '../../lib/mergeViews';
+import { mergeViews, viewLedger } from '../../lib/mergeViews';
 
 export const ocoKey = ['oco', 'list'] as const;
 
+/** The list query: main's answer, with newer views the page was told of (see chaseListQuery). */
+export function ocoListQuery(client: QueryClient, list: () => Promise<OcoList> = () => unwrap(perps().oco.list())) {
+  return {
+    queryKey: ocoKey,
+    queryFn: async (): Promise<OcoList> => {
+      const ledger = viewLedger<OcoView>(client, 'oco');
+      const asked = ledger.mark();
+      const answer = await list();
+      return { pairs: ledger.over(answer.pairs, asked, new Set(answer.damaged.map((d) => d.id))), damaged: answer.damaged };
+    },
+    staleTime: 30_000,
+  };
+}
+
 export function useOcos() {
-  return useQuery({ queryKey: ocoKey, queryFn: () => unwrap(perps().oco.list()), staleTime: 30_000 });
+  const client = useQueryClient();
+  return useQuery(ocoListQuery(client));
 }
 
 /** Merges views from an `oco` event (or an action's answer): the newest update per id wins; newest pair first. */
 export function putOcos(client: QueryClient, views: readonly OcoView[]): void {
+  viewLedger<OcoView>(client, 'oco').note(views);
   // Damaged pairs come only from main's list (they never run, so no event carries them); before it, nothing.
   client.setQueryData<OcoList | undefined>(ocoKey, (prev) => (prev ? { pairs: mergeViews(prev.pairs, views), damaged: prev.damaged } : prev));
 }
