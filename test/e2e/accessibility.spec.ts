@@ -253,6 +253,19 @@ const SIZES = [
   { width: 1024, height: 680 },
 ] as const;
 
+// The audit itself: it must see what it is there to catch, in both of its modes (one frame, as the app,
+// runs axe in the page; a page with a frame runs it per frame).
+test('the audit finds planted violations, in the page and inside a frame', async ({ page }) => {
+  const planted = '<main><p style="color:#777;background:#888">faint text</p><button></button></main>';
+  await page.setContent(`<!doctype html><html lang="en"><head><title>planted</title></head><body>${planted}</body></html>`);
+  expect(page.frames()).toHaveLength(1);
+  expect((await auditScreen(page, 'planted violations (one frame)')).serious).toEqual({ 'color-contrast': 1, 'button-name': 1 });
+  await page.setContent(`<!doctype html><html lang="en"><head><title>planted</title></head><body><main><iframe title="inner" srcdoc='<!doctype html><html lang="en"><head><title>inner</title></head><body>${planted}</body></html>'></iframe></main></body></html>`);
+  await expect.poll(() => page.frames().length).toBe(2);
+  await expect.poll(() => page.frames()[1]!.locator('button').count()).toBe(1);
+  expect((await auditScreen(page, 'planted violations (inside a frame)')).serious).toEqual({ 'color-contrast': 1, 'button-name': 1 });
+});
+
 for (const size of SIZES) {
   const tag = `${size.width}x${size.height} default`;
   test(`every view and dialog passes the WCAG 2.1 AA audit at ${tag}`, async ({ page, server, pageErrors }) => {
