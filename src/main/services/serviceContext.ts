@@ -34,6 +34,12 @@ export interface ServiceContextOptions {
   timeoutMs?: number;
   retry?: RetryPolicy;
   sleep?: SleepFn;
+  /**
+   * The local clock the service's clock is measured against (ServerClock's localNow; Date.now when
+   * omitted). Tests whose simulator runs a manual clock in the same process give its clock here, with a
+   * `sleep` on it, so the service's time moves exactly when the test moves it.
+   */
+  localNow?: () => number;
   /** TTL of the /markets and /config cache. */
   configTtlMs?: number;
   env?: NodeJS.ProcessEnv;
@@ -126,6 +132,7 @@ export function createServiceContext(profile: Profile, options: ServiceContextOp
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.onClockRefreshFailed ? { onRefreshFailed: options.onClockRefreshFailed } : {}),
+    ...(options.localNow ? { localNow: options.localNow } : {}),
   });
 
   async function tradingSigner(wallet: string): Promise<Signer> {

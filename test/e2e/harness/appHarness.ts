@@ -15,6 +15,7 @@ import type { Page } from '@playwright/test';
 import { AppCore, type AppCoreOptions } from '../../../src/main/app/appCore.js';
 import type { AppLogger } from '../../../src/main/app/adapters.js';
 import { createHandlers } from '../../../src/main/ipc/handlers/index.js';
+import { realSleep } from '../../../src/main/api/retry.js';
 import { registerHandlers } from '../../../src/main/ipc/registerHandlers.js';
 import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
 import type { ChannelName, IpcRequest, IpcResponse, IpcResult } from '../../../src/shared/ipc.js';
@@ -29,6 +30,14 @@ export const MAIN_KEY_VARIABLE = 'PERPS_E2E_MAIN_KEY';
 export interface StartOptions {
   /** Move simulated time only through advance() (default true). */
   manualClock?: boolean;
+  /**
+   * The app's service waits (a TWAP's wait for its next slice, an order's fill poll, a retry's pause) on
+   * the simulator's clock instead of the wall clock: they end when advance() moves the clock past them.
+   * The service's clock as main reads it is the simulator's too (measured against it, not against this
+   * machine's). With the manual clock (the default), a scenario decides when a TWAP's slice comes due, to
+   * the millisecond. A wait of 0 stays a yield to the event loop.
+   */
+  sleepOnSimClock?: boolean;
   /** Simulator config override (merged onto the default config). */
   simConfig?: unknown;
   core?: Partial<AppCoreOptions>;
@@ -113,6 +122,25 @@ export class E2eApp {
       logger,
       pumps: { positionsRefreshMs: 1_000, keyExpiryCheckMs: 2_000, orderMinMs: 100, orderMaxMs: 400, withdrawalMinMs: 200, withdrawalMaxMs: 600 },
       ...options.core,
+      ...(options.sleepOnSimClock ? { service: { ...options.core?.service, sleep: (ms: number, signal?: AbortSignal) => this.simSleep(ms, signal), localNow: () => this.sim.clock.now() } } : {}),
+    });
+  }
+
+  /** A wait on the simulator's clock (sleepOnSimClock): it ends when the clock reaches it, or its signal aborts. */
+  private simSleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (!(ms > 0)) return realSleep(ms, signal);
+    return new Promise<void>((resolve, reject) => {
+      const aborted = () => (signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+      if (signal?.aborted) return reject(aborted());
+      const onAbort = (): void => {
+        task.cancel();
+        reject(aborted());
+      };
+      const task = this.sim.clock.schedule(ms, () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
