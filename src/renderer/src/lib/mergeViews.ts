@@ -68,3 +68,22 @@ export function viewLedger<V extends MergeableView>(cache: object, of: string): 
   if (!ledger) byKind.set(of, (ledger = new ViewLedger<MergeableView>()));
   return ledger as unknown as ViewLedger<V>;
 }
+
+/**
+ * A list query's function: main's answer (`list`), its views (`views`) merged with the newer ones the page
+ * was told of while it travelled or before (ViewLedger.over); the damaged records it lists are not brought back.
+ */
+export function ledgeredList<V extends MergeableView, L extends { damaged: readonly { id: string }[] }>(
+  cache: object,
+  of: string,
+  list: () => Promise<L>,
+  views: (answer: L) => readonly V[],
+  withViews: (answer: L, views: V[]) => L,
+): () => Promise<L> {
+  return async () => {
+    const ledger = viewLedger<V>(cache, of);
+    const asked = ledger.mark();
+    const answer = await list();
+    return withViews(answer, ledger.over(views(answer), asked, new Set(answer.damaged.map((d) => d.id))));
+  };
+}

@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ChaseList, ChaseView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
-import { mergeViews, viewLedger } from '../../lib/mergeViews';
+import { ledgeredList, mergeViews, viewLedger } from '../../lib/mergeViews';
 
 export const chaseKey = ['chase', 'list'] as const;
 
@@ -14,16 +14,7 @@ export const chaseKey = ['chase', 'list'] as const;
  * are newer (lib/mergeViews.ts, ViewLedger: a refetch must not put back a chase without its new order).
  */
 export function chaseListQuery(client: QueryClient, list: () => Promise<ChaseList> = () => unwrap(perps().chase.list())) {
-  return {
-    queryKey: chaseKey,
-    queryFn: async (): Promise<ChaseList> => {
-      const ledger = viewLedger<ChaseView>(client, 'chase');
-      const asked = ledger.mark();
-      const answer = await list();
-      return { chases: ledger.over(answer.chases, asked, new Set(answer.damaged.map((d) => d.id))), damaged: answer.damaged };
-    },
-    staleTime: 30_000,
-  };
+  return { queryKey: chaseKey, queryFn: ledgeredList<ChaseView, ChaseList>(client, 'chase', list, (l) => l.chases, (l, chases) => ({ ...l, chases })), staleTime: 30_000 };
 }
 
 export function useChases() {

@@ -5,22 +5,13 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { OcoList, OcoView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
-import { mergeViews, viewLedger } from '../../lib/mergeViews';
+import { ledgeredList, mergeViews, viewLedger } from '../../lib/mergeViews';
 
 export const ocoKey = ['oco', 'list'] as const;
 
 /** The list query: main's answer, with newer views the page was told of (see chaseListQuery). */
 export function ocoListQuery(client: QueryClient, list: () => Promise<OcoList> = () => unwrap(perps().oco.list())) {
-  return {
-    queryKey: ocoKey,
-    queryFn: async (): Promise<OcoList> => {
-      const ledger = viewLedger<OcoView>(client, 'oco');
-      const asked = ledger.mark();
-      const answer = await list();
-      return { pairs: ledger.over(answer.pairs, asked, new Set(answer.damaged.map((d) => d.id))), damaged: answer.damaged };
-    },
-    staleTime: 30_000,
-  };
+  return { queryKey: ocoKey, queryFn: ledgeredList<OcoView, OcoList>(client, 'oco', list, (l) => l.pairs, (l, pairs) => ({ ...l, pairs })), staleTime: 30_000 };
 }
 
 export function useOcos() {
