@@ -351,9 +351,14 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
   let proxy: RpcProxy;
   /** While set, GET /bridge/orders fails as a refused connection would (the simulator has no outage switch for its companions). */
   let bridgeDown = false;
+  /** Reads of GET /bridge/orders refused while the bridge was down. */
+  let refusedBridgeReads = 0;
   const switchable: typeof fetch = async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    if (bridgeDown && url.pathname.endsWith('/bridge/orders')) throw new TypeError('fetch failed');
+    if (bridgeDown && url.pathname.endsWith('/bridge/orders')) {
+      refusedBridgeReads++;
+      throw new TypeError('fetch failed');
+    }
     return fetch(input, init);
   };
   const origin = (): string => new URL(h.core.profile!.baseUrl).origin;
@@ -464,8 +469,12 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
       expect(failing).toMatchObject({ phase: 'tracking', final: false, error: null, poll_error: { code: 'NETWORK_ERROR' } });
       expect(failing.poll_error!.since).toBeGreaterThanOrEqual(t.created_at);
       expect(failing.poll_error!.hint).toBeTruthy();
-      // Several failed polls later: the same streak, logged once.
-      await new Promise((r) => setTimeout(r, 2_500));
+      // Several failed polls later: the same streak, logged once. A poll is one read and its retries, all
+      // refused before the first poll_error showed; two more polls' reads and the next one's first mean two
+      // more polls have failed and been handled (a poll's handling runs before the next poll's first read).
+      const perPoll = refusedBridgeReads;
+      expect(perPoll).toBeGreaterThan(0);
+      await h.waitFor('two more failed polls', () => refusedBridgeReads >= 3 * perPoll + 1, 20_000);
       expect(transfer(t.id)?.poll_error?.since).toBe(failing.poll_error!.since);
       expect(h.logs.filter((l) => l.includes(`polling the bridge order of ${failing.src_tx}`))).toHaveLength(1);
     } finally {
