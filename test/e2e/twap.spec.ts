@@ -3,9 +3,9 @@
  * slice among them, ends when the scenario moves that clock): its schedule refused when slices would be
  * closer than 5 s, the review (schedule, arrival mark, slice 1's order), then the TWAP tab's progress
  * (filled of target, average against the arrival mark, next slice), pause and resume, the run to its
- * target; a second TWAP cancelled; and after the app restarts
- * mid-TWAP, the prompt that asks to resume or stop it; and a TWAP whose stored record is damaged, shown
- * as damaged with what is wrong, no actions, and never offered for resuming by the restart prompt.
+ * target; a second TWAP cancelled; and after the app restarts mid-TWAP, the prompt that asks to resume
+ * or stop it; and a TWAP whose stored record is damaged, shown as damaged with what is wrong, no actions,
+ * and never offered for resuming by the restart prompt.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -34,7 +34,6 @@ const ID = /^[0-9a-f]{12}$/;
 
 export type RecordCheck<T> = { ok: true; record: T } | { ok: false; problems: string[] };
 
-/** What a store needs to know of its records. */
 /**
  * A record's `updated_at` after a change: the local clock's time, but never at or before the one it had.
  * A record is created at the service's time (its clock, which the local one may trail by seconds) and
@@ -46,6 +45,7 @@ export function nextUpdatedAt(previous: number, now: number = Date.now()): numbe
   return Math.max(now, previous + 1);
 }
 
+/** What a store needs to know of its records. */
 export interface AlgoRecordKind<T extends { id: string; profile: string; updated_at: number }, S extends { profile: string | null }> {
   /** Folder in the data folder: "twaps". */
   folder: string;
