@@ -5,12 +5,12 @@ import { defineConfig } from 'vitest/config';
 // command line (out/cli) first: the CLI tests spawn bin/perps.js, which runs that build.
 //
 // Two groups. Most files wait on sockets, child processes and the simulator's clock rather than on the
-// CPU, so they run several at a time ("parallel", "unit" and "unit, own fork", one pool of
-// PERPS_TEST_WORKERS workers). The files that build, clone or install the whole project, or bind the
-// README's fixed simulator port, run after every other file has finished, two at a time ("build"), so
-// they neither starve the rest nor race them.
+// CPU, so they run several at a time (every project of group 0, one pool of PERPS_TEST_WORKERS workers:
+// four, so that a file waiting on a clock leaves the two cores to the others). The files that build,
+// clone or install the whole project, or bind the README's fixed simulator port, run after every other
+// file has finished, two at a time ("build"), so they neither starve the rest nor race them.
 const SERIAL = ['test/build/**/*.test.ts'];
-const WORKERS = Number(process.env.PERPS_TEST_WORKERS ?? 3);
+const WORKERS = Number(process.env.PERPS_TEST_WORKERS ?? 4);
 /**
  * Pure rules, the simulator's engine in memory, and the simulator's server, conformance and companion
  * tests (each starts its own simulator on port 0 and closes it): nothing kept open past a file, nothing
@@ -18,10 +18,27 @@ const WORKERS = Number(process.env.PERPS_TEST_WORKERS ?? 3);
  * isolate: false) instead of forking and importing afresh for each: on the 2-core machine of 2026-12-06,
  * the 128 unit and engine files took 62 s one to a fork and 22-40 s this way, the 33 simulator files 88 s
  * and 34 s, most of it import. The files that stub globals, fake the timers or reset modules keep a fork
- * of their own (ISOLATED_UNIT), as everything else does (the app's and the command line's tests share
- * process-wide state: keep-alive sockets, locks, keychain sessions).
+ * of their own (ISOLATED_UNIT).
  */
 const UNIT = ['test/unit/**/*.test.ts', 'test/sim/engine/**/*.test.ts', 'test/sim/server/**/*.test.ts', 'test/sim/conformance/**/*.test.ts', 'test/sim/companion/**/*.test.ts'];
+/**
+ * The app's, the command line's and the services' tests over HTTP to a simulator of their own, the
+ * venue-following simulator's, the keychain's and the security ones: each file starts what it uses (a
+ * simulator on port 0, an AppCore on a data folder of its own, a keychain service name of its own) and
+ * closes it, and restores any variable it sets, so they too share a worker's loaded modules from one
+ * file to the next ("integration", isolate: false). On the 2-core machine of 2026-12-06 their 115 files
+ * took 425 s of CPU one to a fork (134 s of it import) and 251 s this way (26 s import); every one passed
+ * in both orders vitest ran them in (slowest first, with its cache, and largest first, without).
+ * The boot tests load the built main bundle under a fake `electron` module and keep a fork each.
+ */
+const INTEGRATION = [
+  'test/integration/**/*.test.ts',
+  'test/sim/venue/**/*.test.ts',
+  'test/sim/follow/**/*.test.ts',
+  'test/sim/storm/**/*.test.ts',
+  'test/keychain/**/*.test.ts',
+  'test/security/**/*.test.ts',
+];
 const ISOLATED_UNIT = [
   'test/unit/renderer/liveFrame.dom.test.ts',
   'test/unit/renderer/announcer.test.ts',
@@ -56,9 +73,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'parallel',
+          name: 'integration',
+          include: INTEGRATION,
+          isolate: false,
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Everything else (the boot tests), a fork each.
+          name: 'own fork',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'node_modules/**', ...SERIAL, ...UNIT],
+          exclude: ['test/e2e/**', 'node_modules/**', ...SERIAL, ...UNIT, ...INTEGRATION],
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },
         },
