@@ -6,10 +6,11 @@ import { defineConfig } from 'vitest/config';
 //
 // Two groups. Most files wait on sockets, child processes and the simulator's clock rather than on the
 // CPU, so they run several at a time (every project of group 0, one pool of PERPS_TEST_WORKERS workers:
-// four, so that a file waiting on a clock leaves the two cores to the others). The files that build,
-// clone or install the whole project, or bind the README's fixed simulator port, run after every other
-// file has finished, two at a time ("build"), so they neither starve the rest nor race them.
-const SERIAL = ['test/build/**/*.test.ts'];
+// four, so that a file waiting on a clock leaves the two cores to the others). The README's front doors
+// (readme.test: `npx perps sim &` binds the sim profile's fixed port, 8645) run after every other file
+// has finished ("readme"), so no other test's simulator, or a test that counts on nothing listening
+// there, meets the one it starts.
+const SERIAL = ['test/build/readme.test.ts'];
 const WORKERS = Number(process.env.PERPS_TEST_WORKERS ?? 4);
 /**
  * Pure rules, the simulator's engine in memory, and the simulator's server, conformance and companion
@@ -83,7 +84,10 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // Everything else (the boot tests), a fork each.
+          // Everything else, a fork each: the boot tests (the built main bundle under a fake `electron`)
+          // and the build tests, which build, clone or stage the project in a folder of their own. Among
+          // the rest rather than after them: two at a time after everything else, they and readme.test
+          // took the last 32 s of the run with a core mostly idle.
           name: 'own fork',
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**', 'node_modules/**', ...SERIAL, ...UNIT, ...INTEGRATION],
@@ -103,12 +107,9 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // After every other file, two at a time: each builds, clones or stages the project in a folder
-          // of its own (only readme.test binds the README's fixed port), and one alone left a core idle
-          // for the group's 43 s.
-          name: 'build',
+          name: 'readme',
           include: SERIAL,
-          maxWorkers: 2,
+          maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },
       },
