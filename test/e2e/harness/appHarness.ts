@@ -202,11 +202,14 @@ export class E2eApp {
     return { asked, release };
   }
 
-  /** Delivers an event to the page now, as main's `webContents.send` would. */
-  async deliver(channel: string, payload: unknown): Promise<void> {
+  /**
+   * Delivers an event to the page now, as main's `webContents.send` would; resolves to the number of the
+   * page's listeners that took it (0 while a reloaded page has not subscribed yet).
+   */
+  async deliver(channel: string, payload: unknown): Promise<number> {
     if (!this.page) throw new Error('no page (attach first)');
     await this.outbox;
-    await emit(this.page, channel, payload);
+    return emit(this.page, channel, payload);
   }
 
   /** POSTs to the simulator's control API (/sim/...): the one simulator bed's (test/support/simBed.ts). */

@@ -36,8 +36,11 @@ export class TestIpcMain implements IpcMainLike {
 const SHIM = `
 (() => {
   const listeners = new Map();
+  // Returns how many of the page's listeners took the event (none yet while the page is loading).
   window.__perpsIpcEmit = (channel, payload) => {
-    for (const fn of listeners.get(channel) ?? []) fn({ sender: null }, payload);
+    const fns = [...(listeners.get(channel) ?? [])];
+    for (const fn of fns) fn({ sender: null }, payload);
+    return fns.length;
   };
   const electron = {
     contextBridge: {
@@ -74,7 +77,7 @@ export async function installPreloadBridge(page: Page, ipc: TestIpcMain, outDir?
   await installPreload(page, outDir);
 }
 
-/** Sends a main-to-renderer event, as webContents.send does. */
-export async function emit(page: Page, channel: string, payload: unknown): Promise<void> {
-  await page.evaluate(([c, p]) => (globalThis as unknown as { __perpsIpcEmit: (c: string, p: unknown) => void }).__perpsIpcEmit(c, p), [channel, payload] as const);
+/** Sends a main-to-renderer event, as webContents.send does; resolves to the number of page listeners that took it. */
+export async function emit(page: Page, channel: string, payload: unknown): Promise<number> {
+  return page.evaluate(([c, p]) => (globalThis as unknown as { __perpsIpcEmit: (c: string, p: unknown) => number }).__perpsIpcEmit(c, p), [channel, payload] as const);
 }

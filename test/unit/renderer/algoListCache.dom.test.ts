@@ -1,6 +1,6 @@
 /**
- * The chase and OCO lists in the page's query cache (features/chase/chaseQueries.ts,
- * features/oco/ocoQueries.ts, lib/mergeViews.ts): a list main answered never puts back a view older than
+ * The chase, OCO and TWAP lists in the page's query cache (features/chase/chaseQueries.ts,
+ * features/oco/ocoQueries.ts, features/twap/twapQueries.ts, lib/mergeViews.ts): a list main answered never puts back a view older than
  * one an event already brought. The race it guards: Start returns a chase without its order, the Chase tab
  * refetches the list (stale after 30 s), the runner places the first order and its event arrives while
  * the list travels; the list, read before the order was written, replaced the cache and the panel showed
@@ -11,8 +11,9 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { chaseListQuery, chaseKey, putChases } from '../../../src/renderer/src/features/chase/chaseQueries.js';
 import { ocoListQuery, ocoKey, putOcos } from '../../../src/renderer/src/features/oco/ocoQueries.js';
+import { putTwaps, twapKey, twapListQuery } from '../../../src/renderer/src/features/twap/twapQueries.js';
 import { ViewLedger } from '../../../src/renderer/src/lib/mergeViews.js';
-import type { ChaseList, ChaseView, OcoList, OcoView } from '../../../src/shared/ipc/index.js';
+import type { ChaseList, ChaseView, OcoList, OcoView, TwapList, TwapView } from '../../../src/shared/ipc/index.js';
 
 const WALLET = '0x8ef131Be2587CE068CD6F5dfB6DFe30a2837F387';
 
@@ -47,6 +48,11 @@ function chase(id: string, updatedAt: number, order: ChaseView['order'], moves =
 function pair(id: string, updatedAt: number, status: OcoView['status']): OcoView {
   const leg = { side: 'BUY', price: '3300', size: '0.1', order_id: 'o1', status: 'open' };
   return { id, wallet: WALLET, market: 'ETH', leverage: 5, status, winner: null, legs: [leg, { ...leg, side: 'SELL', price: '3500', order_id: 'o2' }], runner: null, last_note: null, created_at: 1_000, updated_at: updatedAt } as unknown as OcoView;
+}
+
+/** A TWAP's view with what the list's merge reads (id, times) and what the panel shows of its progress. */
+function twap(id: string, updatedAt: number, slicesSent: number, status: TwapView['status'] = 'running'): TwapView {
+  return { id, wallet: WALLET, market: 'ETH', side: 'BUY', status, slices_total: 4, slices_sent: slicesSent, slices: [], notes: [], created_at: 1_000, updated_at: updatedAt } as unknown as TwapView;
 }
 
 /** A list answer the test releases when it chooses (main read the records, the answer is on its way). */
@@ -127,6 +133,57 @@ describe('OCO list: the same rule', () => {
     answer.resolve({ pairs: [pair('p1', 2_000, 'working')], damaged: [] });
     await fetching;
     expect(client.getQueryData<OcoList>(ocoKey)!.pairs.map((p) => p.status)).toEqual(['done']);
+  });
+});
+
+describe('TWAP list: the same rule', () => {
+  it('a slice sent while the list travels is kept: the panel does not go back a slice', async () => {
+    const client = new QueryClient();
+    client.setQueryData<TwapList>(twapKey, { twaps: [twap('t1', 2_000, 1)], damaged: [] });
+    const answer = deferred<TwapList>();
+    const fetching = client.fetchQuery(stale(twapListQuery(client, () => answer.promise)));
+    putTwaps(client, [twap('t1', 2_100, 2)]);
+    answer.resolve({ twaps: [twap('t1', 2_000, 1)], damaged: [] });
+    await fetching;
+    expect(client.getQueryData<TwapList>(twapKey)!.twaps.map((t) => [t.id, t.slices_sent, t.updated_at])).toEqual([['t1', 2, 2_100]]);
+  });
+
+  it("an event before main's list makes no list of its own (which would hide the damaged TWAPs); the list, when it comes, has both", async () => {
+    const client = new QueryClient();
+    const answer = deferred<TwapList>();
+    const fetching = client.fetchQuery(stale(twapListQuery(client, () => answer.promise)));
+    putTwaps(client, [twap('t2', 3_000, 1)]);
+    expect(client.getQueryData<TwapList>(twapKey)).toBeUndefined();
+    answer.resolve({ twaps: [], damaged: [{ id: 'twap_bad', status: 'damaged', damage: 'edited by hand', market: 'ETH', side: 'BUY', total_size: '1', created_at: 500, updated_at: 2_500 }] });
+    await fetching;
+    const list = client.getQueryData<TwapList>(twapKey)!;
+    expect(list.twaps.map((t) => t.id)).toEqual(['t2']);
+    expect(list.damaged.map((d) => d.id)).toEqual(['twap_bad']);
+  });
+
+  it("on a tie main's answer stands: a TWAP let go at quit is listed interrupted, not running as its process's last event said", async () => {
+    const client = new QueryClient();
+    client.setQueryData<TwapList>(twapKey, { twaps: [twap('t4', 6_000, 2)], damaged: [] });
+    // The quitting core lets the TWAP go; its last event says running, at the time of the last write.
+    putTwaps(client, [twap('t4', 6_000, 2, 'running')]);
+    const answer = deferred<TwapList>();
+    const fetching = client.fetchQuery(stale(twapListQuery(client, () => answer.promise)));
+    // Main, started again, derives interrupted from the free run lock: same record, same updated_at.
+    answer.resolve({ twaps: [twap('t4', 6_000, 2, 'interrupted')], damaged: [] });
+    await fetching;
+    expect(client.getQueryData<TwapList>(twapKey)!.twaps.map((t) => t.status)).toEqual(['interrupted']);
+  });
+
+  it("main's newer answer wins, and a TWAP it lists as damaged is not brought back by an older event", async () => {
+    const client = new QueryClient();
+    putTwaps(client, [twap('t3', 4_000, 2), twap('bad', 4_000, 1)]);
+    const answer = deferred<TwapList>();
+    const fetching = client.fetchQuery(stale(twapListQuery(client, () => answer.promise)));
+    answer.resolve({ twaps: [twap('t3', 5_000, 4, 'completed')], damaged: [{ id: 'bad', status: 'damaged', damage: 'edited by hand', market: 'ETH', side: 'BUY', total_size: '1', created_at: 1_000, updated_at: 4_500 }] });
+    await fetching;
+    const list = client.getQueryData<TwapList>(twapKey)!;
+    expect(list.twaps.map((t) => [t.id, t.slices_sent, t.status])).toEqual([['t3', 4, 'completed']]);
+    expect(list.damaged.map((d) => d.id)).toEqual(['bad']);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Views of running algorithms (OCO pairs, chases) merged from main's events into the list main answered:
+ * Views of running algorithms (OCO pairs, chases, TWAPs) merged from main's events into the list main answered:
  * the newest update per id wins, newest first. Before the list has come there is nothing to merge into:
  * an event put first would stand for the whole list (without its damaged records) until it went stale.
  */
@@ -44,21 +44,25 @@ export class ViewLedger<V extends MergeableView> {
 
   /**
    * The list main answered, asked at `asked`, with what the page has been told since or before that is
-   * newer: a listed id takes the newer view; an id the list lacks is added only when its view came while
-   * the list travelled (it was started meanwhile) and it is not among `excluded` (listed as damaged).
+   * newer: a listed id takes a view updated after main's (on a tie main's answer stands: what it derives
+   * rather than writes, a TWAP interrupted by the end of its process, carries the time of the last write,
+   * which the quitting process's last event carries too); an id the list lacks is added only when its
+   * view came while the list travelled (it was started meanwhile) and it is not among `excluded` (listed
+   * as damaged).
    */
   over(listed: readonly V[], asked: number, excluded: ReadonlySet<string> = new Set()): V[] {
-    const ids = new Set(listed.map((v) => v.id));
+    const listedAt = new Map(listed.map((v) => [v.id, v.updated_at]));
     const newer: V[] = [];
     for (const [id, { view, seq }] of this.latest) {
       if (excluded.has(id)) continue;
-      if (ids.has(id) || seq > asked) newer.push(view);
+      const at = listedAt.get(id);
+      if (at !== undefined ? view.updated_at > at : seq > asked) newer.push(view);
     }
     return mergeViews(listed, newer);
   }
 }
 
-/** One ledger per query cache (per window), keyed by what it is of (`chase`, `oco`). */
+/** One ledger per query cache (per window), keyed by what it is of (`chase`, `oco`, `twap`). */
 const ledgers = new WeakMap<object, Map<string, ViewLedger<MergeableView>>>();
 
 export function viewLedger<V extends MergeableView>(cache: object, of: string): ViewLedger<V> {

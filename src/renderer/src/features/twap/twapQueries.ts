@@ -6,14 +6,26 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { TwapList, TwapView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
+import { ledgeredList, mergeViews, viewLedger } from '../../lib/mergeViews';
 
 export const twapKey = ['twap', 'list'] as const;
 const twapAtMountKey = ['twap', 'list-at-mount'] as const;
 
 const listTwaps = () => unwrap(perps().twap.list());
 
+/**
+ * The list query: main's answer, with the views the page was told of while it travelled (or before) that
+ * are newer (lib/mergeViews.ts, ViewLedger), as the chase and OCO lists do: a refetch (the list is stale
+ * after 30 s and asked again when a panel mounts) read before a slice was written must not put back the
+ * TWAP without it.
+ */
+export function twapListQuery(client: QueryClient, list: () => Promise<TwapList> = listTwaps) {
+  return { queryKey: twapKey, queryFn: ledgeredList<TwapView, TwapList>(client, 'twap', list, (l) => l.twaps, (l, twaps) => ({ ...l, twaps })), staleTime: 30_000 };
+}
+
 export function useTwaps() {
-  return useQuery({ queryKey: twapKey, queryFn: listTwaps, staleTime: 30_000 });
+  const client = useQueryClient();
+  return useQuery(twapListQuery(client));
 }
 
 /**
@@ -26,17 +38,15 @@ export function useTwapsAtMount() {
   return useQuery({ queryKey: twapAtMountKey, queryFn: listTwaps, staleTime: Infinity, gcTime: 0, refetchOnWindowFocus: false, refetchOnReconnect: false });
 }
 
-/** Merges views from a `twap` event (or an action's answer): newest update per id wins; newest TWAP first. */
+/**
+ * Merges views from a `twap` event (or an action's answer): newest update per id wins; newest TWAP first.
+ * Before main's list has come there is nothing to merge into: the ledger keeps the view for it. (A list
+ * made of the event alone stood for the whole list, without the damaged TWAPs, for 30 s.)
+ */
 export function putTwaps(client: QueryClient, views: readonly TwapView[]): void {
-  client.setQueryData<TwapList>(twapKey, (prev) => {
-    const byId = new Map((prev?.twaps ?? []).map((t) => [t.id, t]));
-    for (const v of views) {
-      const old = byId.get(v.id);
-      if (!old || old.updated_at <= v.updated_at) byId.set(v.id, v);
-    }
-    // Damaged TWAPs come only from main's list (they never run, so no event carries them).
-    return { twaps: [...byId.values()].sort((a, b) => b.created_at - a.created_at), damaged: prev?.damaged ?? [] };
-  });
+  viewLedger<TwapView>(client, 'twap').note(views);
+  // Damaged TWAPs come only from main's list (they never run, so no event carries them).
+  client.setQueryData<TwapList | undefined>(twapKey, (prev) => (prev ? { twaps: mergeViews(prev.twaps, views), damaged: prev.damaged } : prev));
 }
 
 export type TwapAction = 'pause' | 'resume' | 'cancel' | 'stop';
