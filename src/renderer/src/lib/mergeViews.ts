@@ -1,3 +1,5 @@
+import type { QueryClient } from '@tanstack/react-query';
+
 /**
  * Views of running algorithms (OCO pairs, chases, TWAPs) merged from main's events into the list main answered:
  * the newest update per id wins, newest first. Before the list has come there is nothing to merge into:
@@ -74,20 +76,31 @@ export function viewLedger<V extends MergeableView>(cache: object, of: string): 
 }
 
 /**
- * A list query's function: main's answer (`list`), its views (`views`) merged with the newer ones the page
- * was told of while it travelled or before (ViewLedger.over); the damaged records it lists are not brought back.
+ * One kind of algorithm's list in a window's query cache (under `queryKey`), as the list query and the
+ * events both write it: `views` reads the list's views, `withViews` gives the list with others.
+ *  - listFn: the list query's function: main's answer with the newer views the page was told of while it
+ *    travelled or before (ViewLedger.over); the damaged records it lists are not brought back.
+ *  - put: views from an event (or an action's answer) noted and merged in. Damaged records come only from
+ *    main's list (they never run, so no event carries them); before it, nothing is written.
  */
 export function ledgeredList<V extends MergeableView, L extends { damaged: readonly { id: string }[] }>(
-  cache: object,
   of: string,
-  list: () => Promise<L>,
-  views: (answer: L) => readonly V[],
-  withViews: (answer: L, views: V[]) => L,
-): () => Promise<L> {
-  return async () => {
-    const ledger = viewLedger<V>(cache, of);
-    const asked = ledger.mark();
-    const answer = await list();
-    return withViews(answer, ledger.over(views(answer), asked, new Set(answer.damaged.map((d) => d.id))));
+  queryKey: readonly unknown[],
+  views: (list: L) => readonly V[],
+  withViews: (list: L, views: V[]) => L,
+) {
+  return {
+    listFn(cache: QueryClient, list: () => Promise<L>): () => Promise<L> {
+      return async () => {
+        const ledger = viewLedger<V>(cache, of);
+        const asked = ledger.mark();
+        const answer = await list();
+        return withViews(answer, ledger.over(views(answer), asked, new Set(answer.damaged.map((d) => d.id))));
+      };
+    },
+    put(cache: QueryClient, incoming: readonly V[]): void {
+      viewLedger<V>(cache, of).note(incoming);
+      cache.setQueryData<L | undefined>(queryKey, (prev) => (prev ? withViews(prev, mergeViews(views(prev), incoming)) : prev));
+    },
   };
 }

@@ -5,13 +5,14 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { OcoList, OcoView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
-import { ledgeredList, mergeViews, viewLedger } from '../../lib/mergeViews';
+import { ledgeredList } from '../../lib/mergeViews';
 
 export const ocoKey = ['oco', 'list'] as const;
+const pairs = ledgeredList<OcoView, OcoList>('oco', ocoKey, (l) => l.pairs, (l, views) => ({ ...l, pairs: views }));
 
 /** The list query: main's answer, with newer views the page was told of (see chaseListQuery). */
 export function ocoListQuery(client: QueryClient, list: () => Promise<OcoList> = () => unwrap(perps().oco.list())) {
-  return { queryKey: ocoKey, queryFn: ledgeredList<OcoView, OcoList>(client, 'oco', list, (l) => l.pairs, (l, pairs) => ({ ...l, pairs })), staleTime: 30_000 };
+  return { queryKey: ocoKey, queryFn: pairs.listFn(client, list), staleTime: 30_000 };
 }
 
 export function useOcos() {
@@ -21,9 +22,7 @@ export function useOcos() {
 
 /** Merges views from an `oco` event (or an action's answer): the newest update per id wins; newest pair first. */
 export function putOcos(client: QueryClient, views: readonly OcoView[]): void {
-  viewLedger<OcoView>(client, 'oco').note(views);
-  // Damaged pairs come only from main's list (they never run, so no event carries them); before it, nothing.
-  client.setQueryData<OcoList | undefined>(ocoKey, (prev) => (prev ? { pairs: mergeViews(prev.pairs, views), damaged: prev.damaged } : prev));
+  pairs.put(client, views);
 }
 
 /** Cancels a pair (both resting legs); the answer goes into the cache at once. */

@@ -6,9 +6,10 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { TwapList, TwapView } from '../../../../shared/ipc';
 import { perps, unwrap } from '../../ipc/client';
-import { ledgeredList, mergeViews, viewLedger } from '../../lib/mergeViews';
+import { ledgeredList } from '../../lib/mergeViews';
 
 export const twapKey = ['twap', 'list'] as const;
+const twaps = ledgeredList<TwapView, TwapList>('twap', twapKey, (l) => l.twaps, (l, views) => ({ ...l, twaps: views }));
 const twapAtMountKey = ['twap', 'list-at-mount'] as const;
 
 const listTwaps = () => unwrap(perps().twap.list());
@@ -20,7 +21,7 @@ const listTwaps = () => unwrap(perps().twap.list());
  * TWAP without it.
  */
 export function twapListQuery(client: QueryClient, list: () => Promise<TwapList> = listTwaps) {
-  return { queryKey: twapKey, queryFn: ledgeredList<TwapView, TwapList>(client, 'twap', list, (l) => l.twaps, (l, twaps) => ({ ...l, twaps })), staleTime: 30_000 };
+  return { queryKey: twapKey, queryFn: twaps.listFn(client, list), staleTime: 30_000 };
 }
 
 export function useTwaps() {
@@ -44,9 +45,7 @@ export function useTwapsAtMount() {
  * made of the event alone stood for the whole list, without the damaged TWAPs, for 30 s.)
  */
 export function putTwaps(client: QueryClient, views: readonly TwapView[]): void {
-  viewLedger<TwapView>(client, 'twap').note(views);
-  // Damaged TWAPs come only from main's list (they never run, so no event carries them).
-  client.setQueryData<TwapList | undefined>(twapKey, (prev) => (prev ? { twaps: mergeViews(prev.twaps, views), damaged: prev.damaged } : prev));
+  twaps.put(client, views);
 }
 
 export type TwapAction = 'pause' | 'resume' | 'cancel' | 'stop';
