@@ -119,7 +119,13 @@ export interface PortfolioReport {
 
 const ZERO = new Decimal(0);
 const MONEY_PLACES = 6;
-const money = (v: Decimal): string => canonical(v.toDecimalPlaces(MONEY_PLACES, Decimal.ROUND_HALF_UP));
+/**
+ * Money to the micro-dollar, a half rounded toward +infinity: then adding an amount of whole micro-dollars
+ * (a deposit) moves the rounded figure by exactly that amount, whatever its sign. Half away from zero
+ * did not across zero: equity -913.6512875 showed -913.651288 and, after a 913.66 deposit, 0.0087125
+ * showed 0.008713, a move of 913.660001 (found by the deposit property of test/unit/portfolio/portfolio.test.ts, seed 1545346370).
+ */
+const money = (v: Decimal): string => canonical(v.toDecimalPlaces(MONEY_PLACES, Decimal.ROUND_HALF_CEIL));
 const CENT = new Decimal('0.005');
 
 interface Tally {
