@@ -443,10 +443,8 @@ export async function serveBuild(outDir: string): Promise<StaticServer> {
   return serveRenderer(path.join(outDir, 'renderer'));
 }
 
-export async function runRendererBench(): Promise<GateResult[]> {
-  const server = await serveBuild(RENDERER_OUT);
-  const browser = await chromium.launch({ executablePath: process.env['PERPS_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
-  try {
+export function runRendererBench(): Promise<GateResult[]> {
+  return onBuiltRenderer(async (browser, server) => {
     const history = async (rows: number): Promise<number> => {
       const s = await open(browser, server, rows);
       try {
@@ -468,15 +466,29 @@ export async function runRendererBench(): Promise<GateResult[]> {
       ],
     });
     const burst = await runBurstGates(browser, server);
-    // Input to review in the storm against calm (issue 29 item 2). The heap over a long storm is a soak
-    // (a minute of storm at the least): `npm run soak` runs rendererHeapBench.ts, CI does not (issue 37).
-    const { runReviewLatencyGates } = await import('./reviewLatencyBench.js');
-    const review = await runReviewLatencyGates(browser, server);
-    return [...historyGates, ...burst, ...review];
+    // Input to review in the storm against calm (issue 29 item 2) is its own entry (runReviewLatencyBench
+    // below): `npm run bench` measures it with nothing beside it. The heap over a long storm is a soak (a
+    // minute of storm at the least): `npm run soak` runs rendererHeapBench.ts, CI does not (issue 37).
+    return [...historyGates, ...burst];
+  });
+}
+
+/** Runs `entry` on the built renderer (RENDERER_OUT) served on loopback, in a Chromium of its own. */
+async function onBuiltRenderer(entry: (browser: Browser, server: StaticServer) => Promise<GateResult[]>): Promise<GateResult[]> {
+  const server = await serveBuild(RENDERER_OUT);
+  const browser = await chromium.launch({ executablePath: process.env['PERPS_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  try {
+    return await entry(browser, server);
   } finally {
     await browser.close();
     await server.close();
   }
+}
+
+/** Input to review in the storm against calm, on the built renderer in its own Chromium. */
+export async function runReviewLatencyBench(): Promise<GateResult[]> {
+  const { runReviewLatencyGates } = await import('./reviewLatencyBench.js');
+  return onBuiltRenderer(runReviewLatencyGates);
 }
 
 /**
@@ -654,12 +666,12 @@ export async function runBurstGates(browser: Browser, server: StaticServer): Pro
   }
 }
 
-// Run directly: `npx tsx test/bench/rendererBench.ts` (`... rendererBench.ts storm`: the storm's gates
-// only, to read a change to the storm path without the history and review lines). Not awaited at the top
+// Run directly: `npx tsx test/bench/rendererBench.ts` (history and storm; `... rendererBench.ts storm`:
+// the storm's gates only; `... rendererBench.ts review`: input to review only). Not awaited at the top
 // level: the review and heap benches import this module, and a top-level await here would hold their
 // import until the run ended.
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  (process.argv[2] === 'storm' ? runStormOnly() : runRendererBench()).then(
+  (process.argv[2] === 'storm' ? runStormOnly() : process.argv[2] === 'review' ? runReviewLatencyBench() : runRendererBench()).then(
     (results) => {
       results.forEach((r) => console.log(formatResult(r)));
       // As `npm run bench` judges: a gated line that failed fails the run.
@@ -672,13 +684,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
   );
 }
 
-async function runStormOnly(): Promise<GateResult[]> {
-  const server = await serveBuild(RENDERER_OUT);
-  const browser = await chromium.launch({ executablePath: process.env['PERPS_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
-  try {
-    return await runBurstGates(browser, server);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+function runStormOnly(): Promise<GateResult[]> {
+  return onBuiltRenderer(runBurstGates);
 }

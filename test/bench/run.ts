@@ -11,96 +11,123 @@
  *    full GC at checkpoints (simScaleBench.ts): figures of the code, not of the machine's load.
  * Absolute times and sizes (a machine's figures) are REPORT lines, printed beside the ratios.
  *
+ * The entries run in lanes, each lane its own process, in three phases:
+ *  1. alone: signing, the command line's start and the venue's 24h volume, whose rounds last a fraction
+ *     of a second each, so that a burst of load from elsewhere decides a whole round (beside the browser
+ *     lane, the signing ratio read 1.37x against 1.35x, 1.21x alone; the volume read 1.43x against 1.5x,
+ *     1.16x alone);
+ *  2. side by side: the node lane (the simulator's throughput, at scale and at the venue's scale, the
+ *     order path, the portfolio) and the browser lane (the renderer's history and its work in a storm,
+ *     counted; the first screen). Each lane alone kept about one of CI's two cores busy (51% of the
+ *     machine over the bench's 529 s on the 2-core machine of 2026-12-07), so one after the other they
+ *     left a core idle for most of the bench; side by side, the other lane's load lands on both sides of
+ *     every ratio alike (measure.ts's interleaved rounds);
+ *  3. alone: the tails of latency against calm or a bare floor (the p95 of input to review in the
+ *     renderer's storm, the chase's p95 reaction, main's event-loop p99 in a storm), which a neighbour's
+ *     bursts move more on one side than the other (beside the other lane: 1.41x against 1.5x, alone
+ *     1.12x; the chase's p95 1.60x then 1.35x against 1.5x, alone 1.05x; 1.22x against 1.5x, alone 1.01x).
+ * Each lane's lines are printed as they come, prefixed with its name. One lane alone:
+ * `npx tsx test/bench/run.ts --lane node` (first, node, browser or last).
+ *
  * Soak-length runs (a storm of minutes, the renderer's heap over a long storm) are `npm run soak`, not
  * here. Deterministic counts are vitest tests (the tracker's requests: test/integration/orders/trackingEconomy.test.ts).
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { buildCli } from '../support/buildCli.js';
 import { formatResult, type GateResult } from './measure.js';
-import { runCliBench } from './cliBench.js';
-import { runSigningBench } from './signingBench.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-let failed = false;
+type Lane = 'first' | 'node' | 'browser' | 'last';
+const LANES: readonly Lane[] = ['first', 'node', 'browser', 'last'];
+/** The phases, one after the other; the lanes of a phase run side by side. */
+const PHASES: readonly (readonly Lane[])[] = [['first'], ['node', 'browser'], ['last']];
 
-let sectionStart = performance.now();
+interface Section {
+  lane: Lane;
+  run: () => Promise<GateResult[]>;
+}
 
-/** Prints a section's lines, and how long the section took (where CI's bench time goes; REPORT only). */
-function report(results: readonly GateResult[]): void {
-  for (const r of results) {
-    console.log(formatResult(r));
-    if (!r.passed && !r.reportOnly) failed = true;
+const SECTIONS: readonly Section[] = [
+  { lane: 'first', run: async () => (await import('./signingBench.js')).runSigningBench() },
+  // Start-up of the command line (issue 12): `perps --help` and `perps markets --json` against `node -e 0`.
+  { lane: 'first', run: async () => (await import('./cliBench.js')).runCliBench() },
+  // The venue's 24h volume with a day of bars behind it against none (issue 17).
+  { lane: 'first', run: async () => (await import('./venueVolumeBench.js')).runVenueVolumeBench() },
+  // The simulator's throughput: signed legs accepted against bare signature recoveries.
+  { lane: 'node', run: async () => (await import('./simThroughput.js')).runSimThroughputBench() },
+  // Performance at scale (issue 17): the app's order path against a bare sign-and-fetch, the simulator
+  // after 100,000 orders (reads, state file, heap).
+  { lane: 'node', run: async () => (await import('./orderPathBench.js')).runOrderPathBench() },
+  { lane: 'node', run: async () => (await import('./simScaleBench.js')).runSimScaleBench() },
+  // The simulator at the venue's scale (issue 37 item 6): 200 markets' start and peak memory against the default markets'.
+  { lane: 'node', run: async () => (await import('./simStartBench.js')).runSimStartBench() },
+  // The portfolio (issue 27 item 1): 100,000 fills computed within 2x the time reading them takes.
+  { lane: 'node', run: async () => (await import('./portfolioBench.js')).runPortfolioBench() },
+  // The renderer's benchmark (desktop-app issue): history scaling and its work in a storm of mark updates,
+  // in Chromium on the built renderer (`npm run build` first).
+  { lane: 'browser', run: async () => (await import('./rendererBench.js')).runRendererBench() },
+  // The first screen (issue 17 item 4): Trade view interactive against a minimal page, and the first script's size.
+  { lane: 'browser', run: async () => (await import('./firstScreenBench.js')).runFirstScreenBench() },
+  // Input to review in the renderer's storm against calm (issue 29 item 2).
+  { lane: 'last', run: async () => (await import('./rendererBench.js')).runReviewLatencyBench() },
+  // A chase's reaction (issue 38): from the book message that moves the best bid to its Modify answered,
+  // against a bare sign-and-send of the same Modify.
+  { lane: 'last', run: async () => (await import('./chaseBench.js')).runChaseBench() },
+  // A market storm at the real venue's scale (issues 29 and 37): the app's session (pumps, re-pricing,
+  // alerts, book, tape) in it: main's event-loop delay while orders are placed, its heap, nothing lost.
+  { lane: 'last', run: async () => (await import('./stormBench.js')).runStormBench() },
+];
+
+/** Runs one lane's sections in order; prints each line and each section's seconds. True when no gated line failed. */
+async function runLane(lane: Lane): Promise<boolean> {
+  let passed = true;
+  let sectionStart = performance.now();
+  for (const section of SECTIONS.filter((s) => s.lane === lane)) {
+    for (const r of await section.run()) {
+      console.log(formatResult(r));
+      if (!r.passed && !r.reportOnly) passed = false;
+    }
+    const now = performance.now();
+    // Where CI's bench time goes (REPORT only).
+    console.log(`   (${((now - sectionStart) / 1000).toFixed(0)} s)`);
+    sectionStart = now;
   }
-  const now = performance.now();
-  console.log(`   (${((now - sectionStart) / 1000).toFixed(0)} s)`);
-  sectionStart = now;
+  return passed;
 }
 
-// The CLI and the simulator bench run the built command line: build it from these sources first.
+/** Starts one lane as a child process of this script; its output is printed line by line with the lane's name. */
+function startLane(lane: Lane): Promise<{ lane: Lane; code: number; seconds: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--lane', lane], {
+    env: { ...process.env, PERPS_BENCH_CLI_BUILT: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tag = `[${lane}]`.padEnd(10);
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => (stream === child.stderr ? console.error : console.log)(`${tag}${line}`));
+  }
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ lane, code: code ?? (signal ? 1 : 0), seconds: (performance.now() - started) / 1000 }));
+  });
+}
+
+const laneArg = process.argv.indexOf('--lane');
+if (laneArg >= 0) {
+  const lane = process.argv[laneArg + 1] as Lane;
+  if (!LANES.includes(lane)) {
+    console.error(`--lane takes ${LANES.join(', ')}, not ${String(lane)}`);
+    process.exit(2);
+  }
+  // The lanes run the built command line: built from these sources first, unless the parent did.
+  if (process.env['PERPS_BENCH_CLI_BUILT'] !== '1') await buildCli();
+  process.exit((await runLane(lane)) ? 0 : 1);
+}
+
 await buildCli();
-sectionStart = performance.now();
-
-report(await runSigningBench());
-
-// Start-up of the command line (issue 12): `perps --help` and `perps markets --json` against `node -e 0`.
-report(await runCliBench());
-
-// The simulator's throughput benchmark joins when it exists (simulator issue).
-const simBench = path.join(here, 'simThroughput.ts');
-if (fs.existsSync(simBench)) {
-  const mod = (await import(simBench)) as { runSimThroughputBench?: () => Promise<GateResult[]> };
-  if (mod.runSimThroughputBench) report(await mod.runSimThroughputBench());
-}
-
-// Performance at scale (issue 17): the app's order path against a bare sign-and-fetch, the simulator
-// after 100,000 orders (reads, state file, heap) and the venue's 24h volume.
-{
-  const { runOrderPathBench } = await import('./orderPathBench.js');
-  report(await runOrderPathBench());
-  const { runSimScaleBench } = await import('./simScaleBench.js');
-  report(await runSimScaleBench());
-  const { runVenueVolumeBench } = await import('./venueVolumeBench.js');
-  report(await runVenueVolumeBench());
-}
-
-// A chase's reaction (issue 38): from the book message that moves the best bid to its Modify answered,
-// against a bare sign-and-send of the same Modify.
-{
-  const { runChaseBench } = await import('./chaseBench.js');
-  report(await runChaseBench());
-}
-
-// The simulator at the venue's scale (issue 37 item 6): 200 markets' start and peak memory against the default markets'.
-{
-  const { runSimStartBench } = await import('./simStartBench.js');
-  report(await runSimStartBench());
-}
-
-// The portfolio (issue 27 item 1): 100,000 fills computed within 2x the time reading them takes.
-{
-  const { runPortfolioBench } = await import('./portfolioBench.js');
-  report(await runPortfolioBench());
-}
-
-// A market storm at the real venue's scale (issues 29 and 37): the app's session (pumps, re-pricing,
-// alerts, book, tape) in it: main's event-loop delay while orders are placed, its heap, nothing lost.
-{
-  const { runStormBench } = await import('./stormBench.js');
-  report(await runStormBench());
-}
-
-// The renderer's benchmark (desktop-app issue): history scaling and a burst of mark updates, in Chromium
-// on the built renderer (`npm run build` first).
-const rendererBench = path.join(here, 'rendererBench.ts');
-if (fs.existsSync(rendererBench)) {
-  const mod = (await import(rendererBench)) as { runRendererBench?: () => Promise<GateResult[]> };
-  if (mod.runRendererBench) report(await mod.runRendererBench());
-}
-
-// The first screen (issue 17 item 4): Trade view interactive against a minimal page, and the first script's size.
-const { runFirstScreenBench } = await import('./firstScreenBench.js');
-report(await runFirstScreenBench());
-
-process.exit(failed ? 1 : 0);
+const ended: { lane: Lane; code: number; seconds: number }[] = [];
+// Every phase runs, also after a failed one: the log then holds every line a fix may need.
+for (const phase of PHASES) ended.push(...(await Promise.all(phase.map(startLane))));
+for (const l of ended) console.log(`bench lane ${l.lane}: ${l.seconds.toFixed(0)} s, ${l.code === 0 ? 'every gated line passed' : `exit ${l.code} (a gated line missed twice, or the lane broke)`}`);
+process.exit(ended.every((l) => l.code === 0) ? 0 : 1);
