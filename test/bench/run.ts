@@ -11,7 +11,7 @@
  *    full GC at checkpoints (simScaleBench.ts): figures of the code, not of the machine's load.
  * Absolute times and sizes (a machine's figures) are REPORT lines, printed beside the ratios.
  *
- * The entries run in lanes, each lane its own process, in three phases:
+ * The entries run in lanes, each lane its own process, in four phases:
  *  1. alone: signing, the command line's start and the venue's 24h volume, whose rounds last a fraction
  *     of a second each, so that a burst of load from elsewhere decides a whole round (beside the browser
  *     lane, the signing ratio read 1.37x against 1.35x, 1.21x alone; the volume read 1.43x against 1.5x,
@@ -22,12 +22,17 @@
  *     machine over the bench's 529 s on the 2-core machine of 2026-12-07), so one after the other they
  *     left a core idle for most of the bench; side by side, the other lane's load lands on both sides of
  *     every ratio alike (measure.ts's interleaved rounds);
- *  3. alone: the tails of latency against calm or a bare floor (the p95 of input to review in the
- *     renderer's storm, the chase's p95 reaction, main's event-loop p99 in a storm), which a neighbour's
- *     bursts move more on one side than the other (beside the other lane: 1.41x against 1.5x, alone
- *     1.12x; the chase's p95 1.60x then 1.35x against 1.5x, alone 1.05x; 1.22x against 1.5x, alone 1.01x).
+ *  3. alone: the p95 of input to review in the renderer's storm against calm, which a neighbour's bursts
+ *     move more on the storm's side (1.41x against 1.5x beside the other lane, 1.12x alone; its readings
+ *     alone spread from 1.04x to 1.49x over this stop's and the last stop's runs: the gate closest to its
+ *     target);
+ *  4. side by side: the chase's reaction and main's session in a storm, the other tails of latency. Each
+ *     waits on time more than on the CPU (about a fifth of the machine each), and beside each other they
+ *     read what they read alone (the chase's p95 1.26x and 1.32x beside the storm, 1.05x and 1.34x alone;
+ *     main's p99 1.09x and 1.02x beside the chase, 1.01x and 1.04x alone), where beside the browser lane
+ *     the chase's p95 read 1.60x and then 1.35x against 1.5x, and main's p99 1.22x.
  * Each lane's lines are printed as they come, prefixed with its name. One lane alone:
- * `npx tsx test/bench/run.ts --lane node` (first, node, browser or last).
+ * `npx tsx test/bench/run.ts --lane node` (first, node, browser, review, chase or storm).
  *
  * Soak-length runs (a storm of minutes, the renderer's heap over a long storm) are `npm run soak`, not
  * here. Deterministic counts are vitest tests (the tracker's requests: test/integration/orders/trackingEconomy.test.ts).
@@ -38,10 +43,10 @@ import { fileURLToPath } from 'node:url';
 import { buildCli } from '../support/buildCli.js';
 import { formatResult, type GateResult } from './measure.js';
 
-type Lane = 'first' | 'node' | 'browser' | 'last';
-const LANES: readonly Lane[] = ['first', 'node', 'browser', 'last'];
+type Lane = 'first' | 'node' | 'browser' | 'review' | 'chase' | 'storm';
+const LANES: readonly Lane[] = ['first', 'node', 'browser', 'review', 'chase', 'storm'];
 /** The phases, one after the other; the lanes of a phase run side by side. */
-const PHASES: readonly (readonly Lane[])[] = [['first'], ['node', 'browser'], ['last']];
+const PHASES: readonly (readonly Lane[])[] = [['first'], ['node', 'browser'], ['review'], ['chase', 'storm']];
 
 interface Section {
   lane: Lane;
@@ -70,13 +75,13 @@ const SECTIONS: readonly Section[] = [
   // The first screen (issue 17 item 4): Trade view interactive against a minimal page, and the first script's size.
   { lane: 'browser', run: async () => (await import('./firstScreenBench.js')).runFirstScreenBench() },
   // Input to review in the renderer's storm against calm (issue 29 item 2).
-  { lane: 'last', run: async () => (await import('./rendererBench.js')).runReviewLatencyBench() },
+  { lane: 'review', run: async () => (await import('./rendererBench.js')).runReviewLatencyBench() },
   // A chase's reaction (issue 38): from the book message that moves the best bid to its Modify answered,
   // against a bare sign-and-send of the same Modify.
-  { lane: 'last', run: async () => (await import('./chaseBench.js')).runChaseBench() },
+  { lane: 'chase', run: async () => (await import('./chaseBench.js')).runChaseBench() },
   // A market storm at the real venue's scale (issues 29 and 37): the app's session (pumps, re-pricing,
   // alerts, book, tape) in it: main's event-loop delay while orders are placed, its heap, nothing lost.
-  { lane: 'last', run: async () => (await import('./stormBench.js')).runStormBench() },
+  { lane: 'storm', run: async () => (await import('./stormBench.js')).runStormBench() },
 ];
 
 /** Runs one lane's sections in order; prints each line and each section's seconds. True when no gated line failed. */
