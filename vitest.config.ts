@@ -9,7 +9,8 @@ import { defineConfig } from 'vitest/config';
 // four, so that a file waiting on a clock leaves the two cores to the others). The README's front doors
 // (readme.test: `npx perps sim &` binds the sim profile's fixed port, 8645) run after every other file
 // has finished ("readme"), so no other test's simulator, or a test that counts on nothing listening
-// there, meets the one it starts.
+// there, meets the one it starts. `npm test` (scripts/test.sh) runs that project on its own, beside the
+// end-to-end tests, whose simulators use ephemeral ports.
 const SERIAL = ['test/build/readme.test.ts'];
 const WORKERS = Number(process.env.PERPS_TEST_WORKERS ?? 4);
 /**

@@ -45,6 +45,32 @@ checks() {
 step "typecheck and lint, side by side" checks
 build() { npm run --silent build >/dev/null; }
 step "build" build
-step "unit, keychain and integration tests" npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@"
-step "end-to-end tests (Chromium)" npx playwright test
-npx tsx scripts/ci/testTimes.ts test-results/vitest.json test-results/playwright.json || echo "(per-file times unavailable)"
+
+# The README's front doors (vitest's "readme" project: `npx perps sim &` on the sim profile's fixed port)
+# run after every other vitest file, and beside the end-to-end tests, which use ephemeral ports only:
+# alone they kept about half of the two cores busy for the last 20 to 25 s of vitest. Their output is
+# kept and printed whole once both have ended, so it never interleaves with Playwright's; either failing
+# fails the step. Arguments given to this script (a file filter) make one vitest run, then Playwright.
+readme_beside_e2e() {
+  local log; log="$(mktemp)"
+  npx vitest run --project readme --reporter=default --reporter=json --outputFile.json=test-results/vitest-readme.json >"$log" 2>&1 & local rd=$!
+  local pws=0 rds=0
+  npx playwright test || pws=$?
+  wait "$rd" || rds=$?
+  echo "== the README's front doors (vitest project readme, run beside the end-to-end tests)"
+  cat "$log"
+  rm -f "$log"
+  [ "$rds" -eq 0 ] || echo "the README's front doors failed (exit $rds)" >&2
+  [ "$pws" -eq 0 ] || echo "end-to-end tests failed (exit $pws)" >&2
+  [ "$rds" -eq 0 ] && [ "$pws" -eq 0 ]
+}
+if [ $# -eq 0 ]; then
+  rm -f test-results/vitest-readme.json
+  step "unit, keychain and integration tests" npx vitest run --project '!readme' --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+  step "end-to-end tests (Chromium), the README's front doors beside them" readme_beside_e2e
+  npx tsx scripts/ci/testTimes.ts test-results/vitest.json,test-results/vitest-readme.json test-results/playwright.json || echo "(per-file times unavailable)"
+else
+  step "unit, keychain and integration tests" npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@"
+  step "end-to-end tests (Chromium)" npx playwright test
+  npx tsx scripts/ci/testTimes.ts test-results/vitest.json test-results/playwright.json || echo "(per-file times unavailable)"
+fi

@@ -1,7 +1,8 @@
 /**
  * Per-file times from the test runs' JSON reports (vitest's `--reporter=json`, Playwright's json
  * reporter): the slowest files first, with each runner's total, so a slow file shows in CI's log
- * without re-running anything. Usage: tsx scripts/ci/testTimes.ts VITEST_JSON PLAYWRIGHT_JSON [TOP]
+ * without re-running anything. Usage: tsx scripts/ci/testTimes.ts VITEST_JSON[,VITEST_JSON...] PLAYWRIGHT_JSON [TOP]
+ * (scripts/test.sh runs vitest twice, its README project beside Playwright: one report each).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -59,13 +60,19 @@ function readJson(file: string | undefined): unknown {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
 }
 
-/** Prints both tables; exit 1 only when neither report exists. */
+/** The files of several vitest reports as one list (a missing report adds nothing). */
+export function vitestReportsFileTimes(reports: readonly unknown[], root: string): FileTime[] {
+  return reports.flatMap((r) => (r === undefined ? [] : vitestFileTimes(r, root)));
+}
+
+/** Prints both tables; exit 1 only when no report exists. */
 export function main(args: readonly string[]): number {
-  const [vitestFile, playwrightFile, topArg] = args;
+  const [vitestFiles, playwrightFile, topArg] = args;
   const top = Number(topArg ?? 15);
-  const vitest = readJson(vitestFile);
+  const vitestReports = (vitestFiles ?? '').split(',').filter(Boolean).map(readJson).filter((r) => r !== undefined);
+  const vitest = vitestReports.length > 0;
   const playwright = readJson(playwrightFile);
-  if (vitest) console.log(table('vitest per file', vitestFileTimes(vitest, process.cwd()), top));
+  if (vitest) console.log(table('vitest per file', vitestReportsFileTimes(vitestReports, process.cwd()), top));
   if (playwright) console.log(table('Playwright per file', playwrightFileTimes(playwright), top));
   if (!vitest && !playwright) {
     console.error('no test report found');

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { playwrightFileTimes, table, vitestFileTimes } from '../../../scripts/ci/testTimes.js';
+import { playwrightFileTimes, table, vitestFileTimes, vitestReportsFileTimes } from '../../../scripts/ci/testTimes.js';
 import { REPO_ROOT } from '../../support/paths.js';
 
 const STEPS = path.join(REPO_ROOT, 'scripts/ci/steps.sh');
@@ -54,5 +54,14 @@ describe('the slowest test files', () => {
     const t = table('vitest per file', v, 1).split('\n');
     expect(t[0]).toBe('== vitest per file: 2 files, 13 s of file time (the slowest 1)');
     expect(t[1]).toMatch(/^ +9\.0 s +1 tests {2}test\/b\.test\.ts$/);
+  });
+
+  it("joins vitest's reports of one run (its README project runs beside Playwright, with a report of its own)", () => {
+    const report = (file: string, ms: number) => ({ testResults: [{ name: path.join(REPO_ROOT, file), startTime: 0, endTime: ms, assertionResults: [{}] }] });
+    const joined = vitestReportsFileTimes([report('test/a.test.ts', 2_000), undefined, report('test/build/readme.test.ts', 5_000)], REPO_ROOT);
+    expect(joined).toEqual([
+      { file: 'test/a.test.ts', ms: 2_000, tests: 1 },
+      { file: 'test/build/readme.test.ts', ms: 5_000, tests: 1 },
+    ]);
   });
 });
