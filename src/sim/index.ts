@@ -104,6 +104,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     clock: clock.coalescingView(),
     random: random.venue,
     tickIntervalMs: config.timings.venue_tick_ms,
+    ...(saved ? { restoring: savedVenueSymbols(saved.venue) } : {}),
   });
   if (options.storm !== undefined) venue.setStorm(options.storm);
   const companions = createCompanions({
@@ -201,4 +202,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return stopped;
     },
   };
+}
+
+/**
+ * The markets a saved venue snapshot holds, read before the snapshot is validated (restore validates it
+ * whole and throws on anything wrong, and the simulator then does not start): only names that are strings.
+ */
+function savedVenueSymbols(venue: unknown): ReadonlySet<string> {
+  const assets = (venue as { assets?: unknown } | null)?.assets;
+  if (!Array.isArray(assets)) return new Set();
+  return new Set(assets.flatMap((a) => (typeof (a as { venueSymbol?: unknown } | null)?.venueSymbol === 'string' ? [(a as { venueSymbol: string }).venueSymbol] : [])));
 }

@@ -2,6 +2,8 @@ import Decimal from 'decimal.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimClock } from '../../../src/sim/runtime/clock.js';
 import { SeededRandom } from '../../../src/sim/runtime/random.js';
+import { columnLength, decodeColumn, encodeColumn, type BarColumn } from '../../../src/sim/venue/barColumns.js';
+import { BarSeries, type BarSeriesState } from '../../../src/sim/venue/candles.js';
 import { CANDLE_INTERVALS, CANDLE_INTERVAL_NAMES, VenueMarketData, type VenueAssetConfig } from '../../../src/sim/venue/index.js';
 import { ASSETS, START, makeVenue } from './fixtures.js';
 
@@ -196,7 +198,11 @@ describe('candles', () => {
       for (let i = 1; i < candles.length; i++) expect(candles[i]!.t - candles[i - 1]!.t).toBe(CANDLE_INTERVALS[interval]);
     }
     const snapshot = v.snapshot();
-    for (const asset of snapshot.assets) expect(asset.bars.length).toBeLessThan(5000);
+    // Saved compact (columns) and plain (tuples): the two together are the series.
+    for (const asset of snapshot.assets) {
+      expect(Array.isArray(asset.bars)).toBe(false);
+      expect(BarSeries.fromState(asset.bars as BarSeriesState).length).toBeLessThan(5000);
+    }
   });
 });
 
@@ -336,10 +342,67 @@ describe('snapshot and restore', () => {
     const { venue: v } = venue();
     const before = v.snapshot();
     expect(() => v.restore({ version: 2 })).toThrow(/invalid venue market data snapshot/);
-    const broken = JSON.parse(JSON.stringify(before)) as { assets: { bars: unknown[] }[] };
-    broken.assets[0]!.bars.splice(10, 1);
-    expect(() => v.restore(broken)).toThrow(/not contiguous/);
+    type Compact = { compact: Record<string, BarColumn> & { t0: number; ntl: unknown[] }; bars: unknown[] };
+    const copy = () => JSON.parse(JSON.stringify(before)) as { version: number; assets: { bars: Compact }[] };
+    const doubles = (values: number[]) => {
+      const b = Buffer.alloc(values.length * 8);
+      values.forEach((x, i) => b.writeDoubleLE(x, i * 8));
+      return { f64: b.toString('base64') };
+    };
+    const values = (c: BarColumn) => Array.from(decodeColumn(c, columnLength(c), 0));
+    // A compact column one bar short, a price that is not a whole number of ticks, a negative volume, a lot
+    // count past 2^53, a column that is not base64, a column that is a number's text.
+    for (const [column, edit] of [
+      ['o', (c: BarColumn) => encodeColumn(Float64Array.from(values(c).slice(1)))],
+      ['o', (c: BarColumn) => doubles(values(c).map((x, i) => (i === 3 ? 12.5 : x)))],
+      ['v', (c: BarColumn) => encodeColumn(Float64Array.from(values(c).map((x, i) => (i === 3 ? -1 : x))))],
+      ['v', (c: BarColumn) => doubles(values(c).map((x, i) => (i === 3 ? 2 ** 60 : x)))],
+      ['n', () => ({ i32: '!!!!' })],
+      ['h', () => '34001'],
+    ] as const) {
+      const broken = copy();
+      const compact = broken.assets[0]!.bars.compact as Record<string, unknown>;
+      compact[column] = edit(compact[column] as BarColumn);
+      expect(() => v.restore(broken), `${column}`).toThrow(/invalid venue market data snapshot/);
+    }
+    // The compact bars must end where the plain ones start, and a kept notional must be a bar's.
+    const shifted = copy();
+    shifted.assets[0]!.bars.compact.t0 += 60_000;
+    expect(() => v.restore(shifted)).toThrow(/not contiguous/);
+    const stray = copy();
+    stray.assets[0]!.bars.compact.ntl.push([stray.assets[0]!.bars.compact.t0 + 1, '5']);
+    expect(() => v.restore(stray)).toThrow(/no bar starts/);
+    // A version 1 file (bars as tuples) with a bar missing.
+    const v1 = copy();
+    v1.version = 1;
+    for (const asset of v1.assets) (asset as { bars: unknown }).bars = BarSeries.fromState(asset.bars as never).toJSON();
+    ((v1.assets[0] as { bars: unknown }).bars as unknown[]).splice(10, 1);
+    expect(() => v.restore(v1)).toThrow(/not contiguous/);
     expect(v.snapshot()).toEqual(before);
+  });
+
+  it('restores a version 1 state file (bars as tuples): the same prices and candles, and its history compact again', () => {
+    const original = venue(21);
+    original.clock.advance(90_000);
+    original.venue.recordTrade('BTC', '97010', '0.1', 'A', original.clock.now());
+    const snapshot = JSON.parse(JSON.stringify(original.venue.snapshot())) as { version: number; assets: { bars: unknown }[] };
+    const v1 = { ...snapshot, version: 1, assets: snapshot.assets.map((a) => ({ ...a, bars: BarSeries.fromState(a.bars as never).toJSON() })) };
+    const expected = markPath(original.venue, original.clock, 150);
+    const expectedCandles = original.venue.candles('BTC', '1m', 0, original.clock.now());
+    const restored = venue(999, START + 90_000);
+    restored.venue.restore(v1);
+    expect(markPath(restored.venue, restored.clock, 150)).toEqual(expected);
+    expect(restored.venue.candles('BTC', '1m', 0, restored.clock.now())).toEqual(expectedCandles);
+    // Saved again, it is version 2, its history compact (at least as much of it as in the simulator that
+    // never restarted: bars it had made since, on the grid too, now compact with their notionals kept) and
+    // the same bar for bar.
+    const again = restored.venue.snapshot();
+    const before = original.venue.snapshot();
+    expect(again.version).toBe(2);
+    const tuples = (s: typeof again) => s.assets.map((a) => BarSeries.fromState(a.bars as never).toJSON());
+    expect(tuples(again)).toEqual(tuples(before));
+    const compact = (s: typeof again) => s.assets.map((a) => BarSeries.fromState(a.bars as BarSeriesState).compactLength);
+    for (const [i, n] of compact(again).entries()) expect(n).toBeGreaterThanOrEqual(compact(before)[i]!);
   });
 
   it('refuses a snapshot newer than the clock', () => {
