@@ -288,17 +288,20 @@ class FrozenBars {
       ntl = ntl.plus(this.ntl(k));
       this.mergedNtl.delete(this.t[k]!);
     }
-    const o = this.o[from]!;
-    const c = this.c[end - 1]!;
-    this.t[to] = t;
-    this.dur[to] = dur;
-    this.o[to] = o;
-    this.h[to] = h;
-    this.l[to] = l;
-    this.c[to] = c;
-    this.v[to] = v;
-    this.n[to] = n;
+    this.put(to, { t, dur, o: this.o[from]!, h, l, c: this.c[end - 1]!, v, n });
     this.mergedNtl.set(t, ntl);
+  }
+
+  /** Writes bar `i`'s numbers (whole ticks and lots). */
+  put(i: number, b: { t: number; dur: number; o: number; h: number; l: number; c: number; v: number; n: number }): void {
+    this.t[i] = b.t;
+    this.dur[i] = b.dur;
+    this.o[i] = b.o;
+    this.h[i] = b.h;
+    this.l[i] = b.l;
+    this.c[i] = b.c;
+    this.v[i] = b.v;
+    this.n[i] = b.n;
   }
 }
 
@@ -867,14 +870,7 @@ function freezeLeading(tuples: readonly BarTuple[], market: { tick: Decimal; szD
     const c = ticksOf(cText);
     const v = lotsOf(vText);
     if (o === null || h === null || l === null || c === null || v === null || !Number.isSafeInteger(n)) break;
-    frozen.t[count] = t;
-    frozen.dur[count] = dur;
-    frozen.o[count] = o;
-    frozen.h[count] = h;
-    frozen.l[count] = l;
-    frozen.c[count] = c;
-    frozen.v[count] = v;
-    frozen.n[count] = n;
+    frozen.put(count, { t, dur, o, h, l, c, v, n });
     // The notional of a bar nothing merged is its volume at its mid; a merged bar's (or an edited one's) is kept as saved.
     const mid = midNotionalText(frozen.volumeText(v), frozen.priceText(o), frozen.priceText(c)) ?? fmt(frozen.ntl(count));
     if (!isPlainDecimal(ntlText) || canonicalDecimal(ntlText) !== mid) frozen.mergedNtl.set(t, new Decimal(ntlText));
