@@ -16,9 +16,9 @@
  *     of a second each, so that a burst of load from elsewhere decides a whole round (beside the browser
  *     lane, the signing ratio read 1.37x against 1.35x, 1.21x alone; the volume read 1.43x against 1.5x,
  *     1.16x alone);
- *  2. side by side: the node lane (the simulator's throughput, at scale and at the venue's scale, fresh
- *     and restarted, the order path) and the browser lane (the renderer's history and its work in a
- *     storm, counted; the first screen; then the portfolio, a node section placed where the lanes even out). Each lane alone kept about one of CI's two cores busy (51% of the
+ *  2. side by side: the node lane (the simulator's throughput and at scale, the order path, the
+ *     portfolio) and the browser lane (the renderer's history and its work in a storm, counted; the first
+ *     screen). Each lane alone kept about one of CI's two cores busy (51% of the
  *     machine over the bench's 529 s on the 2-core machine of 2026-12-07), so one after the other they
  *     left a core idle for most of the bench; side by side, the other lane's load lands on both sides of
  *     every ratio alike (measure.ts's interleaved rounds);
@@ -26,13 +26,17 @@
  *     move more on the storm's side (1.41x against 1.5x beside the other lane, 1.12x alone; its readings
  *     alone spread from 1.04x to 1.49x over this stop's and the last stop's runs: the gate closest to its
  *     target);
- *  4. side by side: the chase's reaction and main's session in a storm, the other tails of latency. Each
- *     waits on time more than on the CPU (about a fifth of the machine each), and beside each other they
+ *  4. side by side: the chase's reaction and main's session in a storm, the other tails of latency, and
+ *     the simulator's start at the venue's scale (fresh and restarted from its state file). The first two
+ *     wait on time more than on the CPU (about a fifth of the machine each), and beside each other they
  *     read what they read alone (the chase's p95 1.26x and 1.32x beside the storm, 1.05x and 1.34x alone;
  *     main's p99 1.09x and 1.02x beside the chase, 1.01x and 1.04x alone), where beside the browser lane
- *     the chase's p95 read 1.60x and then 1.35x against 1.5x, and main's p99 1.22x.
+ *     the chase's p95 read 1.60x and then 1.35x against 1.5x, and main's p99 1.22x. The starts' restart
+ *     ratio read 2.43x against 2.5x beside the browser lane (the venue's side parses and decodes its
+ *     history, the CPU Chromium takes), 1.68x and 1.74x here, where the chase's p95 read 1.13x and 1.39x
+ *     and main's p99 1.11x twice.
  * Each lane's lines are printed as they come, prefixed with its name. One lane alone:
- * `npx tsx test/bench/run.ts --lane node` (first, node, browser, review, chase or storm).
+ * `npx tsx test/bench/run.ts --lane node` (first, node, browser, review, chase, storm or start).
  *
  * Soak-length runs (a storm of minutes, the renderer's heap over a long storm) are `npm run soak`, not
  * here. Deterministic counts are vitest tests (the tracker's requests: test/integration/orders/trackingEconomy.test.ts).
@@ -43,9 +47,9 @@ import { fileURLToPath } from 'node:url';
 import { buildCli } from '../support/buildCli.js';
 import { formatResult, type GateResult } from './measure.js';
 
-type Lane = 'first' | 'node' | 'browser' | 'review' | 'chase' | 'storm';
+type Lane = 'first' | 'node' | 'browser' | 'review' | 'chase' | 'storm' | 'start';
 /** The phases, one after the other; the lanes of a phase run side by side. */
-const PHASES: readonly (readonly Lane[])[] = [['first'], ['node', 'browser'], ['review'], ['chase', 'storm']];
+const PHASES: readonly (readonly Lane[])[] = [['first'], ['node', 'browser'], ['review'], ['chase', 'storm', 'start']];
 /** Every lane, each in exactly one phase: a lane `--lane` accepts is one the whole run runs. */
 const LANES: readonly Lane[] = PHASES.flat();
 
@@ -66,16 +70,13 @@ const SECTIONS: readonly Section[] = [
   // after 100,000 orders (reads, state file, heap).
   { lane: 'node', run: async () => (await import('./orderPathBench.js')).runOrderPathBench() },
   { lane: 'node', run: async () => (await import('./simScaleBench.js')).runSimScaleBench() },
-  // The simulator at the venue's scale (issue 37 item 6): 200 markets' start and peak memory against the default markets'.
-  { lane: 'node', run: async () => (await import('./simStartBench.js')).runSimStartBench() },
+  // The portfolio (issue 27 item 1): 100,000 fills computed within 2x the time reading them takes.
+  { lane: 'node', run: async () => (await import('./portfolioBench.js')).runPortfolioBench() },
   // The renderer's benchmark (desktop-app issue): history scaling and its work in a storm of mark updates,
   // in Chromium on the built renderer (`npm run build` first).
   { lane: 'browser', run: async () => (await import('./rendererBench.js')).runRendererBench() },
   // The first screen (issue 17 item 4): Trade view interactive against a minimal page, and the first script's size.
   { lane: 'browser', run: async () => (await import('./firstScreenBench.js')).runFirstScreenBench() },
-  // The portfolio (issue 27 item 1): 100,000 fills computed within 2x the time reading them takes. A node
-  // section in the browser lane, which is the shorter one since the simulator's restarts joined the node lane.
-  { lane: 'browser', run: async () => (await import('./portfolioBench.js')).runPortfolioBench() },
   // Input to review in the renderer's storm against calm (issue 29 item 2).
   { lane: 'review', run: async () => (await import('./rendererBench.js')).runReviewLatencyBench() },
   // A chase's reaction (issue 38): from the book message that moves the best bid to its Modify answered,
@@ -84,6 +85,9 @@ const SECTIONS: readonly Section[] = [
   // A market storm at the real venue's scale (issues 29 and 37): the app's session (pumps, re-pricing,
   // alerts, book, tape) in it: main's event-loop delay while orders are placed, its heap, nothing lost.
   { lane: 'storm', run: async () => (await import('./stormBench.js')).runStormBench() },
+  // The simulator at the venue's scale (issue 37 item 6): 200 markets' start and peak memory against the
+  // default markets', fresh and restarted from a state file; beside the chase and the storm, not Chromium.
+  { lane: 'start', run: async () => (await import('./simStartBench.js')).runSimStartBench() },
 ];
 
 /** Runs one lane's sections in order; prints each line and each section's seconds. True when no gated line failed. */

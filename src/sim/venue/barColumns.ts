@@ -47,62 +47,68 @@ function varintBytes(values: Float64Array): Buffer | null {
   return out.subarray(0, at);
 }
 
-/** Base64 as Buffer.toString writes it: the alphabet, whole groups of four, padding only at the end. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * The column's bytes, or a throw when the text is not base64 as Buffer writes it (Buffer.from skips what is
+ * not base64 without a word: a damaged column must not decode to other numbers). Checked by writing the
+ * bytes back, natively: a pattern test over the 14 MB of a 200-market file took 95 ms of a restart.
+ */
+function bytesOf(column: BarColumn): Buffer {
+  const text = 'zz' in column ? column.zz : 'f64' in column ? column.f64 : column.i32;
+  if (typeof text !== 'string') throw new Error('is not base64');
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.toString('base64') !== text) throw new Error('is not base64');
+  return bytes;
+}
 
 /**
- * The column's values, each a whole number of at least `min`, exactly `count` of them; anything else (a
- * damaged or edited file) throws, saying what is wrong.
+ * The column's values, each a whole number of at least `min`: exactly `count` of them, or as many as it
+ * holds when `count` is null. Anything else (a damaged or edited file) throws, saying what is wrong.
  */
-export function decodeColumn(column: BarColumn, count: number, min: number): Float64Array {
-  const text = 'zz' in column ? column.zz : 'f64' in column ? column.f64 : column.i32;
-  if (typeof text !== 'string' || !BASE64.test(text)) throw new Error('is not base64');
-  const bytes = Buffer.from(text, 'base64');
-  const out = 'zz' in column ? fromVarints(bytes, count) : fromFixed(bytes, count, 'f64' in column ? 8 : 4);
-  for (let i = 0; i < count; i++) {
+export function decodeColumn(column: BarColumn, count: number | null, min: number): Float64Array {
+  const bytes = bytesOf(column);
+  const out = 'zz' in column ? fromVarints(bytes, count, min) : fromFixed(bytes, count, 'f64' in column ? 8 : 4);
+  if ('zz' in column) return out;
+  for (let i = 0; i < out.length; i++) {
     const x = out[i]!;
     if (!Number.isSafeInteger(x) || x < min) throw new Error(`value ${i} (${x}) is not a whole number of at least ${min}`);
   }
   return out;
 }
 
-/** The number of values a column holds, read from its bytes (every column of a series holds as many). */
-export function columnLength(column: BarColumn): number {
-  const text = 'zz' in column ? column.zz : 'f64' in column ? column.f64 : column.i32;
-  if (typeof text !== 'string' || !BASE64.test(text)) throw new Error('is not base64');
-  const bytes = Buffer.from(text, 'base64');
-  if ('zz' in column) return bytes.reduce((n, b) => n + (b < 128 ? 1 : 0), 0);
-  const width = 'f64' in column ? 8 : 4;
+function fromFixed(bytes: Buffer, count: number | null, width: 4 | 8): Float64Array {
   if (bytes.length % width !== 0) throw new Error(`holds ${bytes.length} bytes, not whole ${width}-byte values`);
-  return bytes.length / width;
-}
-
-function fromFixed(bytes: Buffer, count: number, width: 4 | 8): Float64Array {
-  if (bytes.length !== count * width) throw new Error(`holds ${bytes.length / width} values for ${count} bars`);
-  const out = new Float64Array(count);
-  for (let i = 0; i < count; i++) out[i] = width === 8 ? bytes.readDoubleLE(i * 8) : bytes.readInt32LE(i * 4);
+  const n = bytes.length / width;
+  if (count !== null && n !== count) throw new Error(`holds ${n} values for ${count} bars`);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = width === 8 ? bytes.readDoubleLE(i * 8) : bytes.readInt32LE(i * 4);
   return out;
 }
 
-function fromVarints(bytes: Buffer, count: number): Float64Array {
-  const out = new Float64Array(count);
+/** Varints are whole by construction; each running value is checked as it is summed. */
+function fromVarints(bytes: Buffer, count: number | null, min: number): Float64Array {
+  let n = count;
+  if (n === null) {
+    n = 0;
+    for (let i = 0; i < bytes.length; i++) if (bytes[i]! < 128) n++;
+  }
+  const out = new Float64Array(n);
   let at = 0;
   let previous = 0;
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < n; i++) {
     let z = 0;
     let scale = 1;
     for (;;) {
-      if (at >= bytes.length) throw new Error(`holds ${i} values for ${count} bars`);
+      if (at >= bytes.length) throw new Error(`holds ${i} values for ${n} bars`);
       const b = bytes[at++]!;
-      z += (b % 128) * scale;
+      z += (b & 127) * scale;
       if (b < 128) break;
       scale *= 128;
       if (scale > 2 ** 56) throw new Error(`value ${i} is not a varint of at most 8 bytes`);
     }
-    const step = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-    previous += step;
+    previous += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    if (!Number.isSafeInteger(previous) || previous < min) throw new Error(`value ${i} (${previous}) is not a whole number of at least ${min}`);
     out[i] = previous;
   }
-  if (at !== bytes.length) throw new Error(`holds more than ${count} values`);
+  if (at !== bytes.length) throw new Error(`holds more than ${n} values`);
   return out;
 }

@@ -9,7 +9,7 @@
  */
 import Decimal from 'decimal.js';
 import type { SeededRandom } from '../runtime/random.js';
-import { columnLength, decodeColumn, encodeColumn, type BarColumn } from './barColumns.js';
+import { decodeColumn, encodeColumn, type BarColumn } from './barColumns.js';
 import { canonicalDecimal, isPlainDecimal, midNotionalText } from './barText.js';
 import { fmt, toMark } from './priceWalk.js';
 
@@ -427,26 +427,22 @@ export class BarSeries {
     const plain = BarSeries.fromJSON(state.bars);
     const compact = state.compact;
     if (!compact) return plain;
-    const column = (name: string, c: BarColumn, count: number, min: number): Float64Array => {
+    const column = (name: string, c: BarColumn, count: number | null, min: number): Float64Array => {
       try {
         return decodeColumn(c, count, min);
       } catch (err) {
         throw new Error(`compact bars: column ${name} ${(err as Error).message}`);
       }
     };
-    const count = (() => {
-      try {
-        return columnLength(compact.dur);
-      } catch (err) {
-        throw new Error(`compact bars: column dur ${(err as Error).message}`);
-      }
-    })();
+    // The widths say how many bars there are; every other column must hold as many.
+    const dur = column('dur', compact.dur, null, 1);
+    const count = dur.length;
     if (count < 1) throw new Error('compact bars: column dur holds no bar');
     const tick = new Decimal(compact.tick);
     const frozen = FrozenBars.adopt(
       { tick: tick.toNumber(), places: tick.decimalPlaces(), sizeScale: 10 ** compact.szDecimals, szDecimals: compact.szDecimals },
       {
-        dur: column('dur', compact.dur, count, 1),
+        dur,
         o: column('o', compact.o, count, 1),
         h: column('h', compact.h, count, 1),
         l: column('l', compact.l, count, 1),
