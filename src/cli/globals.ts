@@ -5,13 +5,36 @@
  */
 import { ProfileError, resolveProfile, type Profile } from '../main/profiles/profiles.js';
 import { nodeHttpFetch } from '../main/api/nodeHttpFetch.js';
-import { createServiceContext, type ServiceContext } from '../main/services/serviceContext.js';
+import { createServiceContext, type ServiceContext, type ServiceContextOptions } from '../main/services/serviceContext.js';
 import type { GlobalOptions } from './globalOptions.js';
 import { oneLineText } from '../shared/safeText.js';
 
 // The options themselves live in globalOptions.ts, which loads nothing heavy (`perps --help` needs them
 // before any command is loaded); subcommands keep importing everything from here.
 export { addGlobalOptions, globalsOf, type GlobalOptions } from './globalOptions.js';
+
+/**
+ * The time a run's services keep: what they wait on (`sleep`) and the local clock the service's clock is
+ * measured against (`localNow`). This machine's unless main() was given another (runWithServiceTime).
+ */
+export type ServiceTime = Pick<ServiceContextOptions, 'sleep' | 'localNow'>;
+
+let serviceTime: ServiceTime = {};
+
+/**
+ * Runs `run` with every context it builds keeping `time`. The one caller is main(), for the run it was
+ * asked to make: a program embedding the command line on a simulator's manual clock (the tests do, in
+ * their own process) waits on that clock, as the app's core does with its `service` option.
+ */
+export async function runWithServiceTime<T>(time: ServiceTime, run: () => Promise<T>): Promise<T> {
+  const before = serviceTime;
+  serviceTime = time;
+  try {
+    return await run();
+  } finally {
+    serviceTime = before;
+  }
+}
 
 export function profileOf(globals: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Profile {
   return resolveProfile({ profile: globals.profile, baseUrl: globals.baseUrl, venueUrl: globals.venueUrl, dataDir: globals.dataDir }, env);
@@ -22,7 +45,7 @@ export function profileOf(globals: GlobalOptions, env: NodeJS.ProcessEnv = proce
  * talk HTTP through node:http (nodeHttpFetch.ts says why: a command's start-up time).
  */
 export function contextOf(globals: GlobalOptions, env: NodeJS.ProcessEnv = process.env): ServiceContext {
-  return createServiceContext(profileOf(globals, env), { env, fetch: nodeHttpFetch, onClockRefreshFailed: clockRefreshFailed });
+  return createServiceContext(profileOf(globals, env), { env, fetch: nodeHttpFetch, onClockRefreshFailed: clockRefreshFailed, ...serviceTime });
 }
 
 /** A long-running command (a watch, a TWAP, a chase) says on stderr when the service clock could not be read again. */
@@ -44,7 +67,7 @@ export const SIGNING_ONLY_VENUE_URL = 'https://venue.invalid/info';
  * one, for mainnet) they resolve to stand-ins that are never contacted.
  */
 export function signingContextOf(globals: GlobalOptions, env: NodeJS.ProcessEnv = process.env): ServiceContext {
-  return createServiceContext(signingProfileOf(globals, env), { env, fetch: nodeHttpFetch });
+  return createServiceContext(signingProfileOf(globals, env), { env, fetch: nodeHttpFetch, ...serviceTime });
 }
 
 export function signingProfileOf(globals: GlobalOptions, env: NodeJS.ProcessEnv): Profile {

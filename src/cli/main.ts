@@ -16,6 +16,7 @@ import { Command, CommanderError, Help } from 'commander';
 import { version } from '../../package.json';
 import { jsonForTerminal, terminalText } from '../shared/safeText.js';
 import { addGlobalOptions } from './globalOptions.js';
+import type { ServiceTime } from './globals.js';
 
 /** Registers a module's commands on the program: the function each command file exports. */
 export type Registrar = (program: Command) => void;
@@ -150,7 +151,23 @@ function wantsJson(argv: readonly string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 }
 
-export async function main(argv: readonly string[] = process.argv): Promise<void> {
+export interface MainOptions {
+  /**
+   * The time the run's services keep (globals.ts, ServiceTime): this machine's clock when omitted, as
+   * bin/perps.js runs it. A program running the command line in its own process on a simulator with a
+   * manual clock gives that clock, so a TWAP's waits or an order's polls move with it.
+   */
+  time?: ServiceTime;
+}
+
+export async function main(argv: readonly string[] = process.argv, options: MainOptions = {}): Promise<void> {
+  if (options.time === undefined) return runMain(argv);
+  // globals.ts loads the services: only a run that needs them imports it (`perps --help` stays light).
+  const { runWithServiceTime } = await import('./globals.js');
+  return runWithServiceTime(options.time, () => runMain(argv));
+}
+
+async function runMain(argv: readonly string[]): Promise<void> {
   const json = wantsJson(argv.slice(2));
   const program = await buildProgram(argv.slice(2));
   // A command given no --wallet acts for the profile's default wallet and names it (defaultWallet.ts);

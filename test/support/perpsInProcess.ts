@@ -6,18 +6,18 @@
  *
  * Runs are serialized: the capture replaces process.stdout.write and process.stderr.write while one runs.
  */
-import { main } from '../../src/cli/main.js';
+import { main, type MainOptions } from '../../src/cli/main.js';
 import type { PerpsRun } from './perpsCli.js';
 
 let queue: Promise<unknown> = Promise.resolve();
 
-export function perpsInProcess(args: readonly string[], env: Record<string, string> = {}): Promise<PerpsRun> {
-  const run = queue.then(() => runOnce(args, env));
+export function perpsInProcess(args: readonly string[], env: Record<string, string> = {}, options: MainOptions = {}): Promise<PerpsRun> {
+  const run = queue.then(() => runOnce(args, env, options));
   queue = run.catch(() => undefined);
   return run;
 }
 
-async function runOnce(args: readonly string[], env: Record<string, string>): Promise<PerpsRun> {
+async function runOnce(args: readonly string[], env: Record<string, string>, options: MainOptions): Promise<PerpsRun> {
   const saved = { out: process.stdout.write, err: process.stderr.write, exitCode: process.exitCode, env: { ...process.env } };
   let stdout = '';
   let stderr = '';
@@ -33,7 +33,7 @@ async function runOnce(args: readonly string[], env: Record<string, string>): Pr
   Object.assign(process.env, env);
   process.exitCode = undefined;
   try {
-    await main(['node', 'perps', ...args]);
+    await main(['node', 'perps', ...args], options);
     return { code: typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0), stdout, stderr };
   } finally {
     process.stdout.write = saved.out;

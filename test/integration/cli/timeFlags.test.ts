@@ -42,7 +42,7 @@ beforeAll(async () => {
       if (option.flags.includes('<duration>')) flags.push({ path, flag: option.long!, option });
     }
   }
-  w = await TradingWorld.boot('cli-time-flags', { manualClock: false });
+  w = await TradingWorld.boot('cli-time-flags');
   await w.setMark('ETH', '3300');
 }, 60_000);
 afterAll(async () => {

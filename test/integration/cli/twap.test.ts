@@ -1,10 +1,15 @@
 /**
- * `perps twap` as a user's shell runs it: the real bin/perps.js in child processes against a simulator
- * on loopback (wall clock: a child process cannot advance a manual one). A dry run sends nothing; a
+ * `perps twap` against a simulator on loopback. A dry run sends nothing; a
  * foreground TWAP prints each slice and ends with one JSON document; Ctrl-C pauses it and says how to
  * resume; `resume` runs it again in the foreground, a second process trying the same TWAP is refused
  * with a clear error, and `pause` / `cancel` from another terminal reach the process running it. A
  * damaged record is listed beside the healthy ones and refused by everything that would act on it.
+ *
+ * Two clocks (issue 37). The CLI's main runs in this process against a simulator with a manual clock: its
+ * waits move that clock (perpsWorld.ts), so a 10 s TWAP runs in simulated time, at once and the same on
+ * every machine. What only a process of its own shows (Ctrl-C, a second process refused, pause and cancel
+ * from another terminal) runs bin/perps.js as children against a second simulator on the wall clock, as a
+ * child cannot wait on a clock living in this process.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,22 +19,26 @@ import { TradingWorld } from '../orders/tradingWorld.js';
 import { perpsOn } from '../../support/perpsWorld.js';
 import { PerpsChild, byCloid, pausedRecord, perpsJson, simOrders } from '../twap/twapWorld.js';
 
+/** The simulator on a manual clock, which the runs in this process move. */
 let w: TradingWorld;
+/** The simulator on the wall clock, for the children. */
+let wall: TradingWorld;
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-twap', { manualClock: false });
-  await w.setMark('ETH', '3400');
+  [w, wall] = await Promise.all([TradingWorld.boot('cli-twap'), TradingWorld.boot('cli-twap-wall', { manualClock: false })]);
+  await Promise.all([w.setMark('ETH', '3400'), wall.setMark('ETH', '3400')]);
 }, 60_000);
 afterAll(async () => {
-  await w?.stop();
+  await Promise.all([w?.stop(), wall?.stop()]);
 });
 
-/**
- * One-shot commands (status, list, resume refused, pause, cancel) run the CLI's main in this process: a
- * child's start-up (seconds on a busy machine) raced the TWAPs' wall-clock schedules. Foreground runners
- * that are signalled stay children (PerpsChild).
- */
 const run = perpsOn(() => w);
+/**
+ * One-shot commands beside the children (status, list, resume refused, pause, cancel) run the CLI's main
+ * in this process too: a child's start-up (seconds on a busy machine) raced the TWAPs' wall-clock
+ * schedules. Foreground runners that are signalled stay children (PerpsChild).
+ */
+const runBesideChildren = perpsOn(() => wall);
 
 describe.concurrent('perps twap', () => {
   it('--dry-run prints the schedule and slice 1 as it would be signed now; bad input is exit 2; nothing is sent', async () => {
@@ -83,11 +92,11 @@ describe.concurrent('perps twap', () => {
   });
 
   it('Ctrl-C pauses and says how to resume; resume runs it again; a second process is refused; pause and cancel reach the runner', async () => {
-    const t = await w.trader();
+    const t = await wall.trader();
     // Slices 15 s apart on the wall clock: the paused TWAP's status and list (two processes) and the resume
     // fit before the next slice is due even on a loaded machine (at 5 s apart, 12 s of them let a resumed
     // TWAP miss two slices and complete before the test saw it run).
-    const fg = new PerpsChild(w, ['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.04', '--duration', '60s', '--slices', '4', '--leverage', '5']);
+    const fg = new PerpsChild(wall, ['twap', 'start', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--total-size', '0.04', '--duration', '60s', '--slices', '4', '--leverage', '5']);
     const id = (await fg.waitForStderr(/^TWAP ([0-9a-f]{12}): BUY 0\.04 ETH in 4 slices every 15 s/m))[1]!;
     await fg.waitForStderr(/^slice 1\/4 filled 0\.01 @ [\d.]+ \| 0\.01 of 0\.04 filled, avg [\d.]+ \(arrival 3400, \+[\d.]+ bps\); next slice \d\d:\d\d:\d\dZ$/m);
     fg.child.kill('SIGINT');
@@ -96,40 +105,40 @@ describe.concurrent('perps twap', () => {
     expect(paused.stderr).toContain(`paused: resume it with \`perps twap resume ${id}\``);
     expect(paused.stdout).toMatch(/^status: +paused$/m);
 
-    const status = perpsJson(await run(['--json', 'twap', 'status', id]));
+    const status = perpsJson(await runBesideChildren(['--json', 'twap', 'status', id]));
     expect(status).toMatchObject({ id, status: 'paused', needs_decision: true, runner: null, filled_size: '0.01' });
-    const listed = perpsJson(await run(['--json', 'twap', 'list', '--wallet', t.wallet]));
+    const listed = perpsJson(await runBesideChildren(['--json', 'twap', 'list', '--wallet', t.wallet]));
     expect(listed.twaps.map((x: { id: string }) => x.id)).toEqual([id]);
 
-    const resumed = new PerpsChild(w, ['--json', 'twap', 'resume', id]);
+    const resumed = new PerpsChild(wall, ['--json', 'twap', 'resume', id]);
     // Wait until the resumed process has sent another slice: it holds the TWAP now.
     for (let i = 0; ; i++) {
-      const v = perpsJson(await run(['--json', 'twap', 'status', id]));
+      const v = perpsJson(await runBesideChildren(['--json', 'twap', 'status', id]));
       if (v.status === 'running' && v.runner && v.slices.some((s: { index: number; status: string }) => s.index > 0 && s.status === 'filled')) break;
       if (i > 100) throw new Error(`the resumed TWAP never sent a slice: ${JSON.stringify(v)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    const second = await run(['--json', 'twap', 'resume', id]);
+    const second = await runBesideChildren(['--json', 'twap', 'resume', id]);
     expect(second.code).toBe(1);
     expect(perpsJson(second).error).toMatchObject({ code: 'TWAP_LOCKED', message: expect.stringMatching(new RegExp(`^TWAP ${id} is already running in process \\d+`)) });
 
-    const pause = await run(['--json', 'twap', 'pause', id]);
+    const pause = await runBesideChildren(['--json', 'twap', 'pause', id]);
     expect(pause.code, pause.stderr).toBe(0);
     expect(perpsJson(pause)).toMatchObject({ status: 'paused', requested: null });
     const resumedDone = await resumed.done;
     expect(resumedDone.code).toBe(0);
     expect(perpsJson(resumedDone).status).toBe('paused');
 
-    const cancel = await run(['--json', 'twap', 'cancel', id]);
+    const cancel = await runBesideChildren(['--json', 'twap', 'cancel', id]);
     expect(cancel.code, cancel.stderr).toBe(0);
     const cancelled = perpsJson(cancel);
     expect(cancelled).toMatchObject({ status: 'cancelled', stop_reason: 'cancelled', needs_decision: false });
     expect(cancelled.slices.filter((s: { status: string }) => s.status === 'skipped').length).toBeGreaterThan(0);
-    const again = await run(['--json', 'twap', 'resume', id]);
+    const again = await runBesideChildren(['--json', 'twap', 'resume', id]);
     expect(again.code).toBe(1);
     expect(perpsJson(again).error.code).toBe('TWAP_FINISHED');
     // What the simulator holds is what the TWAP says it sent, one order per slice.
-    const orders = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
+    const orders = byCloid(await simOrders(wall.sim.urls.base_url, t.wallet));
     for (const s of cancelled.slices) expect(orders.get(s.client_order_id)?.length ?? 0).toBe(s.order_id ? 1 : 0);
   });
 
