@@ -10,7 +10,6 @@
 import Decimal from 'decimal.js';
 import type { SeededRandom } from '../runtime/random.js';
 import { decodeColumn, encodeColumn, type BarColumn } from './barColumns.js';
-import { canonicalDecimal, isPlainDecimal, midNotionalText } from './barText.js';
 import { fmt, toMark } from './priceWalk.js';
 
 export const MINUTE_MS = 60_000;
@@ -210,30 +209,12 @@ class FrozenBars {
 
   /** The price of `k` ticks, built from the same text the backfill always built it from. */
   price(k: number): Decimal {
-    return new Decimal(this.priceText(k));
+    return new Decimal((k * this.grid.tick).toFixed(this.grid.places));
   }
 
   /** The volume of `m` lots. */
   volume(m: number): Decimal {
-    return new Decimal(this.volumeText(m));
-  }
-
-  priceText(k: number): string {
-    return (k * this.grid.tick).toFixed(this.grid.places);
-  }
-
-  volumeText(m: number): string {
-    return (m / this.grid.sizeScale).toFixed(this.grid.szDecimals);
-  }
-
-  /** Bar `i` in the state file's form, printed as its Decimals print (barText.ts) without building them. */
-  tuple(i: number): BarTuple {
-    const o = this.priceText(this.o[i]!);
-    const c = this.priceText(this.c[i]!);
-    const v = this.volumeText(this.v[i]!);
-    const merged = this.mergedNtl.get(this.t[i]!);
-    const ntl = merged ? fmt(merged) : (midNotionalText(v, o, c) ?? fmt(this.ntl(i)));
-    return [this.t[i]!, this.dur[i]!, printed(o), printed(this.priceText(this.h[i]!)), printed(this.priceText(this.l[i]!)), printed(c), printed(v), ntl, this.n[i]!];
+    return new Decimal((m / this.grid.sizeScale).toFixed(this.grid.szDecimals));
   }
 
   ntl(i: number): Decimal {
@@ -402,7 +383,7 @@ export class BarSeries {
    */
   toState(): BarSeriesState {
     const frozen = this.frozen;
-    const plain = this.bars.map((b): BarTuple => [b.t, b.dur, fmt(b.o), fmt(b.h), fmt(b.l), fmt(b.c), fmt(b.v), fmt(b.ntl), b.n]);
+    const plain = this.bars.map(tupleOf);
     if (!frozen || frozen.length === 0) return { compact: null, bars: plain };
     const f = frozen.length;
     const column = (a: Float64Array) => encodeColumn(a.subarray(0, f));
@@ -462,11 +443,10 @@ export class BarSeries {
     return new BarSeries(frozen, plain.bars);
   }
 
+  /** Every bar as a tuple, its Decimals printed as the venue prints them (tests, and the form of version 1 state files). */
   toJSON(): BarTuple[] {
     const out: BarTuple[] = [];
-    const f = this.frozenCount;
-    for (let i = 0; i < f; i++) out.push(this.frozen!.tuple(i));
-    for (const b of this.bars) out.push([b.t, b.dur, fmt(b.o), fmt(b.h), fmt(b.l), fmt(b.c), fmt(b.v), fmt(b.ntl), b.n]);
+    for (let i = 0; i < this.length; i++) out.push(tupleOf(this.barAt(i)));
     return out;
   }
 
@@ -834,29 +814,31 @@ function mergeBars(t: number, dur: number, group: readonly Bar[]): Bar {
   return merged;
 }
 
-/** What a Decimal built from `text` prints (fmt), without building it when the text is plain. */
-function printed(text: string): string {
-  return isPlainDecimal(text) ? canonicalDecimal(text) : fmt(new Decimal(text));
+/** A bar in the state file's form: its Decimals printed as the venue prints them. */
+function tupleOf(b: Bar): BarTuple {
+  return [b.t, b.dur, fmt(b.o), fmt(b.h), fmt(b.l), fmt(b.c), fmt(b.v), fmt(b.ntl), b.n];
 }
 
 /**
  * The longest run of bars from the first (never the newest, which stays plain) that lie on the grid, as
- * FrozenBars; null when the first does not. A value is on the grid when it is a whole number of ticks
- * (lots) that prints back as the saved text: the compact form then answers exactly what the saved text
- * does, and anything else (a hand-edited price between ticks) stays a plain bar.
+ * FrozenBars; null when the first does not. A value is on the grid when it equals a whole number of ticks
+ * (lots), and a notional is kept beside the bar when it does not equal the bar's volume at its mid: the
+ * compact form then answers and prints exactly what the saved text does as a plain bar, and anything else
+ * (a hand-edited price between ticks, a volume finer than a lot) stays a plain bar.
  */
 function freezeLeading(tuples: readonly BarTuple[], market: { tick: Decimal; szDecimals: number }): FrozenBars | null {
   const tick = market.tick.toNumber();
   const grid: Grid = { tick, places: market.tick.decimalPlaces(), sizeScale: 10 ** market.szDecimals, szDecimals: market.szDecimals };
+  const frozen = new FrozenBars(tuples.length - 1, grid);
+  // The nearest whole number of ticks (lots) is the only candidate; Decimal equality says whether it is the value.
   const ticksOf = (text: string): number | null => {
     const k = Math.round(Number(text) / tick);
-    return Number.isSafeInteger(k) && k >= 1 && isPlainDecimal(text) && canonicalDecimal((k * tick).toFixed(grid.places)) === canonicalDecimal(text) ? k : null;
+    return Number.isSafeInteger(k) && k >= 1 && new Decimal(text).eq(frozen.price(k)) ? k : null;
   };
   const lotsOf = (text: string): number | null => {
     const m = Math.round(Number(text) * grid.sizeScale);
-    return Number.isSafeInteger(m) && m >= 0 && isPlainDecimal(text) && canonicalDecimal((m / grid.sizeScale).toFixed(grid.szDecimals)) === canonicalDecimal(text) ? m : null;
+    return Number.isSafeInteger(m) && m >= 0 && new Decimal(text).eq(frozen.volume(m)) ? m : null;
   };
-  const frozen = new FrozenBars(tuples.length - 1, grid);
   let count = 0;
   for (; count < tuples.length - 1; count++) {
     const [t, dur, oText, hText, lText, cText, vText, ntlText, n] = tuples[count]!;
@@ -868,8 +850,8 @@ function freezeLeading(tuples: readonly BarTuple[], market: { tick: Decimal; szD
     if (o === null || h === null || l === null || c === null || v === null || !Number.isSafeInteger(n)) break;
     frozen.put(count, { t, dur, o, h, l, c, v, n });
     // The notional of a bar nothing merged is its volume at its mid; a merged bar's (or an edited one's) is kept as saved.
-    const mid = midNotionalText(frozen.volumeText(v), frozen.priceText(o), frozen.priceText(c)) ?? fmt(frozen.ntl(count));
-    if (!isPlainDecimal(ntlText) || canonicalDecimal(ntlText) !== mid) frozen.mergedNtl.set(t, new Decimal(ntlText));
+    const ntl = new Decimal(ntlText);
+    if (!ntl.eq(frozen.ntl(count))) frozen.mergedNtl.set(t, ntl);
   }
   if (count === 0) return null;
   frozen.length = count;

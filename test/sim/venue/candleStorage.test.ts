@@ -7,7 +7,7 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../../src/sim/runtime/random.js';
-import { BarSeries } from '../../../src/sim/venue/candles.js';
+import { BarSeries, MINUTE_MS, type BarTuple } from '../../../src/sim/venue/candles.js';
 import { START } from './fixtures.js';
 import { SCENARIO_MARKETS, answers, runScenario, scenarioDigest } from './candleScenario.js';
 
@@ -100,5 +100,42 @@ describe('a saved history restored on its grid (a restart from the state file)',
     const fromFiner = BarSeries.fromJSON(finer, gridOf(m));
     expect(fromFiner.compactLength).toBe(7);
     expect(fromFiner.toJSON()).toEqual(BarSeries.fromJSON(finer).toJSON());
+  });
+
+  it('a value is on the grid by its number, not its text: trailing zeros stay compact and save as the plain bar prints them; a notional is the mid when it equals it', () => {
+    const m = SCENARIO_MARKETS[0]!; // tick 0.1, 4 size decimals
+    const text = backfilled(m, 3).toJSON();
+    const edited = text.map((b) => [...b] as typeof b);
+    const padded = (x: string, tail = '000') => (x.includes('.') ? `${x}${tail}` : `${x}.${tail}`);
+    edited[5]![2] = padded(edited[5]![2]); // the open, written with trailing zeros
+    edited[6]![6] = padded(edited[6]![6]); // the volume
+    edited[7]![7] = padded(edited[7]![7]); // the notional: still the mid
+    edited[8]![7] = padded(edited[8]![7], '000000000000000000001'); // off the mid in its 30th digit: kept
+    const restored = BarSeries.fromJSON(edited, gridOf(m));
+    expect(restored.compactLength).toBe(text.length - 1);
+    expect(restored.toJSON()).toEqual(BarSeries.fromJSON(edited).toJSON());
+    expect(restored.toJSON()[5]![2]).toBe(text[5]![2]);
+    expect(restored.toState().compact!.ntl).toEqual([[edited[8]![0], edited[8]![7]]]);
+
+    // A mid notional past decimal.js's 20 digits is saved rounded, and that rounded text is the bar's mid;
+    // the exact product, which the bar's Decimals never gave, is a notional kept as written.
+    const t0 = text[0]![0];
+    const [o, v] = ['1234567890.1', '123456789012'];
+    const rounded = new Decimal(v).mul(new Decimal(o).plus(o).div(2));
+    const exact = new (Decimal.clone({ precision: 60 }))(v).mul(o);
+    expect(rounded.toFixed()).not.toBe(exact.toFixed());
+    const wide = (ntl: string): BarTuple[] => [
+      [t0, MINUTE_MS, o, o, o, o, v, ntl, 1],
+      [t0 + MINUTE_MS, MINUTE_MS, o, o, o, o, '0', '0', 0],
+    ];
+    const grid = { tick: new Decimal('0.1'), szDecimals: 0 };
+    const atMid = BarSeries.fromJSON(wide(rounded.toFixed()), grid);
+    expect(atMid.compactLength).toBe(1);
+    expect(atMid.toState().compact!.ntl).toEqual([]);
+    expect(atMid.toJSON()).toEqual(wide(rounded.toFixed()));
+    const asWritten = BarSeries.fromJSON(wide(exact.toFixed()), grid);
+    expect(asWritten.compactLength).toBe(1);
+    expect(asWritten.toState().compact!.ntl).toEqual([[t0, exact.toFixed()]]);
+    expect(asWritten.toJSON()).toEqual(wide(exact.toFixed()));
   });
 });
