@@ -140,6 +140,11 @@ export interface BackfillParams {
   /** Price at `now`; the history walks backwards from it so it ends exactly at the current mark. */
   readonly price: Decimal;
   readonly tick: Decimal;
+  /**
+   * The same tick as the market's definition writes it, which the state file keeps with the compact bars
+   * (BarSeriesState); without it, the tick's own text.
+   */
+  readonly tickText?: string;
   readonly volatilityBps: number;
   readonly tickIntervalMs: number;
   readonly depthPerLevel: Decimal;
@@ -147,8 +152,20 @@ export interface BackfillParams {
   readonly random: SeededRandom;
 }
 
+/**
+ * A market as its bars' grid needs it: its tick as its definition writes it (decimal text) and its size
+ * decimals.
+ */
+export interface MarketGrid {
+  readonly tick: string;
+  readonly szDecimals: number;
+}
+
 /** How a market's backfilled prices and volumes map to whole numbers: prices in ticks, volumes in lots. */
 interface Grid {
+  /** The tick as the market's definition writes it: what the state file keeps, never text printed back from `tick`. */
+  readonly tickText: string;
+  /** The tick as a double, for the whole-tick arithmetic. */
   readonly tick: number;
   readonly places: number;
   readonly sizeScale: number;
@@ -314,9 +331,9 @@ export class BarSeries {
     // The history is random inputs, so it is walked in floating point and each bar's prices are whole
     // ticks (its volume whole lots): Decimal arithmetic on every step made a backfill take a fifth of a
     // second (issue 29), and a Decimal per price made 200 markets hold a gigabyte (issue 37).
-    const tickNum = tick.toNumber();
-    const sizeScale = 10 ** params.szDecimals;
-    const frozen = new FrozenBars(count, { tick: tickNum, places: tick.decimalPlaces(), sizeScale, szDecimals: params.szDecimals });
+    const grid = gridOf({ tick: params.tickText ?? fmt(tick), szDecimals: params.szDecimals });
+    const { tick: tickNum, sizeScale } = grid;
+    const frozen = new FrozenBars(count, grid);
     const perTick = params.volatilityBps / 10_000;
     const depth = params.depthPerLevel.toNumber();
     const ticksOf = (x: number, round: (n: number) => number): number => Math.max(1, round(x / tickNum));
@@ -355,13 +372,13 @@ export class BarSeries {
    * every bar without a grid, are plain Decimal bars. Before this a restart built a Decimal per number:
    * a 200-market state file took 27 s and 1.8 GB to start from where a fresh start took 2 s and 160 MB.
    */
-  static fromJSON(tuples: readonly BarTuple[], grid?: { tick: Decimal; szDecimals: number }): BarSeries {
+  static fromJSON(tuples: readonly BarTuple[], grid?: MarketGrid): BarSeries {
     if (tuples.length === 0) throw new Error('bar series needs at least one bar');
     for (let i = 1; i < tuples.length; i++) {
       const prev = tuples[i - 1]!;
       if (tuples[i]![0] !== prev[0] + prev[1]) throw new Error(`bar series is not contiguous at ${tuples[i]![0]}`);
     }
-    const frozen = grid ? freezeLeading(tuples, grid) : null;
+    const frozen = grid ? freezeLeading(tuples, gridOf(grid)) : null;
     const bars = tuples.slice(frozen?.length ?? 0).map(([t, dur, o, h, l, c, v, ntl, n]) => ({
       t,
       dur,
@@ -394,7 +411,7 @@ export class BarSeries {
     }
     const { grid } = frozen;
     return {
-      compact: { tick: grid.tick.toFixed(grid.places), szDecimals: grid.szDecimals, t0: frozen.t[0]!, dur: column(frozen.dur), o: column(frozen.o), h: column(frozen.h), l: column(frozen.l), c: column(frozen.c), v: column(frozen.v), n: column(frozen.n), ntl },
+      compact: { tick: grid.tickText, szDecimals: grid.szDecimals, t0: frozen.t[0]!, dur: column(frozen.dur), o: column(frozen.o), h: column(frozen.h), l: column(frozen.l), c: column(frozen.c), v: column(frozen.v), n: column(frozen.n), ntl },
       bars: plain,
     };
   }
@@ -419,9 +436,8 @@ export class BarSeries {
     const dur = column('dur', compact.dur, null, 1);
     const count = dur.length;
     if (count < 1) throw new Error('compact bars: column dur holds no bar');
-    const tick = new Decimal(compact.tick);
     const frozen = FrozenBars.adopt(
-      { tick: tick.toNumber(), places: tick.decimalPlaces(), sizeScale: 10 ** compact.szDecimals, szDecimals: compact.szDecimals },
+      gridOf(compact),
       {
         dur,
         o: column('o', compact.o, count, 1),
@@ -814,6 +830,12 @@ function mergeBars(t: number, dur: number, group: readonly Bar[]): Bar {
   return merged;
 }
 
+/** The grid of a market (or of compact bars as saved): its tick's text kept as written. */
+function gridOf(market: MarketGrid): Grid {
+  const tick = new Decimal(market.tick);
+  return { tickText: market.tick, tick: tick.toNumber(), places: tick.decimalPlaces(), sizeScale: 10 ** market.szDecimals, szDecimals: market.szDecimals };
+}
+
 /** A bar in the state file's form: its Decimals printed as the venue prints them. */
 function tupleOf(b: Bar): BarTuple {
   return [b.t, b.dur, fmt(b.o), fmt(b.h), fmt(b.l), fmt(b.c), fmt(b.v), fmt(b.ntl), b.n];
@@ -826,9 +848,8 @@ function tupleOf(b: Bar): BarTuple {
  * compact form then answers and prints exactly what the saved text does as a plain bar, and anything else
  * (a hand-edited price between ticks, a volume finer than a lot) stays a plain bar.
  */
-function freezeLeading(tuples: readonly BarTuple[], market: { tick: Decimal; szDecimals: number }): FrozenBars | null {
-  const tick = market.tick.toNumber();
-  const grid: Grid = { tick, places: market.tick.decimalPlaces(), sizeScale: 10 ** market.szDecimals, szDecimals: market.szDecimals };
+function freezeLeading(tuples: readonly BarTuple[], grid: Grid): FrozenBars | null {
+  const { tick } = grid;
   const frozen = new FrozenBars(tuples.length - 1, grid);
   // The nearest whole number of ticks (lots) is the only candidate; Decimal equality says whether it is the value.
   const ticksOf = (text: string): number | null => {

@@ -202,6 +202,7 @@ export class VenueMarketData implements VenueMarketSource {
               now,
               price: fair,
               tick,
+              tickText: config.tickSize,
               volatilityBps: config.volatilityBps,
               tickIntervalMs: this.tickIntervalMs,
               depthPerLevel,
@@ -589,7 +590,7 @@ export class VenueMarketData implements VenueMarketSource {
           openInterest: new Decimal(saved.openInterest),
           fundingRates: saved.fundingRates.map(([time, rate]): [number, Decimal] => [time, new Decimal(rate)]),
           // Saved compact (version 2), or as tuples (version 1): those on the market's grid come back compact too.
-          bars: Array.isArray(saved.bars) ? BarSeries.fromJSON(saved.bars as BarTuple[], { tick: state.tick, szDecimals: state.config.szDecimals }) : restoredBars(saved.venueSymbol, saved.bars as BarSeriesState),
+          bars: Array.isArray(saved.bars) ? BarSeries.fromJSON(saved.bars as BarTuple[], { tick: state.config.tickSize, szDecimals: state.config.szDecimals }) : restoredBars(saved.venueSymbol, saved.bars as BarSeriesState),
           trades: saved.trades.map((trade) => ({ ...trade, users: [...trade.users] as [string, string] })),
         };
       });

@@ -49,7 +49,7 @@ describe('compact candle storage', () => {
 });
 
 describe('a saved history restored on its grid (a restart from the state file)', () => {
-  const gridOf = (m: (typeof SCENARIO_MARKETS)[number]) => ({ tick: new Decimal(m.tick), szDecimals: m.szDecimals });
+  const gridOf = (m: (typeof SCENARIO_MARKETS)[number]) => ({ tick: m.tick, szDecimals: m.szDecimals });
   const backfilled = (m: (typeof SCENARIO_MARKETS)[number], seed: number) =>
     BarSeries.backfill({ now: START, price: new Decimal(m.price), tick: new Decimal(m.tick), volatilityBps: m.volatilityBps, tickIntervalMs: 1000, depthPerLevel: new Decimal(m.depthPerLevel), szDecimals: m.szDecimals, random: new SeededRandom(seed) });
 
@@ -128,7 +128,7 @@ describe('a saved history restored on its grid (a restart from the state file)',
       [t0, MINUTE_MS, o, o, o, o, v, ntl, 1],
       [t0 + MINUTE_MS, MINUTE_MS, o, o, o, o, '0', '0', 0],
     ];
-    const grid = { tick: new Decimal('0.1'), szDecimals: 0 };
+    const grid = { tick: '0.1', szDecimals: 0 };
     const atMid = BarSeries.fromJSON(wide(rounded.toFixed()), grid);
     expect(atMid.compactLength).toBe(1);
     expect(atMid.toState().compact!.ntl).toEqual([]);

@@ -405,6 +405,20 @@ describe('snapshot and restore', () => {
     for (const [i, n] of compact(again).entries()) expect(n).toBeGreaterThanOrEqual(compact(before)[i]!);
   });
 
+  it("saves each market's compact history with its tick as the market's definition writes it, and restores on it", () => {
+    // Written with a trailing zero, and with more digits than a double holds: printed back from the
+    // double at its places they were 0.1 and 0.0000010000000000000002.
+    const assets = ASSETS.map((a) => (a.venueSymbol === 'ETH' ? { ...a, tickSize: '0.10' } : a.venueSymbol === 'kPEPE' ? { ...a, tickSize: '0.0000010000000000000001' } : a));
+    const original = venue(21, START, assets);
+    original.clock.advance(90_000);
+    const saved = JSON.parse(JSON.stringify(original.venue.snapshot())) as { assets: { venueSymbol: string; bars: BarSeriesState }[] };
+    expect(saved.assets.map((a) => [a.venueSymbol, a.bars.compact?.tick])).toEqual(assets.map((a) => [a.venueSymbol, a.tickSize]));
+    const restored = venue(999, START + 90_000, assets);
+    restored.venue.restore(saved);
+    expect(restored.venue.snapshot()).toEqual(original.venue.snapshot());
+    expect(restored.venue.candles('ETH', '1h', 0, START)).toEqual(original.venue.candles('ETH', '1h', 0, START));
+  });
+
   it('refuses a snapshot newer than the clock', () => {
     const later = venue(7, START + 3_600_000);
     const { venue: v } = venue(7, START);
