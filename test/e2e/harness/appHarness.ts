@@ -15,12 +15,12 @@ import type { Page } from '@playwright/test';
 import { AppCore, type AppCoreOptions } from '../../../src/main/app/appCore.js';
 import type { AppLogger } from '../../../src/main/app/adapters.js';
 import { createHandlers } from '../../../src/main/ipc/handlers/index.js';
-import { realSleep } from '../../../src/main/api/retry.js';
 import { registerHandlers } from '../../../src/main/ipc/registerHandlers.js';
 import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
 import type { ChannelName, IpcRequest, IpcResponse, IpcResult } from '../../../src/shared/ipc.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
 import { SimBed } from '../../support/simBed.js';
+import { sleepOnSimClock } from '../../support/simClockSleep.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
 import { emit, installPreloadBridge, TestIpcMain } from './preloadBridge.js';
 
@@ -122,25 +122,7 @@ export class E2eApp {
       logger,
       pumps: { positionsRefreshMs: 1_000, keyExpiryCheckMs: 2_000, orderMinMs: 100, orderMaxMs: 400, withdrawalMinMs: 200, withdrawalMaxMs: 600 },
       ...options.core,
-      ...(options.sleepOnSimClock ? { service: { ...options.core?.service, sleep: (ms: number, signal?: AbortSignal) => this.simSleep(ms, signal), localNow: () => this.sim.clock.now() } } : {}),
-    });
-  }
-
-  /** A wait on the simulator's clock (sleepOnSimClock): it ends when the clock reaches it, or its signal aborts. */
-  private simSleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (!(ms > 0)) return realSleep(ms, signal);
-    return new Promise<void>((resolve, reject) => {
-      const aborted = () => (signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-      if (signal?.aborted) return reject(aborted());
-      const onAbort = (): void => {
-        task.cancel();
-        reject(aborted());
-      };
-      const task = this.sim.clock.schedule(ms, () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
+      ...(options.sleepOnSimClock ? { service: { ...options.core?.service, sleep: sleepOnSimClock(() => this.sim.clock), localNow: () => this.sim.clock.now() } } : {}),
     });
   }
 

@@ -4,6 +4,11 @@
  * the real OS keychain under a keychain service of this test, and every call made through the REAL
  * registered IPC handlers (validation, sender check, error mapping, response check). The host adapters
  * are recording doubles: events (what webContents.send would deliver), dialogs, notifications, logs.
+ *
+ * The simulator follows the wall clock unless a test asks for `manualClock` (issue 37): then its time moves
+ * only through advance(), and the core keeps that time (its service clock is read from the simulator's,
+ * its waits end when the clock reaches them), so a TWAP's slices or a tracker's polls move when the test
+ * moves the clock, deterministically, instead of taking seconds of wall time.
  */
 import { encryptKeystoreJson, Wallet } from 'ethers';
 import fs from 'node:fs';
@@ -16,6 +21,7 @@ import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
 import type { ChannelName, IpcRequest, IpcResponse, IpcResult } from '../../../src/shared/ipc.js';
 import { startSimulator } from '../../../src/sim/index.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
+import { sleepOnSimClock } from '../../support/simClockSleep.js';
 
 export interface RecordedEvent {
   channel: string;
@@ -57,7 +63,7 @@ export class AppHarness {
   ) {}
 
   /** `dataDir`: a folder of the test's choosing (it may not exist yet); by default a fresh temporary one. */
-  static async start(label: string, options: { env?: NodeJS.ProcessEnv; core?: Partial<AppCoreOptions>; dataDir?: string } = {}): Promise<AppHarness> {
+  static async start(label: string, options: { env?: NodeJS.ProcessEnv; core?: Partial<AppCoreOptions>; dataDir?: string; manualClock?: boolean } = {}): Promise<AppHarness> {
     const h = new AppHarness(options.dataDir ?? tempDir(`app-${label}`), testService(`app-${label}`), options.env ?? {});
     const settings = openNodeSettings(h.dataDir);
     const capture = (level: string) => (m: string) => h.logs.push(`${level} ${m}`);
@@ -80,7 +86,7 @@ export class AppHarness {
       },
       // A followed venue's outage is noticed after 1.5 s here, so tests of the banner's event stay short.
       startSimulator: async ({ stateFile, followVenue }) => {
-        h.sim = await startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG, ...(followVenue ? { followVenue: { ...followVenue, outageAfterMs: 1500, log: (line: string) => h.logs.push(`info ${line}`) } } : {}) });
+        h.sim = await startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG, manualClock: options.manualClock ?? false, ...(followVenue ? { followVenue: { ...followVenue, outageAfterMs: 1500, log: (line: string) => h.logs.push(`info ${line}`) } } : {}) });
         return h.sim;
       },
       keychainService: h.keychainService,
@@ -88,6 +94,7 @@ export class AppHarness {
       logger,
       pumps: { positionsRefreshMs: 1_000, keyExpiryCheckMs: 2_000 },
       ...options.core,
+      ...(options.manualClock ? { service: { ...options.core?.service, sleep: sleepOnSimClock(() => h.simulator().clock), localNow: () => h.simulator().clock.now() } } : {}),
     });
     registerHandlers({ handle: (c, l) => h.listeners.set(c, l) }, createHandlers(h.core), (url) => url.startsWith('app://perps/'), {
       logger: { error: (m) => h.logs.push(`error ${m}`) },
@@ -95,6 +102,35 @@ export class AppHarness {
     });
     await h.core.start();
     return h;
+  }
+
+  /** The simulator the core runs (it exists once the core has started). */
+  simulator(): NonNullable<AppHarness['sim']> {
+    if (!this.sim) throw new Error('the simulator is not running');
+    return this.sim;
+  }
+
+  /** Moves the simulator's manual clock (`manualClock`): what falls due in the window runs, in order. */
+  advance(ms: number): void {
+    this.simulator().clock.advance(ms);
+  }
+
+  /**
+   * Moves the manual clock `stepMs` at a time until `check` answers, letting the core act between steps
+   * (its HTTP round trips take real milliseconds): a wait on simulated time, bounded in steps.
+   */
+  async advanceUntil<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, stepMs = 1_000, maxSteps = 200): Promise<T> {
+    for (let i = 0; ; i++) {
+      // Between steps, up to 150 ms of wall time for the core's requests to come back.
+      const settled = Date.now() + 150;
+      do {
+        const v = await check();
+        if (v !== undefined && v !== false) return v;
+        await new Promise((r) => setTimeout(r, 25));
+      } while (Date.now() < settled);
+      if (i >= maxSteps) throw new Error(`${what}: not seen after ${maxSteps} steps of ${stepMs} ms of simulated time`);
+      this.advance(stepMs);
+    }
   }
 
   /** Calls a channel as the renderer would (from the app frame), returning the raw IpcResult. */

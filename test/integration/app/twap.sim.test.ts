@@ -1,6 +1,7 @@
 /**
  * TWAPs in the app, through the REAL registered IPC handlers on an AppCore with its in-process simulator
- * (real time: slices are at least 5 s apart) and the real keychain: a reviewed preview starts a TWAP that
+ * on a manual clock (slices are at least 5 s apart: the test moves the clock, and main's runner waits on
+ * it) and the real keychain: a reviewed preview starts a TWAP that
  * main runs, its progress arrives on the `twap` stream, pause/resume/cancel act on it, and a TWAP that was
  * running when the app quit reads `interrupted` after the restart and waits for the person: resume (the
  * slices it missed are reported, never fired in a burst) or stop. "Sent once" is checked against the
@@ -38,12 +39,12 @@ describe('TWAPs through the IPC handlers', () => {
   };
 
   beforeAll(async () => {
-    h = await AppHarness.start('twap', { env });
+    h = await AppHarness.start('twap', { env, manualClock: true });
     wallet = (await h.call('wallet:connectEnv', { variable: MAIN })).address!;
     const { agent } = await h.call('keys:create', { name: 'twap' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });
     await h.call('funding:faucet', { amount: '20000' });
-    await h.waitFor('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '20000');
+    await h.advanceUntil('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '20000', 100);
   }, 60_000);
 
   afterAll(async () => {
@@ -70,7 +71,7 @@ describe('TWAPs through the IPC handlers', () => {
     expect(started).toMatchObject({ status: 'running', total_size: '0.02', runner: { this_process: true }, slices_total: 2 });
     // A review starts one TWAP.
     expect((await h.fail('twap:start', { preview_id: preview.preview_id })).code).toBe('REVIEW_EXPIRED');
-    const done = await h.waitFor('the TWAP to complete', () => latest(started.id)?.status === 'completed' && latest(started.id), 40_000);
+    const done = await h.advanceUntil('the TWAP to complete', () => latest(started.id)?.status === 'completed' && latest(started.id));
     expect(done).toMatchObject({ filled_size: '0.02', remaining_size: '0', stop_reason: 'target_reached', needs_decision: false, next_slice_at: null });
     expect(done.slices.map((s) => s.status)).toEqual(['filled', 'filled']);
     // Slices went out an interval apart, not together: slice 2 at its own time, 5 s after slice 1's.
@@ -89,21 +90,20 @@ describe('TWAPs through the IPC handlers', () => {
   }, 60_000);
 
   it('pause holds the next slice, resume goes on, cancel skips what is left', async () => {
-    const startedAt = Date.now();
     const started = await start(4, '0.04');
-    await h.waitFor('slice 1 filled', () => latest(started.id)?.slices[0]!.status === 'filled', 20_000);
+    await h.advanceUntil('slice 1 filled', () => latest(started.id)?.slices[0]!.status === 'filled', 100);
     const paused = await h.call('twap:pause', { id: started.id });
     expect(paused).toMatchObject({ status: 'paused', needs_decision: true, runner: null });
-    // Past slice 2's time (and its half-interval of grace), nothing more was sent.
-    await new Promise((r) => setTimeout(r, startedAt + 5_000 + 2_500 + 1_000 - Date.now()));
-    expect((await listed(started.id)).slices_sent).toBe(1);
+    // Past slice 2's time (and its half-interval of grace) on the clock, nothing more was sent.
+    h.advance(started.slices[1]!.due_at + 2_500 + 1_000 - h.simulator().clock.now());
+    expect(await listed(started.id)).toMatchObject({ status: 'paused', runner: null, slices_sent: 1 });
     const resumed = await h.call('twap:resume', { id: started.id });
     expect(resumed.status).toBe('running');
     expect((await h.fail('twap:resume', { id: started.id })).code).toBe('TWAP_LOCKED');
-    const afterResume = await h.waitFor('the resumed TWAP to note what it missed', async () => {
+    const afterResume = await h.advanceUntil('the resumed TWAP to note what it missed', async () => {
       const v = await listed(started.id);
       return v.slices_missed > 0 && v;
-    });
+    }, 100);
     // Slice 2's time passed while paused: reported missed, not sent late.
     expect(afterResume.slices[1]!.status).toBe('missed');
     expect(afterResume.notes.some((n) => /missed slice 2/.test(n) && /not sent late/.test(n))).toBe(true);
@@ -137,12 +137,13 @@ describe('TWAPs through the IPC handlers', () => {
   it('after a restart an interrupted TWAP waits for the person: one resumed (missed slices reported), one stopped', async () => {
     const a = await start(4, '0.04');
     const b = await start(4, '0.04');
-    await h.waitFor('slice 1 of both filled', () => latest(a.id)?.slices[0]!.status === 'filled' && latest(b.id)?.slices[0]!.status === 'filled', 20_000);
-    // Quit the app (keeping the data folder and the keychain) and start it again on them.
+    await h.advanceUntil('slice 1 of both filled', () => latest(a.id)?.slices[0]!.status === 'filled' && latest(b.id)?.slices[0]!.status === 'filled', 100);
+    // Quit the app (keeping the data folder and the keychain) and start it again on them; the simulator
+    // comes back at the time it saved, and 6 s pass while the app is closed.
     const service = h.keychainService;
     await h.core.stop();
-    await new Promise((r) => setTimeout(r, 6_000));
-    h = await AppHarness.start('twap-restart', { env, dataDir: h.dataDir, core: { keychainService: service } });
+    h = await AppHarness.start('twap-restart', { env, dataDir: h.dataDir, core: { keychainService: service }, manualClock: true });
+    h.advance(6_000);
     try {
       await h.call('wallet:connectEnv', { variable: MAIN });
       const after = (await h.call('twap:list', {})).twaps;
@@ -151,15 +152,19 @@ describe('TWAPs through the IPC handlers', () => {
       // for a runner to have sent it), still one slice sent. (A fixed 1.5 s after the restart saw a TWAP that
       // resumed by itself only while slice 2 was within its grace and sent late; a restart slower than that
       // left slice 2 missed and the next send at slice 3's time, after such a check.)
+      // The clock moves there in steps of 500 ms, each followed by a read through the handlers (the core's
+      // own timers run meanwhile): at none of them is either TWAP taken up.
       const pastSlice3 = after.find((t) => t.id === a.id)!.slices[2]!.due_at + 1_500;
-      await h.waitFor("slice 3's time to pass", () => Date.now() > pastSlice3, 20_000);
-      expect(await listed(a.id)).toMatchObject({ status: 'interrupted', slices_sent: 1 });
+      while (h.simulator().clock.now() < pastSlice3) {
+        h.advance(Math.min(500, pastSlice3 - h.simulator().clock.now()));
+        for (const id of [a.id, b.id]) expect(await listed(id)).toMatchObject({ status: 'interrupted', runner: null, slices_sent: 1 });
+      }
 
       expect(await h.call('twap:resume', { id: a.id })).toMatchObject({ status: 'running' });
-      const resumed = await h.waitFor('A to finish', async () => {
+      const resumed = await h.advanceUntil('A to finish', async () => {
         const v = await listed(a.id);
         return v.status === 'completed' && v;
-      }, 40_000);
+      });
       // Slice 2 was due while the app was closed: missed and reported, not fired together with slice 3.
       expect(resumed.slices[1]!.status).toBe('missed');
       expect(resumed.notes.some((n) => /missed slice 2/.test(n) && /not running/.test(n))).toBe(true);
