@@ -25,6 +25,7 @@ import { REPO_ROOT } from '../support/paths.js';
 import type { StandInOrigins } from './harness/mainnetStandIn.js';
 import { expect, openApp, placeFromTicket, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
+import { advanceUntilVisible } from './harness/riskSteps.js';
 
 let trap: ConnectionTrap;
 let app: E2eApp | undefined;
@@ -54,24 +55,27 @@ test('simulator profile: a whole session talks to loopback only', async ({ page,
   test.setTimeout(120_000);
   const renderer = recordRenderer(page);
   trap.clear();
-  app = await openApp(page, server, 'conn-sim', { manualClock: false });
+  // The simulator's clock moves when the session waits on it (the faucet's deposit, a fill, a withdrawal's step).
+  app = await openApp(page, server, 'conn-sim');
 
   // Onboarding with a paper wallet (its key in the keychain, a trading key authorized, funded).
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Create a paper wallet' }).click();
+  await advanceUntilVisible(app, page.getByRole('navigation', { name: 'Main' }));
   await expect(page.getByLabel('Free balance')).toHaveText('$10,000.00', { timeout: 20_000 });
 
   // An order.
   await placeFromTicket(page, 'ETH', { side: 'Buy', type: 'Market', size: '0.5' });
   await page.getByRole('tab', { name: 'Positions' }).click();
-  await expect(page.getByRole('row', { name: 'ETH position' })).toContainText('LONG', { timeout: 15_000 });
+  await advanceUntilVisible(app, page.getByRole('row', { name: 'ETH position' }));
+  await expect(page.getByRole('row', { name: 'ETH position' })).toContainText('LONG');
 
   // A withdrawal, to its first confirmed step.
   await nav(page, 'Withdraw');
   await page.getByLabel('Amount').fill('100');
   await page.getByRole('button', { name: 'Review withdrawal' }).click();
   await page.getByRole('dialog', { name: 'Review withdrawal' }).getByRole('button', { name: 'Sign and withdraw' }).click();
-  await expect(page.getByRole('list', { name: 'Withdrawal timeline' }).getByRole('listitem', { name: 'REQUESTED done' })).toBeVisible({ timeout: 15_000 });
+  await advanceUntilVisible(app, page.getByRole('list', { name: 'Withdrawal timeline' }).getByRole('listitem', { name: 'REQUESTED done' }));
 
   // The companion screens on the simulator: bridge quotes, a swap quote, points, the assistant.
   await app.call('companion:setPartnerCode', { code: 'perpsdesk' });
@@ -144,7 +148,7 @@ test('mainnet profile: the hosts contacted are exactly the configured ones', asy
 
     const renderer = recordRenderer(page);
     trap.clear();
-    app = await openApp(page, server, 'conn-mainnet', { manualClock: false, core: { settings } });
+    app = await openApp(page, server, 'conn-mainnet', { core: { settings } });
     expect(app.core.profile?.name).toBe('mainnet');
 
     // The trading API and the venue: markets, a wallet, a trading key created and authorized.

@@ -5,6 +5,7 @@
  */
 import { expect, openApp, placeFromTicket, screenshot, test } from './harness/fixtures.js';
 import type { E2eApp } from './harness/appHarness.js';
+import { advanceUntilVisible } from './harness/riskSteps.js';
 
 let app: E2eApp | undefined;
 test.afterEach(async () => {
@@ -13,8 +14,9 @@ test.afterEach(async () => {
 });
 
 test('create a paper wallet from onboarding, land on the Trade view and place an order', async ({ page, server, pageErrors }) => {
-  // The wall clock: the one click waits for the faucet's deposit to be credited, as it would in the app.
-  app = await openApp(page, server, 'paper', { manualClock: false });
+  // The simulator's clock (issue 37): the one click waits for the faucet's deposit to be credited, which
+  // the test brings about by moving the clock, as time would in the app.
+  app = await openApp(page, server, 'paper');
   await expect(page.getByRole('heading', { name: 'Where do you want to trade?' })).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();
 
@@ -29,7 +31,7 @@ test('create a paper wallet from onboarding, land on the Trade view and place an
 
   await create.click();
   // Straight to the terminal, on the Trade view, funded and with a usable trading key.
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: 20_000 });
+  await advanceUntilVisible(app, page.getByRole('navigation', { name: 'Main' }));
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Trade' })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByLabel('Free balance')).toHaveText('$10,000.00', { timeout: 10_000 });
   const wallet = await app.call('wallet:current', {});
@@ -40,7 +42,8 @@ test('create a paper wallet from onboarding, land on the Trade view and place an
   await placeFromTicket(page, 'ETH', { side: 'Buy', type: 'Market', size: '0.5' });
   await expect(page.getByRole('dialog', { name: /Review order/ })).toBeHidden();
   await page.getByRole('tab', { name: 'Positions' }).click();
-  await expect(page.getByRole('row', { name: 'ETH position' })).toContainText('LONG', { timeout: 15_000 });
+  await advanceUntilVisible(app, page.getByRole('row', { name: 'ETH position' }));
+  await expect(page.getByRole('row', { name: 'ETH position' })).toContainText('LONG');
   await screenshot(page, 'paper-wallet-trade');
   await page.setViewportSize({ width: 1024, height: 680 });
   await screenshot(page, 'paper-wallet-trade-1024');

@@ -158,7 +158,7 @@ test('a TWAP running when the app quits asks, after the restart, to resume or st
 
 test('a damaged TWAP record is shown as damaged with the reason, offers no action, and is never offered for resuming', async ({ page, server, pageErrors }) => {
   test.setTimeout(60_000);
-  app = await openApp(page, server, 'twap-damaged', { onboard: true, manualClock: false });
+  app = await openApp(page, server, 'twap-damaged', { onboard: true });
   await app.call('twap:list', {});
   // Stored as running with no process holding it: a healthy one would be offered by the restart prompt.
   const r = { ...pausedRecord(app.mainWallet.address), status: 'running' as const, created_at: Date.now() - 60_000 };
