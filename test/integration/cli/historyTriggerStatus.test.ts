@@ -1,6 +1,7 @@
 /**
  * Order history reads a bracket's TP/SL legs as a trader would (issue 35: an armed leg read "open"):
- * `perps orders history` (table and --json) against the simulator over HTTP, the CLI's own main in process (test/support/perpsWorld.ts).
+ * `perps orders history` (table and --json) against the simulator over HTTP, the CLI's own main in process (test/support/perpsWorld.ts),
+ * on the simulator's manual clock (issue 37): the test moves it where the legs' rows land later.
  * A leg whose entry filled reads "armed" (waiting on its trigger price), its way there "awaiting entry >
  * armed"; a leg whose LIMIT entry still rests reads "awaiting entry". Both come from the spec's fields
  * only (status, order_type, parent_order_id).
@@ -17,7 +18,7 @@ const SYM = 'ETH';
 const perps = perpsOn(() => w);
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-history-triggers', { manualClock: false });
+  w = await TradingWorld.boot('cli-history-triggers');
 }, 60_000);
 afterAll(async () => {
   await w?.stop();
@@ -39,8 +40,8 @@ describe('order history of bracket legs', () => {
     expect(resting.legs.every((l) => l.status === 'SUBMITTED')).toBe(true);
     const armedIds = filled.legs.slice(1).map((l) => l.order_id!);
     const waitingId = resting.legs[1]!.order_id!;
-    // The armed legs' own rows land asynchronously: read until both show armed in position-triggers.
-    for (let i = 0; i < 100 && (await w.ctx.api.positionTriggers(t.wallet)).orders.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    // The armed legs' own rows land later on the simulator's clock: move it until both show armed in position-triggers.
+    for (let i = 0; i < 100 && (await w.ctx.api.positionTriggers(t.wallet)).orders.length < 2; i++) await w.advance(50);
 
     const json = await perps(['--json', 'orders', 'history', '--wallet', t.wallet]);
     expect(json.code, json.stderr).toBe(0);

@@ -2,7 +2,8 @@
  * `--leverage max` (issue 35): the market's max_leverage as GET /markets gives it, signed and stated
  * before signing, on `order place`, `order scale`, `order oco`, `twap start` and `position reverse`; refused
  * (exit 2, nothing sent) where no leverage is signed (reduce-only, a trigger) and as an every-market default
- * in `perps config leverage`. The CLI's own main in process (test/support/perpsWorld.ts) against the simulator over HTTP.
+ * in `perps config leverage`. The CLI's own main in process (test/support/perpsWorld.ts) against the simulator over HTTP,
+ * on its manual clock (issue 37): the real order's --wait polls move that clock instead of waiting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
@@ -14,7 +15,7 @@ let w: TradingWorld;
 let t: Trader;
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-leverage-max', { manualClock: false });
+  w = await TradingWorld.boot('cli-leverage-max');
   t = await w.trader();
 }, 60_000);
 afterAll(async () => {

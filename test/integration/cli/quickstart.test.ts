@@ -1,6 +1,7 @@
 /**
  * `perps quickstart` and `perps sim faucet`, run by the CLI's own main in this process (test/support/perpsInProcess.ts)
- * against a simulator on loopback on the wall clock, with the real keychain.
+ * against a simulator on loopback on its manual clock (issue 37: the runs keep the simulator's time, so
+ * waiting for a deposit to be credited moves that clock instead of waiting), with the real keychain.
  * What a newcomer relies on: one command gives a paper wallet whose key is in the OS keychain, an
  * authorized trading key and credited paper funds, and the next command trades; the paper wallet is
  * refused everywhere but the simulator (exit 2, nothing created, nothing signed).
@@ -14,6 +15,7 @@ import { Decimal } from '../../../src/shared/decimal/index.js';
 import { accountIdFromWallet } from '../../../src/shared/identity/index.js';
 import { rawKeytar } from '../../support/keychain.js';
 import { perpsInProcess } from '../../support/perpsInProcess.js';
+import { simClockTime } from '../../support/perpsWorld.js';
 import { TradingWorld, sizeFor } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
@@ -29,7 +31,7 @@ type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-expli
 async function perps(args: string[], profile: 'sim' | 'mainnet' = 'sim', baseUrl = w.sim.urls.base_url): Promise<Run> {
   // The mainnet runs point at the same simulator: whatever they would send must never get that far.
   const globals = ['--profile', profile, '--base-url', baseUrl, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
-  const r = await perpsInProcess([...globals, ...args], { PERPS_KEYCHAIN_SERVICE: w.keychainService });
+  const r = await perpsInProcess([...globals, ...args], { PERPS_KEYCHAIN_SERVICE: w.keychainService }, { time: simClockTime(w.sim.clock) });
   return { ...r, code: r.code ?? 1, json: args.includes('--json') ? (JSON.parse(r.stdout) as J) : {} };
 }
 
@@ -46,7 +48,7 @@ async function deposits(wallet: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-quickstart', { manualClock: false });
+  w = await TradingWorld.boot('cli-quickstart');
 }, 60_000);
 afterAll(async () => {
   await w?.stop();

@@ -1,6 +1,7 @@
 /**
- * The reads a trader asks the command line (issue 14, points 1, 2 and 6), run as the real bin/perps.js
- * against a simulator on loopback (wall clock, marks frozen and set through the control API):
+ * The reads a trader asks the command line (issue 14, points 1, 2 and 6), run by the CLI's own main in
+ * this process (test/support/perpsWorld.ts) against a simulator on loopback (on its manual clock, issue
+ * 37: the setup moves it where orders settle; marks frozen and set through the control API):
  *  - `perps positions`: mark, unrealized PnL, ROE, the liquidation ESTIMATE and the armed TP/SL, the
  *    table rounded to the market's decimals (money to cents, no version column), --json at full precision;
  *  - `perps balance`: the computed health figures, saying equity is computed;
@@ -33,7 +34,7 @@ async function json(args: string[]): Promise<J> {
 const cells = (line: string): string[] => line.trim().split(/ {2,}/);
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-reads', { manualClock: false });
+  w = await TradingWorld.boot('cli-reads');
   // Funding is paid into isolated margin on the hour: a zero rate keeps margins fixed between two reads.
   for (const m of ['ETH', 'BTC']) await w.control('/funding-rate', { market: m, rate: '0' });
   await w.control('/funding-rate', { market: 'SOL', rate: '0.0000125' });
@@ -53,8 +54,8 @@ beforeAll(async () => {
   const short = await placeOrders(w.ctx, { wallet: t.wallet, legs: [{ market: 'BTC', side: 'SELL', size: sizeFor(btc, await w.mark('BTC'), 300), leverage: 20 }] }, { wait: true });
   expect(short.legs[0]!.final?.status).toBe('FILLED');
   for (const m of ['ETH', 'BTC']) await waitForPosition(w.ctx, t.accountId, m, (p) => p !== undefined, `the ${m} position`);
-  // The bracket legs arm once the entry settled into the position.
-  for (let i = 0; i < 50 && (await w.ctx.api.positionTriggers(t.wallet)).orders.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+  // The bracket legs arm once the entry settled into the position (on the simulator's clock).
+  for (let i = 0; i < 50 && (await w.ctx.api.positionTriggers(t.wallet)).orders.length < 2; i++) await w.advance(100);
 }, 90_000);
 afterAll(async () => {
   await w?.stop();
