@@ -1,6 +1,7 @@
 /**
- * The `perps` order, position, margin and read commands, run as the real bin/perps.js in a child process
- * with --json against a simulator on loopback (wall clock: a child process cannot advance a manual one).
+ * The `perps` order, position, margin and read commands, run by the CLI's own main in this process
+ * (test/support/perpsWorld.ts) with --json against a simulator on loopback, on its manual clock (issue
+ * 37): a --wait's polls move that clock, so an order settles in simulated time, without waiting.
  * Contract checked: exactly one JSON document on stdout, exit 0 on success, 1 when the operation failed,
  * 2 on bad usage or a validation error (and then nothing was sent: the order history stays empty).
  */
@@ -21,13 +22,13 @@ const perps = perpsOn(() => w);
 
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-orders', { manualClock: false });
+  w = await TradingWorld.boot('cli-orders');
 }, 60_000);
 afterAll(async () => {
   await w?.stop();
 });
 
-// Each flow has its own wallet, so the flows run side by side (a child process mostly waits).
+// Each flow has its own wallet, so the flows run side by side (their runs of `perps` take turns).
 describe.concurrent('perps order / orders / position / margin / positions / history', () => {
   it('place a limit with --wait, read it back, modify it, cancel it', async () => {
     const t = await w.trader();
@@ -260,9 +261,13 @@ describe.concurrent('perps order / orders / position / margin / positions / hist
     const mark = await w.mark('ETH');
     const open = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'ETH', '--side', 'sell', '--size', sizeFor(m, mark, 3), '--leverage', '5', '--wait']);
     expect(open.code, open.stderr).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const positions = await perps(['--json', 'positions', '--wallet', t.wallet]);
-    const pos = ((positions.json as J).positions as J[]).find((p) => p.market === 'ETH');
+    // The fill reaches /positions a moment later on the simulator's clock: move it until it shows.
+    let pos: J | undefined;
+    for (let i = 0; i < 50 && pos === undefined; i++) {
+      if (i > 0) await w.advance(100);
+      const positions = await perps(['--json', 'positions', '--wallet', t.wallet]);
+      pos = ((positions.json as J).positions as J[]).find((p) => p.market === 'ETH');
+    }
     expect(new Decimal(pos!.size).isNeg()).toBe(true);
 
     const add = await perps(['--json', 'margin', '--wallet', t.wallet, '--market', 'ETH', '--amount', '5', '--wait']);

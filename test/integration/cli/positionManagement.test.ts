@@ -1,6 +1,7 @@
 /**
- * Position management and the fat-finger guard on the command line, run as the real bin/perps.js in a
- * child process with --json against a simulator on loopback (wall clock): `position tpsl` (set, move,
+ * Position management and the fat-finger guard on the command line, run by the CLI's own main in this
+ * process (test/support/perpsWorld.ts) with --json against a simulator on loopback, on its manual clock
+ * (issue 37: the commands' waits move it, so they settle without waiting): `position tpsl` (set, move,
  * remove; a wrong-side level is exit 2), `position close --percent/--size/--price`, `position close-all`,
  * and `order place|batch` refusing a far limit price or an order above the user's cap (exit 2, nothing
  * sent) unless --allow-far-price / --allow-large is given.
@@ -20,7 +21,7 @@ const perps = perpsOn(() => w);
 
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-position-mgmt', { manualClock: false });
+  w = await TradingWorld.boot('cli-position-mgmt');
 }, 60_000);
 afterAll(async () => {
   await w?.stop();
@@ -34,7 +35,8 @@ async function open(t: Trader, sym: string, side: 'buy' | 'sell', multiple = 6):
   for (let i = 0; i < 100; i++) {
     const p = (await w.ctx.api.positions(t.accountId)).positions.find((x) => x.market === sym);
     if (p) return p.size;
-    await new Promise((res) => setTimeout(res, 100));
+    // The fill reaches /positions a moment later on the simulator's clock.
+    await w.advance(100);
   }
   throw new Error(`no ${sym} position`);
 }
@@ -196,7 +198,7 @@ describe('perps config max-notional and --allow-large', () => {
       expect((await w.ctx.api.orderHistory({ wallet: t.wallet })).total).toBe(0);
       const ok = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', sym, '--side', 'buy', '--size', size, '--leverage', '5', '--allow-large', '--wait']);
       expect(ok.code, ok.stderr).toBe(0);
-      for (let i = 0; i < 100 && (await w.ctx.api.positions(t.accountId)).positions.length === 0; i++) await new Promise((res) => setTimeout(res, 100));
+      for (let i = 0; i < 100 && (await w.ctx.api.positions(t.accountId)).positions.length === 0; i++) await w.advance(100);
       const close = await perps(['--json', 'position', 'close', '--wallet', t.wallet, '--market', sym]);
       expect(close.code, close.stderr).toBe(0);
       expect(close.json).toMatchObject({ closed: true });
