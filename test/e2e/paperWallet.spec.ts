@@ -44,6 +44,17 @@ test('create a paper wallet from onboarding, land on the Trade view and place an
   await page.getByRole('tab', { name: 'Positions' }).click();
   await advanceUntilVisible(app, page.getByRole('row', { name: 'ETH position' }));
   await expect(page.getByRole('row', { name: 'ETH position' })).toContainText('LONG');
+  // The account's figures catch up with the fill as the service's time moves (its reads lag a fill), so
+  // the screen below is the settled one a trader sees a moment later.
+  await expect
+    .poll(
+      async () => {
+        await app!.advance(300);
+        return page.getByLabel('Posted margin').textContent();
+      },
+      { timeout: 30_000, intervals: [200] },
+    )
+    .not.toBe('$0.00');
   await screenshot(page, 'paper-wallet-trade');
   await page.setViewportSize({ width: 1024, height: 680 });
   await screenshot(page, 'paper-wallet-trade-1024');
