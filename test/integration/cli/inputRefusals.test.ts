@@ -11,6 +11,9 @@
  * attempt to reach, or even resolve, a host that is not loopback: "refused before any connection" is only
  * proven by a process whose every socket the guard sees (a hook this process does not have). They are
  * also the file's child per exit code: exit 2 (the refusals) and exit 0 (`--help` as a shell prints it).
+ *
+ * One simulator, on its manual clock (issue 37): the runs in this process keep its time, and the children
+ * never reach it (refused before any connection, or `--help`), so none of them needs a wall-clock one.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +28,7 @@ import { Decimal, canonical } from '../../../src/shared/decimal/index.js';
 import { REPO_ROOT } from '../../support/paths.js';
 import { jsonOf, runPerps, type PerpsRun } from '../../support/perpsCli.js';
 import { perpsInProcess } from '../../support/perpsInProcess.js';
+import { simClockTime } from '../../support/perpsWorld.js';
 import { TradingWorld } from '../orders/tradingWorld.js';
 
 let w: TradingWorld;
@@ -45,7 +49,7 @@ function env(): NodeJS.ProcessEnv {
 function perps(args: string[], o: { baseUrl?: string | null; dataDir?: string; child?: boolean } = {}): Promise<PerpsRun & { json: J }> {
   const base = o.baseUrl === undefined ? w.sim.urls.base_url : o.baseUrl;
   const globals = ['--json', '--profile', 'sim', ...(base !== null ? ['--base-url', base] : []), '--venue-url', w.sim.urls.venue_info_url, '--data-dir', o.dataDir ?? w.dataDir];
-  const run = o.child ? runPerps([...globals, ...args], env()) : perpsInProcess([...globals, ...args], { PERPS_KEYCHAIN_SERVICE: w.keychainService });
+  const run = o.child ? runPerps([...globals, ...args], env()) : perpsInProcess([...globals, ...args], { PERPS_KEYCHAIN_SERVICE: w.keychainService }, { time: simClockTime(w.sim.clock) });
   return run.then((r) => {
     expect(r.stderr, 'a connection beyond loopback was attempted').not.toContain('LOOPBACK GUARD');
     return { ...r, json: jsonOf(r) as J };
@@ -64,7 +68,7 @@ function tempDataDir(label: string): string {
 }
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-input-refusals', { manualClock: false });
+  w = await TradingWorld.boot('cli-input-refusals');
   await w.setMark(SYM, '3300');
 }, 60_000);
 afterAll(async () => {
