@@ -19,7 +19,7 @@ import { createHandlers } from '../../../src/main/ipc/handlers/index.js';
 import { registerHandlers, type IpcEventLike } from '../../../src/main/ipc/registerHandlers.js';
 import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
 import type { ChannelName, IpcRequest, IpcResponse, IpcResult } from '../../../src/shared/ipc.js';
-import { startSimulator } from '../../../src/sim/index.js';
+import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
 import { sleepOnSimClock } from '../../support/simClockSleep.js';
 
@@ -68,6 +68,9 @@ export class AppHarness {
     const settings = openNodeSettings(h.dataDir);
     const capture = (level: string) => (m: string) => h.logs.push(`${level} ${m}`);
     const logger: AppLogger = { info: capture('info'), warn: capture('warn'), error: capture('error') };
+    // A followed venue's outage is noticed after 1.5 s here, so tests of the banner's event stay short.
+    const defaultSimulator = ({ stateFile, followVenue }: { stateFile: string; followVenue?: { infoUrl: string } }): Promise<RunningSimulator> =>
+      startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG, manualClock: options.manualClock ?? false, ...(followVenue ? { followVenue: { ...followVenue, outageAfterMs: 1500, log: (line: string) => h.logs.push(`info ${line}`) } } : {}) });
     h.core = new AppCore({
       dataDir: h.dataDir,
       settings,
@@ -84,16 +87,19 @@ export class AppHarness {
         },
         notifications: { notify: (n) => h.notifications.push(n) },
       },
-      // A followed venue's outage is noticed after 1.5 s here, so tests of the banner's event stay short.
-      startSimulator: async ({ stateFile, followVenue }) => {
-        h.sim = await startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG, manualClock: options.manualClock ?? false, ...(followVenue ? { followVenue: { ...followVenue, outageAfterMs: 1500, log: (line: string) => h.logs.push(`info ${line}`) } } : {}) });
-        return h.sim;
-      },
       keychainService: h.keychainService,
       env: h.env,
       logger,
       pumps: { positionsRefreshMs: 1_000, keyExpiryCheckMs: 2_000 },
       ...options.core,
+      // The simulator the core starts, the harness's or the test's own, is the one advance() moves.
+      startSimulator: async (o) => {
+        // Every launcher of these tests starts a whole simulator (startSimulator), more than the core needs.
+        const sim = (await (options.core?.startSimulator ?? defaultSimulator)(o)) as RunningSimulator;
+        if (options.manualClock && !sim.clock.manual) throw new Error('manualClock: the test started its simulator on the wall clock');
+        h.sim = sim;
+        return sim;
+      },
       ...(options.manualClock ? { service: { ...options.core?.service, sleep: sleepOnSimClock(() => h.simulator().clock), localNow: () => h.simulator().clock.now() } } : {}),
     });
     registerHandlers({ handle: (c, l) => h.listeners.set(c, l) }, createHandlers(h.core), (url) => url.startsWith('app://perps/'), {

@@ -45,13 +45,17 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
       .flatMap((e) => e.payload.transfers)
       .filter((t) => t.id === id)
       .at(-1);
-  /** The transfer once it reaches `phase` (or ends otherwise, which then fails with its state and the log). */
+  /**
+   * The transfer once it reaches `phase` (or ends otherwise, which then fails with its state and the log),
+   * the simulator's clock moved 250 ms at a time meanwhile: bridge orders settle and the tracker polls as
+   * it moves.
+   */
   async function reach(id: string, phase: 'tracking' | 'final'): Promise<TransferView> {
     const t = await h
-      .waitFor(`transfer ${id} ${phase}`, () => {
+      .advanceUntil(`transfer ${id} ${phase}`, () => {
         const x = transfer(id);
         return x && (x.final || x.phase === phase) ? x : undefined;
-      })
+      }, 250)
       .catch((err: unknown) => {
         throw new Error(`${(err as Error).message}: ${JSON.stringify(transfer(id))}\n${h.logs.slice(-10).join('\n')}`);
       });
@@ -61,11 +65,13 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
   const phasesOf = (id: string): string[] => transfer(id)?.steps.map((s) => s.phase) ?? [];
 
   beforeAll(async () => {
+    // The simulator's manual clock (issue 37): the core waits on it, and the test moves it.
     h = await AppHarness.start('companion', {
       env: { [MAIN]: main.privateKey },
+      manualClock: true,
       core: {
         companion: { pollIntervalMs: 100, rpcPollingIntervalMs: 50 },
-        startSimulator: ({ stateFile }) => startSimulator({ port: 0, seed: 11, stateFile, config: { ...FAST_SIM_CONFIG, companion: { protocols: FAST_PROTOCOLS } } }),
+        startSimulator: ({ stateFile }) => startSimulator({ port: 0, seed: 11, stateFile, manualClock: true, config: { ...FAST_SIM_CONFIG, companion: { protocols: FAST_PROTOCOLS } } }),
       },
     });
     await h.call('wallet:connectEnv', { variable: MAIN });
@@ -200,11 +206,11 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
     await h.call('app:setProfile', { profile: 'sim' });
     const restored = (await h.call('transfers:list', {})).transfers.find((x) => x.id === t.id);
     expect(restored).toMatchObject({ phase: 'tracking', src_tx: tracking.src_tx });
-    await h.waitFor('done after the restart', async () => (await h.call('transfers:list', {})).transfers.find((x) => x.id === t.id)?.phase === 'done');
+    await h.advanceUntil('done after the restart', async () => (await h.call('transfers:list', {})).transfers.find((x) => x.id === t.id)?.phase === 'done', 250);
 
     const unknown = await h.call('bridge:track', { src_tx: '0x' + 'ab'.repeat(32) });
     expect(unknown).toMatchObject({ phase: 'tracking', amount_units: null });
-    await h.waitFor('unseen', () => transfer(unknown.id)?.bridge_state === 'unseen');
+    await h.advanceUntil('unseen', () => transfer(unknown.id)?.bridge_state === 'unseen', 250);
     expect((await h.fail('transfers:dismiss', { id: unknown.id })).reason).toBe('TRANSFER_IN_PROGRESS');
   });
 
