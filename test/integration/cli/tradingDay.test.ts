@@ -4,6 +4,12 @@
  * Nothing implicit (an OCO signs the default leverage and says so; a typed price is never a market
  * order's bound), and the command line of a trading day (a default wallet, symbols in any case, aliases,
  * USD sizing, phrases, fill prices and PnL of exits, local time in tables).
+ *
+ * Two clocks (issue 37). The runs in this process go against a simulator on a manual clock: their waits
+ * (an order's --wait, a trailing stop or an OCO waiting for its fill) move that clock, and the test moves
+ * it where it waits for a fill to reach /positions. `position close-all` at a terminal needs a process of
+ * its own (script(1) gives it the pseudo-terminal it asks on), and that child waits for its closes on its
+ * machine's clock: it runs against a second simulator on the wall clock.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -14,20 +20,26 @@ import { Decimal } from '../../../src/shared/decimal/index.js';
 import { perpsOn } from '../../support/perpsWorld.js';
 import { TradingWorld, priceAt, sizeFor } from '../orders/tradingWorld.js';
 
+/** The simulator on a manual clock, which the runs in this process move. */
 let w: TradingWorld;
+/** The simulator on the wall clock, for the child at a terminal. */
+let wall: TradingWorld;
 
 import type { J } from '../../support/perpsWorld.js';
 
 /** `perps ARGS` on the world's simulator and data folder; with --json its one document is parsed. */
 const perps = perpsOn(() => w);
+/** The same against the wall-clock simulator (the positions the child at a terminal closes). */
+const perpsOnWall = perpsOn(() => wall);
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-trading-day', { manualClock: false });
+  [w, wall] = await Promise.all([TradingWorld.boot('cli-trading-day'), TradingWorld.boot('cli-trading-day-wall', { manualClock: false })]);
   await w.setMark('ETH', '3400');
   await w.setMark('BTC', '95000');
+  await wall.setMark('ETH', '3400');
 }, 60_000);
 afterAll(async () => {
-  await w?.stop();
+  await Promise.all([w?.stop(), wall?.stop()]);
 });
 
 describe('35.3: nothing implicit', () => {
@@ -185,14 +197,18 @@ describe('35.5: a command line for a trading day', () => {
   });
 });
 
-/** A long (or short) position opened at market through the command line, once /positions shows it. */
-async function openPosition(wallet: string, market: string, side: 'buy' | 'sell', size: string, extra: string[] = []): Promise<J> {
-  const r = await perps(['--json', 'order', 'place', '--wallet', wallet, '--market', market, '--side', side, '--size', size, '--leverage', '5', '--wait', ...extra]);
+/**
+ * A long (or short) position opened at market through the command line, once /positions shows it (the
+ * fill reaches it a moment later: on `world`'s clock, moved on a manual one, waited for on the wall).
+ */
+async function openPosition(wallet: string, market: string, side: 'buy' | 'sell', size: string, extra: string[] = [], world: TradingWorld = w): Promise<J> {
+  const run = world === wall ? perpsOnWall : perps;
+  const r = await run(['--json', 'order', 'place', '--wallet', wallet, '--market', market, '--side', side, '--size', size, '--leverage', '5', '--wait', ...extra]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   for (let i = 0; i < 100; i++) {
-    const { positions } = await w.ctx.api.positions((await import('../../../src/shared/identity/index.js')).accountIdFromWallet(wallet));
+    const { positions } = await world.ctx.api.positions(accountIdFromWallet(wallet));
     if (positions.some((p) => p.market === market)) return r.json;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await world.advance(100);
   }
   throw new Error(`no ${market} position appeared`);
 }
@@ -222,9 +238,10 @@ describe('35.5 and 35.4 (command line): orders, triggers and exits as a trader r
     expect(slRow).not.toMatch(/\s0\s/);
     expect(slRow).toMatch(/armed|awaiting entry/);
     let open = '';
+    // The SL arms once the entry's fill reached the position, a moment later on the simulator's clock.
     for (let i = 0; i < 50 && !/armed/.test(open); i++) {
       open = (await perps(['orders', '--wallet', t.wallet])).stdout;
-      if (!/armed/.test(open)) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!/armed/.test(open)) await w.advance(100);
     }
     const row = open.split('\n').find((l) => l.includes('SL 3000'))!;
     expect(row).toContain('whole position');
@@ -354,13 +371,13 @@ describe('35.5 and 35.4: perps do and sizing in USD', () => {
 });
 
 /**
- * `perps ARGS` at a terminal: run under script(1), which gives it a pseudo-terminal; `answer` is typed
- * once the question shows. Returns what the terminal showed and the exit code.
+ * `perps ARGS` at a terminal, against the wall-clock simulator: run under script(1), which gives it a
+ * pseudo-terminal; `answer` is typed once the question shows. Returns what the terminal showed and the exit code.
  */
 function atTerminal(args: string[], answer: string): Promise<{ code: number | null; screen: string }> {
-  const globals = ['--profile', 'sim', '--base-url', w.sim.urls.base_url, '--venue-url', w.sim.urls.venue_info_url, '--data-dir', w.dataDir];
+  const globals = ['--profile', 'sim', '--base-url', wall.sim.urls.base_url, '--venue-url', wall.sim.urls.venue_info_url, '--data-dir', wall.dataDir];
   const command = [process.execPath, path.join(REPO_ROOT, 'bin/perps.js'), ...globals, ...args].join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, env: { ...process.env, PERPS_KEYCHAIN_SERVICE: w.keychainService }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, env: { ...process.env, PERPS_KEYCHAIN_SERVICE: wall.keychainService }, stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
   let answered = false;
   child.stdout.on('data', (d: Buffer) => {
@@ -381,28 +398,28 @@ function atTerminal(args: string[], answer: string): Promise<{ code: number | nu
 
 describe('35.5: position close-all asks on a terminal', () => {
   it('lists what it closes and asks; "n" closes nothing (exit 2), "y" closes; --yes and a script never ask', async () => {
-    const t = await w.trader();
-    await openPosition(t.wallet, 'ETH', 'buy', '0.01');
+    const t = await wall.trader();
+    await openPosition(t.wallet, 'ETH', 'buy', '0.01', [], wall);
     const declined = await atTerminal(['position', 'close-all', '--wallet', t.wallet], 'n\n');
     expect(declined.screen).toMatch(/Close this position at market\? \[y\/N\]/);
     expect(declined.screen).toMatch(/error \[CANCELLED\]: yes: not confirmed: nothing was cancelled or closed/);
     expect(declined.code).toBe(2);
-    expect((await w.ctx.api.positions(accountIdFromWallet(t.wallet))).positions.map((p) => p.market)).toEqual(['ETH']);
+    expect((await wall.ctx.api.positions(accountIdFromWallet(t.wallet))).positions.map((p) => p.market)).toEqual(['ETH']);
     const confirmed = await atTerminal(['position', 'close-all', '--wallet', t.wallet], 'y\n');
     expect(confirmed.code, confirmed.screen).toBe(0);
     expect(confirmed.screen).toMatch(/REALIZED PNL/);
-    await openPosition(t.wallet, 'ETH', 'buy', '0.01');
+    await openPosition(t.wallet, 'ETH', 'buy', '0.01', [], wall);
     const yes = await atTerminal(['position', 'close-all', '--wallet', t.wallet, '--yes'], 'n\n');
     expect(yes.code, yes.screen).toBe(0);
     expect(yes.screen).not.toMatch(/\[y\/N\]/);
   });
 });
 
-/** Waits (bounded, on the clock of the simulator's fills) until `check` holds. */
+/** Waits (bounded, on the clock of the simulator's fills: it moves it) until `check` holds. */
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await w.advance(100);
   }
   throw new Error(`never: ${what}`);
 }
