@@ -11,7 +11,7 @@
  */
 import { SimClock } from './runtime/clock.js';
 import { SeededRandom } from './runtime/random.js';
-import { VenueMarketData, VenueWebSocketHub, createInfoModule } from './venue/index.js';
+import { VenueMarketData, VenueWebSocketHub, createInfoModule, parseVenueSnapshot } from './venue/index.js';
 import type { RouteModule } from './runtime/http.js';
 import { createCompanions } from './companion/index.js';
 import { loadSimConfig } from './config/load.js';
@@ -92,6 +92,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const seed = options.seed ?? 1;
   const loaded = options.stateFile ? loadStateFile(options.stateFile) : null;
   const saved = loaded?.head ?? null;
+  // The venue's part is validated whole before anything reads it: the venue is built knowing the markets it restores.
+  const savedVenue = saved ? parseVenueSnapshot(saved.venue) : null;
   const manual = options.manualClock ?? false;
   const clock = new SimClock({ manual, start: options.startTime ?? saved?.clock_now ?? Date.now() });
   // A wall clock resumes no earlier than the saved time, so saved jobs and timestamps never run backwards.
@@ -104,7 +106,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     clock: clock.coalescingView(),
     random: random.venue,
     tickIntervalMs: config.timings.venue_tick_ms,
-    ...(saved ? { restoring: savedVenueSymbols(saved.venue) } : {}),
+    ...(savedVenue ? { restoring: savedVenue } : {}),
   });
   if (options.storm !== undefined) venue.setStorm(options.storm);
   const companions = createCompanions({
@@ -116,7 +118,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const engine = new SimEngine({ config, clock, venue, seed: random.engine.int(0, 0xffffffff) });
 
   if (saved) {
-    venue.restore(saved.venue);
+    venue.restore(savedVenue!);
     companions.restore(saved.companion);
     engine.restore(saved.engine, loaded!.records);
     random.chaos.seedState = saved.chaos_random;
@@ -202,14 +204,4 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return stopped;
     },
   };
-}
-
-/**
- * The markets a saved venue snapshot holds, read before the snapshot is validated (restore validates it
- * whole and throws on anything wrong, and the simulator then does not start): only names that are strings.
- */
-function savedVenueSymbols(venue: unknown): ReadonlySet<string> {
-  const assets = (venue as { assets?: unknown } | null)?.assets;
-  if (!Array.isArray(assets)) return new Set();
-  return new Set(assets.flatMap((a) => (typeof (a as { venueSymbol?: unknown } | null)?.venueSymbol === 'string' ? [(a as { venueSymbol: string }).venueSymbol] : [])));
 }

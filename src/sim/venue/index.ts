@@ -3,7 +3,7 @@
  * types, and the two transports the server builds on it (the info API and the WebSocket hub).
  */
 export { VenueMarketData, type VenueMarketDataOptions } from './venueMarketData.js';
-export type { VenueMarketDataSnapshot } from './venueSchemas.js';
+export { parseVenueSnapshot, type ValidVenueSnapshot, type VenueMarketDataSnapshot } from './venueSchemas.js';
 export type {
   MarkListener,
   TradeSide,

@@ -30,7 +30,7 @@ import {
 } from './priceWalk.js';
 import { tradeOf, walkTradeSide } from './walkTrades.js';
 import { MAX_STORM_FACTOR } from './stormFactor.js';
-import { assetConfigSchema, snapshotSchema, type VenueMarketDataSnapshot } from './venueSchemas.js';
+import { assetConfigSchema, type ValidVenueSnapshot, type VenueMarketDataSnapshot } from './venueSchemas.js';
 import type {
   MarkListener,
   PauseReason,
@@ -57,11 +57,11 @@ export interface VenueMarketDataOptions {
   /** Time between walk steps; default 1000 ms. */
   tickIntervalMs?: number;
   /**
-   * Markets whose history a restore (a state file) replaces at once: they start from one flat bar instead
-   * of a backfill nobody reads. At the venue's scale the backfill took a second and 50 MB of a restart.
-   * A market the restore then does not know keeps that one bar, so pass only what the snapshot holds.
+   * The snapshot (a state file's, validated) that restore() is given next: the markets it holds start
+   * from one flat bar instead of a backfill nobody reads. At the venue's scale the backfill took a second
+   * and 50 MB of a restart.
    */
-  restoring?: ReadonlySet<string>;
+  restoring?: ValidVenueSnapshot;
 }
 
 /**
@@ -177,6 +177,7 @@ export class VenueMarketData implements VenueMarketSource {
       }
     });
     const now = this.clock.now();
+    const restoring = new Set(options.restoring?.assets.map((saved) => saved.venueSymbol));
     // Trade ids continue from the start time so a restarted wall-clock simulator does not reuse them.
     this.nextTid = now;
     for (const config of configs) {
@@ -196,7 +197,7 @@ export class VenueMarketData implements VenueMarketSource {
         // A plausible resting open interest until the order engine reports its own.
         openInterest: roundSize(depthPerLevel.mul(config.levels).mul(10), config.szDecimals),
         fundingRates: [[now, new Decimal(config.fundingRate)]],
-        bars: options.restoring?.has(config.venueSymbol)
+        bars: restoring.has(config.venueSymbol)
           ? freshBars(now, toMark(fair, tick))
           : BarSeries.backfill({
               now,
@@ -569,15 +570,12 @@ export class VenueMarketData implements VenueMarketSource {
   }
 
   /**
-   * Restores a snapshot taken by snapshot(). Assets the snapshot does not know keep their fresh
-   * history (a market added since the state file was written); snapshot assets no longer configured
-   * are ignored. The walk resumes at the saved next tick, or now if that already passed. No mark
-   * events are emitted: subscribers see the restored prices with the next tick.
+   * Restores a snapshot taken by snapshot(), validated (parseVenueSnapshot). Assets the snapshot does
+   * not know keep their fresh history (a market added since the state file was written); snapshot assets
+   * no longer configured are ignored. The walk resumes at the saved next tick, or now if that already
+   * passed. No mark events are emitted: subscribers see the restored prices with the next tick.
    */
-  restore(snapshot: unknown): void {
-    const parsed = snapshotSchema.safeParse(snapshot);
-    if (!parsed.success) throw new Error(`invalid venue market data snapshot: ${z.prettifyError(parsed.error)}`);
-    const data = parsed.data;
+  restore(data: ValidVenueSnapshot): void {
     // Parse everything before changing anything, so a bad snapshot leaves the current state intact.
     const restored = data.assets
       .filter((saved) => this.assets.has(saved.venueSymbol))

@@ -100,3 +100,18 @@ export const snapshotSchema = z.object({
 
 /** JSON-serialisable state of the venue: marks, candles, trades, funding and the walk's random state. */
 export type VenueMarketDataSnapshot = z.infer<typeof snapshotSchema>;
+
+declare const validated: unique symbol;
+
+/**
+ * A venue snapshot that passed snapshotSchema whole (parseVenueSnapshot): the only form VenueMarketData
+ * restores, or is told (its `restoring` option) which markets it is about to restore from.
+ */
+export type ValidVenueSnapshot = VenueMarketDataSnapshot & { readonly [validated]: true };
+
+/** `data` (a state file's venue part) checked whole against the snapshot's schema; what is wrong throws. */
+export function parseVenueSnapshot(data: unknown): ValidVenueSnapshot {
+  const parsed = snapshotSchema.safeParse(data);
+  if (!parsed.success) throw new Error(`invalid venue market data snapshot: ${z.prettifyError(parsed.error)}`);
+  return parsed.data as ValidVenueSnapshot;
+}

@@ -4,7 +4,7 @@ import { SimClock } from '../../../src/sim/runtime/clock.js';
 import { SeededRandom } from '../../../src/sim/runtime/random.js';
 import { decodeColumn, encodeColumn, type BarColumn } from '../../../src/sim/venue/barColumns.js';
 import { BarSeries, type BarSeriesState } from '../../../src/sim/venue/candles.js';
-import { CANDLE_INTERVALS, CANDLE_INTERVAL_NAMES, VenueMarketData, type VenueAssetConfig } from '../../../src/sim/venue/index.js';
+import { CANDLE_INTERVALS, CANDLE_INTERVAL_NAMES, VenueMarketData, parseVenueSnapshot, type VenueAssetConfig } from '../../../src/sim/venue/index.js';
 import { ASSETS, START, makeVenue } from './fixtures.js';
 
 const venues: VenueMarketData[] = [];
@@ -329,7 +329,7 @@ describe('snapshot and restore', () => {
 
     // A fresh simulator started with another seed at the time the state was saved.
     const restored = venue(999, START + 90_500);
-    restored.venue.restore(saved);
+    restored.venue.restore(parseVenueSnapshot(saved));
     expect(restored.venue.getMark('BTC')).toBe(JSON.parse(JSON.stringify(saved)).assets[0].mark);
     expect(restored.venue.openInterest('BTC')).toBe('42');
     expect(markPath(restored.venue, restored.clock, 150)).toEqual(expected);
@@ -341,7 +341,7 @@ describe('snapshot and restore', () => {
   it('rejects a malformed snapshot and keeps its state', () => {
     const { venue: v } = venue();
     const before = v.snapshot();
-    expect(() => v.restore({ version: 2 })).toThrow(/invalid venue market data snapshot/);
+    expect(() => v.restore(parseVenueSnapshot({ version: 2 }))).toThrow(/invalid venue market data snapshot/);
     type Compact = { compact: Record<string, BarColumn> & { t0: number; ntl: unknown[] }; bars: unknown[] };
     const copy = () => JSON.parse(JSON.stringify(before)) as { version: number; assets: { bars: Compact }[] };
     const doubles = (values: number[]) => {
@@ -363,21 +363,21 @@ describe('snapshot and restore', () => {
       const broken = copy();
       const compact = broken.assets[0]!.bars.compact as Record<string, unknown>;
       compact[column] = edit(compact[column] as BarColumn);
-      expect(() => v.restore(broken), `${column}`).toThrow(/invalid venue market data snapshot/);
+      expect(() => v.restore(parseVenueSnapshot(broken)), `${column}`).toThrow(/invalid venue market data snapshot/);
     }
     // The compact bars must end where the plain ones start, and a kept notional must be a bar's.
     const shifted = copy();
     shifted.assets[0]!.bars.compact.t0 += 60_000;
-    expect(() => v.restore(shifted)).toThrow(/not contiguous/);
+    expect(() => v.restore(parseVenueSnapshot(shifted))).toThrow(/not contiguous/);
     const stray = copy();
     stray.assets[0]!.bars.compact.ntl.push([stray.assets[0]!.bars.compact.t0 + 1, '5']);
-    expect(() => v.restore(stray)).toThrow(/no bar starts/);
+    expect(() => v.restore(parseVenueSnapshot(stray))).toThrow(/no bar starts/);
     // A version 1 file (bars as tuples) with a bar missing.
     const v1 = copy();
     v1.version = 1;
     for (const asset of v1.assets) (asset as { bars: unknown }).bars = BarSeries.fromState(asset.bars as never).toJSON();
     ((v1.assets[0] as { bars: unknown }).bars as unknown[]).splice(10, 1);
-    expect(() => v.restore(v1)).toThrow(/not contiguous/);
+    expect(() => v.restore(parseVenueSnapshot(v1))).toThrow(/not contiguous/);
     expect(v.snapshot()).toEqual(before);
   });
 
@@ -390,7 +390,7 @@ describe('snapshot and restore', () => {
     const expected = markPath(original.venue, original.clock, 150);
     const expectedCandles = original.venue.candles('BTC', '1m', 0, original.clock.now());
     const restored = venue(999, START + 90_000);
-    restored.venue.restore(v1);
+    restored.venue.restore(parseVenueSnapshot(v1));
     expect(markPath(restored.venue, restored.clock, 150)).toEqual(expected);
     expect(restored.venue.candles('BTC', '1m', 0, restored.clock.now())).toEqual(expectedCandles);
     // Saved again, it is version 2, its history compact (at least as much of it as in the simulator that
@@ -414,15 +414,33 @@ describe('snapshot and restore', () => {
     const saved = JSON.parse(JSON.stringify(original.venue.snapshot())) as { assets: { venueSymbol: string; bars: BarSeriesState }[] };
     expect(saved.assets.map((a) => [a.venueSymbol, a.bars.compact?.tick])).toEqual(assets.map((a) => [a.venueSymbol, a.tickSize]));
     const restored = venue(999, START + 90_000, assets);
-    restored.venue.restore(saved);
+    restored.venue.restore(parseVenueSnapshot(saved));
     expect(restored.venue.snapshot()).toEqual(original.venue.snapshot());
     expect(restored.venue.candles('ETH', '1h', 0, START)).toEqual(original.venue.candles('ETH', '1h', 0, START));
+  });
+
+  it('a venue told the validated snapshot it is about to restore starts its markets flat instead of backfilling them', () => {
+    const original = venue(21);
+    original.clock.advance(90_000);
+    const saved = JSON.parse(JSON.stringify(original.venue.snapshot())) as { assets: { venueSymbol: string }[] };
+    saved.assets = saved.assets.filter((a) => a.venueSymbol !== 'kPEPE');
+    const snapshot = parseVenueSnapshot(saved);
+    const clock = new SimClock({ manual: true, start: START + 90_000 });
+    const v = new VenueMarketData({ assets: ASSETS, clock, random: new SeededRandom(999), restoring: snapshot });
+    venues.push(v);
+    const now = clock.now();
+    // One bar for each market the snapshot holds; the market it does not hold is backfilled as on a fresh start.
+    expect(v.candles('BTC', '1m', 0, now)).toHaveLength(1);
+    expect(v.candles('ETH', '1m', 0, now)).toHaveLength(1);
+    expect(v.candles('kPEPE', '1m', 0, now).length).toBeGreaterThan(500);
+    v.restore(snapshot);
+    for (const symbol of ['BTC', 'ETH']) expect(v.candles(symbol, '1m', 0, now)).toEqual(original.venue.candles(symbol, '1m', 0, now));
   });
 
   it('refuses a snapshot newer than the clock', () => {
     const later = venue(7, START + 3_600_000);
     const { venue: v } = venue(7, START);
-    expect(() => v.restore(later.venue.snapshot())).toThrow(/after the clock's time/);
+    expect(() => v.restore(parseVenueSnapshot(later.venue.snapshot()))).toThrow(/after the clock's time/);
   });
 });
 
