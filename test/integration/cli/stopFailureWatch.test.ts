@@ -3,6 +3,10 @@
  * 1): two watchers run beside each other, a stop-loss is gapped 30% through (more than the 10% stop
  * tolerance, so the simulator cancels it unfilled: no_liquidity_within_limit), and each watcher prints
  * "STOP FAILED ETH Stop failed: no liquidity within 10%" within seconds; the alerts log holds it once.
+ *
+ * On the wall clock (issue 37): the two watchers are processes of their own (two at once, each stopped by
+ * Ctrl-C), and a child cannot wait on a clock living in this process; the test waits on their output, not
+ * on fixed sleeps.
  */
 import fs from 'node:fs';
 import path from 'node:path';
