@@ -2,6 +2,9 @@
  * A trailing stop in the app (sim profile, the real IPC handlers): the data folder is shared with the
  * command line, so a trailing stop armed and run there shows on the app's position row as
  * "Trailing 20 · SL 3,380 · high 3,400", and, once nothing trails it, as paused with its last level armed.
+ *
+ * The simulator runs a manual clock (issue 37): the app's core and the command line's runner both wait on
+ * it, and the test moves it (advanceUntil) wherever something takes time: a poll, a fill, time away.
  */
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +13,7 @@ import { createServiceContext } from '../../../src/main/services/serviceContext.
 import { simProfile } from '../../../src/main/profiles/profiles.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
 import { SimBed } from '../../support/simBed.js';
+import { sleepOnSimClock } from '../../support/simClockSleep.js';
 import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
 
 const MAIN = 'PERPS_TRAIL_APP_MAIN_KEY';
@@ -28,11 +32,12 @@ describe('a trailing stop on the app position row', () => {
   const boot = (label: string, extra: { dataDir?: string; core?: { keychainService: string } } = {}) =>
     AppHarness.start(label, {
       env,
+      manualClock: true,
       ...(extra.dataDir ? { dataDir: extra.dataDir } : {}),
       core: {
         ...(extra.core ?? {}),
         startSimulator: async ({ stateFile }) => {
-          sim = await startSimulator({ port: 0, seed: 27, stateFile, config: FAST_SIM_CONFIG });
+          sim = await startSimulator({ port: 0, seed: 27, stateFile, manualClock: true, config: FAST_SIM_CONFIG });
           return sim;
         },
       },
@@ -47,7 +52,7 @@ describe('a trailing stop on the app position row', () => {
     const { agent } = await h.call('keys:create', { name: 'trail' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 })).review_id });
     await h.call('funding:faucet', { amount: '5000' });
-    await h.waitFor('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000');
+    await h.advanceUntil('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000');
   }, 60_000);
 
   afterAll(async () => {
@@ -62,12 +67,12 @@ describe('a trailing stop on the app position row', () => {
     if (await ethRow()) return;
     const preview = await h.call('orders:preview', { intent: { kind: 'single', market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.05', leverage: 5 } });
     await h.call('orders:place', { preview_id: preview.preview_id });
-    await h.waitFor('the ETH position', ethRow);
+    await h.advanceUntil('the ETH position', ethRow);
   }
 
   /** A trailing stop 20 under the high run from the command line's side of the shared data folder (same profile, data folder and keychain). */
   async function trailFromCli(): Promise<{ running: Promise<unknown>; requestStop: () => void }> {
-    const ctx = createServiceContext(simProfile(sim.urls, h.dataDir), { keychainService: service });
+    const ctx = createServiceContext(simProfile(sim.urls, h.dataDir), { keychainService: service, sleep: sleepOnSimClock(() => sim.clock), localNow: () => sim.clock.now() });
     const runner = await startTrail(ctx, await prepareTrail(ctx, { wallet, market: 'ETH', distance: '20' }), await ctx.tradingSigner(wallet), { pollMs: 200 });
     return { running: runner.run(), requestStop: () => runner.requestStop() };
   }
@@ -76,13 +81,13 @@ describe('a trailing stop on the app position row', () => {
     // From flat at 3,400, whatever ran before (the other test leaves a long with a stop at 3,465).
     if (await ethRow()) {
       await h.call('positions:close', { market: 'ETH' });
-      await h.waitFor('no ETH position', async () => !(await ethRow()));
+      await h.advanceUntil('no ETH position', async () => !(await ethRow()));
     }
     await control('/mark', { market: 'ETH', price: '3400' });
     await openLong();
     const runner = await trailFromCli();
     const running = runner.running;
-    const shown = await h.waitFor('the trailing stop on the row', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && p.trailing?.running));
+    const shown = await h.advanceUntil('the trailing stop on the row', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && p.trailing?.running));
     expect(shown.trailing).toMatchObject({ summary: 'Trailing 20 · SL 3,380 · high 3,400', distance: '20', stop: '3380', high_water: '3400', running: true });
     expect(shown.sl?.trigger_price).toBe('3380');
     runner.requestStop();
@@ -97,7 +102,7 @@ describe('a trailing stop on the app position row', () => {
     await openLong();
     if ((await ethRow())?.sl?.trigger_price !== '3380') {
       const runner = await trailFromCli();
-      await h.waitFor('the 3,380 stop armed', async () => {
+      await h.advanceUntil('the 3,380 stop armed', async () => {
         const row = await ethRow();
         return row?.trailing?.running === true && row.sl?.trigger_price === '3380';
       });
@@ -110,7 +115,7 @@ describe('a trailing stop on the app position row', () => {
     // The stop armed by the first test (3,380) is adopted; 1% under 3,400 is 3,366, so it stays.
     expect(started.trailing).toMatchObject({ distance: '1%', stop: '3380', running: true });
     await control('/mark', { market: 'ETH', price: '3420' });
-    const moved = await h.waitFor('the stop to trail up', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && p.sl?.trigger_price === '3385.8' && p.trailing?.stop === '3385.8'));
+    const moved = await h.advanceUntil('the stop to trail up', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && p.sl?.trigger_price === '3385.8' && p.trailing?.stop === '3385.8'));
     expect(moved.trailing).toMatchObject({ summary: 'Trailing 1% · SL 3,385.8 · high 3,420', running: true });
     // A stop trailing here is background work: closing the window would keep the app in the tray, naming it.
     expect(h.core.backgroundWork.active()).toEqual([expect.objectContaining({ kind: 'trailing_stop', label: 'Trailing stop on ETH' })]);
@@ -121,26 +126,27 @@ describe('a trailing stop on the app position row', () => {
     // wallet reopened with the app and its runner, started within a second of the old one's last look,
     // rightly counted no time away and then followed the marks below live (no notice): a race.
     await h.call('wallet:disconnect', { forget: true });
-    await h.waitFor('trailing to be let go', () => h.core.backgroundWork.active().every((w) => w.kind !== 'trailing_stop'));
+    await h.advanceUntil('trailing to be let go', () => h.core.backgroundWork.active().every((w) => w.kind !== 'trailing_stop'));
     await h.core.stop();
     h = await boot('trailing-restart', { dataDir: h.dataDir, core: { keychainService: service } });
     await control('/freeze-marks', {});
-    // While nothing trailed it: a high of 3,500, then back to 3,480.
+    // While nothing trailed it: a high of 3,500, then back to 3,480, 1.2 s apart on the clock; nothing
+    // took the stop up meanwhile.
     await control('/mark', { market: 'ETH', price: '3500' });
-    await new Promise((r) => setTimeout(r, 1_200));
+    h.advance(1_200);
     await control('/mark', { market: 'ETH', price: '3480' });
-    await new Promise((r) => setTimeout(r, 1_200));
+    h.advance(1_200);
     expect(h.core.backgroundWork.active().filter((w) => w.kind === 'trailing_stop')).toEqual([]);
     await h.call('wallet:connectEnv', { variable: MAIN });
-    const notice = await h.waitFor('the notice of what happened while away', () => h.notifications.find((n) => /trailing stop/.test(n.title) && /While the desk was away/.test(n.body)), 20_000);
+    const notice = await h.advanceUntil('the notice of what happened while away', () => h.notifications.find((n) => /trailing stop/.test(n.title) && /While the desk was away/.test(n.body)));
     expect(notice.body).toMatch(/^While the desk was away \(\d+ s\), ETH made a high of 3,500; the mark is 3,480 now\. The stop moved from 3,385\.8 to 3,465\.$/);
-    const back = await h.waitFor('the row after the restart', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && p.sl?.trigger_price === '3465' && p.trailing?.stop === '3465'));
+    const back = await h.advanceUntil('the row after the restart', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && p.sl?.trigger_price === '3465' && p.trailing?.stop === '3465'));
     expect(back.trailing).toMatchObject({ summary: 'Trailing 1% · SL 3,465 · high 3,500', running: true });
 
     const off = await h.call('trail:off', { market: 'ETH' });
     expect(off.trailing).toBeNull();
-    const left = await h.waitFor('trailing to stop', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && !p.trailing));
+    const left = await h.advanceUntil('trailing to stop', async () => (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH' && !p.trailing));
     expect(left.sl?.trigger_price).toBe('3465');
-    await h.waitFor('the trailing stop to leave the background work', () => h.core.backgroundWork.active().every((w) => w.kind !== 'trailing_stop'));
+    await h.advanceUntil('the trailing stop to leave the background work', () => h.core.backgroundWork.active().every((w) => w.kind !== 'trailing_stop'));
   });
 });
