@@ -21,7 +21,8 @@ import type { SimConfig } from './config/schema.js';
 import { SimEngine } from './engine.js';
 import { chaosBeforeRoute } from './control/chaos.js';
 import { createControlModule } from './control/routes.js';
-import { loadStateFile, saveStateFile, STATE_FILE_VERSION, type SimStateHead } from './state/persistence.js';
+import { loadStateFile, saveStateFile, STATE_FILE_VERSION, StateFileError, type SimStateHead } from './state/persistence.js';
+import { SnapshotError } from './state/snapshotError.js';
 import { PATHS, startServer, urlsFor, type SimUrls } from './server.js';
 import { VenueFollower, type FollowOptions } from './venue/follow/venueFollower.js';
 
@@ -93,7 +94,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const loaded = options.stateFile ? loadStateFile(options.stateFile) : null;
   const saved = loaded?.head ?? null;
   // The venue's part is validated whole before anything reads it: the venue is built knowing the markets it restores.
-  const savedVenue = saved ? parseVenueSnapshot(saved.venue) : null;
+  const savedVenue = saved ? fromStateFile(options.stateFile!, () => parseVenueSnapshot(saved.venue)) : null;
   const manual = options.manualClock ?? false;
   const clock = new SimClock({ manual, start: options.startTime ?? saved?.clock_now ?? Date.now() });
   // A wall clock resumes no earlier than the saved time, so saved jobs and timestamps never run backwards.
@@ -118,9 +119,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const engine = new SimEngine({ config, clock, venue, seed: random.engine.int(0, 0xffffffff) });
 
   if (saved) {
-    venue.restore(savedVenue!);
-    companions.restore(saved.companion);
-    engine.restore(saved.engine, loaded!.records);
+    try {
+      fromStateFile(options.stateFile!, () => {
+        venue.restore(savedVenue!);
+        companions.restore(saved.companion);
+        engine.restore(saved.engine, loaded!.records);
+      });
+    } catch (err) {
+      // Nothing is served and nothing saved: the file stays as it was, and what started stops.
+      engine.stop();
+      venue.stop();
+      clock.stop();
+      throw err;
+    }
     random.chaos.seedState = saved.chaos_random;
     random.companion.seedState = saved.companion_random;
   }
@@ -204,4 +215,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return stopped;
     },
   };
+}
+
+/** A step of restoring from the state file `file`: a snapshot the step refuses is the file's refusal, naming it. */
+function fromStateFile<T>(file: string, step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    if (err instanceof SnapshotError) throw new StateFileError(`state file ${file}: ${err.message}`, { cause: err });
+    throw err;
+  }
 }

@@ -9,7 +9,9 @@
  *   control    at /sim/companion: see control/module.ts
  * All time is SimClock time and all randomness comes from the shared SeededRandom, so runs replay.
  */
+import { z } from 'zod';
 import type { RouteModule } from '../runtime/http.js';
+import { SnapshotError } from '../state/snapshotError.js';
 import type { SimClock } from '../runtime/clock.js';
 import type { SeededRandom } from '../runtime/random.js';
 import { resolveCompanionConfig, type CompanionConfig, type CompanionConfigOverrides } from './config.js';
@@ -97,9 +99,11 @@ export function createCompanions(options: CompanionOptions): Companions {
       };
     },
     restore(s: unknown): void {
-      const snap = companionSnapshotSchema.parse(s);
+      const parsed = companionSnapshotSchema.safeParse(s);
+      if (!parsed.success) throw new SnapshotError(`invalid companion snapshot: ${z.prettifyError(parsed.error)}`);
+      const snap = parsed.data;
       // Everything is validated before any service is touched, so a bad snapshot changes nothing.
-      for (const chain of catalog.evmChains()) if (!snap.rpc[chain.id]) throw new Error(`companion snapshot has no state for chain ${chain.id}`);
+      for (const chain of catalog.evmChains()) if (!snap.rpc[chain.id]) throw new SnapshotError(`companion snapshot has no state for chain ${chain.id}`);
       rpc.importState(snap.rpc);
       requests.importState(snap.bridge.requests);
       orders.importState(snap.bridge.orders);

@@ -10,6 +10,7 @@
  * POST /sim/advance answers 500 when one happened during the advance), and never silently dropped.
  */
 import type { ScheduledTask, SimClock } from '../runtime/clock.js';
+import { SnapshotError } from '../state/snapshotError.js';
 
 export interface JobRecord<K extends string = string, P = unknown> {
   readonly id: number;
@@ -72,7 +73,7 @@ export class JobQueue<Payloads extends { [K in keyof Payloads]: unknown }> {
     for (const id of [...this.pending.keys()]) this.cancel(id);
     this.nextId = saved.nextId;
     for (const job of [...saved.jobs].sort((a, b) => a.at - b.at || a.id - b.id)) {
-      if (!this.handlers.has(job.kind)) throw new Error(`state file has a job of unknown kind ${job.kind}`);
+      if (!this.handlers.has(job.kind)) throw new SnapshotError(`state file has a job of unknown kind ${job.kind}`);
       this.arm(job);
     }
   }

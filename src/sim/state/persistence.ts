@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
+import type { ClassifiedError } from '../../shared/errorKinds.js';
 import type { EngineHead } from '../engine.js';
 import { legacyRecords, type LegacyStoreSnapshot, type StoreRecord } from './store.js';
 
@@ -50,7 +51,16 @@ interface LegacyStateFile extends Omit<SimStateHead, 'version' | 'engine'> {
   engine: Omit<EngineHead, 'store'> & { store: LegacyStoreSnapshot };
 }
 
-export class StateFileError extends Error {}
+/**
+ * A state file refused: unreadable, malformed, cut off, or holding a snapshot its part's restore refuses
+ * (SnapshotError). The simulator does not start on it and leaves it as it is. A refusal of input, so the
+ * command line answers exit 2 with the message, which names the file.
+ */
+export class StateFileError extends Error implements ClassifiedError {
+  readonly errorKind = 'validation' as const;
+  readonly errorCode = 'BAD_STATE_FILE';
+  readonly errorHint = 'The simulator left the file as it is: restore it from a copy, or move it aside to start without it.';
+}
 
 /** How a version 2 file begins (the head is written with its version first). */
 const V2_START = '{"version":2,';

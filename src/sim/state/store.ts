@@ -13,6 +13,7 @@ import { d, money, type Decimal } from '../core/numbers.js';
 import { compactEntry, entryOf, historyEntry } from '../orders/views.js';
 import { AccountLog, type HiddenRows, type LogKeys, type LogPage, type LogQuery } from './accountLog.js';
 import { NonceSet } from './nonceSet.js';
+import { SnapshotError } from './snapshotError.js';
 import type {
   Account,
   DepositRecord,
@@ -425,8 +426,8 @@ export class SimStore {
       case 'history': {
         const [id, status, after, size, filled_size, avg_fill_price, reason, is_modifying, parent_order_id] = record[2];
         const order = this.orders.get(id);
-        if (!order) throw new Error(`history row of unknown order ${id}`);
-        if (order.wallet !== record[1]) throw new Error(`history row of order ${id} filed under another account`);
+        if (!order) throw new SnapshotError(`history row of unknown order ${id}`);
+        if (order.wallet !== record[1]) throw new SnapshotError(`history row of order ${id} filed under another account`);
         this.appendHistory({ order, status, after, size, filled_size, avg_fill_price, reason, is_modifying, parent_order_id });
         return;
       }
@@ -443,7 +444,7 @@ export class SimStore {
         for (const nonce of record[2]) this.useNonce(record[1], nonce);
         return;
       default:
-        throw new Error(`unknown state record ${JSON.stringify((record as unknown[])[0])}`);
+        throw new SnapshotError(`unknown state record ${JSON.stringify((record as unknown[])[0])}`);
     }
   }
 }

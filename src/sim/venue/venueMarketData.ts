@@ -30,6 +30,7 @@ import {
 } from './priceWalk.js';
 import { tradeOf, walkTradeSide } from './walkTrades.js';
 import { MAX_STORM_FACTOR } from './stormFactor.js';
+import { SnapshotError } from '../state/snapshotError.js';
 import { assetConfigSchema, type ValidVenueSnapshot, type VenueMarketDataSnapshot } from './venueSchemas.js';
 import type {
   MarkListener,
@@ -573,7 +574,8 @@ export class VenueMarketData implements VenueMarketSource {
    * Restores a snapshot taken by snapshot(), validated (parseVenueSnapshot). Assets the snapshot does
    * not know keep their fresh history (a market added since the state file was written); snapshot assets
    * no longer configured are ignored. The walk resumes at the saved next tick, or now if that already
-   * passed. No mark events are emitted: subscribers see the restored prices with the next tick.
+   * passed. No mark events are emitted: subscribers see the restored prices with the next tick. A history
+   * that does not decode or ends after the clock's time throws SnapshotError.
    */
   restore(data: ValidVenueSnapshot): void {
     // Parse everything before changing anything, so a bad snapshot leaves the current state intact.
@@ -588,7 +590,9 @@ export class VenueMarketData implements VenueMarketSource {
           openInterest: new Decimal(saved.openInterest),
           fundingRates: saved.fundingRates.map(([time, rate]): [number, Decimal] => [time, new Decimal(rate)]),
           // Saved compact (version 2), or as tuples (version 1): those on the market's grid come back compact too.
-          bars: Array.isArray(saved.bars) ? BarSeries.fromJSON(saved.bars as BarTuple[], { tick: state.config.tickSize, szDecimals: state.config.szDecimals }) : restoredBars(saved.venueSymbol, saved.bars as BarSeriesState),
+          bars: restoredBars(saved.venueSymbol, () =>
+            Array.isArray(saved.bars) ? BarSeries.fromJSON(saved.bars as BarTuple[], { tick: state.config.tickSize, szDecimals: state.config.szDecimals }) : BarSeries.fromState(saved.bars as BarSeriesState),
+          ),
           trades: saved.trades.map((trade) => ({ ...trade, users: [...trade.users] as [string, string] })),
         };
       });
@@ -596,7 +600,7 @@ export class VenueMarketData implements VenueMarketSource {
     for (const item of restored) {
       // Prices recorded after the clock's present would sit in the future of every later tick.
       if (item.bars.lastStart > now) {
-        throw new Error(`snapshot of ${item.state.config.venueSymbol} ends at ${item.bars.lastStart}, after the clock's time ${now}`);
+        throw new SnapshotError(`snapshot of ${item.state.config.venueSymbol} ends at ${item.bars.lastStart}, after the clock's time ${now}`);
       }
     }
     for (const item of restored) {
@@ -904,11 +908,11 @@ function parsePositive(value: string, name: string): Decimal {
   return new Decimal(value);
 }
 
-/** A market's saved compact history (version 2), decoded and checked whole; what is wrong names the market. */
-function restoredBars(symbol: string, state: BarSeriesState): BarSeries {
+/** A market's saved history (compact, or a version 1 file's tuples), decoded and checked whole; what is wrong names the market. */
+function restoredBars(symbol: string, decode: () => BarSeries): BarSeries {
   try {
-    return BarSeries.fromState(state);
+    return decode();
   } catch (err) {
-    throw new Error(`invalid venue market data snapshot: ${symbol}: ${(err as Error).message}`);
+    throw new SnapshotError(`invalid venue market data snapshot: ${symbol}: ${(err as Error).message}`);
   }
 }

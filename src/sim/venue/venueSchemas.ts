@@ -3,6 +3,7 @@
  * and the snapshot it is restored from (a state file is outside input).
  */
 import { z } from 'zod';
+import { SnapshotError } from '../state/snapshotError.js';
 import { DECIMAL_PATTERN } from './priceWalk.js';
 
 const decimalString = z.string().regex(DECIMAL_PATTERN, 'must be a decimal string');
@@ -109,9 +110,9 @@ declare const validated: unique symbol;
  */
 export type ValidVenueSnapshot = VenueMarketDataSnapshot & { readonly [validated]: true };
 
-/** `data` (a state file's venue part) checked whole against the snapshot's schema; what is wrong throws. */
+/** `data` (a state file's venue part) checked whole against the snapshot's schema; a SnapshotError says what is wrong. */
 export function parseVenueSnapshot(data: unknown): ValidVenueSnapshot {
   const parsed = snapshotSchema.safeParse(data);
-  if (!parsed.success) throw new Error(`invalid venue market data snapshot: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new SnapshotError(`invalid venue market data snapshot: ${z.prettifyError(parsed.error)}`);
   return parsed.data as ValidVenueSnapshot;
 }

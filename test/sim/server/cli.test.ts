@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { startSimulator } from '../../../src/sim/index.js';
 import { REPO_ROOT } from '../../support/paths.js';
 
 const WALLET = '0x5ec6B8eeF87319d7F9035260faeE6f8eE2405Ae1';
@@ -53,6 +54,25 @@ describe('perps sim (command line)', () => {
     const balance = (await (await fetch(second.urls.base_url + `/account/${ACCOUNT}/balance`)).json()) as { data: { free_balance: string } };
     expect(balance.data.free_balance).toBe('25');
     expect(await stop(second.child, 'SIGINT')).toBe(0);
+  });
+
+  it('refuses a state file whose saved history is damaged: exit 2, naming the file, and leaves the file as it was', async () => {
+    const state = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'perps-cli-')), 'state.json');
+    const sim = await startSimulator({ port: 0, manualClock: true, stateFile: state });
+    await sim.stop();
+    // One character of BTC's compact opens made not base64, as a damaged disk or a hand edit would.
+    const text = fs.readFileSync(state, 'utf8').replace(/("o":\{"zz":")./, '$1!');
+    fs.writeFileSync(state, text);
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/perps.js'), 'sim', '--port', '0', '--manual-clock', '--state', state], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(`error [BAD_STATE_FILE]: state file ${state}: invalid venue market data snapshot: BTC: compact bars: column o is not base64\n`);
+    expect(stdout).toBe('');
+    expect(fs.readFileSync(state, 'utf8')).toBe(text);
   });
 
   it('refuses a bad option', async () => {

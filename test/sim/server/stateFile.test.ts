@@ -9,7 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeFailure } from '../../../src/main/services/errors.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
+import { StateFileError } from '../../../src/sim/state/persistence.js';
 import { REPO_ROOT } from '../../support/paths.js';
 import { Api, Trader, quietConfig, readyTrader, startTestSim } from './helpers.js';
 
@@ -105,10 +107,57 @@ describe('state file', () => {
     const cut = tempFile('cut.json');
     fs.writeFileSync(cut, lines.slice(0, -1).join('\n') + '\n');
     await expect(startSimulator({ port: 0, manualClock: true, stateFile: cut })).rejects.toThrow(/cut off after line/);
+    // A refusal of input: the command line's exit 2, not an internal error's 1.
+    const refused = await startSimulator({ port: 0, manualClock: true, stateFile: cut }).catch((err: unknown) => err);
+    expect(describeFailure(refused)).toMatchObject({ code: 'BAD_STATE_FILE', kind: 'validation', exitCode: 2 });
 
     const damaged = tempFile('damaged.json');
     fs.writeFileSync(damaged, [...lines.slice(0, 2), ',["order",{"order_id":', ...lines.slice(2)].join('\n') + '\n');
     await expect(startSimulator({ port: 0, manualClock: true, stateFile: damaged })).rejects.toThrow(/line 3 is not valid JSON/);
+  });
+
+  it("refuses a file whose snapshot a part's restore refuses as the file's refusal (validation, exit 2), naming the file, and leaves it as it is", async () => {
+    const file = tempFile();
+    const { sim, api } = await startTestSim(undefined, { stateFile: file });
+    const t = await readyTrader(api, 83, '50000');
+    await t.placeOne({ market: 'ETH', side: 'BUY', size: '1', limit_price: '3500', order_type: 'MARKET', time_in_force: 'IOC' });
+    await sim.stop();
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    const OPEN = ',"records":[';
+    const withHead = (edit: (head: any) => void): string => {
+      const head = JSON.parse(lines[0]!.slice(0, -OPEN.length) + '}');
+      edit(head);
+      return [JSON.stringify(head).slice(0, -1) + OPEN, ...lines.slice(1)].join('\n') + '\n';
+    };
+    const cases: [string, string, RegExp][] = [
+      [
+        'column.json',
+        withHead((h) => (h.venue.assets[0].bars.compact.o.zz = `!${h.venue.assets[0].bars.compact.o.zz.slice(1)}`)),
+        /: invalid venue market data snapshot: BTC: compact bars: column o is not base64$/,
+      ],
+      ['mark.json', withHead((h) => (h.venue.assets[1].mark = '-1')), /: invalid venue market data snapshot: [\s\S]*must be positive[\s\S]*assets\[1\]\.mark/],
+      ['future.json', withHead((h) => (h.clock_now -= 3_600_000)), /: snapshot of BTC ends at \d+, after the clock's time \d+$/],
+      ['companion.json', withHead((h) => (h.companion.points = 'x')), /: invalid companion snapshot: /],
+      ['job.json', withHead((h) => h.engine.jobs.jobs.push({ id: 999_999, at: h.clock_now, kind: 'nope', payload: null })), /: state file has a job of unknown kind nope$/],
+      ['record.json', [...lines.slice(0, -1), ',["nope"]', lines.at(-1)].join('\n') + '\n', /: unknown state record "nope"$/],
+    ];
+    for (const [name, text, message] of cases) {
+      const damaged = tempFile(name);
+      fs.writeFileSync(damaged, text);
+      const refused = await startSimulator({ port: 0, manualClock: true, stateFile: damaged, config: quietConfig() }).then(
+        async (started) => {
+          await started.stop();
+          return null;
+        },
+        (err: unknown) => err,
+      );
+      expect(refused, name).toBeInstanceOf(StateFileError);
+      expect((refused as Error).message, name).toMatch(message);
+      expect((refused as Error).message.startsWith(`state file ${damaged}: `), name).toBe(true);
+      // What the command line reports: its code and exit 2 (a refusal of input), not an internal error's exit 1.
+      expect(describeFailure(refused), name).toMatchObject({ code: 'BAD_STATE_FILE', kind: 'validation', exitCode: 2 });
+      expect(fs.readFileSync(damaged, 'utf8'), name).toBe(text);
+    }
   });
 
   it('retention keeps the newest rows per account, forgets orders whose rows left, and never frees a nonce or client order id', async () => {
