@@ -38,6 +38,16 @@ async function expectRecordedReads(sim: RunningSimulator): Promise<void> {
   }
 }
 
+/** The lines of a state file saved after one market order of a fresh trader (`seed`). */
+async function savedAfterATrade(seed: number): Promise<string[]> {
+  const file = tempFile();
+  const { sim, api } = await startTestSim(undefined, { stateFile: file });
+  const t = await readyTrader(api, seed, '50000');
+  await t.placeOne({ market: 'ETH', side: 'BUY', size: '1', limit_price: '3500', order_type: 'MARKET', time_in_force: 'IOC' });
+  await sim.stop();
+  return fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+}
+
 describe('state file', () => {
   it('loads a version 1 file written before the line layout, answering every read as the simulator that wrote it did', async () => {
     const file = tempFile();
@@ -97,12 +107,7 @@ describe('state file', () => {
   });
 
   it('refuses a cut-off or damaged file, naming the line, and never starts on half a state', async () => {
-    const file = tempFile();
-    const { sim, api } = await startTestSim(undefined, { stateFile: file });
-    const t = await readyTrader(api, 82, '50000');
-    await t.placeOne({ market: 'ETH', side: 'BUY', size: '1', limit_price: '3500', order_type: 'MARKET', time_in_force: 'IOC' });
-    await sim.stop();
-    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    const lines = await savedAfterATrade(82);
 
     const cut = tempFile('cut.json');
     fs.writeFileSync(cut, lines.slice(0, -1).join('\n') + '\n');
@@ -117,12 +122,7 @@ describe('state file', () => {
   });
 
   it("refuses a file whose snapshot a part's restore refuses as the file's refusal (validation, exit 2), naming the file, and leaves it as it is", async () => {
-    const file = tempFile();
-    const { sim, api } = await startTestSim(undefined, { stateFile: file });
-    const t = await readyTrader(api, 83, '50000');
-    await t.placeOne({ market: 'ETH', side: 'BUY', size: '1', limit_price: '3500', order_type: 'MARKET', time_in_force: 'IOC' });
-    await sim.stop();
-    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    const lines = await savedAfterATrade(83);
     const OPEN = ',"records":[';
     const withHead = (edit: (head: any) => void): string => {
       const head = JSON.parse(lines[0]!.slice(0, -OPEN.length) + '}');
