@@ -1,8 +1,12 @@
 /**
- * `perps do "<phrase>"` as the real bin/perps.js in a child process against the simulator on loopback:
- * each kind of phrase prints the review and sends nothing without --yes; with --yes it places, closes,
- * cancels or runs the TWAP and the simulator shows it; an incomplete, ambiguous or hostile phrase is
- * exit 2 saying what was understood and what is missing, and nothing reaches the simulator.
+ * `perps do "<phrase>"` against the simulator on loopback: each kind of phrase prints the review and
+ * sends nothing without --yes; with --yes it places, closes, cancels or runs the TWAP and the simulator
+ * shows it; an incomplete, ambiguous or hostile phrase is exit 2 saying what was understood and what is
+ * missing, and nothing reaches the simulator.
+ *
+ * Time (issue 37): the CLI's main runs in this process against a simulator with a manual clock, so its
+ * waits (the TWAP's slices) move that clock (perpsWorld.ts), and the test's own waits for a fill move it
+ * too (w.advance): nothing here waits on the wall clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
@@ -28,13 +32,13 @@ async function positionSize(t: Trader, sym: string, until: (size: Decimal | null
     const p = (await w.ctx.api.positions(t.accountId)).positions.find((x) => x.market === sym);
     const size = p ? new Decimal(p.size) : null;
     if (until(size)) return size;
-    await new Promise((res) => setTimeout(res, 100));
+    await w.advance(100);
   }
   throw new Error(`${sym} position never reached the expected size`);
 }
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-do', { manualClock: false });
+  w = await TradingWorld.boot('cli-do');
 }, 60_000);
 afterAll(async () => {
   await w?.stop();
@@ -75,7 +79,7 @@ describe.concurrent('perps do', () => {
     expect(placed.code, placed.stderr).toBe(0);
     let open = await t.openOrders('ETH');
     for (let i = 0; i < 100 && open.length === 0; i++) {
-      await new Promise((res) => setTimeout(res, 100));
+      await w.advance(100);
       open = await t.openOrders('ETH');
     }
     expect(open.map((o) => [o.side, new Decimal(o.size).toFixed(), new Decimal(o.limit_price!).toFixed()])).toEqual([['sell', size, price]]);
