@@ -5,7 +5,8 @@
  *
  * Where each run happens (issue 37): `perps` in this process (perpsInProcess.ts: same main, output and
  * exit code), but for one child per exit code as a shell sees it: the first show (0) and the unknown
- * market's refusal (2).
+ * market's refusal (2). The simulator keeps a manual clock, the default: nothing here waits, and the two
+ * children only read the settings and the market list, so they need no simulator on the wall clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPreferences } from '../../../src/main/services/settings/preferences.js';
@@ -15,7 +16,7 @@ import { PerpsChild, perpsJson } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-stop-tolerance', { manualClock: false });
+  w = await TradingWorld.boot('cli-stop-tolerance');
 }, 60_000);
 afterAll(async () => {
   await w?.stop();
