@@ -1,6 +1,5 @@
 /**
- * `perps order chase` as a user's shell runs it, against a simulator on loopback (wall clock: a child
- * process cannot advance a manual one):
+ * `perps order chase` as a user's shell runs it, against a simulator on loopback:
  *  - a dry run prints the first order (post-only at the best bid) and sends nothing; bad flags are exit 2
  *    and send nothing;
  *  - a damaged chase record is listed beside the others with what is wrong, and refused by --resume;
@@ -12,6 +11,11 @@
  * `perps` in this process (perpsInProcess.ts: same main, output and exit code); what a chase's own process
  * is tested for stays a child: Ctrl-C, kill -9, the --resume that runs to its real exit, and one refusal
  * (`--side up`, exit 2) as a shell sees it.
+ *
+ * Two clocks (issue 37): the dry runs, the refusals and the damaged record run against a simulator with a
+ * manual clock (the default; nothing there waits, and the one child refusal ends before any wait). Ctrl-C
+ * and kill -9 run on a second simulator on the wall clock: their children are the point, and a child
+ * cannot wait on a clock living in this process.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,14 +25,17 @@ import { TradingWorld, sizeFor, type Trader } from '../orders/tradingWorld.js';
 import { perpsOn } from '../../support/perpsWorld.js';
 import { PerpsChild, perpsJson } from '../twap/twapWorld.js';
 
+/** The simulator on a manual clock: dry runs, refusals and the damaged record. */
 let w: TradingWorld;
+/** The simulator on the wall clock, for the chases run as children. */
+let wall: TradingWorld;
 
 beforeAll(async () => {
-  w = await TradingWorld.boot('cli-chase', { manualClock: false });
-  await w.setMark('ETH', '3400');
+  [w, wall] = await Promise.all([TradingWorld.boot('cli-chase'), TradingWorld.boot('cli-chase-wall', { manualClock: false })]);
+  await Promise.all([w.setMark('ETH', '3400'), wall.setMark('ETH', '3400')]);
 }, 60_000);
 afterAll(async () => {
-  await w?.stop();
+  await Promise.all([w?.stop(), wall?.stop()]);
 });
 
 const child = (args: string[]) => new PerpsChild(w, args).done;
@@ -93,9 +100,9 @@ describe('perps order chase', () => {
   });
 
   it('Ctrl-C stops chasing, leaves the order resting and says how to chase again', async () => {
-    const t = await w.trader();
-    await w.setMark('ETH', '3400');
-    const fg = new PerpsChild(w, ['order', 'chase', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--size', sizeFor(w.market('ETH'), new Decimal('3400'), 2), '--leverage', '5']);
+    const t = await wall.trader();
+    await wall.setMark('ETH', '3400');
+    const fg = new PerpsChild(wall, ['order', 'chase', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--size', sizeFor(wall.market('ETH'), new Decimal('3400'), 2), '--leverage', '5']);
     const id = (await fg.waitForStderr(/^chase ([0-9a-f]{12}): following the best bid/m))[1]!;
     await fg.waitForStderr(/^post-only buy [\d.]+ at 3,399\.8 as order \d+$/m);
     fg.child.kill('SIGINT');
@@ -110,9 +117,9 @@ describe('perps order chase', () => {
   });
 
   it('kill -9 during a Modify, then --resume: settled from history, one live order at every read, one fill', async () => {
-    const t: Trader = await w.trader();
-    await w.setMark('ETH', '3400');
-    const size = sizeFor(w.market('ETH'), new Decimal('3400'), 2);
+    const t: Trader = await wall.trader();
+    await wall.setMark('ETH', '3400');
+    const size = sizeFor(wall.market('ETH'), new Decimal('3400'), 2);
     const counts: number[] = [];
     let reading = true;
     const reader = (async () => {
@@ -124,23 +131,23 @@ describe('perps order chase', () => {
       }
     })();
     try {
-      const fg = new PerpsChild(w, ['order', 'chase', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--size', size, '--leverage', '5']);
+      const fg = new PerpsChild(wall, ['order', 'chase', '--wallet', t.wallet, '--market', 'ETH', '--side', 'buy', '--size', size, '--leverage', '5']);
       const id = (await fg.waitForStderr(/^chase ([0-9a-f]{12}): following the best bid/m))[1]!;
       await fg.waitForStderr(/^post-only buy [\d.]+ at 3,399\.8 as order \d+$/m);
       // Every request now waits 2 s at the simulator before it is processed: the re-price the book move
       // causes is in flight when its line is printed; the process is killed before it has settled it
       // (its answer comes back after 2 s, the read of the new order is held as long).
-      await w.chaos({ latency_ms: 2_000 });
-      await w.setMark('ETH', '3410');
+      await wall.chaos({ latency_ms: 2_000 });
+      await wall.setMark('ETH', '3410');
       await fg.waitForStderr(/^re-pricing 3,399\.8 -> 3,409\.8: Modify of order \d+ sent/m);
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       fg.child.kill('SIGKILL');
       expect((await fg.done).signal).toBe('SIGKILL');
-      await w.resetChaos();
-      const resumed = new PerpsChild(w, ['--json', 'order', 'chase', '--resume', id]);
+      await wall.resetChaos();
+      const resumed = new PerpsChild(wall, ['--json', 'order', 'chase', '--resume', id]);
       // Settled (applied, or found never sent and sent again): one order rests at the new best bid.
       await until('the order at 3409.8', async () => (await t.openOrders('ETH')).some((o) => o.limit_price === '3409.8'));
-      await w.setMark('ETH', '3405');
+      await wall.setMark('ETH', '3405');
       const done = await resumed.done;
       expect(done.code, done.stderr).toBe(0);
       const doc = perpsJson(done);
