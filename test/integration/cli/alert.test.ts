@@ -5,6 +5,9 @@
  * exit 2 and stores nothing; two `perps alert watch` processes on the same data folder (a server's and a
  * terminal's, or the app's) fire a one-shot crossing exactly once between them, printed once and logged
  * as one line of alerts.log; a repeating alert re-arms only after the mark went back across by its band.
+ *
+ * The simulator stays on the wall clock (issue 37): the watchers are children stopped with SIGINT (the
+ * damaged-store test reads the store they leave), and a child cannot wait on a clock living in this process.
  */
 import fs from 'node:fs';
 import path from 'node:path';
