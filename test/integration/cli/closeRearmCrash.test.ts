@@ -8,6 +8,11 @@
  *
  * The simulator answers every trading request 250 ms late (chaos latency), so the window between the
  * cancels landing and the re-arm is wide enough to land a kill in it every time.
+ *
+ * Where each run happens (issue 37): the close killed with SIGKILL is a child, so this file stays on the
+ * wall clock (a child cannot wait on a simulator's manual clock living in this process). The starts that
+ * re-arm (`perps positions`) run main in this process (perpsWorld.ts): every run of main re-arms first
+ * (restoreProtection.ts), as a new process does, without a child's start-up.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,10 +22,13 @@ import { placeOrders } from '../../../src/main/services/orders/index.js';
 import { preparePositionTpsl, submitPositionTpsl, waitForPosition } from '../../../src/main/services/positions/index.js';
 import { PROTECTION_FOLDER } from '../../../src/main/services/positions/rearm.js';
 import { TradingWorld, type Trader, priceAt, sizeFor } from '../orders/tradingWorld.js';
+import { perpsOn } from '../../support/perpsWorld.js';
 import { PerpsChild, perpsJson } from '../twap/twapWorld.js';
 
 let w: TradingWorld;
 const SYM = 'ETH';
+/** `perps` in this process: the next starts, after the kill. */
+const perps = perpsOn(() => w);
 
 beforeAll(async () => {
   w = await TradingWorld.boot('cli-rearm-crash', { manualClock: false });
@@ -69,7 +77,9 @@ async function killedThenRestored(t: Trader, killWhen: (ids: string[]) => Promis
   await w.chaos({ latency_ms: 250 });
   const close = new PerpsChild(w, ['position', 'close', '--wallet', t.wallet, '--market', SYM, '--percent', '50']);
   try {
-    await until('the kill point', () => killWhen(ids));
+    await until('the kill point', () => killWhen(ids)).catch((err: Error) => {
+      throw new Error(`${err.message}; the close said:\n${close.stdout}\n${close.stderr}`);
+    });
     close.child.kill('SIGKILL');
     expect((await close.done).signal).toBe('SIGKILL');
   } finally {
@@ -79,7 +89,7 @@ async function killedThenRestored(t: Trader, killWhen: (ids: string[]) => Promis
   expect(await armed(t)).toEqual([]);
   expect(pendingRecords()).toHaveLength(1);
 
-  const first = await new PerpsChild(w, ['--json', 'positions', '--wallet', t.wallet]).done;
+  const first = await perps(['--json', 'positions', '--wallet', t.wallet]);
   expect(first.code, first.stderr).toBe(0);
   expect(first.stderr).toMatch(/restored after an interrupted close: TP [\d,.]+ and SL [\d,.]+ re-armed on the remaining/);
   const rearmed = await armed(t);
@@ -92,7 +102,7 @@ async function killedThenRestored(t: Trader, killWhen: (ids: string[]) => Promis
   expect(pendingRecords()).toEqual([]);
 
   // Exactly once: the next start has nothing to restore, and the triggers are the same ones.
-  const second = await new PerpsChild(w, ['positions', '--wallet', t.wallet]).done;
+  const second = await perps(['positions', '--wallet', t.wallet]);
   expect(second.code, second.stderr).toBe(0);
   expect(second.stderr).not.toMatch(/restored/);
   expect((await armed(t)).map((a) => a.order_id)).toEqual(rearmed.map((a) => a.order_id));
