@@ -13,7 +13,8 @@
  * Where each run happens (issue 37): `twap start` and `twap resume` are real children of bin/perps.js, as
  * the process is what is tested (a SIGKILL mid-run; a resume that runs to its real exit, its locks and
  * runner in a process of its own like a user's). The two `twap status` reads run in this process
- * (perpsInProcess.ts): they only read the records the children left, and print the same JSON.
+ * (perpsInProcess.ts): they only read the records the children left, and print the same JSON. Every run
+ * kills a child, so the file stays on the wall clock: a child cannot wait on a clock living in this process.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -88,12 +89,14 @@ async function oneRun(i: number, t: Trader, random: () => number): Promise<Outco
       expect(status.status, `run ${i}: a killed TWAP reads as interrupted`).toBe('interrupted');
       expect(status.needs_decision).toBe(true);
       const r = await new PerpsChild(w, ['--json', 'twap', 'resume', twap]).done;
-      expect(r.code, `run ${i} resume:\n${r.stderr}`).toBe(0);
+      expect(r.code, `run ${i} resume:\n${r.stdout}\n${r.stderr}`).toBe(0);
       resumed = true;
     }
   }
-  // Let the last orders settle into history before comparing.
-  await new Promise((r) => setTimeout(r, 400));
+  // Let the last orders settle into history before comparing: a request the killed process sent reached
+  // the simulator before this read was sent, so it is done with its latency before this read is, and
+  // the read after this one is answered a whole latency after that (not a fixed sleep).
+  await simOrders(w.sim.urls.base_url, t.wallet);
   const orders = byCloid(await simOrders(w.sim.urls.base_url, t.wallet));
   if (twap === null) {
     expect(orders.size, `run ${i} (${when}): no TWAP was created, so nothing may have been sent`).toBe(0);
@@ -123,9 +126,10 @@ async function oneRun(i: number, t: Trader, random: () => number): Promise<Outco
 
 describe('perps twap under kill -9', () => {
   it(`${RUNS} runs killed at random points: no slice sent twice, none lost`, async () => {
+    const traders = await Promise.all(Array.from({ length: RUNS }, () => w.trader('2000')));
+    // The latency is for the runs; the traders are made without it.
     await w.chaos({ latency_ms: 100 });
     const random = seededRandom(SEED);
-    const traders = await Promise.all(Array.from({ length: RUNS }, () => w.trader('2000')));
     const outcomes: Outcome[] = [];
     const started = Date.now();
     let next = 0;
