@@ -7,7 +7,6 @@
 // check reads out/cli/inputs.json (the files the bundle was made from, written by the build) and
 // compares their modification times with the build's start: a few hundred stat calls, about a
 // millisecond. The build itself (scripts/cli/build.mjs) is loaded only when it is needed.
-import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const MIN_NODE = [20, 19];
@@ -20,27 +19,12 @@ if (major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1])) {
 const root = fileURLToPath(new URL('..', import.meta.url));
 const entry = new URL('../out/cli/main.js', import.meta.url);
 
-/** Why out/cli must be (re)built, or undefined when it is up to date with its sources. */
-function staleReason() {
-  let manifest;
-  try {
-    manifest = JSON.parse(readFileSync(new URL('../out/cli/inputs.json', import.meta.url), 'utf8'));
-    statSync(entry);
-  } catch {
-    return 'it is not built yet';
-  }
-  if (typeof manifest?.startedAt !== 'number' || !Array.isArray(manifest.files)) return 'its build record is unreadable';
-  for (const file of manifest.files) {
-    let mtime;
-    try {
-      mtime = statSync(new URL(`../${file}`, import.meta.url)).mtimeMs;
-    } catch {
-      return `${file} is gone`;
-    }
-    if (mtime > manifest.startedAt) return `${file} changed since it was built`;
-  }
-  return undefined;
-}
+// The check is shared with the tests' global setup (scripts/cli/stale.mjs). A bin/perps.js copied without
+// its checkout cannot load it: then it goes on to say the command line cannot be built here.
+const staleReason = await import('../scripts/cli/stale.mjs').then(
+  ({ cliStaleReason }) => () => cliStaleReason(root),
+  () => () => 'its build record cannot be checked',
+);
 
 const reason = staleReason();
 if (reason !== undefined) {
