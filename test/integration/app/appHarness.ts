@@ -139,6 +139,22 @@ export class AppHarness {
     }
   }
 
+  /**
+   * Awaits work that itself waits on the manual clock (a close waiting for its fill, a paper wallet for
+   * its deposit's credit), moving the clock `stepMs` at a time until the work settles: its answer, or its
+   * failure.
+   */
+  async advanceDuring<T>(what: string, work: Promise<T>, stepMs = 100, maxSteps = 200): Promise<T> {
+    let settled = false;
+    const done = work.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await this.advanceUntil(what, () => settled, stepMs, maxSteps);
+    await done;
+    return work;
+  }
+
   /** Calls a channel as the renderer would (from the app frame), returning the raw IpcResult. */
   async invoke(channel: string, payload: unknown): Promise<IpcResult<unknown>> {
     const listener = this.listeners.get(channel);
