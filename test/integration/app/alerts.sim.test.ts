@@ -6,6 +6,10 @@
  * line of the alerts log; the `alerts` stream follows each change; a new level (a dragged line) is stored
  * in main's store; a PnL alert watches the connected wallet's position. Bad input through IPC is the
  * same refusal as the command line's, and stores nothing.
+ *
+ * The simulator runs a manual clock (issue 37): the deposit's credit and the fill move as the test moves
+ * it. A crossing needs no time: a mark set through the control API reaches the venue stream at once, and
+ * main evaluates on that stream, so those waits are on events.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,9 +41,10 @@ describe('alerts in the app (sim profile, through IPC)', () => {
   beforeAll(async () => {
     h = await AppHarness.start('alerts', {
       env: { [MAIN]: Wallet.createRandom().privateKey },
+      manualClock: true,
       core: {
         startSimulator: async ({ stateFile }) => {
-          sim = await startSimulator({ port: 0, seed: 27, stateFile, config: FAST_SIM_CONFIG });
+          sim = await startSimulator({ port: 0, seed: 27, stateFile, manualClock: true, config: FAST_SIM_CONFIG });
           return sim;
         },
       },
@@ -120,12 +125,12 @@ describe('alerts in the app (sim profile, through IPC)', () => {
     const review = await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 });
     await h.call('keys:authorize', { review_id: review.review_id });
     await h.call('funding:faucet', { amount: '5000' });
-    await h.waitFor('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000');
+    await h.advanceUntil('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000', 100);
     const preview = await h.call('orders:preview', { intent: { kind: 'single', market: 'ETH', side: 'BUY', order_type: 'MARKET', size: '0.1', leverage: 5 } });
     await h.call('orders:place', { preview_id: preview.preview_id });
     const pnl = await h.call('alerts:add', { market: 'ETH', kind: 'pnl_above', value: '5', note: 'scale out' });
     expect(pnl.wallet).toBe((await h.call('wallet:current', {})).address!.toLowerCase());
-    await h.waitFor('the position', async () => (await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'));
+    await h.advanceUntil('the position', async () => (await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'), 100);
     const entry = (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH')!;
     // +100 USDC a coin on 0.1: +10 USDC.
     await control('/mark', { market: 'ETH', price: new Decimal(entry.entry_price).plus(100).toFixed() });
