@@ -22,9 +22,10 @@ describe('notifications of running algorithms', () => {
   beforeAll(async () => {
     h = await AppHarness.start('algo-notices', {
       env,
+      manualClock: true,
       core: {
         startSimulator: async ({ stateFile }) => {
-          sim = await startSimulator({ port: 0, seed: 39, stateFile, config: FAST_SIM_CONFIG });
+          sim = await startSimulator({ port: 0, seed: 39, stateFile, manualClock: true, config: FAST_SIM_CONFIG });
           return sim;
         },
       },
@@ -35,7 +36,7 @@ describe('notifications of running algorithms', () => {
     const { agent } = await h.call('keys:create', { name: 'notices' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 })).review_id });
     await h.call('funding:faucet', { amount: '5000' });
-    await h.waitFor('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000');
+    await h.advanceUntil('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000', 100);
   }, 60_000);
 
   afterAll(async () => {
@@ -54,21 +55,26 @@ describe('notifications of running algorithms', () => {
     // The person's own pause and cancel: answered in the panel, not notified.
     const mine = await startTwap();
     await h.waitFor('it running', async () => (await statusOf(mine)) === 'running');
-    await h.call('twap:pause', { id: mine });
+    await h.advanceDuring('the pause', h.call('twap:pause', { id: mine }));
     expect(await statusOf(mine)).toBe('paused');
     await h.call('twap:resume', { id: mine });
-    await h.call('twap:cancel', { id: mine });
+    await h.advanceDuring('the cancel', h.call('twap:cancel', { id: mine }));
     expect(await statusOf(mine)).toBe('cancelled');
     // Every event was logged, typed; none notified.
     expect(h.logs.some((l) => new RegExp(`\\[twap\\] twap ${mine} \\(ETH\\) paused: `).test(l))).toBe(true);
     expect(twapNotices()).toEqual([]);
 
     // A position limit with room for one more 0.01 ETH slice (34 USD), not two: the TWAP pauses before slice 2.
-    const held = (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH')?.size ?? '0';
+    // What the first TWAP bought shows on /positions a moment (the simulator's position lag) after its fill.
+    const bought = (await h.call('twap:list', {})).twaps.find((t) => t.id === mine)!.filled_size;
+    const held = await h.advanceUntil('the first TWAP on the position', async () => {
+      const size = (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH')?.size ?? '0';
+      return new Decimal(size).eq(bought) && size;
+    }, 100);
     const limit = new Decimal(held).plus('0.015').mul(3400).toFixed(0);
     await h.call('risk:setLimits', { market: 'ETH', limits: { max_position_notional: limit } });
     const paused = await startTwap();
-    await h.waitFor('the risk-limit pause', async () => (await statusOf(paused)) === 'paused', 30_000);
+    await h.advanceUntil('the risk-limit pause', async () => (await statusOf(paused)) === 'paused', 500);
     const notice = await h.waitFor('its notification', () => twapNotices()[0]);
     expect(twapNotices()).toHaveLength(1);
     expect(notice).toEqual({ title: 'TWAP ETH paused', body: expect.stringMatching(/paused by a risk limit before slice 2\/5.*max_position_notional/) });
