@@ -4,6 +4,10 @@
  * keychain and authorized with exactly the reviewed typed data, the faucet, a bracket order (entry +
  * TP + SL) with its events (order status, fills, positions, marks; throttled), history windows and CSV
  * export, closing the position, a withdrawal followed to COMPLETED, and the key revoked.
+ *
+ * The simulator runs a manual clock (issue 37): a deposit's credit, an order's progress, /positions (which
+ * lags a fill), the venue's ticks and a withdrawal's steps move as the test moves it (advanceUntil), and a
+ * call that waits on that clock (a close waiting for its fill) is awaited while the clock moves.
  */
 import { Wallet } from 'ethers';
 import fs from 'node:fs';
@@ -32,7 +36,7 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
   let eth: MarketView;
 
   beforeAll(async () => {
-    h = await AppHarness.start('flow');
+    h = await AppHarness.start('flow', { manualClock: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -140,7 +144,7 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     expect(info.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(info.rails.map((r) => r.rail)).toContain('hypercore');
     await h.call('funding:faucet', { amount: '5000' });
-    await h.waitFor('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '5000');
+    await h.advanceUntil('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '5000', 100);
   });
 
   it('lists markets joined to venue data, and candles', async () => {
@@ -198,13 +202,15 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
         .eventsOf<IpcEventPayload<'orderStatus'>>('orderStatus')
         .flatMap((e) => e.payload.updates)
         .filter((u) => u.order_id === id);
-    await h.waitFor('the entry to fill', () => statusOf(entryId).some((u) => u.status === 'FILLED'));
-    await h.waitFor('a fill event for the entry', () => h.eventsOf<IpcEventPayload<'fills'>>('fills').some((e) => e.payload.fills.some((f) => f.order_id === entryId)));
-    await h.waitFor('a positions event with the ETH long', () =>
-      h.eventsOf<IpcEventPayload<'positions'>>('positions').some((e) => e.payload.positions.some((p) => p.market === 'ETH' && p.side === 'LONG' && p.unrealized_pnl !== null)),
+    await h.advanceUntil('the entry to fill', () => statusOf(entryId).some((u) => u.status === 'FILLED'), 100);
+    await h.advanceUntil('a fill event for the entry', () => h.eventsOf<IpcEventPayload<'fills'>>('fills').some((e) => e.payload.fills.some((f) => f.order_id === entryId)), 100);
+    await h.advanceUntil(
+      'a positions event with the ETH long',
+      () => h.eventsOf<IpcEventPayload<'positions'>>('positions').some((e) => e.payload.positions.some((p) => p.market === 'ETH' && p.side === 'LONG' && p.unrealized_pnl !== null)),
+      100,
     );
-    await h.waitFor('both bracket legs to arm', () => legIds.every((id) => statusOf(id).some((u) => u.armed)));
-    await h.waitFor('marks events', () => h.eventsOf<IpcEventPayload<'marks'>>('marks').some((e) => e.payload.marks.some((m) => m.market === 'ETH')));
+    await h.advanceUntil('both bracket legs to arm', () => legIds.every((id) => statusOf(id).some((u) => u.armed)), 100);
+    await h.advanceUntil('marks events', () => h.eventsOf<IpcEventPayload<'marks'>>('marks').some((e) => e.payload.marks.some((m) => m.market === 'ETH')), 250);
     expect(h.notifications.some((n) => n.title === 'Order filled')).toBe(true);
 
     const { triggers } = await h.call('orders:listTriggers', {});
@@ -225,11 +231,11 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     expect(preview.legs[0]!.fee_kind).toBe('maker');
     const placed = await h.call('orders:place', { preview_id: preview.preview_id });
     const entryId = placed.legs[0]!.order_id!;
-    const open = await h.waitFor('the resting entry with its leg', async () => {
+    const open = await h.advanceUntil('the resting entry with its leg', async () => {
       const { orders } = await h.call('orders:listOpen', { market: 'ETH' });
       const e = orders.find((o) => o.order_id === entryId);
       return e && e.legs.length === 1 ? orders : undefined;
-    });
+    }, 100);
     const e = open.find((o) => o.order_id === entryId)!;
     expect(e.legs[0]).toMatchObject({ pending_parent: true, parent_order_id: entryId, tpsl: 'sl', armed: false });
     expect(open.some((o) => o.order_id === e.legs[0]!.order_id)).toBe(false);
@@ -239,14 +245,17 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     const modified = await h.call('orders:modify', { order_id: entryId, price: newPrice, size: '0.01' });
     expect(modified.status).toBe('SUBMITTED');
     const newId = modified.new_order_id!;
-    await h.waitFor('the modified order to rest', async () => (await h.call('orders:listOpen', { market: 'ETH' })).orders.some((o) => o.order_id === newId && o.limit_price.startsWith(newPrice.split('.')[0]!)));
+    await h.advanceUntil('the modified order to rest', async () => (await h.call('orders:listOpen', { market: 'ETH' })).orders.some((o) => o.order_id === newId && o.limit_price.startsWith(newPrice.split('.')[0]!)), 100);
     const cancelled = await h.call('orders:cancel', { order_id: newId });
     expect(cancelled.results[0]).toMatchObject({ order_id: newId, order_type: 'LIMIT', status: 'SUBMITTED' });
-    await h.waitFor('the CANCELLED status event', () =>
-      h
-        .eventsOf<IpcEventPayload<'orderStatus'>>('orderStatus')
-        .flatMap((x) => x.payload.updates)
-        .some((u) => u.order_id === newId && u.status === 'CANCELLED'),
+    await h.advanceUntil(
+      'the CANCELLED status event',
+      () =>
+        h
+          .eventsOf<IpcEventPayload<'orderStatus'>>('orderStatus')
+          .flatMap((x) => x.payload.updates)
+          .some((u) => u.order_id === newId && u.status === 'CANCELLED'),
+      100,
     );
   });
 
@@ -296,8 +305,9 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
   });
 
   it('portfolio:get rebuilds the account from its records with a balanced ledger; portfolio:exportCsv writes its tables; bad requests are refused', async () => {
-    // The two reads compared below are of one moment: the venue's random walk (wall clock here) stops, so
-    // a tick between them cannot move the equity (it did, by 0.003, on a loaded machine).
+    // The two reads compared below are of one moment: the venue's random walk stops, so a tick between
+    // them cannot move the equity (it did, by 0.003, on a loaded machine when the walk ran on the wall clock;
+    // on the manual clock the clock stands still between them, and the walk stays stopped for what follows).
     const frozen = await fetch(h.sim!.urls.control_url + '/freeze-marks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(frozen.status).toBe(200);
     const report = await h.call('portfolio:get', { range: 'all' });
@@ -323,12 +333,13 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     const pos = positions.find((p) => p.market === 'ETH')!;
     expect(pos).toMatchObject({ side: 'LONG' });
     expect(pos.mark).not.toBeNull();
-    const closed = await h.call('positions:close', { market: 'ETH' });
+    // The close waits for its cancels and its fill: the clock moves until it answers.
+    const closed = await h.advanceDuring('the close', h.call('positions:close', { market: 'ETH' }));
     expect(closed).toMatchObject({ market: 'ETH', closed: true, cancelled_triggers: 2 });
-    await h.waitFor('a positions event without ETH', () => {
+    await h.advanceUntil('a positions event without ETH', () => {
       const last = h.eventsOf<IpcEventPayload<'positions'>>('positions').at(-1);
       return last !== undefined && !last.payload.positions.some((p) => p.market === 'ETH');
-    });
+    }, 100);
   });
 
   it('previews a withdrawal (no new-wallet fee: the wallet deposited), submits the reviewed one and follows it to COMPLETED', async () => {
@@ -339,14 +350,14 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
     expect(preview.review.typed_data.message).toMatchObject({ user: wallet, destination: wallet, amount: '100000000' });
     const tracked = await h.call('withdraw:submit', { review_id: preview.review.review_id });
     expect(tracked).toMatchObject({ amount: '100', phase: 'TRACKING', status: 'REQUESTED' });
-    await h.waitFor(
+    await h.advanceUntil(
       'the withdrawal to complete',
       () =>
         h
           .eventsOf<IpcEventPayload<'withdrawals'>>('withdrawals')
           .flatMap((e) => e.payload.withdrawals)
           .some((w) => w.intent_id === tracked.intent_id && w.status === 'COMPLETED'),
-      30_000,
+      100,
     );
     const statuses = h
       .eventsOf<IpcEventPayload<'withdrawals'>>('withdrawals')
