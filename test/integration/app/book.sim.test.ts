@@ -2,6 +2,9 @@
  * The trade view's order book through the IPC handlers: a snapshot from the venue's info API and the live
  * l2Book feed of the one watched market over the venue WebSocket (both served by the simulator), keyed by
  * the service's symbol.
+ *
+ * The simulator runs a manual clock (issue 37): the venue's book and marks move on its ticks (250 ms
+ * here), which come as the test moves the clock (advanceUntil, a tick at a time).
  */
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +26,7 @@ function expectOrdered(book: BookView): void {
 describe('order book (sim profile)', () => {
   let h: AppHarness;
   beforeAll(async () => {
-    h = await AppHarness.start('book', { env: { [MAIN]: Wallet.createRandom().privateKey } });
+    h = await AppHarness.start('book', { env: { [MAIN]: Wallet.createRandom().privateKey }, manualClock: true });
     await h.call('wallet:connectEnv', { variable: MAIN });
   });
   afterAll(async () => {
@@ -47,15 +50,15 @@ describe('order book (sim profile)', () => {
   it('watching streams the one watched market live; switching market or stopping releases the previous one', async () => {
     const books = () => h.eventsOf<BookView>('book').map((e) => e.payload);
     expect(await h.call('markets:watchBook', { market: 'ETH' })).toEqual({ watching: 'ETH', live: true });
-    await h.waitFor('an ETH book', () => books().some((b) => b.market === 'ETH'));
+    await h.advanceUntil('an ETH book', () => books().some((b) => b.market === 'ETH'), 250);
     expectOrdered(books().filter((b) => b.market === 'ETH').at(-1)!);
 
     expect(await h.call('markets:watchBook', { market: 'BTC', n_sig_figs: 3 })).toEqual({ watching: 'BTC', live: true });
-    await h.waitFor('a BTC book', () => books().some((b) => b.market === 'BTC'));
+    await h.advanceUntil('a BTC book', () => books().some((b) => b.market === 'BTC'), 250);
     const switchedAt = h.events.length;
     const booksSince = (at: number) => h.events.slice(at).filter((e) => e.channel === 'event:book').map((e) => (e.payload as BookView).market);
     // Three more BTC books: had the ETH feed stayed on, its books would be among them.
-    await h.waitFor('three more BTC books', () => booksSince(switchedAt).filter((m) => m === 'BTC').length >= 3);
+    await h.advanceUntil('three more BTC books', () => booksSince(switchedAt).filter((m) => m === 'BTC').length >= 3, 250);
     expect(booksSince(switchedAt).every((m) => m === 'BTC')).toBe(true);
 
     // A watch and a stop sent together end stopped: the calls are applied in the order they were sent.
@@ -63,8 +66,9 @@ describe('order book (sim profile)', () => {
     expect(watched.watching).toBe('ETH');
     expect(stopped).toEqual({ watching: null, live: false });
     const stoppedAt = h.events.length;
-    // The venue keeps streaming the marks on the same connection: three of their updates after the stop, and no book among them.
-    await h.waitFor('three mark updates after the stop', () => h.events.slice(stoppedAt).filter((e) => e.channel === 'event:marks').length >= 3);
+    // The venue keeps streaming the marks on the same connection: three of their updates after the stop (three
+    // ticks of the clock at least), and no book among them.
+    await h.advanceUntil('three mark updates after the stop', () => h.events.slice(stoppedAt).filter((e) => e.channel === 'event:marks').length >= 3, 250);
     expect(booksSince(stoppedAt)).toEqual([]);
   });
 
@@ -74,15 +78,15 @@ describe('order book (sim profile)', () => {
     expect(await h.call('markets:watchTrades', { market: 'ETH' })).toEqual({ watching: 'ETH', live: true });
     // The marks pump (running since the wallet connected) streams marks over the venue socket too.
     const marksAt = h.events.length;
-    await h.waitFor('marks after the feeds started', () => h.events.slice(marksAt).some((e) => e.channel === 'event:marks'));
-    await h.waitFor('an ETH book', () => h.eventsOf<BookView>('book').some((b) => b.payload.market === 'ETH'));
+    await h.advanceUntil('marks after the feeds started', () => h.events.slice(marksAt).some((e) => e.channel === 'event:marks'), 250);
+    await h.advanceUntil('an ETH book', () => h.eventsOf<BookView>('book').some((b) => b.payload.market === 'ETH'), 250);
     expect(sim.venueSockets.clientCount).toBe(1);
 
     // Stopping the book and the tape releases their feeds, not the connection the marks still use.
     await h.call('markets:watchBook', { market: null });
     await h.call('markets:watchTrades', { market: null });
     const afterStop = h.events.length;
-    await h.waitFor('marks after both feeds stopped', () => h.events.slice(afterStop).some((e) => e.channel === 'event:marks'));
+    await h.advanceUntil('marks after both feeds stopped', () => h.events.slice(afterStop).some((e) => e.channel === 'event:marks'), 250);
     expect(sim.venueSockets.clientCount).toBe(1);
   });
 });
