@@ -6,7 +6,7 @@ import { AppHarness } from './appHarness.js';
 describe('trade hotkeys settings', () => {
   let h: AppHarness;
   beforeAll(async () => {
-    h = await AppHarness.start('hotkeys');
+    h = await AppHarness.start('hotkeys', { manualClock: true });
   });
   afterAll(async () => {
     await h.stop();
