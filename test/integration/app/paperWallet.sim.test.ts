@@ -3,6 +3,9 @@
  * profile (its simulator in-process on loopback) and the REAL keychain: one call leaves a paper wallet
  * connected, its trading key authorized and the account funded; after a restart the remembered paper
  * wallet is connected again with no password asked; on mainnet it signs nothing and cannot be made.
+ *
+ * The simulator runs a manual clock (issue 37): making a paper wallet waits for its deposit's credit,
+ * which comes as the test moves the clock (advanceDuring).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
@@ -14,7 +17,7 @@ let h: AppHarness;
 let wallet: string;
 
 beforeAll(async () => {
-  h = await AppHarness.start('paper', { core: { keychainService } });
+  h = await AppHarness.start('paper', { core: { keychainService }, manualClock: true });
 }, 60_000);
 
 afterAll(async () => {
@@ -25,7 +28,7 @@ afterAll(async () => {
 describe('wallet:createPaper', () => {
   it('makes, connects, authorizes and funds a paper wallet in one call; the next order is placed', async () => {
     expect((await h.call('wallet:current', {})).address).toBeNull();
-    const r = await h.call('wallet:createPaper', {});
+    const r = await h.advanceDuring('the paper wallet', h.call('wallet:createPaper', {}));
     wallet = r.wallet.address!;
     expect(r.wallet).toMatchObject({ signer: { kind: 'paper', label: 'Paper wallet (simulator)', path: null }, last_signer_kind: 'paper' });
     expect(r.free_balance).toBe('10000');
@@ -49,7 +52,7 @@ describe('wallet:createPaper', () => {
   });
 
   it('makes one wallet at a time: a second click while one is under way is refused', async () => {
-    const [a, b] = await Promise.all([h.invoke('wallet:createPaper', {}), h.invoke('wallet:createPaper', {})]);
+    const [a, b] = await h.advanceDuring('both clicks answered', Promise.all([h.invoke('wallet:createPaper', {}), h.invoke('wallet:createPaper', {})]));
     expect([a.ok, b.ok].sort()).toEqual([false, true]);
     const refused = (a.ok ? b : a) as { ok: false; error: { code: string } };
     expect(refused.error.code).toBe('PAPER_WALLET_IN_PROGRESS');
@@ -59,7 +62,7 @@ describe('wallet:createPaper', () => {
 
   it('reconnects the remembered paper wallet after a restart, with no password, and it still signs', async () => {
     await h.core.stop();
-    h = await AppHarness.start('paper', { dataDir: h.dataDir, core: { keychainService } });
+    h = await AppHarness.start('paper', { dataDir: h.dataDir, core: { keychainService }, manualClock: true });
     const view = await h.call('wallet:current', {});
     expect(view).toMatchObject({ address: wallet, signer: { kind: 'paper' }, last_signer_kind: 'paper' });
     const before = new Decimal((await h.call('account:balance', {})).free_balance);
@@ -85,11 +88,11 @@ describe('wallet:createPaper', () => {
   it('a remembered paper wallet whose key is gone from the keychain stays unconnected, and the log says why', async () => {
     await h.core.stop();
     await rawKeytar.deletePassword(keychainService, `paper-wallet:sim/${wallet.toLowerCase()}`);
-    h = await AppHarness.start('paper', { dataDir: h.dataDir, core: { keychainService } });
+    h = await AppHarness.start('paper', { dataDir: h.dataDir, core: { keychainService }, manualClock: true });
     expect(await h.call('wallet:current', {})).toMatchObject({ address: wallet, signer: null });
     expect(h.logs.some((l) => l.startsWith('warn ') && l.includes(wallet) && l.includes('not in the keychain'))).toBe(true);
     // A new paper wallet replaces it in one click.
-    const r = await h.call('wallet:createPaper', {});
+    const r = await h.advanceDuring('the new paper wallet', h.call('wallet:createPaper', {}));
     expect(r.wallet.address).not.toBe(wallet);
     expect(r.wallet.signer?.kind).toBe('paper');
   });
