@@ -5,6 +5,10 @@
  * confirmed, keeping the review usable), TP/SL on a position (positions:previewTpsl shows the exact typed
  * data and what changes in words; positions:applyTpsl applies that review), partial and limit closes that
  * say which triggers they cancelled, and positions:closeAll.
+ *
+ * The simulator runs a manual clock (issue 37): a deposit's credit and a fill reaching /positions come as
+ * the test moves it (advanceUntil), and a call that waits on it (TP/SL applied and armed, a close waiting
+ * for its fill) is awaited while the clock moves (advanceDuring).
  */
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,12 +25,12 @@ describe('position management through the IPC handlers', () => {
 
   beforeAll(async () => {
     const main = Wallet.createRandom();
-    h = await AppHarness.start('position-mgmt', { env: { PERPS_PM_MAIN_KEY: main.privateKey } });
+    h = await AppHarness.start('position-mgmt', { env: { PERPS_PM_MAIN_KEY: main.privateKey }, manualClock: true });
     await h.call('wallet:connectEnv', { variable: 'PERPS_PM_MAIN_KEY' });
     const { agent } = await h.call('keys:create', { name: 'position management' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });
     await h.call('funding:faucet', { amount: '20000' });
-    await h.waitFor('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '20000');
+    await h.advanceUntil('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '20000', 100);
     eth = await markOf('ETH');
   }, 60_000);
 
@@ -45,7 +49,7 @@ describe('position management through the IPC handlers', () => {
     const placed = await h.call('orders:place', { preview_id: preview.preview_id, confirm: ['FAR_PRICE'] });
     expect(placed.legs[0]).toMatchObject({ status: 'SUBMITTED' });
     expect((await h.fail('orders:place', { preview_id: preview.preview_id, confirm: ['FAR_PRICE'] })).code).toBe('REVIEW_EXPIRED');
-    await h.waitFor('the ETH position', async () => (await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'));
+    await h.advanceUntil('the ETH position', async () => (await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'), 100);
 
     // An ordinary order needs no confirmation, and is placed without one.
     const plain = await h.call('orders:preview', { intent: { kind: 'single', market: 'ETH', side: 'BUY', order_type: 'LIMIT', size: '0.01', limit_price: price(eth, '0.8'), leverage: 5 } });
@@ -67,7 +71,7 @@ describe('position management through the IPC handlers', () => {
     } finally {
       expect((await h.call('settings:set', { max_order_notional: null })).max_order_notional).toBeNull();
     }
-    await h.waitFor('the BTC position', async () => (await h.call('positions:list', {})).positions.some((p) => p.market === 'BTC'));
+    await h.advanceUntil('the BTC position', async () => (await h.call('positions:list', {})).positions.some((p) => p.market === 'BTC'), 100);
   });
 
   it('TP/SL on the position: a review with the exact typed data and the change in words, applied as reviewed', async () => {
@@ -87,7 +91,7 @@ describe('position management through the IPC handlers', () => {
       ['sl', 'Order'],
     ]);
     expect(review.requests[0]!.typed_data.message).toMatchObject({ market: 'ETH', side: 'SELL', size: '0', reduceOnly: true, orderType: 'TRIGGER', triggerPrice: tp, tpsl: 'TP' });
-    const applied = await h.call('positions:applyTpsl', { preview_id: review.preview_id });
+    const applied = await h.advanceDuring('the TP/SL applied', h.call('positions:applyTpsl', { preview_id: review.preview_id }));
     expect(applied).toMatchObject({ market: 'ETH', ok: true });
     expect(applied.changes.map((c) => c.status)).toEqual(['done', 'done']);
     expect((await h.fail('positions:applyTpsl', { preview_id: review.preview_id })).code).toBe('REVIEW_EXPIRED');
@@ -96,7 +100,7 @@ describe('position management through the IPC handlers', () => {
     const move = await h.call('positions:previewTpsl', { market: 'ETH', sl: sl2 });
     expect(move.summary).toEqual([expect.stringMatching(/^Move the stop-loss from [\d,.]+ to [\d,.]+$/)]);
     expect(move.requests.map((r) => r.typed_data.primaryType)).toEqual(['Modify']);
-    const moved = await h.call('positions:applyTpsl', { preview_id: move.preview_id });
+    const moved = await h.advanceDuring('the stop moved', h.call('positions:applyTpsl', { preview_id: move.preview_id }));
     expect(moved.changes[0]).toMatchObject({ kind: 'sl', action: 'move', status: 'done' });
     const triggers = (await h.call('orders:listTriggers', { market: 'ETH' })).triggers;
     expect(triggers.map((x) => [x.tpsl, x.trigger_price]).sort()).toEqual([
@@ -109,14 +113,14 @@ describe('position management through the IPC handlers', () => {
     const before = (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH')!;
     // While the TP/SL are armed nothing is closeable: the close cancels them first.
     expect(before.closeable).toBe('0');
-    const half = await h.call('positions:close', { market: 'ETH', percent: '50' });
+    const half = await h.advanceDuring('the half close', h.call('positions:close', { market: 'ETH', percent: '50' }));
     expect(half).toMatchObject({ market: 'ETH', closed: false, resting: false, order_type: 'MARKET', cancelled_triggers: 2, order_status: 'FILLED' });
     expect(half.cancelled.map((c) => c.tpsl).sort()).toEqual(['sl', 'tp']);
     expect(new Decimal(half.size).eq(new Decimal(before.size).div(2).toDecimalPlaces(eth.sz_decimals, Decimal.ROUND_DOWN))).toBe(true);
 
     eth = await markOf('ETH');
     expect(await h.fail('positions:close', { market: 'ETH', price: price(eth, '0.5') })).toMatchObject({ code: 'VALIDATION', reason: 'FAR_PRICE' });
-    const limit = await h.call('positions:close', { market: 'ETH', percent: '50', price: price(eth, '1.05', 'up') });
+    const limit = await h.advanceDuring('the limit close', h.call('positions:close', { market: 'ETH', percent: '50', price: price(eth, '1.05', 'up') }));
     // The half close re-armed the TP and SL on the rest (issue 35): the limit close lifts them again and
     // re-arms them once it rests.
     expect(limit).toMatchObject({ resting: true, closed: false, order_type: 'LIMIT', limit_price: price(eth, '1.05', 'up'), order_status: 'ACCEPTED' });
@@ -126,7 +130,7 @@ describe('position management through the IPC handlers', () => {
   });
 
   it('close all: every position at market, each with its own outcome', async () => {
-    const all = await h.call('positions:closeAll', {});
+    const all = await h.advanceDuring('close all', h.call('positions:closeAll', {}));
     const byMarket = Object.fromEntries(all.results.map((r) => [r.market, r]));
     expect(Object.keys(byMarket).sort()).toEqual(['BTC', 'ETH']);
     expect(byMarket['BTC']).toMatchObject({ outcome: 'closed', position_after: null, error: null });
