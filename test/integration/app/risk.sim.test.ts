@@ -9,6 +9,11 @@
  *  - riskWarning lists the positions within the user's distance of their estimate (and clears), and the
  *    liquidation_warning notification fires once per crossing, again only after a recovery, never when
  *    switched off; the distance is the setting liquidation_warning_pct.
+ *
+ * The simulator runs a manual clock (issue 37): the deposit's credit, the entry's fill and its legs arming
+ * come as the test moves it (advanceUntil). A mark set through the control API needs no time: it reaches
+ * the venue stream at once, and the positions, the banner and the notification follow it, so those waits
+ * are on events.
  */
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,9 +56,10 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
   beforeAll(async () => {
     h = await AppHarness.start('risk', {
       env: { [MAIN]: Wallet.createRandom().privateKey },
+      manualClock: true,
       core: {
         startSimulator: async ({ stateFile }) => {
-          sim = await startSimulator({ port: 0, seed: 14, stateFile, config: FAST_SIM_CONFIG });
+          sim = await startSimulator({ port: 0, seed: 14, stateFile, manualClock: true, config: FAST_SIM_CONFIG });
           return sim;
         },
       },
@@ -66,7 +72,7 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
     const review = await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 });
     await h.call('keys:authorize', { review_id: review.review_id });
     await h.call('funding:faucet', { amount: '5000' });
-    await h.waitFor('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000');
+    await h.advanceUntil('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000', 100);
     eth = (await h.call('markets:list', {})).markets.find((m) => m.symbol === SYM)!;
   }, 60_000);
 
@@ -98,7 +104,7 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
     const placed = await h.call('orders:place', { preview_id: preview.preview_id });
     expect(placed.success).toBe(true);
 
-    const view = await h.waitFor('the ETH long with its armed TP and SL', () => lastPositions()?.find((p) => p.market === SYM && p.tp !== null && p.sl !== null));
+    const view = await h.advanceUntil('the ETH long with its armed TP and SL', () => lastPositions()?.find((p) => p.market === SYM && p.tp !== null && p.sl !== null), 100);
     liq = liquidationPrice(view, eth.maintenance_margin_ratio)!;
     expect(view.liquidation_price).toBe(canonical(liq));
     expect(view.liquidation_distance).toBe(canonical(new Decimal(view.mark!).minus(liq).div(view.mark!).toDecimalPlaces(8, Decimal.ROUND_HALF_UP)));
