@@ -4,6 +4,9 @@
  * limit is refused (VALIDATION, reason RISK_LIMIT); a preview made while there was room and sent with a
  * raw orders:place after the limit was tightened is refused too; risk:setLimits cannot loosen at once; a
  * raw risk:panic without its confirmation word is refused, with it every position is closed.
+ *
+ * The simulator runs a manual clock (issue 37): the paper wallet's deposit, a fill and a panic's closes
+ * come as the test moves it (advanceDuring, advanceUntil).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,8 +17,8 @@ import { AppHarness } from './appHarness.js';
 let h: AppHarness;
 const keychainService = testService('risk-ipc');
 beforeAll(async () => {
-  h = await AppHarness.start('risk-ipc', { core: { keychainService } });
-  await h.call('wallet:createPaper', {});
+  h = await AppHarness.start('risk-ipc', { core: { keychainService }, manualClock: true });
+  await h.advanceDuring('the paper wallet', h.call('wallet:createPaper', {}));
 }, 60_000);
 afterAll(async () => {
   await h?.stop();
@@ -51,7 +54,7 @@ describe('a compromised renderer and the risk limits', () => {
 
   it('risk:panic needs its confirmation word; with it, every position is closed and the report says so', async () => {
     expect(await h.fail('risk:panic', {})).toMatchObject({ code: 'INVALID_PAYLOAD' });
-    const report = await h.call('risk:panic', { confirm: 'panic' });
+    const report = await h.advanceDuring('the panic', h.call('risk:panic', { confirm: 'panic' }));
     expect(report.failures).toEqual([]);
     expect(report.remaining_positions).toEqual([]);
     expect(report.lines[0]).toMatch(/^Panic finished for 0x/);
@@ -61,17 +64,17 @@ describe('a compromised renderer and the risk limits', () => {
     const wallet = (await h.call('wallet:current', {})).address!;
     const placed = await h.call('orders:place', { preview_id: (await h.call('orders:preview', buy('0.005'))).preview_id });
     expect(placed.success).toBe(true);
-    await h.waitFor('the position', async () => ((await h.call('positions:list', {})) as { positions: unknown[] }).positions.length === 1);
+    await h.advanceUntil('the position', async () => ((await h.call('positions:list', {})) as { positions: unknown[] }).positions.length === 1, 100);
     // What a panic killed after its cancel step leaves in the data folder.
     const file = path.join(h.dataDir, 'panic', `sim-${wallet.toLowerCase()}.json`);
     const started = Date.now() - 60_000;
     fs.writeFileSync(file, JSON.stringify({ version: 1, profile: 'sim', wallet, started_at: started, finished_at: null, step: 'close', resumed: 0, stopped_algos: [], cancelled_orders: [], closed: [], failures: [], remaining_orders: null, remaining_positions: null }), { mode: 0o600 });
     await h.core.stop();
-    h = await AppHarness.start('risk-ipc', { dataDir: h.dataDir, core: { keychainService } });
-    const done = await h.waitFor('the panic finished', () => {
+    h = await AppHarness.start('risk-ipc', { dataDir: h.dataDir, core: { keychainService }, manualClock: true });
+    const done = await h.advanceUntil('the panic finished', () => {
       const r = JSON.parse(fs.readFileSync(file, 'utf8')) as { step: string; resumed: number; started_at: number; closed: { market: string }[]; remaining_positions: string[] | null };
       return r.step === 'done' ? r : undefined;
-    }, 60_000);
+    }, 100);
     expect(done).toMatchObject({ resumed: 1, started_at: started, closed: [{ market: 'ETH' }], remaining_positions: [] });
     expect(h.logs.some((l) => l.includes('a panic was cut short; finishing it now'))).toBe(true);
   });
