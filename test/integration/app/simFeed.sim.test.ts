@@ -3,6 +3,11 @@
  * simulated | live from the venue at URL" is validated, stored and applied by restarting the simulator;
  * the markets then show the venue's marks; a market frozen on refused data, an outage, and each recovery
  * reach the renderer as simFeed events (the banners); a venue that cannot be read leaves the simulator on its walk and says so.
+ *
+ * The simulator runs a manual clock (issue 37), which nothing here moves: following a venue is wall-clock
+ * work by design (the upstream lives in real time; the follower's polls, its outage window and each
+ * market's freeze are measured on the wall clock, src/sim/venue/follow/feedHealth.ts), so the waits below
+ * are polls for the events the follower raises, not for simulated time.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SimFeedView } from '../../../src/shared/ipc.js';
@@ -27,7 +32,7 @@ describe('simulator prices live from a venue, in the app', () => {
     upstream = new UpstreamVenue();
     await upstream.start();
     upstream.setBook('ETH', [{ px: '3499.0', sz: '10.0', n: 3 }], [{ px: '3501.0', sz: '10.0', n: 3 }]);
-    h = await AppHarness.start('simfeed');
+    h = await AppHarness.start('simfeed', { manualClock: true });
   }, 60_000);
 
   afterAll(async () => {
