@@ -10,6 +10,9 @@
  *    TREZOR_CANCELLED; rejecting on the device is TREZOR_REJECTED_ON_DEVICE; a Safe 7 and an old
  *    firmware are refused with their own codes; no device is TREZOR_NO_DEVICE;
  *  - over the emulator's UDP port on loopback, a Model T authorizes a trading key the simulator accepts.
+ *
+ * The simulator runs a manual clock (issue 37): the deposit's credit and a withdrawal's steps come as the
+ * test moves it (advanceUntil); the device's screens and prompts take no simulated time.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,18 +40,18 @@ describe('Trezor main wallet through IPC', () => {
   const prompts = () => h.eventsOf<TrezorPrompt>('trezorPrompt').map((e) => e.payload);
   const waitPrompt = (kind: TrezorPrompt['kind'], after: number) => h.waitFor(`a ${kind} prompt`, () => prompts().slice(after).find((p) => p.kind === kind));
   const withdrawalDone = (intent: string) =>
-    h.waitFor(
+    h.advanceUntil(
       'the withdrawal to complete',
       () =>
         h
           .eventsOf<IpcEventPayload<'withdrawals'>>('withdrawals')
           .flatMap((e) => e.payload.withdrawals)
           .some((w) => w.intent_id === intent && w.status === 'COMPLETED'),
-      30_000,
+      100,
     );
 
   beforeAll(async () => {
-    h = await AppHarness.start('trezor', { env: { PERPS_TREZOR_TRANSPORT: 'usb' }, core: { trezor: { usb: { getDeviceList: () => plugged } } } });
+    h = await AppHarness.start('trezor', { env: { PERPS_TREZOR_TRANSPORT: 'usb' }, core: { trezor: { usb: { getDeviceList: () => plugged } } }, manualClock: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -74,7 +77,7 @@ describe('Trezor main wallet through IPC', () => {
 
   it('a withdrawal signed on the Safe 5, struct by struct, completes against the simulator', async () => {
     await h.call('funding:faucet', { amount: '500' });
-    await h.waitFor('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '500');
+    await h.advanceUntil('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '500', 100);
     const device = plugged[0] as FakeUsbTrezor;
     const preview = await h.call('withdraw:preview', { amount: '20' });
     const tracked = await h.call('withdraw:submit', { review_id: preview.review.review_id });
@@ -219,7 +222,7 @@ describe('Trezor main wallet through IPC, over the emulator port (PERPS_TREZOR_T
 
   beforeAll(async () => {
     emulator = await startFakeEmulator(device);
-    h = await AppHarness.start('trezor-udp', { env: { PERPS_TREZOR_TRANSPORT: `udp:127.0.0.1:${emulator.port}` } });
+    h = await AppHarness.start('trezor-udp', { env: { PERPS_TREZOR_TRANSPORT: `udp:127.0.0.1:${emulator.port}` }, manualClock: true });
   }, 60_000);
 
   afterAll(async () => {
