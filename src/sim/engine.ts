@@ -10,6 +10,7 @@ import { MarketTable } from './config/markets.js';
 import { EngineEvents } from './core/engineEvents.js';
 import { JobQueue, type JobRecord } from './core/jobs.js';
 import { SimStore, type StoreHead, type StoreRecord } from './state/store.js';
+import type { ValidEngineHead } from './state/stateSchemas.js';
 import type { JobPayloads, SimContext, VenuePort } from './context.js';
 import { createTradingApi } from './api.js';
 import { registerOrderJobs } from './orders/progress.js';
@@ -111,10 +112,12 @@ export class SimEngine {
   }
 
   /**
-   * Replaces the state and the schedule with saved ones. The head and records come from a state file
-   * (already parsed, so nothing here is shared with the caller's objects but what the store keeps).
+   * Replaces the state and the schedule with saved ones. The head comes from a state file validated
+   * whole (parseEngineHead); the records are read from it as they come, each validated before it is
+   * used, and nothing is replaced until the last was: a refused record (SnapshotError) leaves the engine
+   * as it was. Nothing here is shared with the caller's objects but what the store keeps.
    */
-  restore(head: EngineHead, records: Iterable<StoreRecord>): void {
+  restore(head: ValidEngineHead, records: Iterable<readonly unknown[]>): void {
     this.ctx.store = SimStore.load(head.store, records, this.ctx.config.retention);
     this.ctx.chaos = { ...this.ctx.config.chaos, ...head.chaos };
     this.ctx.random.seedState = head.random;

@@ -23,6 +23,7 @@ import { chaosBeforeRoute } from './control/chaos.js';
 import { createControlModule } from './control/routes.js';
 import { loadStateFile, saveStateFile, STATE_FILE_VERSION, StateFileError, type SimStateHead } from './state/persistence.js';
 import { SnapshotError } from './state/snapshotError.js';
+import { parseEngineHead } from './state/stateSchemas.js';
 import { PATHS, startServer, urlsFor, type SimUrls } from './server.js';
 import { VenueFollower, type FollowOptions } from './venue/follow/venueFollower.js';
 
@@ -95,6 +96,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const saved = loaded?.head ?? null;
   // The venue's part is validated whole before anything reads it: the venue is built knowing the markets it restores.
   const savedVenue = saved ? fromStateFile(options.stateFile!, () => parseVenueSnapshot(saved.venue)) : null;
+  // So is the engine's (its records are validated as the restore reads them).
+  const savedEngine = saved ? fromStateFile(options.stateFile!, () => parseEngineHead(saved.engine)) : null;
   const manual = options.manualClock ?? false;
   const clock = new SimClock({ manual, start: options.startTime ?? saved?.clock_now ?? Date.now() });
   // A wall clock resumes no earlier than the saved time, so saved jobs and timestamps never run backwards.
@@ -123,7 +126,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       fromStateFile(options.stateFile!, () => {
         venue.restore(savedVenue!);
         companions.restore(saved.companion);
-        engine.restore(saved.engine, loaded!.records);
+        engine.restore(savedEngine!, loaded!.records);
       });
     } catch (err) {
       // Nothing is served and nothing saved: the file stays as it was, and what started stops.

@@ -39,10 +39,13 @@ export interface SimStateHead {
   companion_random: number;
 }
 
-/** A state file as read: its head and its records, read lazily, once, in file order. */
+/**
+ * A state file as read: its head and its records, read lazily, once, in file order. Only the layout is
+ * checked here (each record is an array led by its kind); the parts' restores validate the content.
+ */
 export interface LoadedState {
   head: SimStateHead;
-  records: Iterable<StoreRecord>;
+  records: Iterable<readonly unknown[]>;
 }
 
 /** Version 1: the engine's store was one object. */
@@ -140,7 +143,7 @@ export function loadStateFile(file: string): LoadedState | null {
   }
 }
 
-function* records(lines: Generator<string>, fd: number, file: string): Generator<StoreRecord> {
+function* records(lines: Generator<string>, fd: number, file: string): Generator<readonly unknown[]> {
   try {
     let n = 1;
     let closed = false;
@@ -157,7 +160,7 @@ function* records(lines: Generator<string>, fd: number, file: string): Generator
       if (n > 2 && !line.startsWith(',')) throw new StateFileError(`state file ${file}: line ${n} does not continue the records`);
       const record = parseLine(n > 2 ? line.slice(1) : line, file, n);
       if (!Array.isArray(record) || typeof record[0] !== 'string') throw new StateFileError(`state file ${file}: line ${n} is not a record`);
-      yield record as StoreRecord;
+      yield record;
     }
     if (!closed) throw new StateFileError(`state file ${file} is cut off after line ${n} (no closing line)`);
   } finally {

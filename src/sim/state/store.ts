@@ -14,6 +14,7 @@ import { compactEntry, entryOf, historyEntry } from '../orders/views.js';
 import { AccountLog, type HiddenRows, type LogKeys, type LogPage, type LogQuery } from './accountLog.js';
 import { NonceSet } from './nonceSet.js';
 import { SnapshotError } from './snapshotError.js';
+import { checkLegacyCollections, parseStoreRecord } from './stateSchemas.js';
 import type {
   Account,
   DepositRecord,
@@ -401,8 +402,11 @@ export class SimStore {
     for (const [key, set] of this.nonces) yield* chunked('nonces', key, set.values());
   }
 
-  /** A store from a head and its records (in the order records() gives them). */
-  static load(head: StoreHead, records: Iterable<StoreRecord>, retention?: StoreRetention): SimStore {
+  /**
+   * A store from a validated head (parseEngineHead) and its records as a state file holds them (in the
+   * order records() gives them): each is validated (parseStoreRecord) as it is read, before it is used.
+   */
+  static load(head: StoreHead, records: Iterable<readonly unknown[]>, retention?: StoreRetention): SimStore {
     const store = new SimStore(retention);
     store.counters = { ...head.counters };
     for (const a of head.accounts) store.accounts.set(a.wallet, a);
@@ -414,7 +418,7 @@ export class SimStore {
     for (const [w, times] of Object.entries(head.withdrawalRequests)) store.withdrawalRequests.set(w, times);
     for (const m of head.margin) store.margin.set(m.request_id, m);
     store.forcedNext = { ...head.forcedNext };
-    for (const record of records) store.addRecord(record);
+    for (const record of records) store.addRecord(parseStoreRecord(record));
     return store;
   }
 
@@ -451,6 +455,8 @@ export class SimStore {
 
 /** The records of a state file written before version 2 (one object, history rows written out in full). */
 export function* legacyRecords(s: LegacyStoreSnapshot): Generator<StoreRecord> {
+  // Read from the file unvalidated: its collections are checked when the restore reads the first record.
+  checkLegacyCollections(s);
   // Rows of an order that was never stored were never shown: they are left out, as before.
   const known = new Set(s.orders.map((o) => o.order_id));
   for (const o of s.orders) yield ['order', o];
