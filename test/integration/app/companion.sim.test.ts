@@ -381,10 +381,10 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
       .flatMap((e) => e.payload.transfers)
       .filter((t) => t.id === id);
   const final = (id: string): Promise<TransferView> =>
-    h.waitFor(`transfer ${id} final`, () => {
+    h.advanceUntil(`transfer ${id} final`, () => {
       const t = transfer(id);
       return t?.final ? t : undefined;
-    });
+    }, 250);
   async function fund(amount: bigint): Promise<void> {
     const res = await fetch(`${origin()}/sim/companion/rpc/fund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain: 'arbitrum', address: main.address, amount: amount.toString() }) });
     expect(res.status).toBe(200);
@@ -396,13 +396,16 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
 
   beforeAll(async () => {
     proxy = await RpcProxy.start();
+    // The simulator's manual clock (issue 37): the bridge order settles and the tracker polls as the test
+    // moves it (final() and the poll waits advance it); the receipt wait is the chain client's, on the wall clock.
     h = await AppHarness.start('companion-failures', {
+      manualClock: true,
       // A one-second receipt wait, so a receipt that never comes is given up on quickly.
       env: { [MAIN]: main.privateKey, PERPS_RECEIPT_TIMEOUT: '1s' },
       core: {
         fetch: switchable,
         companion: { pollIntervalMs: 100, rpcPollingIntervalMs: 50 },
-        startSimulator: ({ stateFile }) => startSimulator({ port: 0, seed: 13, stateFile, config: { ...FAST_SIM_CONFIG, companion: { protocols: FAST_PROTOCOLS } } }),
+        startSimulator: ({ stateFile }) => startSimulator({ port: 0, seed: 13, stateFile, manualClock: true, config: { ...FAST_SIM_CONFIG, companion: { protocols: FAST_PROTOCOLS } } }),
       },
     });
     proxy.target = `${origin()}/rpc`;
@@ -468,10 +471,10 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
     let t: TransferView;
     try {
       t = await send();
-      const failing = await h.waitFor('poll_error', () => {
+      const failing = await h.advanceUntil('poll_error', () => {
         const x = transfer(t.id);
         return x?.poll_error ? x : undefined;
-      });
+      }, 250);
       expect(failing).toMatchObject({ phase: 'tracking', final: false, error: null, poll_error: { code: 'NETWORK_ERROR' } });
       expect(failing.poll_error!.since).toBeGreaterThanOrEqual(t.created_at);
       expect(failing.poll_error!.hint).toBeTruthy();
@@ -480,7 +483,7 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
       // more polls have failed and been handled (a poll's handling runs before the next poll's first read).
       const perPoll = refusedBridgeReads;
       expect(perPoll).toBeGreaterThan(0);
-      await h.waitFor('two more failed polls', () => refusedBridgeReads >= 3 * perPoll + 1, 20_000);
+      await h.advanceUntil('two more failed polls', () => refusedBridgeReads >= 3 * perPoll + 1, 250);
       expect(transfer(t.id)?.poll_error?.since).toBe(failing.poll_error!.since);
       expect(h.logs.filter((l) => l.includes(`polling the bridge order of ${failing.src_tx}`))).toHaveLength(1);
     } finally {
