@@ -41,7 +41,6 @@ describe('alerts in the app (sim profile, through IPC)', () => {
   beforeAll(async () => {
     h = await AppHarness.start('alerts', {
       env: { [MAIN]: Wallet.createRandom().privateKey },
-      manualClock: true,
       core: {
         startSimulator: async ({ stateFile }) => {
           sim = await startSimulator({ port: 0, seed: 27, stateFile, manualClock: true, config: FAST_SIM_CONFIG });

@@ -22,7 +22,6 @@ describe('notifications of running algorithms', () => {
   beforeAll(async () => {
     h = await AppHarness.start('algo-notices', {
       env,
-      manualClock: true,
       core: {
         startSimulator: async ({ stateFile }) => {
           sim = await startSimulator({ port: 0, seed: 39, stateFile, manualClock: true, config: FAST_SIM_CONFIG });

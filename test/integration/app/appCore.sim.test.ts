@@ -36,7 +36,7 @@ describe('AppCore on the sim profile, through the IPC handlers', () => {
   let eth: MarketView;
 
   beforeAll(async () => {
-    h = await AppHarness.start('flow', { manualClock: true });
+    h = await AppHarness.start('flow');
   }, 60_000);
 
   afterAll(async () => {

@@ -5,10 +5,12 @@
  * registered IPC handlers (validation, sender check, error mapping, response check). The host adapters
  * are recording doubles: events (what webContents.send would deliver), dialogs, notifications, logs.
  *
- * The simulator follows the wall clock unless a test asks for `manualClock` (issue 37): then its time moves
+ * The simulator runs a manual clock unless a test asks for `manualClock: false` (issue 37): its time moves
  * only through advance(), and the core keeps that time (its service clock is read from the simulator's,
  * its waits end when the clock reaches them), so a TWAP's slices or a tracker's polls move when the test
- * moves the clock, deterministically, instead of taking seconds of wall time.
+ * moves the clock, deterministically, instead of taking seconds of wall time. The core's pumps still run
+ * on wall-clock intervals; advanceUntil leaves them wall time between its steps. A test that needs the
+ * wall clock says `manualClock: false` and why.
  */
 import { encryptKeystoreJson, Wallet } from 'ethers';
 import fs from 'node:fs';
@@ -62,15 +64,20 @@ export class AppHarness {
     readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** `dataDir`: a folder of the test's choosing (it may not exist yet); by default a fresh temporary one. */
+  /**
+   * `dataDir`: a folder of the test's choosing (it may not exist yet); by default a fresh temporary one.
+   * `manualClock` (default true): the simulator's clock moves only through advance(); a test's own
+   * `core.startSimulator` must then start its simulator with `manualClock: true` too.
+   */
   static async start(label: string, options: { env?: NodeJS.ProcessEnv; core?: Partial<AppCoreOptions>; dataDir?: string; manualClock?: boolean } = {}): Promise<AppHarness> {
+    const manualClock = options.manualClock ?? true;
     const h = new AppHarness(options.dataDir ?? tempDir(`app-${label}`), testService(`app-${label}`), options.env ?? {});
     const settings = openNodeSettings(h.dataDir);
     const capture = (level: string) => (m: string) => h.logs.push(`${level} ${m}`);
     const logger: AppLogger = { info: capture('info'), warn: capture('warn'), error: capture('error') };
     // A followed venue's outage is noticed after 1.5 s here, so tests of the banner's event stay short.
     const defaultSimulator = ({ stateFile, followVenue }: { stateFile: string; followVenue?: { infoUrl: string } }): Promise<RunningSimulator> =>
-      startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG, manualClock: options.manualClock ?? false, ...(followVenue ? { followVenue: { ...followVenue, outageAfterMs: 1500, log: (line: string) => h.logs.push(`info ${line}`) } } : {}) });
+      startSimulator({ port: 0, seed: 11, stateFile, config: FAST_SIM_CONFIG, manualClock, ...(followVenue ? { followVenue: { ...followVenue, outageAfterMs: 1500, log: (line: string) => h.logs.push(`info ${line}`) } } : {}) });
     h.core = new AppCore({
       dataDir: h.dataDir,
       settings,
@@ -96,11 +103,11 @@ export class AppHarness {
       startSimulator: async (o) => {
         // Every launcher of these tests starts a whole simulator (startSimulator), more than the core needs.
         const sim = (await (options.core?.startSimulator ?? defaultSimulator)(o)) as RunningSimulator;
-        if (options.manualClock && !sim.clock.manual) throw new Error('manualClock: the test started its simulator on the wall clock');
+        if (manualClock && !sim.clock.manual) throw new Error('manualClock: the test started its simulator on the wall clock');
         h.sim = sim;
         return sim;
       },
-      ...(options.manualClock ? { service: { ...options.core?.service, sleep: sleepOnSimClock(() => h.simulator().clock), localNow: () => h.simulator().clock.now() } } : {}),
+      ...(manualClock ? { service: { ...options.core?.service, sleep: sleepOnSimClock(() => h.simulator().clock), localNow: () => h.simulator().clock.now() } } : {}),
     });
     registerHandlers({ handle: (c, l) => h.listeners.set(c, l) }, createHandlers(h.core), (url) => url.startsWith('app://perps/'), {
       logger: { error: (m) => h.logs.push(`error ${m}`) },
@@ -116,7 +123,7 @@ export class AppHarness {
     return this.sim;
   }
 
-  /** Moves the simulator's manual clock (`manualClock`): what falls due in the window runs, in order. */
+  /** Moves the simulator's manual clock: what falls due in the window runs, in order. */
   advance(ms: number): void {
     this.simulator().clock.advance(ms);
   }

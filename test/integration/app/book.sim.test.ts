@@ -26,7 +26,7 @@ function expectOrdered(book: BookView): void {
 describe('order book (sim profile)', () => {
   let h: AppHarness;
   beforeAll(async () => {
-    h = await AppHarness.start('book', { env: { [MAIN]: Wallet.createRandom().privateKey }, manualClock: true });
+    h = await AppHarness.start('book', { env: { [MAIN]: Wallet.createRandom().privateKey } });
     await h.call('wallet:connectEnv', { variable: MAIN });
   });
   afterAll(async () => {

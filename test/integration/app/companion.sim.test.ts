@@ -68,7 +68,6 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
     // The simulator's manual clock (issue 37): the core waits on it, and the test moves it.
     h = await AppHarness.start('companion', {
       env: { [MAIN]: main.privateKey },
-      manualClock: true,
       core: {
         companion: { pollIntervalMs: 100, rpcPollingIntervalMs: 50 },
         startSimulator: ({ stateFile }) => startSimulator({ port: 0, seed: 11, stateFile, manualClock: true, config: { ...FAST_SIM_CONFIG, companion: { protocols: FAST_PROTOCOLS } } }),
@@ -399,7 +398,6 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
     // The simulator's manual clock (issue 37): the bridge order settles and the tracker polls as the test
     // moves it (final() and the poll waits advance it); the receipt wait is the chain client's, on the wall clock.
     h = await AppHarness.start('companion-failures', {
-      manualClock: true,
       // A one-second receipt wait, so a receipt that never comes is given up on quickly.
       env: { [MAIN]: main.privateKey, PERPS_RECEIPT_TIMEOUT: '1s' },
       core: {

@@ -16,7 +16,7 @@ const rulesOnly = (value: unknown): unknown => JSON.parse(JSON.stringify(value, 
 describe('the first screen in one answer', () => {
   let h: AppHarness;
   beforeAll(async () => {
-    h = await AppHarness.start('first-screen', { manualClock: true });
+    h = await AppHarness.start('first-screen');
   });
   afterAll(async () => {
     await h.stop();

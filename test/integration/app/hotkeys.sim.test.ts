@@ -6,7 +6,7 @@ import { AppHarness } from './appHarness.js';
 describe('trade hotkeys settings', () => {
   let h: AppHarness;
   beforeAll(async () => {
-    h = await AppHarness.start('hotkeys', { manualClock: true });
+    h = await AppHarness.start('hotkeys');
   });
   afterAll(async () => {
     await h.stop();

@@ -29,7 +29,6 @@ describe('OCO pairs in the app: cancel', () => {
   beforeAll(async () => {
     h = await AppHarness.start('oco', {
       env,
-      manualClock: true,
       core: {
         startSimulator: async ({ stateFile }) => {
           sim = await startSimulator({ port: 0, seed: 38, stateFile, manualClock: true, config: FAST_SIM_CONFIG });

@@ -17,7 +17,7 @@ let h: AppHarness;
 let wallet: string;
 
 beforeAll(async () => {
-  h = await AppHarness.start('paper', { core: { keychainService }, manualClock: true });
+  h = await AppHarness.start('paper', { core: { keychainService } });
 }, 60_000);
 
 afterAll(async () => {
@@ -62,7 +62,7 @@ describe('wallet:createPaper', () => {
 
   it('reconnects the remembered paper wallet after a restart, with no password, and it still signs', async () => {
     await h.core.stop();
-    h = await AppHarness.start('paper', { dataDir: h.dataDir, core: { keychainService }, manualClock: true });
+    h = await AppHarness.start('paper', { dataDir: h.dataDir, core: { keychainService } });
     const view = await h.call('wallet:current', {});
     expect(view).toMatchObject({ address: wallet, signer: { kind: 'paper' }, last_signer_kind: 'paper' });
     const before = new Decimal((await h.call('account:balance', {})).free_balance);
@@ -88,7 +88,7 @@ describe('wallet:createPaper', () => {
   it('a remembered paper wallet whose key is gone from the keychain stays unconnected, and the log says why', async () => {
     await h.core.stop();
     await rawKeytar.deletePassword(keychainService, `paper-wallet:sim/${wallet.toLowerCase()}`);
-    h = await AppHarness.start('paper', { dataDir: h.dataDir, core: { keychainService }, manualClock: true });
+    h = await AppHarness.start('paper', { dataDir: h.dataDir, core: { keychainService } });
     expect(await h.call('wallet:current', {})).toMatchObject({ address: wallet, signer: null });
     expect(h.logs.some((l) => l.startsWith('warn ') && l.includes(wallet) && l.includes('not in the keychain'))).toBe(true);
     // A new paper wallet replaces it in one click.

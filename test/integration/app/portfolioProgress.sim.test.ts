@@ -28,7 +28,7 @@ describe('the Portfolio read: progress, cancel and deadline (sim profile, throug
   const ofRead = (read: number) => progress().filter((p) => p.read === read);
 
   beforeAll(async () => {
-    h = await AppHarness.start('portfolio-progress', { env: { [MAIN]: Wallet.createRandom().privateKey }, core: { portfolioDeadlineMs: DEADLINE_MS }, manualClock: true });
+    h = await AppHarness.start('portfolio-progress', { env: { [MAIN]: Wallet.createRandom().privateKey }, core: { portfolioDeadlineMs: DEADLINE_MS } });
     await h.call('wallet:connectEnv', { variable: MAIN });
   }, 60_000);
 

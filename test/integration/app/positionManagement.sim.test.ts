@@ -25,7 +25,7 @@ describe('position management through the IPC handlers', () => {
 
   beforeAll(async () => {
     const main = Wallet.createRandom();
-    h = await AppHarness.start('position-mgmt', { env: { PERPS_PM_MAIN_KEY: main.privateKey }, manualClock: true });
+    h = await AppHarness.start('position-mgmt', { env: { PERPS_PM_MAIN_KEY: main.privateKey } });
     await h.call('wallet:connectEnv', { variable: 'PERPS_PM_MAIN_KEY' });
     const { agent } = await h.call('keys:create', { name: 'position management' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });

@@ -26,7 +26,7 @@ afterAll(async () => {
 
 describe('TP/SL lifted by a close that died', () => {
   it('are re-armed on the next start of the app, once', async () => {
-    h = await AppHarness.start('rearm-start', { env, manualClock: true });
+    h = await AppHarness.start('rearm-start', { env });
     await h.call('wallet:connectEnv', { variable: MAIN });
     const { agent } = await h.call('keys:create', { name: 'rearm' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });
@@ -65,7 +65,7 @@ describe('TP/SL lifted by a close that died', () => {
     const service = h.keychainService;
     await h.core.stop();
 
-    h = await AppHarness.start('rearm-start', { env, dataDir: h.dataDir, core: { keychainService: service }, manualClock: true });
+    h = await AppHarness.start('rearm-start', { env, dataDir: h.dataDir, core: { keychainService: service } });
     try {
       await h.call('wallet:connectEnv', { variable: MAIN });
       const back = await h.advanceUntil(

@@ -56,7 +56,6 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
   beforeAll(async () => {
     h = await AppHarness.start('risk', {
       env: { [MAIN]: Wallet.createRandom().privateKey },
-      manualClock: true,
       core: {
         startSimulator: async ({ stateFile }) => {
           sim = await startSimulator({ port: 0, seed: 14, stateFile, manualClock: true, config: FAST_SIM_CONFIG });

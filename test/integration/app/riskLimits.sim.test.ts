@@ -17,7 +17,7 @@ import { AppHarness } from './appHarness.js';
 let h: AppHarness;
 const keychainService = testService('risk-ipc');
 beforeAll(async () => {
-  h = await AppHarness.start('risk-ipc', { core: { keychainService }, manualClock: true });
+  h = await AppHarness.start('risk-ipc', { core: { keychainService } });
   await h.advanceDuring('the paper wallet', h.call('wallet:createPaper', {}));
 }, 60_000);
 afterAll(async () => {
@@ -70,7 +70,7 @@ describe('a compromised renderer and the risk limits', () => {
     const started = Date.now() - 60_000;
     fs.writeFileSync(file, JSON.stringify({ version: 1, profile: 'sim', wallet, started_at: started, finished_at: null, step: 'close', resumed: 0, stopped_algos: [], cancelled_orders: [], closed: [], failures: [], remaining_orders: null, remaining_positions: null }), { mode: 0o600 });
     await h.core.stop();
-    h = await AppHarness.start('risk-ipc', { dataDir: h.dataDir, core: { keychainService }, manualClock: true });
+    h = await AppHarness.start('risk-ipc', { dataDir: h.dataDir, core: { keychainService } });
     const done = await h.advanceUntil('the panic finished', () => {
       const r = JSON.parse(fs.readFileSync(file, 'utf8')) as { step: string; resumed: number; started_at: number; closed: { market: string }[]; remaining_positions: string[] | null };
       return r.step === 'done' ? r : undefined;

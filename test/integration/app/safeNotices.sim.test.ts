@@ -10,7 +10,7 @@ import { AppHarness } from './appHarness.js';
 describe('notifications carry no control or bidi character', () => {
   let h: AppHarness;
   beforeAll(async () => {
-    h = await AppHarness.start('safe-notices', { manualClock: true });
+    h = await AppHarness.start('safe-notices');
   });
   afterAll(async () => {
     await h?.stop();

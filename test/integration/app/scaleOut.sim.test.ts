@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('a reduce-only ladder on a position with TP/SL armed, from the app', () => {
   it('is reviewed with the lift, placed, and leaves both levels re-armed', async () => {
-    h = await AppHarness.start('scale-out', { env, manualClock: true });
+    h = await AppHarness.start('scale-out', { env });
     await h.call('wallet:connectEnv', { variable: MAIN });
     const { agent } = await h.call('keys:create', { name: 'scale-out' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });

@@ -32,7 +32,6 @@ describe('Ledger blind-signing and offline prompts through IPC', () => {
 
   beforeAll(async () => {
     h = await AppHarness.start('prompts', {
-      manualClock: true,
       core: { ledger: { listDevices: async () => [{ path: DEVICE }], open: async (p) => (p === DEVICE ? emulator : Promise.reject(new Error('no such device'))) } },
     });
   }, 60_000);

@@ -32,7 +32,7 @@ describe('simulator prices live from a venue, in the app', () => {
     upstream = new UpstreamVenue();
     await upstream.start();
     upstream.setBook('ETH', [{ px: '3499.0', sz: '10.0', n: 3 }], [{ px: '3501.0', sz: '10.0', n: 3 }]);
-    h = await AppHarness.start('simfeed', { manualClock: true });
+    h = await AppHarness.start('simfeed');
   }, 60_000);
 
   afterAll(async () => {

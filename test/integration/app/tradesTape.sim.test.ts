@@ -20,7 +20,7 @@ describe('trades tape (sim profile)', () => {
   const tapes = () => h.eventsOf<TradesEvent>('trades').map((e) => e.payload);
 
   beforeAll(async () => {
-    h = await AppHarness.start('tape', { env: { [MAIN]: Wallet.createRandom().privateKey }, manualClock: true });
+    h = await AppHarness.start('tape', { env: { [MAIN]: Wallet.createRandom().privateKey } });
     await h.call('wallet:connectEnv', { variable: MAIN });
     const { agent } = await h.call('keys:create', { name: 'tape' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });

@@ -32,7 +32,6 @@ describe('a trailing stop on the app position row', () => {
   const boot = (label: string, extra: { dataDir?: string; core?: { keychainService: string } } = {}) =>
     AppHarness.start(label, {
       env,
-      manualClock: true,
       ...(extra.dataDir ? { dataDir: extra.dataDir } : {}),
       core: {
         ...(extra.core ?? {}),

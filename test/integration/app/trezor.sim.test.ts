@@ -51,7 +51,7 @@ describe('Trezor main wallet through IPC', () => {
     );
 
   beforeAll(async () => {
-    h = await AppHarness.start('trezor', { env: { PERPS_TREZOR_TRANSPORT: 'usb' }, core: { trezor: { usb: { getDeviceList: () => plugged } } }, manualClock: true });
+    h = await AppHarness.start('trezor', { env: { PERPS_TREZOR_TRANSPORT: 'usb' }, core: { trezor: { usb: { getDeviceList: () => plugged } } } });
   }, 60_000);
 
   afterAll(async () => {
@@ -222,7 +222,7 @@ describe('Trezor main wallet through IPC, over the emulator port (PERPS_TREZOR_T
 
   beforeAll(async () => {
     emulator = await startFakeEmulator(device);
-    h = await AppHarness.start('trezor-udp', { env: { PERPS_TREZOR_TRANSPORT: `udp:127.0.0.1:${emulator.port}` }, manualClock: true });
+    h = await AppHarness.start('trezor-udp', { env: { PERPS_TREZOR_TRANSPORT: `udp:127.0.0.1:${emulator.port}` } });
   }, 60_000);
 
   afterAll(async () => {

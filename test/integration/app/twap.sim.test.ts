@@ -39,7 +39,7 @@ describe('TWAPs through the IPC handlers', () => {
   };
 
   beforeAll(async () => {
-    h = await AppHarness.start('twap', { env, manualClock: true });
+    h = await AppHarness.start('twap', { env });
     wallet = (await h.call('wallet:connectEnv', { variable: MAIN })).address!;
     const { agent } = await h.call('keys:create', { name: 'twap' });
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });
@@ -142,7 +142,7 @@ describe('TWAPs through the IPC handlers', () => {
     // comes back at the time it saved, and 6 s pass while the app is closed.
     const service = h.keychainService;
     await h.core.stop();
-    h = await AppHarness.start('twap-restart', { env, dataDir: h.dataDir, core: { keychainService: service }, manualClock: true });
+    h = await AppHarness.start('twap-restart', { env, dataDir: h.dataDir, core: { keychainService: service } });
     h.advance(6_000);
     try {
       await h.call('wallet:connectEnv', { variable: MAIN });
