@@ -221,6 +221,9 @@ describe('IPC fuzzing', () => {
     process.on('unhandledRejection', onUnhandled);
     const main = Wallet.createRandom();
     h = await AppHarness.start('fuzz', {
+      // The wall clock: the fuzzer calls every channel, and some of them wait on the service's time (a close
+      // for its fill, a withdrawal's steps); nothing here is about time, and no step could move a manual clock.
+      manualClock: false,
       env: { PERPS_FUZZ_MAIN_KEY: main.privateKey, PERPS_TREZOR_TRANSPORT: 'usb' },
       // No USB here: a Ledger double and a USB stack with no device plugged in.
       core: { ledger: { listDevices: async () => [], open: async () => Promise.reject(new Error('no device')) }, trezor: { usb: fakeUsb() } },

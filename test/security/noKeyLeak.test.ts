@@ -54,7 +54,8 @@ describe('no key leaves the vault', () => {
     await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });
     await h.call('keys:create', { name: 'second, never authorized' });
     await h.call('funding:faucet', { amount: '1000' });
-    await h.waitFor('the credit', async () => (await h.call('account:balance', {})).free_balance === '1000');
+    // The simulator's clock is manual (AppHarness): each wait below moves it until it is seen.
+    await h.advanceUntil('the credit', async () => (await h.call('account:balance', {})).free_balance === '1000', 100);
 
     const eth = (await h.call('markets:list', {})).markets.find((m) => m.symbol === 'ETH')!;
     const mark = new Decimal(eth.mark!);
@@ -71,10 +72,11 @@ describe('no key leaves the vault', () => {
     });
     const placed = await h.call('orders:place', { preview_id: preview.preview_id });
     const entry = placed.legs[0]!.order_id!;
-    await h.waitFor('the fill event', () => h.eventsOf<IpcEventPayload<'fills'>>('fills').some((e) => e.payload.fills.some((f) => f.order_id === entry)));
-    await h.waitFor('the position', async () => (await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'));
-    await h.call('positions:close', { market: 'ETH' });
-    await h.waitFor('the position closed', async () => !(await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'));
+    await h.advanceUntil('the fill event', () => h.eventsOf<IpcEventPayload<'fills'>>('fills').some((e) => e.payload.fills.some((f) => f.order_id === entry)), 100);
+    await h.advanceUntil('the position', async () => (await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'), 100);
+    // The close waits for its fill on the simulator's clock: it is awaited while the clock moves.
+    await h.advanceDuring('the close', h.call('positions:close', { market: 'ETH' }));
+    await h.advanceUntil('the position closed', async () => !(await h.call('positions:list', {})).positions.some((p) => p.market === 'ETH'), 100);
     await h.call('history:orders', { offset: 0, limit: 50 });
     await h.call('history:fills', { offset: 0, limit: 50 });
 
@@ -85,7 +87,7 @@ describe('no key leaves the vault', () => {
         .eventsOf<IpcEventPayload<'withdrawals'>>('withdrawals')
         .flatMap((e) => e.payload.withdrawals)
         .some((x) => x.intent_id === tracked.intent_id && x.status === 'COMPLETED');
-    await h.waitFor('the withdrawal to complete', completed, 30_000);
+    await h.advanceUntil('the withdrawal to complete', completed, 100);
     const keys = (await h.call('keys:list', {})).keys.length;
     // An error path too: its message must not carry anything secret either.
     const envError = await h.fail('wallet:connectEnv', { variable: 'PERPS_NOT_SET' });

@@ -66,14 +66,15 @@ describe('bridges and swaps deliver only to the main wallet or an allowlisted re
   const nativeBalance = (chain: string, who: string) => rpc(chain, 'eth_getBalance', [who, 'latest']);
   const tokenBalance = (chain: string, token: string, who: string) => rpc(chain, 'eth_call', [{ to: token, data: '0x70a08231' + who.slice(2).toLowerCase().padStart(64, '0') }, 'latest']);
   const final = (id: string): Promise<TransferView> =>
-    h.waitFor(`transfer ${id} final`, () => {
+    // The simulator's clock is manual: the bridge order settles as the wait moves it.
+    h.advanceUntil(`transfer ${id} final`, () => {
       const t = h
         .eventsOf<{ transfers: TransferView[] }>('transfers')
         .flatMap((e) => e.payload.transfers)
         .filter((x) => x.id === id)
         .at(-1);
       return t?.final ? t : undefined;
-    });
+    }, 250);
   const bridgeRequest = (receiver?: string) => ({
     from_chain: 'arbitrum',
     to_chain: 'base',
@@ -102,7 +103,7 @@ describe('bridges and swaps deliver only to the main wallet or an allowlisted re
       core: {
         fetch: recording,
         companion: { pollIntervalMs: 100, rpcPollingIntervalMs: 50 },
-        startSimulator: ({ stateFile }) => startSimulator({ port: 0, seed: 21, stateFile, config: { ...FAST_SIM_CONFIG, companion: { protocols: FAST_PROTOCOLS } } }),
+        startSimulator: ({ stateFile }) => startSimulator({ port: 0, seed: 21, stateFile, manualClock: true, config: { ...FAST_SIM_CONFIG, companion: { protocols: FAST_PROTOCOLS } } }),
       },
     });
     await h.call('wallet:connectEnv', { variable: MAIN });
