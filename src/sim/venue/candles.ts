@@ -165,9 +165,11 @@ export interface MarketGrid {
 interface Grid {
   /** The tick as the market's definition writes it: what the state file keeps, never text printed back from `tick`. */
   readonly tickText: string;
-  /** The tick as a double, for the whole-tick arithmetic. */
+  /** The tick as a double: only for the walk's whole-tick arithmetic and for finding a candidate tick count. */
   readonly tick: number;
-  readonly places: number;
+  /** The tick and the lot (10^-szDecimals) as Decimals: a price is k ticks, a volume m lots, exactly. */
+  readonly tickSize: Decimal;
+  readonly lotSize: Decimal;
   readonly sizeScale: number;
   readonly szDecimals: number;
 }
@@ -177,7 +179,7 @@ interface Grid {
  * whole lots in typed arrays, about 64 bytes a bar where the Decimal form (an object and six Decimals)
  * took several hundred. At the venue's scale (200 markets of ~4,000 bars) the Decimal form held about a
  * gigabyte and building it was most of a 12 s start (issue 37). A bar's Decimals are built when the bar
- * is read, from the very strings the backfill used to build them from, so every answer is unchanged.
+ * is read: k ticks and m lots in decimal arithmetic, so every answer is the one its Decimals gave.
  * A bar that anything writes to (a late trade) leaves this form for a plain Bar (BarSeries.thawFrom).
  */
 class FrozenBars {
@@ -224,14 +226,14 @@ class FrozenBars {
     return new FrozenBars(count, grid, { ...columns, t });
   }
 
-  /** The price of `k` ticks, built from the same text the backfill always built it from. */
+  /** The price of `k` ticks, in decimal arithmetic (a double's k * tick drifts past about 16 digits). */
   price(k: number): Decimal {
-    return new Decimal((k * this.grid.tick).toFixed(this.grid.places));
+    return this.grid.tickSize.mul(k);
   }
 
   /** The volume of `m` lots. */
   volume(m: number): Decimal {
-    return new Decimal((m / this.grid.sizeScale).toFixed(this.grid.szDecimals));
+    return this.grid.lotSize.mul(m);
   }
 
   ntl(i: number): Decimal {
@@ -833,7 +835,7 @@ function mergeBars(t: number, dur: number, group: readonly Bar[]): Bar {
 /** The grid of a market (or of compact bars as saved): its tick's text kept as written. */
 function gridOf(market: MarketGrid): Grid {
   const tick = new Decimal(market.tick);
-  return { tickText: market.tick, tick: tick.toNumber(), places: tick.decimalPlaces(), sizeScale: 10 ** market.szDecimals, szDecimals: market.szDecimals };
+  return { tickText: market.tick, tick: tick.toNumber(), tickSize: tick, lotSize: new Decimal(10).pow(-market.szDecimals), sizeScale: 10 ** market.szDecimals, szDecimals: market.szDecimals };
 }
 
 /** A bar in the state file's form: its Decimals printed as the venue prints them. */

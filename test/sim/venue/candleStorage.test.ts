@@ -6,6 +6,7 @@
  */
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
+import { Decimal as Exact } from '../../../src/shared/decimal/index.js';
 import { SeededRandom } from '../../../src/sim/runtime/random.js';
 import { BarSeries, MINUTE_MS, type BarTuple } from '../../../src/sim/venue/candles.js';
 import { START } from './fixtures.js';
@@ -46,6 +47,19 @@ describe('compact candle storage', () => {
     });
     expect(k).toBe(seen.length);
   }, 60_000);
+
+  it('a tick with more digits than a double holds gives prices of exactly whole ticks, volumes of exactly whole lots', () => {
+    // 18 significant digits: k * tick in a double is off in the last ones (the simulator's Decimals hold 20).
+    const tick = '0.00000123456789012345678';
+    const bars = BarSeries.backfill({ now: START, price: new Decimal('0.0000037'), tick: new Decimal(tick), tickText: tick, volatilityBps: 0.1, tickIntervalMs: 1000, depthPerLevel: new Decimal('40'), szDecimals: 0, random: new SeededRandom(3) });
+    const tuples = bars.toJSON() as BarTuple[];
+    expect(tuples.length).toBeGreaterThan(1_000);
+    for (const [, , o, h, l, c, v] of tuples) {
+      // The app's Decimal (80 digits): decimal.js's default of 20 would round the check itself.
+      for (const price of [o, h, l, c]) expect(new Exact(price).mod(tick).isZero(), price).toBe(true);
+      expect(new Exact(v).isInteger(), v).toBe(true);
+    }
+  });
 });
 
 describe('a saved history restored on its grid (a restart from the state file)', () => {
