@@ -135,12 +135,8 @@ export class AppHarness {
   async advanceUntil<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, stepMs = 1_000, maxSteps = 200): Promise<T> {
     for (let i = 0; ; i++) {
       // Between steps, up to 150 ms of wall time for the core's requests to come back.
-      const settled = Date.now() + 150;
-      do {
-        const v = await check();
-        if (v !== undefined && v !== false) return v;
-        await new Promise((r) => setTimeout(r, 25));
-      } while (Date.now() < settled);
+      const seen = await pollUntil(check, 150, 25);
+      if (seen !== undefined) return seen;
       if (i >= maxSteps) throw new Error(`${what}: not seen after ${maxSteps} steps of ${stepMs} ms of simulated time`);
       this.advance(stepMs);
     }
@@ -188,13 +184,9 @@ export class AppHarness {
   }
 
   async waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const seen = await pollUntil(check, timeoutMs, 50);
+    if (seen === undefined) throw new Error(`timed out waiting for ${what}`);
+    return seen;
   }
 
   /** Stops the core (which stops and saves the simulator) and removes this test's keychain entries. */
@@ -208,6 +200,17 @@ export class AppHarness {
 
   cleanup(): void {
     fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `check`'s first answer (neither undefined nor false), asked every `everyMs` for `forMs` of wall time (once at least); undefined after. */
+async function pollUntil<T>(check: () => T | undefined | false | Promise<T | undefined | false>, forMs: number, everyMs: number): Promise<T | undefined> {
+  const deadline = Date.now() + forMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) return undefined;
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
