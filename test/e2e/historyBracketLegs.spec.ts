@@ -6,7 +6,7 @@
  */
 import { Decimal } from '../../src/shared/decimal/index.js';
 import type { E2eApp } from './harness/appHarness.js';
-import { expect, openApp, screenshot, test } from './harness/fixtures.js';
+import { expect, goToViewByKey, openApp, screenshot, test } from './harness/fixtures.js';
 
 let app: E2eApp | undefined;
 test.afterEach(async () => {
@@ -31,7 +31,7 @@ test('an armed bracket leg reads "armed", a waiting one "awaiting entry", never 
     }, { timeout: 15_000 })
     .toBe(true);
 
-  await page.keyboard.press('Control+2');
+  await goToViewByKey(page, 'Control+2', 'History');
   const history = page.getByRole('table', { name: 'Order history' });
   const armedRow = history.getByRole('row').filter({ hasText: armedId });
   const waitingRow = history.getByRole('row').filter({ hasText: waitingId });

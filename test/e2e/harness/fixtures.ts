@@ -55,6 +55,23 @@ export async function openApp(page: Page, server: StaticServer, label: string, o
   return app;
 }
 
+/**
+ * Goes to a view by its shortcut (Ctrl+2 is History) as a trader would, and waits until the top bar says
+ * it is the current page. The shortcuts are installed once the terminal is shown: a key pressed while the
+ * page still loads is lost (CI lost a Ctrl+2 pressed under a second after page.goto), so the main
+ * navigation is waited for first.
+ */
+export async function goToViewByKey(page: Page, key: string, view: string): Promise<void> {
+  const current = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: view, exact: true });
+  await expect(current).toBeVisible({ timeout: 20_000 });
+  // The listener is installed by an effect just after the terminal's first paint, so a press in that
+  // frame may still be lost: pressed again until the view changes (going to a view twice is harmless).
+  await expect(async () => {
+    await page.keyboard.press(key);
+    await expect(current).toHaveAttribute('aria-current', 'page', { timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
+}
+
 export async function screenshot(page: Page, view: string): Promise<void> {
   // Animations are finished first, so a dialog is captured as the user sees it once it has opened.
   await page.screenshot({ path: path.join(SCREENSHOTS, `${view}.png`), animations: 'disabled' });
