@@ -9,9 +9,14 @@
  * The simulator runs a manual clock (issue 37): a deposit's credit and a fill reaching /positions come as
  * the test moves it (advanceUntil), and a call that waits on it (TP/SL applied and armed, a close waiting
  * for its fill) is awaited while the clock moves (advanceDuring).
+ *
+ * The harness (a connected wallet, an authorized key, a funded account) is shared, but each test builds
+ * the positions and orders it needs: an ensure helper looks at the actual positions and open orders
+ * through IPC and places, arms or cancels only what is missing or in the way, so every test passes alone
+ * or in any order (in file order the ensures find everything in place). Every test must log no error.
  */
 import { Wallet } from 'ethers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Decimal, canonical, roundToStep } from '../../../src/shared/decimal/index.js';
 import type { MarketView } from '../../../src/shared/ipc.js';
 import { AppHarness } from './appHarness.js';
@@ -22,6 +27,68 @@ describe('position management through the IPC handlers', () => {
 
   const price = (m: MarketView, factor: string, mode: 'up' | 'down' = 'down') => canonical(roundToStep(new Decimal(m.mark!).times(factor), m.tick_size, mode));
   const markOf = async (symbol: string): Promise<MarketView> => (await h.call('markets:list', {})).markets.find((x) => x.symbol === symbol)!;
+  const positionOf = async (market: string) => (await h.call('positions:list', {})).positions.find((p) => p.market === market);
+  /** The orders open on ETH: resting limits and armed triggers. */
+  const ethOrders = async () => [...(await h.call('orders:listOpen', { market: 'ETH' })).orders, ...(await h.call('orders:listTriggers', { market: 'ETH' })).triggers];
+  /** What a test of this file starts from at most: the size its first order leaves. */
+  const ETH_SIZE = '0.05';
+
+  /** A market order, placed with whatever it asks to confirm, and awaited on the positions. */
+  const buyAtMarket = async (market: string, size: string, until: () => Promise<boolean>): Promise<void> => {
+    const preview = await h.call('orders:preview', { intent: { kind: 'single', market, side: 'BUY', order_type: 'MARKET', size, leverage: 5 } });
+    const codes = preview.confirmations.map((c) => c.code);
+    expect((await h.call('orders:place', { preview_id: preview.preview_id, ...(codes.length > 0 ? { confirm: codes } : {}) })).success).toBe(true);
+    await h.advanceUntil(`the ${market} buy filled`, until, 100);
+  };
+  /** An ETH long of at least ETH_SIZE (bought at market when there is none, or a smaller one). */
+  const ensureEthLong = async (): Promise<void> => {
+    const before = await positionOf('ETH');
+    if (before && before.side === 'LONG' && new Decimal(before.size).gte(ETH_SIZE)) return;
+    const was = new Decimal(before?.size ?? 0);
+    await buyAtMarket('ETH', ETH_SIZE, async () => new Decimal((await positionOf('ETH'))?.size ?? 0).gt(was));
+  };
+  /** Cancels every open ETH order (resting limits, TP and SL) when there is any, and waits until none is listed. */
+  const ensureNoEthOrders = async (): Promise<void> => {
+    if ((await ethOrders()).length === 0) return;
+    await h.advanceDuring('the ETH orders cancelled', h.call('orders:cancelAll', { market: 'ETH' }));
+    await h.advanceUntil('no ETH order listed', async () => (await ethOrders()).length === 0, 100);
+  };
+  /** An ETH long with no TP, no SL and no resting order. */
+  const ensureBareEthLong = async (): Promise<void> => {
+    await ensureNoEthOrders();
+    await ensureEthLong();
+    await h.advanceUntil('the ETH long without TP/SL', async () => {
+      const p = await positionOf('ETH');
+      return p !== undefined && p.tp === null && p.sl === null;
+    }, 100);
+  };
+  /** An ETH long with its TP and SL armed and no resting limit order. */
+  const ensureArmedEthLong = async (): Promise<void> => {
+    if ((await h.call('orders:listOpen', { market: 'ETH' })).orders.some((o) => o.order_type === 'LIMIT')) await ensureNoEthOrders();
+    await ensureEthLong();
+    const p = (await positionOf('ETH'))!;
+    if (p.tp !== null && p.sl !== null) return;
+    const mark = await markOf('ETH');
+    const review = await h.call('positions:previewTpsl', { market: 'ETH', tp: price(mark, '1.1', 'up'), sl: price(mark, '0.9') });
+    expect((await h.advanceDuring('the TP/SL applied', h.call('positions:applyTpsl', { preview_id: review.preview_id }))).ok).toBe(true);
+    await h.advanceUntil('the ETH TP and SL armed', async () => {
+      const q = await positionOf('ETH');
+      return q !== undefined && q.tp !== null && q.sl !== null;
+    }, 100);
+  };
+  /** A BTC position (bought at market when there is none). */
+  const ensureBtcPosition = async (): Promise<void> => {
+    if (await positionOf('BTC')) return;
+    await buyAtMarket('BTC', '0.002', async () => (await positionOf('BTC')) !== undefined);
+  };
+  /** An ETH long with part of it reserved by a resting limit close, as a limit close leaves it. */
+  const ensureRestingEthClose = async (): Promise<void> => {
+    await ensureEthLong();
+    if ((await h.call('orders:listOpen', { market: 'ETH' })).orders.some((o) => o.order_type === 'LIMIT' && o.reduce_only && o.side === 'sell')) return;
+    const mark = await markOf('ETH');
+    const limit = await h.advanceDuring('the limit close', h.call('positions:close', { market: 'ETH', percent: '50', price: price(mark, '1.05', 'up') }));
+    expect(limit).toMatchObject({ resting: true, order_type: 'LIMIT' });
+  };
 
   beforeAll(async () => {
     const main = Wallet.createRandom();
@@ -39,7 +106,17 @@ describe('position management through the IPC handlers', () => {
     h?.cleanup();
   });
 
+  // Every test logs no error line.
+  let logsFrom = 0;
+  beforeEach(() => {
+    logsFrom = h.logs.length;
+  });
+  afterEach(() => {
+    expect(h.logs.slice(logsFrom).filter((l) => l.startsWith('error '))).toEqual([]);
+  });
+
   it('a far limit is reviewed with FAR_PRICE to confirm; place refuses until exactly that is confirmed, then places the same review', async () => {
+    eth = await markOf('ETH');
     const preview = await h.call('orders:preview', { intent: { kind: 'single', market: 'ETH', side: 'BUY', order_type: 'LIMIT', size: '0.05', limit_price: price(eth, '1.2'), leverage: 5 } });
     expect(preview.confirmations).toEqual([{ code: 'FAR_PRICE', message: expect.stringMatching(/^order: the BUY limit price .* crosses the mark .* by more than ETH's slippage bound of 50 bps/) }]);
     expect(await h.fail('orders:place', { preview_id: preview.preview_id })).toMatchObject({ code: 'VALIDATION', reason: 'CONFIRMATION_REQUIRED', field: 'confirm' });
@@ -75,6 +152,7 @@ describe('position management through the IPC handlers', () => {
   });
 
   it('TP/SL on the position: a review with the exact typed data and the change in words, applied as reviewed', async () => {
+    await ensureBareEthLong();
     eth = await markOf('ETH');
     const [tp, sl] = [price(eth, '1.1', 'up'), price(eth, '0.9')];
     const wrong = await h.fail('positions:previewTpsl', { market: 'ETH', tp: price(eth, '0.95') });
@@ -110,6 +188,8 @@ describe('position management through the IPC handlers', () => {
   });
 
   it('a partial close says which triggers it cancelled; a far limit close needs FAR_PRICE; a limit close rests', async () => {
+    await ensureArmedEthLong();
+    eth = await markOf('ETH');
     const before = (await h.call('positions:list', {})).positions.find((p) => p.market === 'ETH')!;
     // While the TP/SL are armed nothing is closeable: the close cancels them first.
     expect(before.closeable).toBe('0');
@@ -130,6 +210,8 @@ describe('position management through the IPC handlers', () => {
   });
 
   it('close all: every position at market, each with its own outcome', async () => {
+    await ensureBtcPosition();
+    await ensureRestingEthClose();
     const all = await h.advanceDuring('close all', h.call('positions:closeAll', {}));
     const byMarket = Object.fromEntries(all.results.map((r) => [r.market, r]));
     expect(Object.keys(byMarket).sort()).toEqual(['BTC', 'ETH']);
