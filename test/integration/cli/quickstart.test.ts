@@ -54,15 +54,25 @@ afterAll(async () => {
   await w?.stop();
 });
 
-describe('perps quickstart', () => {
-  let wallet: string;
-  let agent: string;
+/** The paper wallet a quickstart made (and its trading key), made now when this data folder records none. */
+let made: { wallet: string; agent: string } | undefined;
+async function quickstarted(): Promise<{ wallet: string; agent: string }> {
+  if (made && paperWallets().includes(made.wallet)) return made;
+  const r = await perps(['--json', 'quickstart']);
+  expect(r.code, r.stderr).toBe(0);
+  made = { wallet: r.json.wallet as string, agent: r.json.agent as string };
+  return made;
+}
 
+describe('perps quickstart', () => {
+  // Each test builds what it needs (issue 37: none relies on another having run first).
   it('makes a paper wallet (key in the OS keychain), authorizes a trading key, funds it, and the next command trades', async () => {
+    const recorded = paperWallets();
     const r = await perps(['--json', 'quickstart']);
     expect(r.code, r.stderr).toBe(0);
     expect(Object.keys(r.json).sort()).toEqual(['agent', 'default_wallet', 'free_balance', 'wallet']);
-    ({ wallet, agent } = r.json as { wallet: string; agent: string });
+    const { wallet, agent } = r.json as { wallet: string; agent: string };
+    made = { wallet, agent };
     expect(r.json.free_balance).toBe('10000');
 
     // The keychain holds the paper wallet's key (and the trading key's), under this test's service.
@@ -72,7 +82,7 @@ describe('perps quickstart', () => {
     expect(await rawKeytar.getPassword(w.keychainService, `sim/${wallet.toLowerCase()}/${agent.toLowerCase()}`)).not.toBeNull();
     // No file in the data folder holds it.
     expect(fs.readFileSync(path.join(w.dataDir, 'settings.json'), 'utf8')).not.toContain(secret!.replace(/^0x/, ''));
-    expect(paperWallets()).toEqual([wallet]);
+    expect(paperWallets()).toEqual([...recorded, wallet]);
 
     // The service lists the key as authorized by the paper wallet, and the account holds the paper funds.
     expect((await w.ctx.api.tradingKeys(wallet)).map((k) => k.agent_wallet_address)).toEqual([agent]);
@@ -86,21 +96,25 @@ describe('perps quickstart', () => {
   });
 
   it('--reuse keeps the same wallet and its still usable trading key, and adds the amount asked for', async () => {
+    const { wallet, agent } = await quickstarted();
+    const recorded = paperWallets();
     const before = new Decimal((await w.ctx.api.balance(accountIdFromWallet(wallet))).free_balance);
     const r = await perps(['--json', 'quickstart', '--reuse', '--amount', '2500']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ wallet, agent });
     expect(new Decimal(r.json.free_balance).minus(before).toFixed()).toBe('2500');
-    expect(paperWallets()).toEqual([wallet]);
+    expect(paperWallets()).toEqual(recorded);
   });
 
   it('the paper wallet signs custody actions on sim with --signer paper', async () => {
+    const { wallet } = await quickstarted();
     const r = await perps(['--json', 'withdraw', '--wallet', wallet, '--amount', '5', '--signer', 'paper']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json.withdrawal).toMatchObject({ wallet, amount: '5' });
   });
 
   it('bad input is refused (exit 2) before anything is created', async () => {
+    const { wallet } = await quickstarted();
     const count = paperWallets().length;
     for (const [args, code] of [
       [['--amount', '0'], 'INVALID_AMOUNT'],
@@ -175,19 +189,19 @@ describe('on a mainnet profile', () => {
   });
 
   it('the paper wallet signs nothing there: a signed file is never written, and no withdrawal is sent', async () => {
-    const [wallet] = paperWallets();
+    const { wallet } = await quickstarted();
     const out = path.join(w.dataDir, 'register-mainnet.json');
-    const authorize = await perps(['--json', 'keys', 'authorize', '--wallet', wallet!, '--agent', Wallet.createRandom().address, '--signer', 'paper', '--out', out], 'mainnet');
+    const authorize = await perps(['--json', 'keys', 'authorize', '--wallet', wallet, '--agent', Wallet.createRandom().address, '--signer', 'paper', '--out', out], 'mainnet');
     expect(authorize.code).toBe(2);
     expect(authorize.json.error.code).toBe('PAPER_WALLET_SIM_ONLY');
     expect(fs.existsSync(out)).toBe(false);
 
-    const withdrawals = (await w.ctx.api.withdrawalHistory(accountIdFromWallet(wallet!))).withdrawals.length;
+    const withdrawals = (await w.ctx.api.withdrawalHistory(accountIdFromWallet(wallet))).withdrawals.length;
     const outW = path.join(w.dataDir, 'withdraw-mainnet.json');
-    const withdraw = await perps(['--json', 'withdraw', '--wallet', wallet!, '--amount', '5', '--signer', 'paper', '--out', outW], 'mainnet');
+    const withdraw = await perps(['--json', 'withdraw', '--wallet', wallet, '--amount', '5', '--signer', 'paper', '--out', outW], 'mainnet');
     expect(withdraw.code).toBe(2);
     expect(withdraw.json.error.code).toBe('PAPER_WALLET_SIM_ONLY');
     expect(fs.existsSync(outW)).toBe(false);
-    expect((await w.ctx.api.withdrawalHistory(accountIdFromWallet(wallet!))).withdrawals.length).toBe(withdrawals);
+    expect((await w.ctx.api.withdrawalHistory(accountIdFromWallet(wallet))).withdrawals.length).toBe(withdrawals);
   });
 });
