@@ -14,9 +14,16 @@
  * come as the test moves it (advanceUntil). A mark set through the control API needs no time: it reaches
  * the venue stream at once, and the positions, the banner and the notification follow it, so those waits
  * are on events.
+ *
+ * The harness (a connected wallet, an authorized key, 5000 USDC, frozen marks) is shared, but each test
+ * builds what it needs: ensure helpers look at the actual positions, orders and settings through IPC and
+ * build only what is missing (the bracketed ETH long, the mark outside the warning zone, the default
+ * warning settings); the defaults test takes a harness of its own when the shared one already traded.
+ * A test that changes a setting restores it in `finally`. So every test passes alone or in any order,
+ * and every test must log no error.
  */
 import { Wallet } from 'ethers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Decimal, canonical, roundToStep } from '../../../src/shared/decimal/index.js';
 import type { IpcEventPayload, MarketView, PositionView } from '../../../src/shared/ipc.js';
 import { liquidationPrice } from '../../../src/shared/protocol/index.js';
@@ -53,25 +60,76 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
       return last !== undefined && last.warnings.some((w) => w.market === SYM) === listed && last;
     });
 
-  beforeAll(async () => {
-    h = await AppHarness.start('risk', {
+  /** An AppCore on its own simulator (marks frozen, no funding), its wallet connected, a key authorized and 5000 USDC credited. */
+  const setUp = async (label: string): Promise<{ harness: AppHarness; simulator: RunningSimulator }> => {
+    let simulator: RunningSimulator | undefined;
+    const harness = await AppHarness.start(label, {
       env: { [MAIN]: Wallet.createRandom().privateKey },
       core: {
         startSimulator: async ({ stateFile }) => {
-          sim = await startSimulator({ port: 0, seed: 14, stateFile, manualClock: true, config: FAST_SIM_CONFIG });
-          return sim;
+          simulator = await startSimulator({ port: 0, seed: 14, stateFile, manualClock: true, config: FAST_SIM_CONFIG });
+          return simulator;
         },
       },
     });
-    await control('/freeze-marks', {});
+    const bed = new SimBed(simulator!);
+    await bed.control('/freeze-marks', {});
     // Funding is paid into isolated margin: a zero rate keeps the estimate where the test put it.
-    await control('/funding-rate', { market: SYM, rate: '0' });
-    await h.call('wallet:connectEnv', { variable: MAIN });
-    const { agent } = await h.call('keys:create', { name: 'risk' });
-    const review = await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 });
-    await h.call('keys:authorize', { review_id: review.review_id });
-    await h.call('funding:faucet', { amount: '5000' });
-    await h.advanceUntil('the deposit', async () => (await h.call('account:balance', {})).free_balance === '5000', 100);
+    await bed.control('/funding-rate', { market: SYM, rate: '0' });
+    await harness.call('wallet:connectEnv', { variable: MAIN });
+    const { agent } = await harness.call('keys:create', { name: 'risk' });
+    const review = await harness.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 });
+    await harness.call('keys:authorize', { review_id: review.review_id });
+    await harness.call('funding:faucet', { amount: '5000' });
+    await harness.advanceUntil('the deposit', async () => (await harness.call('account:balance', {})).free_balance === '5000', 100);
+    return { harness, simulator: simulator! };
+  };
+
+  const ethOrders = async () => [...(await h.call('orders:listOpen', { market: SYM })).orders, ...(await h.call('orders:listTriggers', { market: SYM })).triggers];
+  const ethPosition = async () => (await h.call('positions:list', {})).positions.find((p) => p.market === SYM);
+  /** No ETH order and no ETH position (cancelled and closed at market when there are), on the list and the stream. */
+  const ensureFlat = async (): Promise<void> => {
+    if ((await ethOrders()).length > 0) {
+      await h.advanceDuring('the ETH orders cancelled', h.call('orders:cancelAll', { market: SYM }));
+      await h.advanceUntil('no ETH order listed', async () => (await ethOrders()).length === 0, 100);
+    }
+    if (await ethPosition()) await h.advanceDuring('the ETH position closed', h.call('positions:close', { market: SYM }));
+    await h.advanceUntil('no ETH position', async () => (await ethPosition()) === undefined && !lastPositions()?.some((p) => p.market === SYM), 100);
+  };
+  /** The bracketed ETH long the tests watch (a MARKET entry of 0.5 with TP 1.3x and SL 0.6x the mark), built when missing; `liq` is its estimate. */
+  const ensureBracketedLong = async (): Promise<void> => {
+    eth = (await h.call('markets:list', {})).markets.find((m) => m.symbol === SYM)!;
+    let view = lastPositions()?.find((p) => p.market === SYM && p.side === 'LONG' && p.tp !== null && p.sl !== null);
+    if (!view) {
+      await ensureFlat();
+      eth = (await h.call('markets:list', {})).markets.find((m) => m.symbol === SYM)!;
+      const mark = new Decimal(eth.mark!);
+      const tp = canonical(roundToStep(mark.mul('1.3'), eth.tick_size, 'down'));
+      const sl = canonical(roundToStep(mark.mul('0.6'), eth.tick_size, 'down'));
+      const preview = await h.call('orders:preview', { intent: { kind: 'bracket', market: SYM, side: 'BUY', order_type: 'MARKET', size: '0.5', leverage: 5, tp: { trigger_price: tp }, sl: { trigger_price: sl } } });
+      expect((await h.call('orders:place', { preview_id: preview.preview_id })).success).toBe(true);
+      view = await h.advanceUntil('the ETH long with its armed TP and SL', () => lastPositions()?.find((p) => p.market === SYM && p.tp !== null && p.sl !== null), 100);
+    }
+    liq = liquidationPrice(view, eth.maintenance_margin_ratio)!;
+  };
+  /** The warning at its defaults (10 %, notification on), the bracketed long, and its mark 1.3x the estimate: outside the zone and past the recovery. */
+  const ensureWatchedOutside = async (): Promise<void> => {
+    if ((await h.call('settings:get', {})).liquidation_warning_pct !== 10) await h.call('settings:set', { liquidation_warning_pct: 10 });
+    if (!(await h.call('notifications:get', {})).liquidation_warning) await h.call('notifications:set', { liquidation_warning: true });
+    await ensureBracketedLong();
+    await moveMark(markAt('1.3'));
+  };
+  /** Waits until the banner lists no ETH: the latest riskWarning does not, or none was ever sent (nothing to clear). */
+  const bannerClear = () =>
+    h.waitFor(`no riskWarning listing ${SYM}`, () => {
+      const last = riskEvents().at(-1);
+      return (last === undefined || !last.warnings.some((w) => w.market === SYM)) && (last?.warnings ?? []);
+    });
+  /** No riskWarning since event `from` listed a position. */
+  const noWarningSince = (from: number): boolean => !riskEvents().slice(from).some((e) => e.warnings.length > 0);
+
+  beforeAll(async () => {
+    ({ harness: h, simulator: sim } = await setUp('risk'));
     eth = (await h.call('markets:list', {})).markets.find((m) => m.symbol === SYM)!;
   }, 60_000);
 
@@ -80,16 +138,37 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
     h?.cleanup();
   });
 
+  // Every test logs no error line.
+  let logsFrom = 0;
+  beforeEach(() => {
+    logsFrom = h.logs.length;
+  });
+  afterEach(() => {
+    expect(h.logs.slice(logsFrom).filter((l) => l.startsWith('error'))).toEqual([]);
+  });
+
   it('defaults: warn at 10 % of the mark, notification on; health without positions is the free balance', async () => {
     expect((await h.call('settings:get', {})).liquidation_warning_pct).toBe(10);
     expect((await h.call('notifications:get', {})).liquidation_warning).toBe(true);
-    const health = await h.call('account:health', {});
-    expect(health).toMatchObject({ free_balance: '5000', equity: '5000', posted_margin: '0', unrealized_pnl: '0', maintenance_margin: '0', account_leverage: '0', withdrawable: '5000', computed: true });
-    expect(health.note).toMatch(/computed/i);
-    expect(health.note).toMatch(/no equity endpoint/);
+    // Health without positions needs an account that never traded: the shared one, unless a test traded on it.
+    const untouched = (await h.call('positions:list', {})).positions.length === 0 && (await h.call('account:balance', {})).free_balance === '5000';
+    const own = untouched ? null : (await setUp('risk-defaults')).harness;
+    try {
+      const health = await (own ?? h).call('account:health', {});
+      expect(health).toMatchObject({ free_balance: '5000', equity: '5000', posted_margin: '0', unrealized_pnl: '0', maintenance_margin: '0', account_leverage: '0', withdrawable: '5000', computed: true });
+      expect(health.note).toMatch(/computed/i);
+      expect(health.note).toMatch(/no equity endpoint/);
+      if (own) expect(own.logs.filter((l) => l.startsWith('error'))).toEqual([]);
+    } finally {
+      await own?.stop();
+      own?.cleanup();
+    }
   });
 
   it('the review shows the position the order leaves; the position then carries its estimate, TP, SL and why it cannot close', async () => {
+    await ensureFlat();
+    const from = riskEvents().length;
+    eth = (await h.call('markets:list', {})).markets.find((m) => m.symbol === SYM)!;
     const mark = new Decimal(eth.mark!);
     const size = '0.5';
     const tp = canonical(roundToStep(mark.mul('1.3'), eth.tick_size, 'down'));
@@ -114,9 +193,13 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
     // positions:list answers the same view.
     const listed = (await h.call('positions:list', {})).positions.find((p) => p.market === SYM)!;
     expect(listed).toMatchObject({ liquidation_price: view.liquidation_price, tp: view.tp, sl: view.sl, closeable_note: view.closeable_note });
+    // About 20 % from its estimate: nothing warned.
+    expect(noWarningSince(from)).toBe(true);
   });
 
   it('account:health: equity = free + posted margin + uPnL at the mark; maintenance, ratio and leverage from it', async () => {
+    await ensureBracketedLong();
+    const from = riskEvents().length;
     const pos = await moveMark(markAt('1.3'));
     const health = await h.call('account:health', {});
     const free = new Decimal(health.free_balance);
@@ -134,10 +217,15 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
       withdrawable: health.free_balance,
       unpriced_markets: [],
     });
+    // About 23 % from its estimate: nothing warned.
+    expect(noWarningSince(from)).toBe(true);
   });
 
   it('warns once per crossing: banner and one notification inside 10 %, nothing new while inside, again only after recovering', async () => {
-    expect(riskEvents().some((e) => e.warnings.length > 0)).toBe(false);
+    await ensureWatchedOutside();
+    // Outside the zone, the banner lists nothing (the tests that built the position and moved its mark
+    // checked that nothing warned on their stretch).
+    expect(await bannerClear()).toEqual([]);
     const before = warningsSent();
     const inside = await moveMark(markAt('1.05'));
     const shown = await bannerShows(true);
@@ -164,44 +252,50 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
   });
 
   it('switched off, the notification stays silent while the banner still shows; the distance follows the setting', async () => {
-    await h.call('notifications:set', { liquidation_warning: false });
-    const before = warningsSent();
-    await moveMark(markAt('1.3'));
-    await bannerShows(false);
-    await moveMark(markAt('1.05'));
-    await bannerShows(true);
-    // Decided before the banner was published (see above): silent means none was sent.
-    expect(warningsSent()).toBe(before);
-    await h.call('notifications:set', { liquidation_warning: true });
+    await ensureWatchedOutside();
+    try {
+      await h.call('notifications:set', { liquidation_warning: false });
+      const before = warningsSent();
+      await moveMark(markAt('1.3'));
+      await bannerClear();
+      await moveMark(markAt('1.05'));
+      await bannerShows(true);
+      // Decided before the banner was published (see above): silent means none was sent.
+      expect(warningsSent()).toBe(before);
+      await h.call('notifications:set', { liquidation_warning: true });
 
-    // 1.3 x the estimate is about 23 % away: outside the default 10 %, inside 25 %.
-    await moveMark(markAt('1.3'));
-    await bannerShows(false);
-    expect((await h.call('settings:set', { liquidation_warning_pct: 25 })).liquidation_warning_pct).toBe(25);
-    const shown = await bannerShows(true);
-    expect(shown.threshold_pct).toBe(25);
-    await h.waitFor('a notification at the new distance', () => warningsSent() === before + 1);
-    expect((await h.fail('settings:set', { liquidation_warning_pct: 0 })).code).toBe('INVALID_PAYLOAD');
-    expect((await h.fail('settings:set', { liquidation_warning_pct: 101 })).code).toBe('INVALID_PAYLOAD');
-    expect((await h.call('settings:get', {})).liquidation_warning_pct).toBe(25);
+      // 1.3 x the estimate is about 23 % away: outside the default 10 %, inside 25 %.
+      await moveMark(markAt('1.3'));
+      await bannerShows(false);
+      expect((await h.call('settings:set', { liquidation_warning_pct: 25 })).liquidation_warning_pct).toBe(25);
+      const shown = await bannerShows(true);
+      expect(shown.threshold_pct).toBe(25);
+      await h.waitFor('a notification at the new distance', () => warningsSent() === before + 1);
+      expect((await h.fail('settings:set', { liquidation_warning_pct: 0 })).code).toBe('INVALID_PAYLOAD');
+      expect((await h.fail('settings:set', { liquidation_warning_pct: 101 })).code).toBe('INVALID_PAYLOAD');
+      expect((await h.call('settings:get', {})).liquidation_warning_pct).toBe(25);
+    } finally {
+      // Back to the defaults, the mark outside the zone again.
+      await h.call('notifications:set', { liquidation_warning: true });
+      await h.call('settings:set', { liquidation_warning_pct: 10 });
+    }
   });
 
   it('settings:set refuses a default leverage above what the markets allow, as `perps config leverage` does (issue 26.17)', async () => {
     const markets = (await h.call('markets:list', {})).markets;
     const highest = Math.max(...markets.map((m) => m.max_leverage));
     const before = await h.call('settings:get', {});
-    const perMarket = await h.fail('settings:set', { leverage_by_market: { ...before.leverage_by_market, [SYM]: eth.max_leverage + 1 } });
-    expect(perMarket).toMatchObject({ code: 'VALIDATION', kind: 'validation' });
-    expect(perMarket.message).toContain(`above ${SYM}'s max_leverage ${eth.max_leverage}x`);
-    const global = await h.fail('settings:set', { default_leverage: highest + 1 });
-    expect(global.message).toContain(`above every market's max_leverage (the highest is ${highest}x`);
-    expect(await h.call('settings:get', {})).toEqual(before);
-    expect((await h.call('settings:set', { leverage_by_market: { [SYM]: eth.max_leverage } })).leverage_by_market).toEqual({ [SYM]: eth.max_leverage });
-    expect((await h.call('settings:set', { default_leverage: highest })).default_leverage).toBe(highest);
-    await h.call('settings:set', { default_leverage: before.default_leverage, leverage_by_market: before.leverage_by_market });
-  });
-
-  it('logged no errors along the way', () => {
-    expect(h.logs.filter((l) => l.startsWith('error'))).toEqual([]);
+    try {
+      const perMarket = await h.fail('settings:set', { leverage_by_market: { ...before.leverage_by_market, [SYM]: eth.max_leverage + 1 } });
+      expect(perMarket).toMatchObject({ code: 'VALIDATION', kind: 'validation' });
+      expect(perMarket.message).toContain(`above ${SYM}'s max_leverage ${eth.max_leverage}x`);
+      const global = await h.fail('settings:set', { default_leverage: highest + 1 });
+      expect(global.message).toContain(`above every market's max_leverage (the highest is ${highest}x`);
+      expect(await h.call('settings:get', {})).toEqual(before);
+      expect((await h.call('settings:set', { leverage_by_market: { [SYM]: eth.max_leverage } })).leverage_by_market).toEqual({ [SYM]: eth.max_leverage });
+      expect((await h.call('settings:set', { default_leverage: highest })).default_leverage).toBe(highest);
+    } finally {
+      await h.call('settings:set', { default_leverage: before.default_leverage, leverage_by_market: before.leverage_by_market });
+    }
   });
 });
