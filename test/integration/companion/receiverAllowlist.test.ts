@@ -9,6 +9,9 @@
  *
  * Every request the app makes to the simulator's companions and chains goes through a recording fetch, so
  * "nothing quoted, signed or sent" is counted, not assumed.
+ *
+ * Each test sets the allowlist it starts from (none, or the one friend), so none relies on another having
+ * run first (issue 37).
  */
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +99,19 @@ describe('bridges and swaps deliver only to the main wallet or an allowlisted re
   });
   const receivers = async () => (await h.call('companion:listReceivers', {})).receivers;
   const transferCount = async () => (await h.call('transfers:list', {})).transfers.length;
+  /** The allowlist emptied, through the app as a person would. */
+  const noReceivers = async () => {
+    for (const r of await receivers()) await h.call('companion:removeReceiver', { address: r.address });
+    expect(await receivers()).toEqual([]);
+  };
+  /** The allowlist holding the friend alone, added and confirmed as a person would. */
+  const onlyFriend = async () => {
+    if ((await receivers()).map((r) => r.address).join() === friend) return;
+    await noReceivers();
+    const pending = await h.call('companion:addReceiver', { address: friend, label: 'Cold wallet' });
+    await h.call('companion:confirmReceiver', { confirmation_id: pending.confirmation_id, address: friend });
+    expect((await receivers()).map((r) => r.address)).toEqual([friend]);
+  };
 
   beforeAll(async () => {
     h = await AppHarness.start('receivers', {
@@ -140,6 +156,7 @@ describe('bridges and swaps deliver only to the main wallet or an allowlisted re
   });
 
   it('adding a receiver takes a confirmation with the address typed again; alone, mismatched or by id only it changes nothing', async () => {
+    await noReceivers();
     const pending = await h.call('companion:addReceiver', { address: friend.toLowerCase(), label: ' Cold wallet ' });
     expect(pending).toMatchObject({ address: friend, label: 'Cold wallet' });
     expect(pending.warning).toMatch(/leave your wallet.*only add addresses you control or trust/);
@@ -179,6 +196,7 @@ describe('bridges and swaps deliver only to the main wallet or an allowlisted re
   });
 
   it('inputs that cannot be added are refused at the first step', async () => {
+    await onlyFriend();
     expect((await h.fail('companion:addReceiver', { address: main.address, label: 'Me' })).reason).toBe('RECEIVER_IS_WALLET');
     expect((await h.fail('companion:addReceiver', { address: friend, label: 'Again' })).reason).toBe('RECEIVER_EXISTS');
     expect(await h.fail('companion:addReceiver', { address: stranger, label: '   ' })).toMatchObject({ code: 'VALIDATION', field: 'label' });
@@ -189,6 +207,7 @@ describe('bridges and swaps deliver only to the main wallet or an allowlisted re
   });
 
   it('a bridge to an allowlisted receiver is quoted, sent and delivered to it', async () => {
+    await onlyFriend();
     const before = await nativeBalance('base', friend);
     const q = await h.call('bridge:quote', bridgeRequest(friend));
     expect(q).toMatchObject({ sender: main.address, receiver: friend });
@@ -198,6 +217,7 @@ describe('bridges and swaps deliver only to the main wallet or an allowlisted re
   });
 
   it('a swap to an allowlisted receiver is quoted, signed by the main wallet and delivered to it', async () => {
+    await onlyFriend();
     const usdc = tokenOf('base', 'USDC');
     const before = await tokenBalance('base', usdc, friend);
     const q = await h.call('swap:quote', swapRequest(friend));
@@ -208,6 +228,7 @@ describe('bridges and swaps deliver only to the main wallet or an allowlisted re
   });
 
   it('a receiver removed after its quote is refused at the send: nothing is signed or sent', async () => {
+    await onlyFriend();
     const bq = await h.call('bridge:quote', bridgeRequest(friend));
     const sq = await h.call('swap:quote', swapRequest(friend));
     expect((await h.call('companion:removeReceiver', { address: friend })).receivers).toEqual([]);
@@ -221,6 +242,7 @@ describe('bridges and swaps deliver only to the main wallet or an allowlisted re
   });
 
   it('the allowlist is stored per profile in the settings file, and a list that does not parse refuses, not empties', async () => {
+    await noReceivers();
     const pending = await h.call('companion:addReceiver', { address: friend, label: 'Cold wallet' });
     await h.call('companion:confirmReceiver', { confirmation_id: pending.confirmation_id, address: friend });
     // The same settings file the app uses, opened as the command line would.
