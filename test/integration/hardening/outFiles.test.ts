@@ -55,6 +55,8 @@ function attackerLoot(): Record<string, string> {
 describe('--out writers and planted symlinks', { timeout: 120_000 }, () => {
   it.each(WRITERS)('$name: a link at the old temporary name FILE.PID.tmp receives nothing; FILE is a private regular file', async ({ name, args, signedField }) => {
     const out = path.join(shared, `${name.split(' ')[0]}-pid.json`);
+    // What the attacker's folder already holds (another test's planted target), so only this run is judged.
+    const lootBefore = attackerLoot();
     const run = startPerps(args(out), env());
     // Planted as soon as the pid is known, long before the program has even loaded (about a second).
     const planted = `${out}.${run.pid}.tmp`;
@@ -63,7 +65,8 @@ describe('--out writers and planted symlinks', { timeout: 120_000 }, () => {
     const r = await run.done;
     expect(r.code, r.stderr).toBe(0);
 
-    expect(attackerLoot()).toEqual({});
+    expect(attackerLoot()).toEqual(lootBefore);
+    expect(fs.existsSync(victim)).toBe(false);
     expect(fs.lstatSync(planted).isSymbolicLink()).toBe(true);
     const stats = fs.lstatSync(out);
     expect(stats.isFile()).toBe(true);
