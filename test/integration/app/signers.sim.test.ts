@@ -6,6 +6,11 @@
  *  - offline signer: main sends offlineSignatureRequest with the exact document, the request is exported
  *    through the save dialog, the signature made elsewhere is imported from a file and returned.
  * The Ledger is the project's APDU-level Ethereum-app emulator (no USB).
+ *
+ * The harness is shared, but each test builds what it needs: ensure helpers look at the connected signer
+ * (wallet:current) and the air-gap settings through IPC and connect or reset only what is missing, each
+ * test reads the prompts raised after its start, and the test that sets a signer fingerprint clears it
+ * in `finally`. So every test passes alone or in any order.
  */
 import { ETHSignature, EthSignRequest } from '@keystonehq/bc-ur-registry-eth';
 import { URDecoder } from '@ngraveio/bc-ur';
@@ -41,6 +46,23 @@ describe('Ledger blind-signing and offline prompts through IPC', () => {
     h?.cleanup();
   });
 
+  const offlineRequests = () => h.eventsOf<IpcEventPayload<'offlineSignatureRequest'>>('offlineSignatureRequest');
+  /** The Ledger account at PATH as the main wallet (connected when another signer or none is). */
+  const ensureLedger = async (): Promise<void> => {
+    const current = await h.call('wallet:current', {});
+    if (current.signer?.kind === 'ledger' && current.address === walletAt(PATH).address) return;
+    await h.call('ledger:connect', { device_id: DEVICE, path: PATH });
+  };
+  /** An offline signer as the main wallet (a new one when another signer or none is connected). */
+  const ensureOffline = async (): Promise<void> => {
+    if ((await h.call('wallet:current', {})).signer?.kind === 'offline') return;
+    await h.call('wallet:connectOffline', { address: Wallet.createRandom().address });
+  };
+  /** No signer fingerprint set (the air-gap settings at their defaults). */
+  const ensureNoFingerprint = async (): Promise<void> => {
+    if ((await h.call('settings:getAirgap', {})).fingerprint !== null) await h.call('settings:setAirgap', { fingerprint: null });
+  };
+
   it('connects a Ledger account after listing devices and accounts', async () => {
     const { devices } = await h.call('ledger:listDevices', {});
     expect(devices).toEqual([{ device_id: DEVICE, label: 'Ledger' }]);
@@ -55,8 +77,10 @@ describe('Ledger blind-signing and offline prompts through IPC', () => {
   });
 
   it('asks the renderer before blind signing: a decline signs nothing, an accept authorizes the key', async () => {
+    await ensureLedger();
     const { agent } = await h.call('keys:create', {});
-    const requests = () => h.eventsOf<IpcEventPayload<'blindSigningRequest'>>('blindSigningRequest');
+    const seen = h.eventsOf('blindSigningRequest').length;
+    const requests = () => h.eventsOf<IpcEventPayload<'blindSigningRequest'>>('blindSigningRequest').slice(seen);
 
     const review1 = await h.call('keys:review', { action: 'authorize', agent });
     const declined = h.invoke('keys:authorize', { review_id: review1.review_id });
@@ -79,13 +103,15 @@ describe('Ledger blind-signing and offline prompts through IPC', () => {
   });
 
   it('runs the offline ceremony: export the request, import the signature made elsewhere', async () => {
+    await ensureNoFingerprint();
+    const seen = offlineRequests().length;
     const offline = Wallet.createRandom();
     const view = await h.call('wallet:connectOffline', { address: offline.address });
     expect(view).toMatchObject({ address: offline.address, signer: { kind: 'offline' } });
     const { agent } = await h.call('keys:create', { name: 'offline' });
     const review = await h.call('keys:review', { action: 'authorize', agent, expires_in_days: 7 });
     const pending = h.invoke('keys:authorize', { review_id: review.review_id });
-    const request = await h.waitFor('an offline signature request', () => h.eventsOf<IpcEventPayload<'offlineSignatureRequest'>>('offlineSignatureRequest')[0]);
+    const request = await h.waitFor('an offline signature request', () => offlineRequests()[seen]);
     expect(request.payload.signer).toBe(offline.address);
     // The document asks for exactly the reviewed typed data.
     expect(request.payload.digest).toBe(review.digest);
@@ -120,75 +146,82 @@ describe('Ledger blind-signing and offline prompts through IPC', () => {
   });
 
   it('a cancelled offline request fails the action with a typed error', async () => {
+    await ensureOffline();
+    const seen = offlineRequests().length;
     const { agent } = await h.call('keys:create', {});
     const review = await h.call('keys:review', { action: 'authorize', agent });
     const pending = h.invoke('keys:authorize', { review_id: review.review_id });
-    const request = await h.waitFor('the request', () => h.eventsOf<IpcEventPayload<'offlineSignatureRequest'>>('offlineSignatureRequest')[1]);
+    const request = await h.waitFor('the request', () => offlineRequests()[seen]);
     await h.call('prompt:respondOfflineSignature', { prompt_id: request.payload.prompt_id, cancel: true });
     expect(await pending).toMatchObject({ ok: false, error: { code: 'SIGNING_CANCELLED' } });
   });
 
   it('with a signer fingerprint set, shows the request as an animated eth-sign-request QR code and takes an eth-signature UR answer from the wallet only', async () => {
     const FINGERPRINT = 'f23f9fd2';
-    // Set in Settings: a malformed fingerprint or a non-Ethereum path is refused and changes nothing.
-    expect((await h.fail('settings:setAirgap', { fingerprint: 'xyz' })).code).toBe('INVALID_PAYLOAD');
-    expect(await h.fail('settings:setAirgap', { fingerprint: FINGERPRINT, path: "m/44'/0'/0'" })).toMatchObject({ code: 'VALIDATION', reason: 'INVALID_PATH' });
-    expect(await h.call('settings:getAirgap', {})).toEqual({ fingerprint: null, path: "m/44'/60'/0'/0/0" });
-    expect(await h.call('settings:setAirgap', { fingerprint: FINGERPRINT.toUpperCase(), path: "m/44'/60'/0'/0/0" })).toEqual({ fingerprint: FINGERPRINT, path: "m/44'/60'/0'/0/0" });
-    expect(openNodeSettings(h.dataDir).get('airgap.fingerprint')).toBe(FINGERPRINT);
-    const offline = Wallet.createRandom();
-    const intruder = Wallet.createRandom();
-    await h.call('wallet:connectOffline', { address: offline.address });
-    const { agent } = await h.call('keys:create', { name: 'qr' });
-    const offlineRequests = () => h.eventsOf<IpcEventPayload<'offlineSignatureRequest'>>('offlineSignatureRequest');
-    const seen = offlineRequests().length;
+    await ensureNoFingerprint();
+    try {
+      // Set in Settings: a malformed fingerprint or a non-Ethereum path is refused and changes nothing.
+      expect((await h.fail('settings:setAirgap', { fingerprint: 'xyz' })).code).toBe('INVALID_PAYLOAD');
+      expect(await h.fail('settings:setAirgap', { fingerprint: FINGERPRINT, path: "m/44'/0'/0'" })).toMatchObject({ code: 'VALIDATION', reason: 'INVALID_PATH' });
+      expect(await h.call('settings:getAirgap', {})).toEqual({ fingerprint: null, path: "m/44'/60'/0'/0/0" });
+      expect(await h.call('settings:setAirgap', { fingerprint: FINGERPRINT.toUpperCase(), path: "m/44'/60'/0'/0/0" })).toEqual({ fingerprint: FINGERPRINT, path: "m/44'/60'/0'/0/0" });
+      expect(openNodeSettings(h.dataDir).get('airgap.fingerprint')).toBe(FINGERPRINT);
+      const offline = Wallet.createRandom();
+      const intruder = Wallet.createRandom();
+      await h.call('wallet:connectOffline', { address: offline.address });
+      const { agent } = await h.call('keys:create', { name: 'qr' });
+      const seen = offlineRequests().length;
 
-    /** The signer's answer: an eth-signature UR with the request id, split in parts, given in reverse order. */
-    const answer = (key: { signingKey: Wallet['signingKey'] }, digest: string, requestId: string) =>
-      urParts(new ETHSignature(Buffer.from(key.signingKey.sign(digest).serialized.slice(2), 'hex'), uuidBytes(requestId), 'Keystone'), { maxFragmentLength: 30 })
-        .reverse()
-        .join('\n');
+      /** The signer's answer: an eth-signature UR with the request id, split in parts, given in reverse order. */
+      const answer = (key: { signingKey: Wallet['signingKey'] }, digest: string, requestId: string) =>
+        urParts(new ETHSignature(Buffer.from(key.signingKey.sign(digest).serialized.slice(2), 'hex'), uuidBytes(requestId), 'Keystone'), { maxFragmentLength: 30 })
+          .reverse()
+          .join('\n');
 
-    const ask = async (n: number) => {
-      const review = await h.call('keys:review', { action: 'authorize', agent });
-      const pending = h.invoke('keys:authorize', { review_id: review.review_id });
-      const request = await h.waitFor('an offline request with a QR code', () => offlineRequests()[seen + n]);
-      expect(request.payload.digest).toBe(review.digest);
-      const qr = request.payload.qr;
-      if (!('frames' in qr)) throw new Error(`expected QR frames, got: ${qr.unavailable}`);
-      expect(qr.interval_ms).toBeGreaterThan(0);
-      expect(qr.frames.length).toBeGreaterThan(1);
-      expect(qr.frames.every((f) => f.startsWith('<svg'))).toBe(true);
-      // The frames are exactly the QR codes of this request's UR parts, and the parts decode to an
-      // eth-sign-request for exactly the reviewed typed data, with this request id and fingerprint.
-      const data = (JSON.parse(request.payload.document) as { typedData: TypedData }).typedData;
-      const rebuilt = createAirgapRequest({ data, path: "m/44'/60'/0'/0/0", sourceFingerprint: FINGERPRINT, requestId: qr.request_id });
-      expect(await renderQrFrames(rebuilt.urParts, { format: 'svg' })).toEqual(qr.frames);
-      const decoder = new URDecoder();
-      for (const part of rebuilt.urParts) {
-        decoder.receivePart(part);
-        if (decoder.isComplete()) break;
-      }
-      expect(decoder.isSuccess()).toBe(true);
-      expect(decoder.resultUR().type).toBe('eth-sign-request');
-      const signRequest = EthSignRequest.fromCBOR(decoder.resultUR().cbor);
-      expect(JSON.parse(signRequest.getSignData().toString('utf8'))).toEqual(data);
-      expect((data.message as Record<string, unknown>)['agent']).toBe(agent);
-      expect(uuidString(signRequest.getRequestId()!)).toBe(qr.request_id);
-      expect(signRequest.getSourceFingerprint().toString('hex')).toBe(FINGERPRINT);
-      return { pending, request, requestId: qr.request_id };
-    };
+      const ask = async (n: number) => {
+        const review = await h.call('keys:review', { action: 'authorize', agent });
+        const pending = h.invoke('keys:authorize', { review_id: review.review_id });
+        const request = await h.waitFor('an offline request with a QR code', () => offlineRequests()[seen + n]);
+        expect(request.payload.digest).toBe(review.digest);
+        const qr = request.payload.qr;
+        if (!('frames' in qr)) throw new Error(`expected QR frames, got: ${qr.unavailable}`);
+        expect(qr.interval_ms).toBeGreaterThan(0);
+        expect(qr.frames.length).toBeGreaterThan(1);
+        expect(qr.frames.every((f) => f.startsWith('<svg'))).toBe(true);
+        // The frames are exactly the QR codes of this request's UR parts, and the parts decode to an
+        // eth-sign-request for exactly the reviewed typed data, with this request id and fingerprint.
+        const data = (JSON.parse(request.payload.document) as { typedData: TypedData }).typedData;
+        const rebuilt = createAirgapRequest({ data, path: "m/44'/60'/0'/0/0", sourceFingerprint: FINGERPRINT, requestId: qr.request_id });
+        expect(await renderQrFrames(rebuilt.urParts, { format: 'svg' })).toEqual(qr.frames);
+        const decoder = new URDecoder();
+        for (const part of rebuilt.urParts) {
+          decoder.receivePart(part);
+          if (decoder.isComplete()) break;
+        }
+        expect(decoder.isSuccess()).toBe(true);
+        expect(decoder.resultUR().type).toBe('eth-sign-request');
+        const signRequest = EthSignRequest.fromCBOR(decoder.resultUR().cbor);
+        expect(JSON.parse(signRequest.getSignData().toString('utf8'))).toEqual(data);
+        expect((data.message as Record<string, unknown>)['agent']).toBe(agent);
+        expect(uuidString(signRequest.getRequestId()!)).toBe(qr.request_id);
+        expect(signRequest.getSourceFingerprint().toString('hex')).toBe(FINGERPRINT);
+        return { pending, request, requestId: qr.request_id };
+      };
 
-    // A UR signed by another key is refused: nothing is authorized.
-    const wrong = await ask(0);
-    await h.call('prompt:respondOfflineSignature', { prompt_id: wrong.request.payload.prompt_id, signature: answer(intruder, wrong.request.payload.digest, wrong.requestId) });
-    expect(await wrong.pending).toMatchObject({ ok: false, error: { code: 'SIGNATURE_MISMATCH' } });
-    expect((await h.call('keys:list', {})).keys.find((k) => k.agent === agent)?.status).not.toBe('ACTIVE');
+      // A UR signed by another key is refused: nothing is authorized.
+      const wrong = await ask(0);
+      await h.call('prompt:respondOfflineSignature', { prompt_id: wrong.request.payload.prompt_id, signature: answer(intruder, wrong.request.payload.digest, wrong.requestId) });
+      expect(await wrong.pending).toMatchObject({ ok: false, error: { code: 'SIGNATURE_MISMATCH' } });
+      expect((await h.call('keys:list', {})).keys.find((k) => k.agent === agent)?.status).not.toBe('ACTIVE');
 
-    // The wallet's own answer, as UR lines in any order, authorizes the key.
-    const right = await ask(1);
-    await h.call('prompt:respondOfflineSignature', { prompt_id: right.request.payload.prompt_id, signature: answer(offline, right.request.payload.digest, right.requestId) });
-    expect(await right.pending).toMatchObject({ ok: true, value: { agent, wallet: offline.address } });
-    expect((await h.call('keys:list', {})).keys.find((k) => k.agent === agent)?.status).toBe('ACTIVE');
+      // The wallet's own answer, as UR lines in any order, authorizes the key.
+      const right = await ask(1);
+      await h.call('prompt:respondOfflineSignature', { prompt_id: right.request.payload.prompt_id, signature: answer(offline, right.request.payload.digest, right.requestId) });
+      expect(await right.pending).toMatchObject({ ok: true, value: { agent, wallet: offline.address } });
+      expect((await h.call('keys:list', {})).keys.find((k) => k.agent === agent)?.status).toBe('ACTIVE');
+    } finally {
+      // Back to no fingerprint: the other tests' offline requests carry no QR code.
+      await h.call('settings:setAirgap', { fingerprint: null });
+    }
   });
 });
