@@ -13,10 +13,17 @@
  *
  * The simulator runs a manual clock (issue 37): the deposit's credit and a withdrawal's steps come as the
  * test moves it (advanceUntil); the device's screens and prompts take no simulated time.
+ *
+ * The harness is shared, but each test builds what it needs: ensure helpers look at the actual state,
+ * the connected wallet (wallet:current), the free balance and the fake device plugged in (its model,
+ * what it decides, whether the app connected through it), and plug, connect, unplug, disconnect or fund
+ * only what is missing; each test reads the prompts raised after its start. So every test passes alone
+ * or in any order.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/shared/decimal/index.js';
 import type { IpcEventPayload, TrezorPrompt } from '../../../src/shared/ipc.js';
 import { FakeTrezor, type FakeTrezorOptions } from '../../support/trezor/fakeTrezor.js';
 import { FakeUsbTrezor } from '../../support/trezor/fakeUsb.js';
@@ -50,6 +57,43 @@ describe('Trezor main wallet through IPC', () => {
       100,
     );
 
+  /** A withdrawal needs funds: 500 USDC from the faucet to the connected wallet when it has less than 100 free, awaited until credited. */
+  const ensureFunded = async (): Promise<void> => {
+    const before = new Decimal((await h.call('account:balance', {})).free_balance);
+    if (before.gte(100)) return;
+    await h.call('funding:faucet', { amount: '500' });
+    await h.advanceUntil('the deposit to be credited', async () => new Decimal((await h.call('account:balance', {})).free_balance).eq(before.plus(500)), 100);
+  };
+  /** Nothing plugged in and no signer connected. */
+  const ensureNothingConnected = async (): Promise<void> => {
+    plugged.splice(0, plugged.length);
+    if ((await h.call('wallet:current', {})).signer !== null) await h.call('wallet:disconnect', {});
+  };
+  /**
+   * A Safe 5 that confirms every screen, plugged in and connected at PATH: kept when the device plugged in
+   * is one (not set to be unplugged) the app connected through (it showed the address) and the wallet is
+   * its address; plugged and connected afresh otherwise.
+   */
+  const ensureSafe5 = async (): Promise<FakeUsbTrezor> => {
+    const usb = plugged[0] as FakeUsbTrezor | undefined;
+    const d = usb?.device;
+    const current = await h.call('wallet:current', {});
+    const usable =
+      d !== undefined &&
+      usb!.unplugAfterReports === undefined &&
+      d.options.model === 'T3T1' &&
+      d.options.pin === undefined &&
+      !d.options.passphraseProtection &&
+      d.options.decide({ name: 'confirm_typed_data_final', code: 0, title: '', lines: [] }) === 'confirm' &&
+      d.screens.some((s) => s.name === 'show_address') &&
+      current.signer?.kind === 'trezor' &&
+      current.address === ADDRESS;
+    if (usable) return usb!;
+    plug({ model: 'T3T1' });
+    await h.call('trezor:connect', { path: PATH });
+    return plugged[0] as FakeUsbTrezor;
+  };
+
   beforeAll(async () => {
     h = await AppHarness.start('trezor', { env: { PERPS_TREZOR_TRANSPORT: 'usb' }, core: { trezor: { usb: { getDeviceList: () => plugged } } } });
   }, 60_000);
@@ -60,6 +104,7 @@ describe('Trezor main wallet through IPC', () => {
   });
 
   it('no device plugged in is TREZOR_NO_DEVICE, and nothing is connected', async () => {
+    await ensureNothingConnected();
     const err = await h.fail('trezor:connect', { path: PATH });
     expect(err.code).toBe('TREZOR_NO_DEVICE');
     expect(err.hint).toMatch(/udev/);
@@ -68,17 +113,17 @@ describe('Trezor main wallet through IPC', () => {
 
   it('connects a Safe 5: the device shows the address, and only the path and address are remembered', async () => {
     const device = plug({ model: 'T3T1' });
+    const from = prompts().length;
     const view = await h.call('trezor:connect', { path: PATH });
     expect(view).toMatchObject({ address: ADDRESS, signer: { kind: 'trezor', label: `Trezor Safe 5 ${PATH}`, path: PATH }, last_signer_kind: 'trezor' });
     expect(device.screens.map((s) => s.name)).toContain('show_address');
-    expect(prompts().find((p) => p.kind === 'button')).toMatchObject({ model: 'Trezor Safe 5', screen: { name: 'show_address' } });
+    expect(prompts().slice(from).find((p) => p.kind === 'button')).toMatchObject({ model: 'Trezor Safe 5', screen: { name: 'show_address' } });
     expect(prompts().at(-1)?.kind).toBe('idle');
   });
 
   it('a withdrawal signed on the Safe 5, struct by struct, completes against the simulator', async () => {
-    await h.call('funding:faucet', { amount: '500' });
-    await h.advanceUntil('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '500', 100);
-    const device = plugged[0] as FakeUsbTrezor;
+    const device = await ensureSafe5();
+    await ensureFunded();
     const preview = await h.call('withdraw:preview', { amount: '20' });
     const tracked = await h.call('withdraw:submit', { review_id: preview.review.review_id });
     expect(tracked).toMatchObject({ amount: '20', phase: 'TRACKING' });
@@ -90,6 +135,7 @@ describe('Trezor main wallet through IPC', () => {
   it('rejected on the device is TREZOR_REJECTED_ON_DEVICE, and nothing is sent', async () => {
     plug({ model: 'T3T1', decide: (s) => (s.name === 'confirm_typed_data_final' ? 'reject' : 'confirm') });
     await h.call('trezor:connect', { path: PATH });
+    await ensureFunded();
     const before = (await h.call('withdraw:list', {})).withdrawals.length;
     const preview = await h.call('withdraw:preview', { amount: '5' });
     const err = await h.fail('withdraw:submit', { review_id: preview.review.review_id });
@@ -101,6 +147,7 @@ describe('Trezor main wallet through IPC', () => {
   it('trezor:cancel while the device shows the withdrawal reaches the device and ends as TREZOR_CANCELLED', async () => {
     const device = plug({ model: 'T3T1', decide: (s) => (s.name === 'confirm_typed_data_final' ? 'wait' : 'confirm') });
     await h.call('trezor:connect', { path: PATH });
+    await ensureFunded();
     const from = prompts().length;
     const preview = await h.call('withdraw:preview', { amount: '5' });
     const submitted = h.invoke('withdraw:submit', { review_id: preview.review.review_id });
@@ -128,6 +175,7 @@ describe('Trezor main wallet through IPC', () => {
     const positions = [...PIN].map((d) => String(matrix.indexOf(d) + 1)).join('');
     expect(await h.call('trezor:answerPin', { prompt_id: pin.prompt_id, positions })).toEqual({ delivered: true });
     expect(await connecting).toMatchObject({ address: ADDRESS, signer: { kind: 'trezor', label: `Trezor Model One ${PATH}` } });
+    await ensureFunded();
 
     // Withdraw: the Model One signs two hashes, shown first in the blind-signing confirmation.
     const preview = await h.call('withdraw:preview', { amount: '7' });
@@ -193,6 +241,7 @@ describe('Trezor main wallet through IPC', () => {
   it('a Trezor unplugged while signing is TREZOR_DISCONNECTED, and nothing is sent', async () => {
     plug({ model: 'T3T1' });
     await h.call('trezor:connect', { path: PATH });
+    await ensureFunded();
     const usb = plugged[0] as FakeUsbTrezor;
     const before = (await h.call('withdraw:list', {})).withdrawals.length;
     const preview = await h.call('withdraw:preview', { amount: '5' });
