@@ -2,6 +2,10 @@
  * TradingApiClient against the simulator over loopback HTTP: every route decodes into its typed result,
  * reads retry through injected failures, a just-submitted order's 404 is retried, and a signed write
  * whose answer is lost is resent byte for byte and reported as landed, never executed twice.
+ *
+ * The route tests share one trader, but each builds what it needs from what the service reads back (a
+ * listed key and a free balance: ensureTrader; an open position: ensurePosition), so each passes alone
+ * and in any order; in file order the ensures find everything in place.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +15,7 @@ import {
   WriteLandedUnknownResultError,
   type ClientRetryInfo,
 } from '../../../src/main/api/index.js';
+import { Decimal } from '../../../src/shared/decimal/index.js';
 import { SimWorld, TestTrader } from './simSupport.js';
 
 let world: SimWorld;
@@ -22,10 +27,39 @@ afterAll(async () => {
   await world?.stop();
 });
 
-describe('every route decodes (one trader, in order)', () => {
-  let t: TestTrader;
+describe('every route decodes (one shared trader, each test ensures what it needs)', () => {
+  let shared: TestTrader | undefined;
   let restingId: string;
-  let positionMarket: string;
+
+  /**
+   * The shared trader, as the service sees it: its agent key listed ACTIVE (a revoke removes it: a new
+   * trader is then registered) and at least `free` in its free balance (deposited when short). With
+   * `flat`, holding no position too (a new trader when it holds one: a position is not undone here).
+   */
+  async function ensureTrader(o: { free?: string; flat?: boolean } = {}): Promise<TestTrader> {
+    const free = o.free ?? '1000';
+    const t = shared;
+    const listed = t ? await world.api.tradingKeys(t.wallet) : [];
+    const held = t && o.flat ? (await world.api.positions(t.accountId)).positions.length : 0;
+    if (!t || held > 0 || !listed.some((k) => k.agent_wallet_address === t.agent.address && k.status === 'ACTIVE')) {
+      shared = await TestTrader.create(world);
+      return shared;
+    }
+    const balance = new Decimal((await world.api.balance(t.accountId)).free_balance);
+    if (balance.lt(free)) await t.fund('10000');
+    return t;
+  }
+
+  /** The shared trader with an open position (a market buy that fills when it has none): its market. */
+  async function ensurePosition(trader: TestTrader): Promise<string> {
+    const open = (await world.api.positions(trader.accountId)).positions;
+    if (open.length > 0) return open[0]!.market;
+    await world.api.placeOrders({ account_id: trader.accountId, orders: [await trader.marketBuy(world.defaultMarket.symbol)] });
+    for (let i = 0; i < 10 && (await world.api.positions(trader.accountId)).positions.length === 0; i++) await world.advance(200);
+    const filled = (await world.api.positions(trader.accountId)).positions;
+    if (filled.length === 0) throw new Error('ensurePosition: the market buy never filled');
+    return filled[0]!.market;
+  }
 
   it('markets and config', async () => {
     const markets = await world.api.markets();
@@ -38,7 +72,8 @@ describe('every route decodes (one trader, in order)', () => {
   });
 
   it('register, trading-keys, deposit history and balance', async () => {
-    t = new TestTrader(world);
+    // A trader of its own (the register under test); it becomes the shared trader the next tests ensure.
+    const t = new TestTrader(world);
     const body = t.registerBody();
     expect(await world.api.register(body)).toEqual({ expires_at: body.expires_at });
     const keys = await world.api.tradingKeys(t.wallet);
@@ -50,9 +85,11 @@ describe('every route decodes (one trader, in order)', () => {
     expect(deposits.deposits[0]).toMatchObject({ amount: expect.any(String), status: 'CONFIRMED' });
     expect(await world.api.allDepositHistory(t.accountId)).toHaveLength(1);
     expect((await world.api.balance(t.accountId)).free_balance).toBe('10000');
+    shared = t;
   });
 
   it('place, order, open-orders, modify, cancel', async () => {
+    const t = await ensureTrader();
     const placed = await world.api.placeOrders({ account_id: t.accountId, orders: [await t.restingBuy()] });
     expect(placed.success).toBe(true);
     expect(placed.legs[0]).toMatchObject({ status: 'SUBMITTED', order_id: expect.any(String) });
@@ -78,6 +115,7 @@ describe('every route decodes (one trader, in order)', () => {
   });
 
   it('cancel-batch answers success:false at 200 when one leg fails, and reports each leg', async () => {
+    const t = await ensureTrader();
     const placed = await world.api.placeOrders({ account_id: t.accountId, orders: [await t.restingBuy(), await t.restingBuy()] });
     const [a, b] = placed.legs.map((l) => l.order_id!);
     await world.advance(300);
@@ -94,7 +132,9 @@ describe('every route decodes (one trader, in order)', () => {
   });
 
   it('a fill: positions, trade history, order history, position triggers, funding history', async () => {
-    positionMarket = world.defaultMarket.symbol;
+    // Flat: the fill below opens the trader's one position, and its fill is the newest.
+    const t = await ensureTrader({ flat: true });
+    const positionMarket = world.defaultMarket.symbol;
     const placed = await world.api.placeOrders({ account_id: t.accountId, orders: [await t.marketBuy(positionMarket)] });
     expect(placed.legs[0]!.status).toBe('SUBMITTED');
     for (let i = 0; i < 10 && (await world.api.positions(t.accountId)).positions.length === 0; i++) await world.advance(200);
@@ -124,6 +164,8 @@ describe('every route decodes (one trader, in order)', () => {
   });
 
   it('margin: submit, then the pending 404 is retried until APPLIED', async () => {
+    const t = await ensureTrader();
+    const positionMarket = await ensurePosition(t);
     const submitted = await world.api.adjustMargin(t.marginBody(positionMarket, '1'));
     expect(submitted.status).toBe('SUBMITTED');
     const notFound: ClientRetryInfo[] = [];
@@ -136,18 +178,23 @@ describe('every route decodes (one trader, in order)', () => {
   });
 
   it('withdraw, withdrawal lookup and withdrawal history', async () => {
+    const t = await ensureTrader();
+    const earlier = (await world.api.allWithdrawalHistory(t.accountId)).map((x) => x.withdrawal_id);
     const r = await world.api.withdraw(t.withdrawBody('5'));
     expect(r.status).toBe('REQUESTED');
     const w = await world.api.withdrawal(r.withdrawal_id!);
     expect(w).toMatchObject({ withdrawal_id: r.withdrawal_id, amount: '5', destination: t.wallet });
     const history = await world.api.withdrawalHistory(t.accountId);
-    expect(history.withdrawals.map((x) => x.withdrawal_id)).toEqual([r.withdrawal_id]);
-    expect(await world.api.allWithdrawalHistory(t.accountId)).toHaveLength(1);
+    // This test's one withdrawal, beside any the shared trader made before it.
+    expect(history.withdrawals.map((x) => x.withdrawal_id).filter((id) => !earlier.includes(id))).toEqual([r.withdrawal_id]);
+    expect(await world.api.allWithdrawalHistory(t.accountId)).toHaveLength(earlier.length + 1);
     const rejected = await world.api.withdraw(t.withdrawBody('0.5'));
     expect(rejected).toMatchObject({ status: 'REJECTED', reason: 'BELOW_MIN' });
   });
 
   it('revoke: the key is no longer listed', async () => {
+    const t = await ensureTrader();
+    expect((await world.api.tradingKeys(t.wallet)).map((k) => k.agent_wallet_address)).toEqual([t.agent.address]);
     await world.api.revoke(t.revokeBody());
     expect(await world.api.tradingKeys(t.wallet)).toEqual([]);
   });
