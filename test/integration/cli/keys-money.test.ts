@@ -3,6 +3,11 @@
  * with --json: stdout must be exactly one JSON document, and the exit code 0 (success), 1 (the operation
  * failed) or 2 (bad usage or validation; nothing signed or sent). Keys go to the real OS keychain under a
  * test-only service name.
+ *
+ * The tests share one main wallet and data folder, but none relies on another having run: each first
+ * ensures what it starts from, read back through the CLI (a key of the wallet stored here and never
+ * authorized; a free balance; a completed withdrawal of 10) and builds only what is missing. In file order
+ * the ensures find it in place.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -102,7 +107,22 @@ describe('perps markets / config', SLOW, () => {
 });
 
 describe('perps keys', SLOW, () => {
-  let agent: string;
+  let agent = '';
+
+  /**
+   * A key of `main` stored in this data folder and never authorized, as `keys list` shows it: the shared
+   * one, or a new one (`keys new`) when it is gone (revoked) or authorized.
+   */
+  async function ensureUnauthorizedKey(): Promise<string> {
+    const list = await perps(['keys', 'list', '--wallet', main.address, '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    const keys = list.json['keys'] as { agent: string; status: string }[];
+    if (agent !== '' && keys.some((k) => k.agent.toLowerCase() === agent.toLowerCase() && k.status === 'NOT_AUTHORIZED')) return agent;
+    const created = await perps(['keys', 'new', '--wallet', main.address, '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    agent = created.json['agent'] as string;
+    return agent;
+  }
 
   it('keys new prints the new address (bare in human mode)', async () => {
     const human = await perps(['keys', 'new', '--wallet', main.address, '--name', 'human']);
@@ -116,6 +136,7 @@ describe('perps keys', SLOW, () => {
   });
 
   it('usage and validation errors exit 2 and sign and send nothing', async () => {
+    await ensureUnauthorizedKey();
     const before = nonceFile();
     const [tooLong, missing, noSigner, ledger, badAddress, unknown] = await Promise.all([
       perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--expires-in', '181d', '--json']),
@@ -142,6 +163,7 @@ describe('perps keys', SLOW, () => {
   });
 
   it('--dry-run prints what authorize, renew and revoke would sign (exit 0, no --signer needed); nothing is sent', async () => {
+    await ensureUnauthorizedKey();
     const listBefore = await perps(['keys', 'list', '--wallet', main.address, '--json']);
     const auth = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--expires-in', '30d', '--dry-run', '--json']);
     expect(auth.code, auth.stderr).toBe(0);
@@ -179,6 +201,7 @@ describe('perps keys', SLOW, () => {
   });
 
   it('authorize, list, revoke', async () => {
+    await ensureUnauthorizedKey();
     const auth = await perps(['keys', 'authorize', '--wallet', main.address, '--agent', agent, '--signer', 'env:PERPS_TEST_MAIN_KEY', '--expires-in', '30d', '--json']);
     expect(auth.code).toBe(0);
     expect(auth.json).toMatchObject({ agent, wallet: main.address, stored_locally: true });
@@ -227,9 +250,38 @@ describe('perps keys', SLOW, () => {
 });
 
 describe('perps withdraw / balance / history', SLOW, () => {
+  /** `main`'s free balance, as `perps balance` reads it. */
+  async function freeBalance(): Promise<Decimal> {
+    const balance = await perps(['balance', '--wallet', main.address, '--json']);
+    expect(balance.code, balance.stderr).toBe(0);
+    return new Decimal(balance.json['free_balance'] as string);
+  }
+
+  /**
+   * At least `min` free: a deposit of 100 when short. The withdrawals here take 10 at most twice, so
+   * `main` is funded by exactly one deposit of 100 in any order (the history test counts on it).
+   */
+  async function ensureFunded(min: string): Promise<void> {
+    if ((await freeBalance()).lt(min)) await h.fund(main.address, '100');
+  }
+
+  function withdrawTenAndWait(): Promise<Run> {
+    return h.advanceDuring(perps(['withdraw', '--wallet', main.address, '--amount', '10', '--signer', 'env:PERPS_TEST_MAIN_KEY', '--wait', '--json']), 500, 50);
+  }
+
+  /** A COMPLETED withdrawal of 10 in `main`'s history (the one 'withdraws and waits' makes), made when there is none. */
+  async function ensureWithdrewTen(): Promise<void> {
+    const history = (await perps(['history', 'withdrawals', '--wallet', main.address, '--json'])).json['withdrawals'] as { amount: string; status: string }[];
+    if (history.some((w) => w.amount === '10' && w.status === 'COMPLETED')) return;
+    await ensureFunded('10');
+    const r = await withdrawTenAndWait();
+    expect(r.code, r.stderr).toBe(0);
+  }
+
   it('withdraws and waits to COMPLETED', async () => {
-    await h.fund(main.address, '100');
-    const r = await h.advanceDuring(perps(['withdraw', '--wallet', main.address, '--amount', '10', '--signer', 'env:PERPS_TEST_MAIN_KEY', '--wait', '--json']), 500, 50);
+    await ensureFunded('10');
+    const before = await freeBalance();
+    const r = await withdrawTenAndWait();
     expect(r.code).toBe(0);
     expect(r.json['withdrawal']).toMatchObject({ amount: '10', status: 'COMPLETED', phase: 'DONE' });
     // The wallet deposited: it has history, so no new-wallet fee is previewed (nor charged: the full 10 left).
@@ -238,7 +290,8 @@ describe('perps withdraw / balance / history', SLOW, () => {
     expect(JSON.stringify(r.json)).not.toMatch(/"signature"/);
     const balance = await perps(['balance', '--wallet', main.address, '--json']);
     expect(balance.code).toBe(0);
-    expect(balance.json).toMatchObject({ wallet: main.address, free_balance: '90' });
+    // The full 10 left the free balance (90 of the one deposit of 100 when this runs first).
+    expect(balance.json).toMatchObject({ wallet: main.address, free_balance: before.minus(10).toFixed() });
   });
 
   it('a validation error (over the free balance) exits 2 and signs and sends nothing', async () => {
@@ -256,6 +309,7 @@ describe('perps withdraw / balance / history', SLOW, () => {
   });
 
   it('--dry-run checks and prints the Withdraw that would be signed (exit 0, no --signer needed); nothing is sent', async () => {
+    await ensureFunded('3.5');
     const historyBefore = (await perps(['history', 'withdrawals', '--wallet', main.address, '--json'])).json['withdrawals'] as unknown[];
     const r = await perps(['withdraw', '--wallet', main.address, '--amount', '3.5', '--dry-run', '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -324,6 +378,7 @@ describe('perps withdraw / balance / history', SLOW, () => {
   });
 
   it('history deposits and withdrawals, as JSON and as CSV', async () => {
+    await ensureWithdrewTen();
     const deposits = await perps(['history', 'deposits', '--wallet', main.address, '--json']);
     expect(deposits.code).toBe(0);
     expect(deposits.json['deposits']).toEqual([expect.objectContaining({ amount: '100', status: 'CONFIRMED' })]);
