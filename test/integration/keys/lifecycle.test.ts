@@ -3,6 +3,12 @@
  * create -> authorize -> trade -> renew -> expire (simulator clock) -> revoke, the refusals that happen
  * before anything is signed, and the spec's way of explaining a 403 (listed -> payload mismatch; not
  * listed -> wrong wallet/environment, expired or revoked).
+ *
+ * The lifecycle tests share one wallet and key, but none relies on another having run: each first
+ * ensures the key state it starts from, read back through listTradingKeys (never authorized, ACTIVE with
+ * a given time left, EXPIRED), and builds it on a new wallet and key when the shared one has moved on
+ * (a revoke deletes it; an expiry or renewal cannot be undone). In file order the ensures find each state
+ * the test before left, so they cost a listing each.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, type PlaceOrdersBody } from '../../../src/shared/protocol/index.js';
@@ -24,6 +30,8 @@ import {
 import { rawKeytar } from '../../support/keychain.js';
 import { DAY_MS, SimHarness, cleanupKeychain, contextFor, newMainWallet, type MainWallet } from '../support/keysMoney.js';
 import type { Signer } from '../../../src/main/signers/signer.js';
+import { sameAddress } from '../../../src/shared/identity/index.js';
+import type { TradingKeyRow } from '../../../src/main/services/keys/list.js';
 
 let h: SimHarness;
 let ctx: ServiceContext;
@@ -80,13 +88,51 @@ async function expect403(p: Promise<unknown>): Promise<ApiError> {
 
 describe('trading key lifecycle', () => {
   let main: MainWallet;
-  let agent: string;
+  let agent = '';
 
   beforeAll(() => {
     main = newMainWallet();
   });
 
+  /** The shared key as listTradingKeys shows it; undefined when there is none (not made yet, or revoked). */
+  async function sharedKey(): Promise<TradingKeyRow | undefined> {
+    if (agent === '') return undefined;
+    return (await listTradingKeys(ctx, main.address)).keys.find((k) => sameAddress(k.agent, agent));
+  }
+
+  /** A wallet with no key at all, local or listed: the shared one, or a new one when it has keys. */
+  async function ensureWalletWithoutKeys(): Promise<void> {
+    if ((await listTradingKeys(ctx, main.address)).keys.length > 0) main = newMainWallet();
+  }
+
+  /** The shared key stored here and never authorized: a new wallet and key when it is anything else. */
+  async function ensureUnauthorizedKey(): Promise<void> {
+    if ((await sharedKey())?.status === 'NOT_AUTHORIZED') return;
+    main = newMainWallet();
+    agent = (await createTradingKey(ctx, { wallet: main.address, name: 'lifecycle' })).agent;
+  }
+
+  /**
+   * The shared key ACTIVE and stored here, with a time left (ms, by the service's clock) that `fits`;
+   * otherwise a new key authorized for `days` (default: the service default, 90).
+   */
+  async function ensureActiveKey(fits: (leftMs: number) => boolean = () => true, days?: number): Promise<void> {
+    const key = await sharedKey();
+    if (key?.status === 'ACTIVE' && key.stored_locally && key.expires_at !== null && fits(key.expires_at - (await ctx.clock.now()))) return;
+    await ensureUnauthorizedKey();
+    await authorizeTradingKey(ctx, { wallet: main.address, agent, signer: main.signer, ...(days === undefined ? {} : { expiresInDays: days }) });
+  }
+
+  /** The shared key stored here and EXPIRED: a one-day key run past its expiry on the simulator clock. */
+  async function ensureExpiredKey(): Promise<void> {
+    if ((await sharedKey())?.status === 'EXPIRED') return;
+    await ensureActiveKey((left) => left <= DAY_MS, 1);
+    await h.advance(DAY_MS + 60_000);
+    ctx.clock.invalidate();
+  }
+
   it('creates a key in the keychain; it lists as NOT_AUTHORIZED and cannot trade yet', async () => {
+    await ensureWalletWithoutKeys();
     const meta = await createTradingKey(ctx, { wallet: main.address, name: 'lifecycle' });
     agent = meta.agent;
     expect(meta.expires_at).toBeNull();
@@ -102,6 +148,7 @@ describe('trading key lifecycle', () => {
   });
 
   it('refuses a lifetime over 180 days, a bad chain id and a signer of another wallet before signing anything', async () => {
+    await ensureUnauthorizedKey();
     const before = main.signer.signed.length;
     await expect(authorizeTradingKey(ctx, { wallet: main.address, agent, signer: main.signer, expiresInDays: 181 })).rejects.toThrow(ValidationError);
     await expect(authorizeTradingKey(ctx, { wallet: main.address, agent, signer: main.signer, expiresInDays: 0 })).rejects.toThrow(ValidationError);
@@ -116,6 +163,7 @@ describe('trading key lifecycle', () => {
   });
 
   it('authorizes with the default 90 days, records the expiry and trades', async () => {
+    await ensureUnauthorizedKey();
     const now = await ctx.clock.now();
     const r = await authorizeTradingKey(ctx, { wallet: main.address, agent, signer: main.signer });
     expect(main.signer.signed.at(-1)?.primaryType).toBe('AuthorizeAgent');
@@ -133,6 +181,7 @@ describe('trading key lifecycle', () => {
   });
 
   it('explains a 403 from a listed key as a payload that differs from the signed one', async () => {
+    await ensureActiveKey();
     const signer = await ctx.tradingSigner(main.address);
     const err = await expect403(sendOrder(main.address, signer, true));
     const why = await explainForbidden(ctx, { wallet: main.address, agent });
@@ -146,6 +195,8 @@ describe('trading key lifecycle', () => {
   });
 
   it('renews before expiry: re-registering refreshes the expiry of the same key', async () => {
+    // Still ACTIVE 80 days on, and due for renewal (within 14 days of its expiry) by then: a 90-day key.
+    await ensureActiveKey((left) => left > 80 * DAY_MS && left <= 94 * DAY_MS);
     await h.advance(80 * DAY_MS);
     ctx.clock.invalidate();
     const due = await keysDueForRenewal(ctx, main.address, 14);
@@ -160,6 +211,8 @@ describe('trading key lifecycle', () => {
   });
 
   it('stops trading when the key expires on the simulator clock, and explains the 403 as not listed (expired)', async () => {
+    // Expired 31 days on: a key with less left (a 30-day renewal).
+    await ensureActiveKey((left) => left < 31 * DAY_MS, 30);
     const signer = await ctx.tradingSigner(main.address);
     await h.advance(31 * DAY_MS);
     ctx.clock.invalidate();
@@ -179,6 +232,7 @@ describe('trading key lifecycle', () => {
   });
 
   it('an expired key authorized again trades again', async () => {
+    await ensureExpiredKey();
     await renewTradingKey(ctx, { wallet: main.address, agent, signer: main.signer, expiresInDays: 180 });
     ctx.clock.invalidate();
     const signer = await ctx.tradingSigner(main.address);
@@ -186,6 +240,7 @@ describe('trading key lifecycle', () => {
   });
 
   it('revokes: immediate on the service, local key deleted, and a 403 afterwards explained as not listed', async () => {
+    await ensureActiveKey();
     // Signed while the key is still authorized and stored; sent after the revocation.
     const order = await signedOrder(main.address, await ctx.tradingSigner(main.address));
     const r = await revokeTradingKey(ctx, { wallet: main.address, agent, signer: main.signer });
