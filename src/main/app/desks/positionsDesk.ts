@@ -197,10 +197,14 @@ export class PositionsDesk {
     };
   }
 
-  /** A resting limit close is followed by the orders pump, so its fill (or cancel) arrives as events. */
+  /**
+   * Every close order is followed by the orders pump, as a placed order is: a resting limit close until it
+   * fills or is cancelled, a market close (already filled) once, so its fill arrives as a fills event and
+   * its own "Order filled" notification now, not merged into the next fill the pump happens to read.
+   */
   private followClose(res: ClosePositionResult): void {
-    if (!res.resting || !res.order.order_id) return;
-    this.session.raise({ type: 'orders.submitted', orders: [{ order_id: res.order.order_id, hint: { market: res.market, order_type: 'LIMIT', justSubmitted: false } }] });
+    if (!res.order.order_id) return;
+    this.session.raise({ type: 'orders.submitted', orders: [{ order_id: res.order.order_id, hint: { market: res.market, order_type: res.order.leg.order_type, justSubmitted: false } }] });
   }
 
   /** One market's failure as the page may see it: an unexpected error's text stays in main's log. */
