@@ -17,6 +17,12 @@
  * (keys new/authorize/submit/list, dry runs, submits, history) is `perps` in this process
  * (perpsInProcess.ts), with the same two data folders, keychain services and variables, set for the run
  * and restored after it; the tripwire counts this process's connections just as a child's.
+ *
+ * No test relies on another having run: the withdrawal tests share a signed file, but each first ensures
+ * the state it starts from, read back from where it lives (a signed file on the stick; the online data
+ * folder's record of it, which is how `withdraw submit` knows a file it sent; the service's balance), and
+ * builds only what is missing (a file signed offline with the keystore, a deposit, a submit). "Nothing was
+ * sent" is the service's history unchanged over the test. In file order the ensures find it in place.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +30,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { TypedDataEncoder, Wallet, encryptKeystoreJsonSync, type TypedDataField } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/shared/decimal/index.js';
 import { REPO_ROOT } from '../../support/paths.js';
 import { jsonOf } from '../../support/perpsCli.js';
 import { perpsInProcess } from '../../support/perpsInProcess.js';
@@ -240,17 +247,86 @@ describe('key ceremony (offline main wallet)', SLOW, () => {
 });
 
 describe('offline-signed withdrawal', SLOW, () => {
-  let signedFile: string;
-  let withdrawalId: string;
+  /** The shared signed withdrawal of 25 on the stick ('' until one is signed). */
+  let signedFile = '';
+  /** Every name given to a signed withdrawal on the stick, oldest first. */
+  const signedFiles: string[] = [];
+
+  /** A new name on the stick for a signed withdrawal. */
+  function nextSignedFile(): string {
+    const file = path.join(carry, signedFiles.length === 0 ? 'withdrawal.json' : `withdrawal-${signedFiles.length + 1}.json`);
+    signedFiles.push(file);
+    return file;
+  }
+
+  /** `main`'s free balance online is at least `min`: a deposit of 100 when short. */
+  async function ensureFunded(min: string): Promise<void> {
+    const r = await perps(['balance', '--wallet', main.address, '--json'], onlineEnv());
+    expect(r.code, r.stderr).toBe(0);
+    if (new Decimal(r.json['free_balance'] as string).lt(min)) await h.fund(main.address, '100');
+  }
+
+  /** The online data folder's record of a signed file, found by its nonce as `withdraw submit` finds it: none until it is submitted from there. */
+  function onlineRecordOf(file: string): { withdrawal_id: string | null; status: string | null } | undefined {
+    const nonce = (JSON.parse(fs.readFileSync(file, 'utf8')) as { body: { nonce: string } }).body.nonce;
+    const folder = path.join(onlineDir, 'withdrawals');
+    if (!fs.existsSync(folder)) return undefined;
+    for (const name of fs.readdirSync(folder).filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+      const record = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as { nonce: string; withdrawal_id: string | null; status: string | null };
+      if (record.nonce === nonce) return record;
+    }
+    return undefined;
+  }
+
+  /** A withdrawal of 25 signed on the offline machine (its keystore, no network), on the stick as the shared file. */
+  async function signWithKeystore(): Promise<string> {
+    const out = nextSignedFile();
+    const r = await perps(
+      ['withdraw', '--wallet', main.address, '--amount', '25', '--out', out, '--signer', `keystore:${keystore}`, '--json'],
+      offlineEnv({ PERPS_KEYSTORE_PASSWORD: PASSWORD }),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    signedFile = out;
+    return out;
+  }
+
+  /** The shared signed file: signed when there is none. */
+  async function ensureSignedFile(): Promise<string> {
+    return signedFile !== '' && fs.existsSync(signedFile) ? signedFile : signWithKeystore();
+  }
+
+  /** A signed file the online machine has not submitted: the shared one, or a new one when it was. */
+  async function ensureUnsubmittedFile(): Promise<string> {
+    const file = await ensureSignedFile();
+    return onlineRecordOf(file) === undefined ? file : signWithKeystore();
+  }
+
+  /**
+   * A signed file submitted online and COMPLETED, and its withdrawal id: any such file on the stick, else
+   * one submitted (and waited for) now. Never a second withdrawal of 25 beside one already made: a data
+   * folder that did not send the file finds its landed withdrawal as the oldest of that amount since the
+   * signing (reconcile.ts), and two of them would be indistinguishable.
+   */
+  async function ensureCompletedFile(): Promise<{ file: string; withdrawalId: string }> {
+    for (const file of signedFiles.filter((f) => fs.existsSync(f))) {
+      const record = onlineRecordOf(file);
+      if (record?.status === 'COMPLETED' && record.withdrawal_id) return { file, withdrawalId: record.withdrawal_id };
+    }
+    const file = await ensureUnsubmittedFile();
+    await ensureFunded('25');
+    const r = await h.advanceDuring(perps(['withdraw', 'submit', file, '--wait', '--json'], onlineEnv()), 500, 50);
+    expect(r.code, r.stderr).toBe(0);
+    return { file, withdrawalId: (r.json['withdrawal'] as { withdrawal_id: string }).withdrawal_id };
+  }
 
   it('signs on the offline machine through --signer offline (request file + QR page), with no network', async () => {
-    await h.fund(main.address, '100');
+    const historyBefore = await history();
     const requestFile = path.join(carry, 'withdraw-request.json');
     const page = path.join(carry, 'withdraw-qr.html');
-    signedFile = path.join(carry, 'withdrawal.json');
+    const out = nextSignedFile();
     const run = start(
       [
-        'withdraw', '--wallet', main.address, '--amount', '25', '--out', signedFile,
+        'withdraw', '--wallet', main.address, '--amount', '25', '--out', out,
         '--signer', 'offline', '--request-out', requestFile, '--qr', page, '--qr-fingerprint', '0a1b2c3d', '--json',
       ],
       offlineEnv(),
@@ -271,36 +347,47 @@ describe('offline-signed withdrawal', SLOW, () => {
     run.stdin.end();
     const r = await run.done;
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ out: signedFile, wallet: main.address, amount: '25', submitted: false });
+    expect(r.json).toMatchObject({ out, wallet: main.address, amount: '25', submitted: false });
     expect(tripwireHits).toBe(0);
+    signedFile = out;
     const file = JSON.parse(fs.readFileSync(signedFile, 'utf8')) as { format: string; body: { amount: string; signature: { v: number } } };
     expect(file).toMatchObject({ format: 'perps-desk/signed-withdrawal@1', body: { amount: '25' } });
     expect([27, 28]).toContain(file.body.signature.v);
     // Signing sent nothing.
-    expect(await history()).toEqual([]);
+    expect(await history()).toEqual(historyBefore);
   });
 
   it('submits online and waits to COMPLETED', async () => {
-    const r = await h.advanceDuring(perps(['withdraw', 'submit', signedFile, '--wait', '--json'], onlineEnv()), 500, 50);
+    const file = await ensureUnsubmittedFile();
+    await ensureFunded('25');
+    const before = await history();
+    const r = await h.advanceDuring(perps(['withdraw', 'submit', file, '--wait', '--json'], onlineEnv()), 500, 50);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ already_submitted: false, withdrawal: { amount: '25', status: 'COMPLETED', phase: 'DONE', wallet: main.address } });
-    withdrawalId = (r.json['withdrawal'] as { withdrawal_id: string }).withdrawal_id;
-    expect(await history()).toEqual([expect.objectContaining({ withdrawal_id: withdrawalId, amount: '25', status: 'COMPLETED' })]);
+    const withdrawalId = (r.json['withdrawal'] as { withdrawal_id: string }).withdrawal_id;
+    // Exactly one new withdrawal (newest first), over any made before this test.
+    expect(await history()).toEqual([expect.objectContaining({ withdrawal_id: withdrawalId, amount: '25', status: 'COMPLETED' }), ...before]);
   });
 
   it('the same file submitted again never makes a second withdrawal', async () => {
+    const { file: submittedFile, withdrawalId } = await ensureCompletedFile();
+    const before = await history();
     // Same data folder: its record is found by nonce and reported.
-    const again = await perps(['withdraw', 'submit', signedFile, '--json'], onlineEnv());
+    const again = await perps(['withdraw', 'submit', submittedFile, '--json'], onlineEnv());
     expect(again.code, again.stderr).toBe(0);
     expect(again.json).toMatchObject({ already_submitted: true, withdrawal: { withdrawal_id: withdrawalId, status: 'COMPLETED' } });
     // Another data folder: the service answers 409 (nonce used), so it landed; it is found in history.
-    const elsewhere = await perps(['withdraw', 'submit', signedFile, '--json'], onlineEnv(tempDir('ceremony-third')));
+    const elsewhere = await perps(['withdraw', 'submit', submittedFile, '--json'], onlineEnv(tempDir('ceremony-third')));
     expect(elsewhere.code, elsewhere.stderr).toBe(0);
     expect(elsewhere.json).toMatchObject({ already_submitted: false, withdrawal: { withdrawal_id: withdrawalId, status: 'COMPLETED' } });
-    expect(await history()).toHaveLength(1);
+    const after = await history();
+    expect(after).toHaveLength(before.length);
+    expect(after.filter((w) => w.withdrawal_id === withdrawalId)).toHaveLength(1);
   });
 
   it('a signature from the wrong key is refused before anything is sent', async () => {
+    // Online, the amount is checked against the free balance before the device is asked.
+    await ensureFunded('5');
     const before = await history();
     // Online, sign-and-submit in one go with the offline signer: the stranger's answer never leaves.
     const requestFile = path.join(carry, 'wrong-request.json');
@@ -333,7 +420,7 @@ describe('offline-signed withdrawal', SLOW, () => {
 
   it('a signed withdrawal changed on the way is refused before it is sent', async () => {
     const before = await history();
-    const file = JSON.parse(fs.readFileSync(signedFile, 'utf8')) as { amount: string; body: Record<string, unknown> };
+    const file = JSON.parse(fs.readFileSync(await ensureSignedFile(), 'utf8')) as { amount: string; body: Record<string, unknown> };
     const tampered = path.join(carry, 'withdrawal-tampered.json');
     fs.writeFileSync(tampered, JSON.stringify({ ...file, amount: '50', body: { ...file.body, amount: '50', nonce: String(Number(file.body['nonce']) + 1) } }));
     const r = await perps(['withdraw', 'submit', tampered, '--json'], onlineEnv(), { child: true });
