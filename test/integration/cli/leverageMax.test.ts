@@ -85,6 +85,13 @@ describe('--leverage max', () => {
 
   it('position reverse enters the other way at the maximum', async () => {
     const max = await maxOf('BTC');
+    // A BTC position to reverse: the first test's, or one bought here when this test runs without it.
+    if (!(await w.ctx.api.positions(t.accountId)).positions.some((p) => p.market === 'BTC')) {
+      const size = sizeFor(w.market('BTC'), await w.mark('BTC'), 3);
+      const bought = await perps(['order', 'place', '--wallet', t.wallet, '--market', 'BTC', '--side', 'buy', '--size', size, '--leverage', '2', '--wait']);
+      expect(bought.code, bought.stderr).toBe(0);
+      for (let i = 0; i < 40 && !(await w.ctx.api.positions(t.accountId)).positions.some((p) => p.market === 'BTC'); i++) await w.advance(250);
+    }
     const dry = await perps(['--json', 'position', 'reverse', '--wallet', t.wallet, '--market', 'BTC', '--leverage', 'max', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(legLeverages(perpsJson(dry))).toContain(max);

@@ -4,6 +4,9 @@
  * simulator makes every inference error answer quote the key the request carried (as some services do), so
  * the key-leak check has something to catch: from setting a key through asking and clearing it, no IPC
  * response, no event and no log line holds the key or any 8 characters of it in a row.
+ *
+ * Each test builds what it needs: the first wants an app that never had a key (its own, when the shared one
+ * had), the second sets a key when none is set (issue 37: none relies on another having run first).
  */
 import { randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
@@ -41,24 +44,44 @@ describe('the assistant through the IPC handlers', () => {
   const main = Wallet.createRandom();
   let h: AppHarness;
 
-  async function setSimKey(body: Record<string, unknown>): Promise<void> {
-    const origin = new URL(h.core.profile!.baseUrl).origin;
+  async function setSimKey(body: Record<string, unknown>, app: AppHarness = h): Promise<void> {
+    const origin = new URL(app.core.profile!.baseUrl).origin;
     const res = await fetch(`${origin}/sim/companion/inference/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(res.status, await res.clone().text()).toBe(200);
   }
 
+  /** An app on the sim profile, its wallet connected, the simulator's inference service knowing GOOD with a balance of 5. */
+  async function setUp(label: string): Promise<AppHarness> {
+    const app = await AppHarness.start(label, { env: { [MAIN]: main.privateKey }, core: { fetch: echoingFetch } });
+    await app.call('wallet:connectEnv', { variable: MAIN });
+    await setSimKey({ key: GOOD, balance: '5' }, app);
+    return app;
+  }
+  async function tearDown(app: AppHarness): Promise<void> {
+    await app.stop();
+    await wipeService(`${app.keychainService}.inference`);
+    app.cleanup();
+  }
+
   beforeAll(async () => {
-    h = await AppHarness.start('assistant-ipc', { env: { [MAIN]: main.privateKey }, core: { fetch: echoingFetch } });
-    await h.call('wallet:connectEnv', { variable: MAIN });
-    await setSimKey({ key: GOOD, balance: '5' });
+    h = await setUp('assistant-ipc');
   });
   afterAll(async () => {
-    await h?.stop();
-    if (h) await wipeService(`${h.keychainService}.inference`);
-    h?.cleanup();
+    if (h) await tearDown(h);
   });
 
   it('chat models only: a stored video model is replaced when a key is set, listed models are chat models, a video model is refused', async () => {
+    // An app that never had a key or a model: the shared one, unless a test set them there.
+    const untouched = await h.call('assistant:status', {});
+    const own = untouched.enabled === false && untouched.model === null ? null : await setUp('assistant-ipc-fresh');
+    try {
+      await chatModelsOnly(own ?? h);
+    } finally {
+      if (own) await tearDown(own);
+    }
+  });
+
+  async function chatModelsOnly(h: AppHarness): Promise<void> {
     expect(await h.call('assistant:status', {})).toMatchObject({ enabled: false, model: null });
     // Without a key nothing can be checked: stored as given.
     expect((await h.call('assistant:setModel', { model: 'sim-video-1' })).model).toBe('sim-video-1');
@@ -80,9 +103,14 @@ describe('the assistant through the IPC handlers', () => {
     expect((await h.call('assistant:status', {})).model).toBe('sim-chat-mini');
     expect((await h.call('assistant:setModel', { model: 'sim-chat-pro' })).model).toBe('sim-chat-pro');
     expect((await h.call('assistant:setModel', { model: 'sim-chat-mini' })).model).toBe('sim-chat-mini');
-  });
+  }
 
   it('asks, meets a 402 with an actionable hint, and is cleared; the key is in no IPC response, event or log line', async () => {
+    // Both keys go in through this app whatever ran before: a refused one, then the good one when none is set.
+    expect((await h.fail('assistant:setKey', { api_key: WRONG })).code).toBe('INFERENCE_INVALID_API_KEY');
+    await setSimKey({ key: GOOD, balance: '5' });
+    if (!(await h.call('assistant:status', {})).enabled) await h.call('assistant:setKey', { api_key: GOOD });
+    await h.call('assistant:setModel', { model: 'sim-chat-mini' });
     const a = await h.call('assistant:ask', { question: 'Which positions do I hold?' });
     expect(a.model).toBe('sim-chat-mini');
     expect(a.answer).toMatch(/Simulated reply/);

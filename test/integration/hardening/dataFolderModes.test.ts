@@ -83,17 +83,21 @@ describe('the command line leaves a private data folder', { timeout: 180_000 }, 
   });
 
   it('a data folder and settings file left 0755/0644 by an older version are made private on the next run', async () => {
-    fs.chmodSync(dataDir, 0o755);
-    fs.chmodSync(path.join(dataDir, 'settings.json'), 0o644);
+    // A folder of its own, as an older version left it (this test does not rely on the one above).
+    const legacy = path.join(root, 'legacy-data');
+    fs.mkdirSync(legacy, { mode: 0o755 });
+    fs.chmodSync(legacy, 0o755);
+    fs.writeFileSync(path.join(legacy, 'settings.json'), '{}\n', { mode: 0o644 });
+    fs.chmodSync(path.join(legacy, 'settings.json'), 0o644);
     const r = await perpsInProcess(['keys', 'list', '--wallet', main.address, '--json'], {
       PERPS_BASE_URL: h.urls.base_url,
       PERPS_VENUE_URL: h.urls.venue_info_url,
-      PERPS_DATA_DIR: dataDir,
+      PERPS_DATA_DIR: legacy,
       PERPS_KEYCHAIN_SERVICE: service,
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(octal(fs.statSync(dataDir).mode & 0o777)).toBe('0700');
-    expect(octal(fs.statSync(path.join(dataDir, 'settings.json')).mode & 0o777)).toBe('0600');
+    expect(octal(fs.statSync(legacy).mode & 0o777)).toBe('0700');
+    expect(octal(fs.statSync(path.join(legacy, 'settings.json')).mode & 0o777)).toBe('0600');
   });
 });
 

@@ -83,6 +83,8 @@ describe('withdrawal records shared by processes', { timeout: 300_000 }, () => {
   const dataDir = path.join(root, 'shared-data');
 
   it('2 processes x 300 inserts at once: all 600 stored, each with its update, no file corrupt', async () => {
+    // A folder of its own: exactly these 600 are counted, whatever the kill rounds left in theirs.
+    const dataDir = path.join(root, 'concurrent-data');
     const [a, b] = await Promise.allSettled([run(node[0], [...node.slice(1), fixture, dataDir, 'a', '300'], { cwd: REPO_ROOT }), run(node[0], [...node.slice(1), fixture, dataDir, 'b', '300'], { cwd: REPO_ROOT })]);
     // A process that died (the old store threw "withdrawal intent ... is not stored") fails here.
     expect([a.status, b.status], [a, b].map((r) => (r.status === 'rejected' ? String((r.reason as Error).message).slice(0, 600) : '')).join('\n')).toEqual(['fulfilled', 'fulfilled']);
