@@ -13,6 +13,7 @@
  * wall clock says `manualClock: false` and why.
  */
 import { encryptKeystoreJson, Wallet } from 'ethers';
+import { afterEach, beforeEach, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppCore, type AppCoreOptions } from '../../../src/main/app/appCore.js';
@@ -20,6 +21,7 @@ import type { AppLogger } from '../../../src/main/app/adapters.js';
 import { createHandlers } from '../../../src/main/ipc/handlers/index.js';
 import { registerHandlers, type IpcEventLike } from '../../../src/main/ipc/registerHandlers.js';
 import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
+import { Decimal } from '../../../src/shared/decimal/index.js';
 import type { ChannelName, IpcRequest, IpcResponse, IpcResult } from '../../../src/shared/ipc.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
 import { tempDir, testService, wipeService } from '../../support/keychain.js';
@@ -189,6 +191,21 @@ export class AppHarness {
     return seen;
   }
 
+  /**
+   * A trader as most app tests start from one: the main wallet in env `variable` connected, a new trading
+   * key `name` authorized with its review, and `amount` USDC from the faucet, the clock moved until the
+   * balance shows it.
+   */
+  async connectTrader(variable: string, name: string, amount: string): Promise<{ wallet: string; agent: string }> {
+    const wallet = (await this.call('wallet:connectEnv', { variable })).address!;
+    const { agent } = await this.call('keys:create', { name });
+    await this.call('keys:authorize', { review_id: (await this.call('keys:review', { action: 'authorize', agent })).review_id });
+    const before = new Decimal((await this.call('account:balance', {})).free_balance);
+    await this.call('funding:faucet', { amount });
+    await this.advanceUntil('the deposit to be credited', async () => new Decimal((await this.call('account:balance', {})).free_balance).minus(before).eq(amount), 100);
+    return { wallet, agent };
+  }
+
   /** Stops the core (which stops and saves the simulator) and removes this test's keychain entries. */
   async stop(): Promise<void> {
     try {
@@ -215,6 +232,27 @@ async function pollUntil<T>(check: () => T | undefined | false | Promise<T | und
 }
 
 /** A main wallet and an encrypted keystore of it (light scrypt: the test is about the flow, not the KDF). */
+/** The error lines among captured log lines (each starts with its level). */
+export function errorLines(logs: readonly string[]): string[] {
+  return logs.filter((l) => l.startsWith('error '));
+}
+
+/**
+ * Checks after each test of the calling describe that the test logged no error line: a check per test,
+ * so a test run alone or in any order is checked as well (issue 37). `harness` is read at each hook, so it
+ * may name a harness the describe starts in its beforeAll.
+ */
+export function eachTestLogsNoError(harness: () => AppHarness | undefined): void {
+  let from = 0;
+  beforeEach(() => {
+    from = harness()?.logs.length ?? 0;
+  });
+  afterEach(() => {
+    const h = harness();
+    if (h) expect(errorLines(h.logs.slice(from))).toEqual([]);
+  });
+}
+
 export async function makeKeystore(dir: string, password: string): Promise<{ wallet: Wallet; file: string }> {
   const wallet = Wallet.createRandom();
   const json = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, password, { scrypt: { N: 1 << 10 } });

@@ -8,10 +8,10 @@
  * the real keychain. Each test builds the position it closes.
  */
 import { Wallet } from 'ethers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import type { IpcEventPayload } from '../../../src/shared/ipc.js';
-import { AppHarness } from './appHarness.js';
+import { AppHarness, eachTestLogsNoError } from './appHarness.js';
 
 describe('a market close is notified as its own fill', () => {
   let h: AppHarness;
@@ -38,11 +38,7 @@ describe('a market close is notified as its own fill', () => {
 
   beforeAll(async () => {
     h = await AppHarness.start('close-fill', { env: { [MAIN]: Wallet.createRandom().privateKey } });
-    await h.call('wallet:connectEnv', { variable: MAIN });
-    const { agent } = await h.call('keys:create', { name: 'close fill' });
-    await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });
-    await h.call('funding:faucet', { amount: '20000' });
-    await h.advanceUntil('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '20000', 100);
+    await h.connectTrader(MAIN, 'close fill', '20000');
   }, 60_000);
 
   afterAll(async () => {
@@ -50,13 +46,7 @@ describe('a market close is notified as its own fill', () => {
     h?.cleanup();
   });
 
-  let logsFrom = 0;
-  beforeEach(() => {
-    logsFrom = h.logs.length;
-  });
-  afterEach(() => {
-    expect(h.logs.slice(logsFrom).filter((l) => l.startsWith('error '))).toEqual([]);
-  });
+  eachTestLogsNoError(() => h);
 
   it('closing a long at market: its fill event and its own "Order filled" notification, naming the close', async () => {
     await openLong('ETH', '0.05');

@@ -16,10 +16,10 @@
  * or in any order (in file order the ensures find everything in place). Every test must log no error.
  */
 import { Wallet } from 'ethers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, canonical, roundToStep } from '../../../src/shared/decimal/index.js';
 import type { MarketView } from '../../../src/shared/ipc.js';
-import { AppHarness } from './appHarness.js';
+import { AppHarness, eachTestLogsNoError } from './appHarness.js';
 
 describe('position management through the IPC handlers', () => {
   let h: AppHarness;
@@ -93,11 +93,7 @@ describe('position management through the IPC handlers', () => {
   beforeAll(async () => {
     const main = Wallet.createRandom();
     h = await AppHarness.start('position-mgmt', { env: { PERPS_PM_MAIN_KEY: main.privateKey } });
-    await h.call('wallet:connectEnv', { variable: 'PERPS_PM_MAIN_KEY' });
-    const { agent } = await h.call('keys:create', { name: 'position management' });
-    await h.call('keys:authorize', { review_id: (await h.call('keys:review', { action: 'authorize', agent })).review_id });
-    await h.call('funding:faucet', { amount: '20000' });
-    await h.advanceUntil('the deposit to be credited', async () => (await h.call('account:balance', {})).free_balance === '20000', 100);
+    await h.connectTrader('PERPS_PM_MAIN_KEY', 'position management', '20000');
     eth = await markOf('ETH');
   }, 60_000);
 
@@ -106,14 +102,7 @@ describe('position management through the IPC handlers', () => {
     h?.cleanup();
   });
 
-  // Every test logs no error line.
-  let logsFrom = 0;
-  beforeEach(() => {
-    logsFrom = h.logs.length;
-  });
-  afterEach(() => {
-    expect(h.logs.slice(logsFrom).filter((l) => l.startsWith('error '))).toEqual([]);
-  });
+  eachTestLogsNoError(() => h);
 
   it('a far limit is reviewed with FAR_PRICE to confirm; place refuses until exactly that is confirmed, then places the same review', async () => {
     eth = await markOf('ETH');

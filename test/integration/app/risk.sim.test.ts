@@ -23,13 +23,13 @@
  * and every test must log no error.
  */
 import { Wallet } from 'ethers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, canonical, roundToStep } from '../../../src/shared/decimal/index.js';
 import type { IpcEventPayload, MarketView, PositionView } from '../../../src/shared/ipc.js';
 import { liquidationPrice } from '../../../src/shared/protocol/index.js';
 import { startSimulator, type RunningSimulator } from '../../../src/sim/index.js';
 import { SimBed } from '../../support/simBed.js';
-import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
+import { AppHarness, FAST_SIM_CONFIG, eachTestLogsNoError } from './appHarness.js';
 
 const MAIN = 'PERPS_RISK_MAIN_KEY';
 const SYM = 'ETH';
@@ -76,12 +76,7 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
     await bed.control('/freeze-marks', {});
     // Funding is paid into isolated margin: a zero rate keeps the estimate where the test put it.
     await bed.control('/funding-rate', { market: SYM, rate: '0' });
-    await harness.call('wallet:connectEnv', { variable: MAIN });
-    const { agent } = await harness.call('keys:create', { name: 'risk' });
-    const review = await harness.call('keys:review', { action: 'authorize', agent, expires_in_days: 30 });
-    await harness.call('keys:authorize', { review_id: review.review_id });
-    await harness.call('funding:faucet', { amount: '5000' });
-    await harness.advanceUntil('the deposit', async () => (await harness.call('account:balance', {})).free_balance === '5000', 100);
+    await harness.connectTrader(MAIN, 'risk', '5000');
     return { harness, simulator: simulator! };
   };
 
@@ -138,14 +133,7 @@ describe('liquidation estimate, account health and the liquidation warning (sim 
     h?.cleanup();
   });
 
-  // Every test logs no error line.
-  let logsFrom = 0;
-  beforeEach(() => {
-    logsFrom = h.logs.length;
-  });
-  afterEach(() => {
-    expect(h.logs.slice(logsFrom).filter((l) => l.startsWith('error'))).toEqual([]);
-  });
+  eachTestLogsNoError(() => h);
 
   it('defaults: warn at 10 % of the mark, notification on; health without positions is the free balance', async () => {
     expect((await h.call('settings:get', {})).liquidation_warning_pct).toBe(10);
