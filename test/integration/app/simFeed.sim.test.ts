@@ -53,6 +53,15 @@ describe('simulator prices live from a venue, in the app', () => {
   });
 
   it('follows the venue once set: its marks in the markets, walking markets named, outage and recovery as events', async () => {
+    try {
+      await followsTheVenue();
+    } finally {
+      // Simulated prices again, as the other tests start from (they may run after this one).
+      await h.call('settings:setSimPrices', { source: 'simulated' });
+    }
+  }, 60_000);
+
+  async function followsTheVenue(): Promise<void> {
     const set = await h.call('settings:setSimPrices', { source: 'venue', info_url: upstream.infoUrl });
     expect(set).toEqual({ source: 'venue', info_url: upstream.infoUrl });
     const feed = (await h.call('settings:getSimFeed', {}))!;
@@ -84,7 +93,7 @@ describe('simulator prices live from a venue, in the app', () => {
     upstream.comeBack();
     await until(() => h.eventsOf<SimFeedView>('simFeed').map((e) => e.payload), (list) => list.at(-1)?.feed === 'live', 'the recovery event', 20_000);
     expect((await h.call('settings:getSimFeed', {}))!.feed).toBe('live');
-  }, 60_000);
+  }
 
   it('a venue that cannot be read leaves the prices simulated and says why', async () => {
     const unreachable = 'http://127.0.0.1:9/info';

@@ -53,6 +53,7 @@ describe('TWAPs through the IPC handlers', () => {
   });
 
   it('a preview shows the whole schedule; bad input is refused before anything runs', async () => {
+    const listed = (await h.call('twap:list', {})).twaps;
     const preview = await h.call('twap:preview', { market: 'ETH', side: 'BUY', total_size: '0.03', duration_s: 15, slices: 3, leverage: 5 });
     expect(preview.schedule.map((s) => s.offset_ms)).toEqual([0, 5_000, 10_000]);
     expect(preview.schedule.reduce((a, s) => a.plus(s.size), new Decimal(0)).toFixed()).toBe('0.03');
@@ -62,7 +63,7 @@ describe('TWAPs through the IPC handlers', () => {
     expect((await h.fail('twap:preview', { market: 'ETH', side: 'BUY', total_size: '0.03', duration_s: 10, slices: 3 })).code).toBe('VALIDATION');
     expect((await h.fail('twap:preview', { market: 'ETH', side: 'BUY', total_size: '0.03', duration_s: 10, slices: 1 })).code).toBe('INVALID_PAYLOAD');
     expect((await h.fail('twap:preview', { market: 'NOPE', side: 'BUY', total_size: '0.03', duration_s: 10, slices: 2 })).reason).toBe('UNKNOWN_MARKET');
-    expect((await h.call('twap:list', {})).twaps).toEqual([]);
+    expect((await h.call('twap:list', {})).twaps).toEqual(listed);
   });
 
   it('runs to its target in main: progress on the twap stream, each slice sent once, average against the arrival mark', async () => {

@@ -59,6 +59,7 @@ function inference(): InferenceClient {
 
 describe('the inference API key in the OS keychain', () => {
   it('set, has, clear; stored under its own keychain service and entry, never in settings', async () => {
+    await store.clear();
     expect(await store.has()).toBe(false);
     await store.set(`  ${KEY}  `);
     expect(await store.has()).toBe(true);
@@ -76,6 +77,8 @@ describe('the inference API key in the OS keychain', () => {
 
 describe('the assistant', () => {
   it('is off until a key is set: a typed error, and nothing is read or sent', async () => {
+    // No key, whatever another test left in the keychain.
+    await store.clear();
     const assistant = new Assistant({ inference: inference(), keys: store, reads: accountReadsOf(w.ctx), model: 'sim-chat-mini' });
     expect(await assistant.isOn()).toBe(false);
     const before = { reqs: w.requests.length, bodies: bodies.length };
