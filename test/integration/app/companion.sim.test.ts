@@ -15,6 +15,7 @@ import type { TransferView } from '../../../src/shared/ipc.js';
 import { NATIVE_TOKEN_PLACEHOLDER } from '../../../src/shared/protocol/index.js';
 import { wipeService } from '../../support/keychain.js';
 import { startSimulator } from '../../../src/sim/index.js';
+import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
 import { AppHarness, FAST_SIM_CONFIG } from './appHarness.js';
 import { PROXY_KEY, RpcProxy } from '../companion/bridgeRpcProxy.js';
 
@@ -34,6 +35,11 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
   let h: AppHarness;
 
   const origin = (): string => new URL(h.core.profile!.baseUrl).origin;
+  /** Drops companion settings stored for the sim profile (the app has no control to unset them), as a test that starts from the defaults needs. */
+  const forgetStored = (...names: string[]): void => {
+    const settings = openNodeSettings(h.dataDir);
+    for (const name of names) settings.delete(`companion.sim.${name}`);
+  };
   async function control(path: string, body: unknown): Promise<void> {
     const res = await fetch(`${origin()}/sim/companion${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
@@ -83,6 +89,7 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
   });
 
   it('settings list every spec chain with its JSON-RPC (the simulator by default) and refuse a URL serving another chain', async () => {
+    forgetStored('partnerCode', 'urls.platform');
     const s = await h.call('companion:getSettings', {});
     expect(s.chains.map((c) => c.chain)).toEqual(['ethereum', 'arbitrum', 'optimism', 'base', 'unichain', 'flare', 'plasma', 'venue_evm', 'venue_core']);
     expect(s.chains.find((c) => c.chain === 'arbitrum')).toMatchObject({ evm: true, evm_chain_id: '42161', rpc_source: 'simulator', rpc_url: `${origin()}/rpc/arbitrum` });
@@ -106,12 +113,15 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
   });
 
   it('token look-ups read decimals, symbol and the wallet balance from the chain', async () => {
+    // The balances as this test finds them (other tests spend and fund on arbitrum too), then what it adds.
+    const balanceOf = async (token: string) => BigInt((await h.call('bridge:tokenInfo', { chain: 'arbitrum', token })).balance ?? '0');
+    const [nativeBefore, usdcBefore] = [await balanceOf(NATIVE_TOKEN_PLACEHOLDER), await balanceOf(tokenOf('arbitrum', 'USDC'))];
     await fund('arbitrum', 2n * ETH);
     await fund('arbitrum', 1_000_000_000n, tokenOf('arbitrum', 'USDC'));
     const native = await h.call('bridge:tokenInfo', { chain: 'arbitrum', token: NATIVE_TOKEN_PLACEHOLDER });
-    expect(native).toMatchObject({ native: true, symbol: 'ETH', decimals: 18, balance: (2n * ETH).toString(), note: null });
+    expect(native).toMatchObject({ native: true, symbol: 'ETH', decimals: 18, balance: (nativeBefore + 2n * ETH).toString(), note: null });
     const usdc = await h.call('bridge:tokenInfo', { chain: 'arbitrum', token: tokenOf('arbitrum', 'USDC') });
-    expect(usdc).toMatchObject({ native: false, symbol: 'USDC', decimals: 6, balance: '1000000000' });
+    expect(usdc).toMatchObject({ native: false, symbol: 'USDC', decimals: 6, balance: (usdcBefore + 1_000_000_000n).toString() });
     const core = await h.call('bridge:tokenInfo', { chain: 'venue_core', token: tokenOf('venue_core', 'USDC') });
     expect(core.decimals).toBeNull();
     expect(core.note).toMatch(/spot metadata/);
@@ -166,6 +176,9 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
   });
 
   it('an ERC-20 transfer is approved first; refunded and failed orders end so, with what to do', async () => {
+    // Its own USDC to send and ETH for gas, whatever ran before.
+    await fund('arbitrum', ETH);
+    await fund('arbitrum', 1_000_000_000n, tokenOf('arbitrum', 'USDC'));
     await control('/bridge/outcome', { next: true, state: 'refunded' });
     const q = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: tokenOf('arbitrum', 'USDC'), to_token: tokenOf('base', 'USDC'), amount: '250', decimals: 6, protocols: ['rail_canonical'] });
     const t = await h.call('bridge:send', { quote_id: q.quote_id, quote_idx: q.routes[0]!.quote_idx });
@@ -195,6 +208,7 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
   });
 
   it('bridge:track follows any source transaction; a transfer under way is followed again after a restart', async () => {
+    await fund('arbitrum', ETH);
     const q = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount: '0.02', decimals: 18, protocols: ['rail_native_assets'] });
     const t = await h.call('bridge:send', { quote_id: q.quote_id, quote_idx: q.routes[0]!.quote_idx });
     const tracking = await reach(t.id, 'tracking');
@@ -214,6 +228,7 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
   });
 
   it('swaps need the partner code; with it the swap is quoted, signed and confirmed', async () => {
+    forgetStored('partnerCode');
     const req = { chain: 'base', token_in: NATIVE_TOKEN_PLACEHOLDER, token_out: tokenOf('base', 'USDC'), amount: '0.05', decimals: 18, slippage: '0.005' };
     expect(await h.fail('swap:quote', req)).toMatchObject({ code: 'VALIDATION', reason: 'PARTNER_CODE_REQUIRED' });
     expect((await h.call('companion:setPartnerCode', { code: 'perpsdesk' })).partner_code).toBe('perpsdesk');
@@ -237,6 +252,8 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
     const deadPort = (probe.address() as AddressInfo).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const simPlatform = `${origin()}/platform`;
+    // Its swap needs the partner code, whether or not the swaps test set it first.
+    await h.call('companion:setPartnerCode', { code: 'perpsdesk' });
     const estimate = { src_chain: 'base', dst_chain: 'base', src_token: NATIVE_TOKEN_PLACEHOLDER, dst_token: tokenOf('base', 'USDC'), src_usd: '150', dst_usd: '149' };
     expect((await h.call('points:estimate', estimate)).point).toBeGreaterThan(0);
 
@@ -258,11 +275,14 @@ describe('companion screens through the IPC handlers (sim profile)', () => {
       expect(h.logs.some((l) => l.includes('no points estimate') && l.includes(bridge.id))).toBe(true);
     } finally {
       await h.call('companion:setServiceUrl', { service: 'platform', url: simPlatform });
+      // And back to the profile's own default (the simulator's), as the settings test expects to find it.
+      openNodeSettings(h.dataDir).delete('companion.sim.urls.platform');
     }
     expect((await h.call('points:estimate', estimate)).point).toBeGreaterThan(0);
   });
 
   it('points: an estimate before a transfer and the credited partner bonuses of a range', async () => {
+    await h.call('companion:setPartnerCode', { code: 'perpsdesk' });
     const est = await h.call('points:estimate', { src_chain: 'arbitrum', dst_chain: 'base', src_token: NATIVE_TOKEN_PLACEHOLDER, dst_token: NATIVE_TOKEN_PLACEHOLDER, src_usd: '300', dst_usd: '299' });
     expect(est.source).toBe('perpsdesk');
     expect(est.point).toBeGreaterThan(0);
@@ -388,6 +408,12 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
     const res = await fetch(`${origin()}/sim/companion/rpc/fund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain: 'arbitrum', address: main.address, amount: amount.toString() }) });
     expect(res.status).toBe(200);
   }
+  /** Arbitrum's JSON-RPC through the proxy, as the key-in-path test stores it: the hooks below act there. */
+  async function throughProxy(): Promise<void> {
+    const settings = await h.call('companion:getSettings', {});
+    if (settings.chains.find((c) => c.chain === 'arbitrum')?.rpc_url === proxy.url('arbitrum')) return;
+    await h.call('companion:setRpcUrl', { chain: 'arbitrum', url: proxy.url('arbitrum') });
+  }
   async function send(amount = '0.01', protocols: ('rail_fast' | 'rail_size')[] = ['rail_fast']): Promise<TransferView> {
     const q = await h.call('bridge:quote', { from_chain: 'arbitrum', to_chain: 'base', from_token: NATIVE_TOKEN_PLACEHOLDER, to_token: NATIVE_TOKEN_PLACEHOLDER, amount, decimals: 18, protocols });
     return h.call('bridge:send', { quote_id: q.quote_id, quote_idx: q.routes[0]!.quote_idx });
@@ -436,6 +462,7 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
   });
 
   it('a receipt that never comes: the transfer is not ended but follows the bridge order to done', async () => {
+    await throughProxy();
     proxy.hook = (c) => (c.method === 'eth_getTransactionReceipt' ? { result: null } : undefined);
     try {
       const t = await send();
@@ -451,6 +478,7 @@ describe('bridges that fail after they were sent, and a bridge that cannot be re
   });
 
   it('a source transaction mined but reverted ends as an error with its hash, not followed; bridge:track leaves it so', async () => {
+    await throughProxy();
     proxy.hook = (c) => (c.method === 'eth_estimateGas' && String((c.params[0] as { to?: string }).to).toLowerCase() === router ? { result: '0x7530' } : undefined);
     try {
       const t = await send();

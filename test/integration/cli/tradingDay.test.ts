@@ -153,7 +153,11 @@ describe('35.5: a command line for a trading day', () => {
     const dry = await perps(['--json', 'order', 'place', '--wallet', t.wallet, '--market', 'btc', '--side', 'buy', '--size', '0.01', '--type', 'limit', '--price', '90000', '--dry-run']);
     expect(dry.code, dry.stdout).toBe(0);
     expect(dry.json.view.legs[0].market).toBe('BTC');
-    const oco = await perps(['--json', 'order', 'oco', '--wallet', t.wallet, '--market', 'Eth', '--size', '0.01', '--buy', '3300', '--sell', '3500', '--dry-run']);
+    // The legs either side of the mark as it is now (other tests move it).
+    const eth = w.market('ETH');
+    const mark = await w.mark('ETH');
+    const oco = await perps(['--json', 'order', 'oco', '--wallet', t.wallet, '--market', 'Eth', '--size', '0.01', '--buy', priceAt(eth, mark, 0.97), '--sell', priceAt(eth, mark, 1.03), '--dry-run']);
+    expect(oco.code, oco.stdout).toBe(0);
     expect(oco.json.view.market).toBe('ETH');
     const open = await perps(['--json', 'orders', 'open', '--wallet', t.wallet, '--market', 'eth']);
     expect(open.code, open.stdout).toBe(0);
