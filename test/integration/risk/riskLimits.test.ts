@@ -217,15 +217,17 @@ describe('risk limits in the prepare step', () => {
     const t = await w.trader();
     await openLong(t, 3);
     const store = riskStoreOf(w.ctx);
-    const saved = fs.readFileSync(store.file, 'utf8');
-    fs.writeFileSync(store.file, '{"version":1,"wallets":[{"profile":"sim"}]}');
+    // The store as this test finds it (none yet when it runs before any test that sets a limit), put back after.
+    const saved = fs.existsSync(store.file) ? fs.readFileSync(store.file, 'utf8') : null;
+    fs.writeFileSync(store.file, '{"version":1,"wallets":[{"profile":"sim"}]}', { mode: 0o600 });
     try {
       const m = w.market(SYM);
       const e = await refusal(marketBuy(t, sizeFor(m, await w.mark(SYM))));
       expect(e.code).toBe('RISK_STORE_DAMAGED');
       expect((await closePosition(w.ctx, { wallet: t.wallet, market: SYM })).closed).toBe(true);
     } finally {
-      fs.writeFileSync(store.file, saved);
+      if (saved === null) fs.rmSync(store.file);
+      else fs.writeFileSync(store.file, saved);
     }
   });
 });
