@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useEffect, useId, useLayoutEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { trapTarget } from './rovingFocus';
 
@@ -48,11 +48,7 @@ export function Dialog({ open, title, name, onClose, children, footer, width = 5
     lockedRef.current = locked;
   });
 
-  // A layout effect: the focus moves in and Esc is heard from the frame the dialog is first painted. A
-  // passive effect ran after the paint, later still while the page is busy (a review opened by an
-  // answer, not a click, during a storm of marks), and an Esc pressed in that gap was lost: the review
-  // bench saw a dialog stay open through 23 looks over 10 s.
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (!open) return;
     const me = Symbol('dialog');
     stack.push(me);
