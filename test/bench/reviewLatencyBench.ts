@@ -135,8 +135,18 @@ async function sampleSide(page: Page, rates: StormRates, all: number[], samples 
     await page.waitForFunction((n) => (globalThis as unknown as { __review: { samples: number[] } }).__review.samples.length >= n, i + 1, { timeout: 10_000 }).catch((err: unknown) => {
       throw new Error(`click ${i + 1} on Buy did not bring up the review within 10 s (${(err as Error).message.split('\n')[0]})`);
     });
-    await page.keyboard.press('Escape');
-    await review.waitFor({ state: 'hidden', timeout: 10_000 });
+    // Closed with Esc, pressed again while the review is still up: the dialog hears keys from its passive
+    // effect, which a page busy with a storm can run after the frame the probe saw it in, and an Esc in
+    // that gap is lost (a fresh-clone CI's lane broke on one). What is measured is the click to the paint.
+    for (let tries = 1; ; tries++) {
+      await page.keyboard.press('Escape');
+      const closed = await review.waitFor({ state: 'hidden', timeout: 2_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (closed) break;
+      if (tries >= 5) throw new Error(`the review stayed open through ${tries} presses of Esc over ${tries * 2} s`);
+    }
     // A person's pace, and a varied phase against the live frames.
     await page.waitForTimeout(120 + ((i * 37) % 90));
   }
