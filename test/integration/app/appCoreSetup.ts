@@ -81,8 +81,7 @@ export async function ensureFunded(h: AppHarness): Promise<string> {
   const deposited = (await h.call('history:deposits', { offset: 0, limit: 10 })).rows.some((d) => d.status === 'CONFIRMED');
   const before = new Decimal((await h.call('account:balance', {})).free_balance);
   if (deposited && before.gte('1000')) return wallet;
-  await h.call('funding:faucet', { amount: FAUCET_AMOUNT });
-  await h.advanceUntil('the faucet deposit to be credited', async () => new Decimal((await h.call('account:balance', {})).free_balance).gte(before.plus(FAUCET_AMOUNT)), 100);
+  await h.faucet(FAUCET_AMOUNT);
   return wallet;
 }
 

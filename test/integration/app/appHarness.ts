@@ -200,10 +200,15 @@ export class AppHarness {
     const wallet = (await this.call('wallet:connectEnv', { variable })).address!;
     const { agent } = await this.call('keys:create', { name });
     await this.call('keys:authorize', { review_id: (await this.call('keys:review', { action: 'authorize', agent })).review_id });
+    await this.faucet(amount);
+    return { wallet, agent };
+  }
+
+  /** `amount` USDC from the faucet to the connected wallet, the clock moved until the free balance has grown by exactly it. */
+  async faucet(amount: string): Promise<void> {
     const before = new Decimal((await this.call('account:balance', {})).free_balance);
     await this.call('funding:faucet', { amount });
     await this.advanceUntil('the deposit to be credited', async () => new Decimal((await this.call('account:balance', {})).free_balance).minus(before).eq(amount), 100);
-    return { wallet, agent };
   }
 
   /** Stops the core (which stops and saves the simulator) and removes this test's keychain entries. */
