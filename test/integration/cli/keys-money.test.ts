@@ -291,7 +291,7 @@ describe('perps withdraw / balance / history', SLOW, () => {
     const balance = await perps(['balance', '--wallet', main.address, '--json']);
     expect(balance.code).toBe(0);
     // The full 10 left the free balance (90 of the one deposit of 100 when this runs first).
-    expect(balance.json).toMatchObject({ wallet: main.address, free_balance: before.minus(10).toFixed() });
+    expect(balance.json).toMatchObject({ wallet: main.address, free_balance: before.minus('10').toFixed() });
   });
 
   it('a validation error (over the free balance) exits 2 and signs and sends nothing', async () => {
