@@ -30,6 +30,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { TypedDataEncoder, Wallet, encryptKeystoreJsonSync, type TypedDataField } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WithdrawalStore, type TrackedWithdrawal } from '../../../src/main/services/money/withdrawalStore.js';
+import { openNodeSettings } from '../../../src/main/settings/settingsStore.js';
 import { Decimal } from '../../../src/shared/decimal/index.js';
 import { REPO_ROOT } from '../../support/paths.js';
 import { jsonOf } from '../../support/perpsCli.js';
@@ -266,16 +268,10 @@ describe('offline-signed withdrawal', SLOW, () => {
     if (new Decimal(r.json['free_balance'] as string).lt(min)) await h.fund(main.address, '100');
   }
 
-  /** The online data folder's record of a signed file, found by its nonce as `withdraw submit` finds it: none until it is submitted from there. */
-  function onlineRecordOf(file: string): { withdrawal_id: string | null; status: string | null } | undefined {
+  /** The online data folder's record of a signed file, found by its nonce as `withdraw submit` finds it (the app's own store): none until it is submitted from there. */
+  function onlineRecordOf(file: string): TrackedWithdrawal | undefined {
     const nonce = (JSON.parse(fs.readFileSync(file, 'utf8')) as { body: { nonce: string } }).body.nonce;
-    const folder = path.join(onlineDir, 'withdrawals');
-    if (!fs.existsSync(folder)) return undefined;
-    for (const name of fs.readdirSync(folder).filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
-      const record = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as { nonce: string; withdrawal_id: string | null; status: string | null };
-      if (record.nonce === nonce) return record;
-    }
-    return undefined;
+    return new WithdrawalStore(openNodeSettings(onlineDir), 'sim').list().find((r) => r.nonce === nonce);
   }
 
   /** A withdrawal of 25 signed on the offline machine (its keystore, no network), on the stick as the shared file. */
